@@ -18,7 +18,7 @@ export interface ResponseStatuses {
   "jobs/list-pipeline-bridges": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "jobs/get-token-job": "200" | "401" | "429" | "500" | "503";
   "jobs/get-allowed-agents": "200" | "401" | "429" | "500" | "503";
-  "jobs/get-project-job": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "jobs/get-project-job": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
 }
 
 export declare const specVersion: string;

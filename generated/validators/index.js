@@ -38,7 +38,7 @@ export const responseValidators = {
   "jobs/list-pipeline-bridges": { "200": v.response_jobs_list_pipeline_bridges_200, "400": v.response_jobs_list_pipeline_bridges_400, "401": v.response_jobs_list_pipeline_bridges_401, "403": v.response_jobs_list_pipeline_bridges_403, "404": v.response_jobs_list_pipeline_bridges_404, "429": v.response_jobs_list_pipeline_bridges_429, "500": v.response_jobs_list_pipeline_bridges_500, "503": v.response_jobs_list_pipeline_bridges_503 },
   "jobs/get-token-job": { "200": v.response_jobs_get_token_job_200, "401": v.response_jobs_get_token_job_401, "429": v.response_jobs_get_token_job_429, "500": v.response_jobs_get_token_job_500, "503": v.response_jobs_get_token_job_503 },
   "jobs/get-allowed-agents": { "200": v.response_jobs_get_allowed_agents_200, "401": v.response_jobs_get_allowed_agents_401, "429": v.response_jobs_get_allowed_agents_429, "500": v.response_jobs_get_allowed_agents_500, "503": v.response_jobs_get_allowed_agents_503 },
-  "jobs/get-project-job": { "200": v.response_jobs_get_project_job_200, "401": v.response_jobs_get_project_job_401, "403": v.response_jobs_get_project_job_403, "404": v.response_jobs_get_project_job_404, "429": v.response_jobs_get_project_job_429, "500": v.response_jobs_get_project_job_500, "503": v.response_jobs_get_project_job_503 },
+  "jobs/get-project-job": { "200": v.response_jobs_get_project_job_200, "400": v.response_jobs_get_project_job_400, "401": v.response_jobs_get_project_job_401, "403": v.response_jobs_get_project_job_403, "404": v.response_jobs_get_project_job_404, "429": v.response_jobs_get_project_job_429, "500": v.response_jobs_get_project_job_500, "503": v.response_jobs_get_project_job_503 },
 };
 
 /** Readable messages for the errors of the last run of a validator. */

@@ -67,9 +67,10 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     const result = await prism.request(input, operations, config)();
 
     if (result._tag === 'Left') {
-      const error = result.left as Error & { status?: number; additional?: { headers?: Record<string, string> } };
+      const error = result.left as Error & { status?: number; additional?: { headers?: Record<string, string>; validation?: Violation[] } };
       const status = error.status ?? 500;
       for (const [name, value] of Object.entries(error.additional?.headers ?? {})) res.setHeader(name, value);
+      if (error.additional?.validation?.length) return sendJson(res, status, describeViolations(status, error.additional.validation));
       return sendJson(res, status, { message: `${status} ${error.message}` });
     }
 

@@ -18,5 +18,5 @@ export function describeViolations(status: number, violations: Violation[]): Val
     const [where = 'request', field = '', ...rest] = v.path ?? [];
     return { in: where, field: [field, ...rest].filter(Boolean).join('.'), problem: v.message.replace(/^Request /, '') };
   });
-  return { message: `${status} Bad request - ${errors.map((e) => e.problem).join('; ')}`, errors };
+X
 }
