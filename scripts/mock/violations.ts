@@ -18,5 +18,6 @@ export function describeViolations(status: number, violations: Violation[]): Val
     const [where = 'request', field = '', ...rest] = v.path ?? [];
     return { in: where, field: [field, ...rest].filter(Boolean).join('.'), problem: v.message.replace(/^Request /, '') };
   });
-X
+  const label = status === 400 ? 'Bad request' : 'Invalid request';
+  return { message: `${status} ${label} - ${errors.map((e) => e.problem).join('; ')}`, errors };
 }
