@@ -59,6 +59,14 @@ describe('the mock answers as the API would', () => {
     expect(await response.json()).toEqual(body);
   });
 
+  it('describes a list as one page at the URL the client used', async () => {
+    const response = await fetch(`${api()}/projects/42/jobs?per_page=5&scope[]=failed`, { headers: auth });
+    const self = `${api()}/projects/42/jobs?per_page=5&scope[]=failed&page=1`;
+    expect(response.headers.get('link')).toBe(`<${self}>; rel="first", <${self}>; rel="last"`);
+    expect(response.headers.get('x-page')).toBe('1');
+    expect(response.headers.get('x-next-page')).toBe('');
+  });
+
   it('serves the API only under /api/v4', async () => {
     const response = await fetch(`${api().replace(/\/api\/v4$/, '')}/projects/42/jobs`, { headers: auth });
     expect(response.status).toBe(404);

@@ -832,6 +832,615 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List direct members of a group
+         * @description Direct members of the group only, without inherited or invited members (Part 2 §4.3; use `/groups/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-group-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List direct members of a project
+         * @description Direct members of the project only, without inherited or invited members (Part 2 §4.3; use `/projects/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-project-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List all members of a group, including inherited and invited
+         * @description Members of the group including inherited members and invited groups' members (Part 2 §4.3). When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-all-group-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List all members of a project, including inherited and invited
+         * @description Members of the project including inherited members and invited groups' members (Part 2 §4.3). When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-all-project-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a direct member of a group
+         * @description One direct member of the group (Part 2 §4.3). Inherited and invited members are not found here; use `/groups/{id}/members/all/{user_id}`.
+         */
+        get: operations["members/get-group-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a direct member of a project
+         * @description One direct member of the project (Part 2 §4.3). Inherited and invited members are not found here; use `/projects/{id}/members/all/{user_id}`.
+         */
+        get: operations["members/get-project-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members/all/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a member of a group, including inherited and invited
+         * @description One member of the group, direct, inherited or invited (Part 2 §4.3).
+         */
+        get: operations["members/get-inherited-group-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members/all/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a member of a project, including inherited and invited
+         * @description One member of the project, direct, inherited or invited (Part 2 §4.3).
+         */
+        get: operations["members/get-inherited-project-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/billable_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List billable members of a top-level group
+         * @description Billable members of a top-level group, including the members of its subgroups and projects (Part 2 §4.3). Available for top-level groups only (Part 2 §8); the error for a subgroup is not shown in the seed. Filters: `search` (name, username or public e-mail) and `sort`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-billable-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/billable_members/{user_id}/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the memberships of a billable member
+         * @description Direct memberships of a billable member inside the group hierarchy only (Part 2 §4.3). The caller needs permission to administer memberships (403 otherwise). Top-level groups only (Part 2 §8). The parameter table and the response body are not shown in the seed, so the body is an open schema.
+         */
+        get: operations["members/list-billable-member-memberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List pending invitations of a group
+         * @description Pending invitations sent directly for the group (direct invitations only, Part 2 §4.4). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page` (Part 1 §8). The caller must have access to the group.
+         */
+        get: operations["invitations/list-group-invitations"];
+        put?: never;
+        /**
+         * Invite users to a group
+         * @description Invites one or more people to the group by e-mail address and/or user ID (Part 2 §4.4). `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. The caller must have access to the group.
+         *
+         *     The answer is 200 (not 201; Part 2 §7): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
+         */
+        post: operations["invitations/create-group-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List pending invitations of a project
+         * @description Pending invitations sent directly for the project (direct invitations only, Part 2 §4.4). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page` (Part 1 §8). The caller must have access to the project.
+         */
+        get: operations["invitations/list-project-invitations"];
+        put?: never;
+        /**
+         * Invite users to a project
+         * @description Invites one or more people to the project by e-mail address and/or user ID (Part 2 §4.4). `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. Access level 50 (Owner) is valid for projects. The caller must have access to the project.
+         *
+         *     The answer is 200 (not 201; Part 2 §7): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
+         */
+        post: operations["invitations/create-project-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/invitations/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an invitation to a group
+         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address (Part 2 §4.4). `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Answers with the new `expires_at` and `access_level`.
+         */
+        put: operations["invitations/update-group-invitation"];
+        post?: never;
+        /**
+         * Delete an invitation to a group
+         * @description Deletes the pending invitation for this e-mail address (Part 2 §4.4, §7). 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
+         */
+        delete: operations["invitations/delete-group-invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/invitations/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an invitation to a project
+         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address (Part 2 §4.4). `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Access level 50 (Owner) is valid for projects. Answers with the new `expires_at` and `access_level`.
+         */
+        put: operations["invitations/update-project-invitation"];
+        post?: never;
+        /**
+         * Delete an invitation to a project
+         * @description Deletes the pending invitation for this e-mail address (Part 2 §4.4, §7). 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
+         */
+        delete: operations["invitations/delete-project-invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List runners available to the caller
+         * @description Runner summaries available to the caller (Part 2 §4.5). Filters: `scope` (deprecated), `type`, `status` (values `active` and `paused` deprecated, replaced by `paused`), `paused`, `tag_list`, `version_prefix`. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all runners of the instance
+         * @description All runners of the instance (Part 2 §4.5). Administrators only, self-managed offering only. Same filters as `GET /runners`; the deprecated `scope` also accepts `specific` and `shared`. The seed gives the result only as "all runners" and does not state the record shape, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-all-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get runner details
+         * @description Details of one runner (Part 2 §2.9, §4.5). Project and group runners need the Maintainer role on the project or group; instance runners are visible to any authenticated user.
+         */
+        get: operations["runners/get-runner"];
+        /**
+         * Update runner details
+         * @description Changes the runner's description, pause state, tags, untagged-job handling, lock, access level, maximum timeout (seconds) and maintenance note (at most 1024 characters) (Part 2 §4.5, §8). `active` is deprecated; use `paused`. Answers with the runner details.
+         */
+        put: operations["runners/update-runner"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List jobs processed by a runner
+         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role (Part 2 §4.5). Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given (a cross-parameter rule OpenAPI cannot express). The job record shape is not stated, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-runner-jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List runners available to a project
+         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners (Part 2 §4.5). The seed names "scope, type and related filters" but does not show the full parameter list or the response, so only `scope` and `type` are described and the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-project-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/{id}/managers/{system_id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+                /**
+                 * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+                 * @example s_89e5e9956577
+                 */
+                system_id: components["parameters"]["RunnerManagerSystemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List jobs of a runner manager
+         * @description Jobs run by one manager (identified by its system ID) of the runner. Named only in the list of paginated runner endpoints of Part 2 §4.5; its parameters and response are not shown, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-runner-manager-jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List runners of a group
+         * @description Runners of the group. Named only in the list of paginated runner endpoints of Part 2 §4.5; the same section lists the group runners list among the operations that are not shown, so its parameters and response are not described and the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-group-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List active integrations of a project
+         * @description All active integrations of the project, as integration summaries with their event flags (Part 2 §2.10, §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6). Paginated per Part 1 §4 and §8.
+         */
+        get: operations["integrations/list-integrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/integrations/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the settings of an integration
+         * @description The settings of the integration addressed by its slug (Part 2 §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6). The fields returned are not shown in the seed, so the body is an open object.
+         */
+        get: operations["integrations/get-integration"];
+        /**
+         * Set up an integration
+         * @description Sets up (creates or changes) the integration addressed by its slug (Part 2 §4.6). The body holds the setup parameters of the integration's kind (mobile store connector, task tracker by API key, token plus optional subdomain, build server, issue tracker with URLs (also the custom issue tracker, slug `custom-issue-tracker`), short issue tracker, pipeline notifier, wiki workspace, monitoring, test generation, chat notifications). Requires a token with the Maintainer or Owner role (Part 2 §4.6). The response status follows the general rule (200); the response body is not shown in the seed.
+         */
+        put: operations["integrations/set-up-integration"];
+        post?: never;
+        /**
+         * Disable an integration
+         * @description Disables the integration and resets its settings (Part 2 §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6).
+         */
+        delete: operations["integrations/disable-integration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1564,6 +2173,488 @@ export interface components {
              */
             trailer: string;
         };
+        /** @description The user who created the membership: id, username, name, state, avatar_url, web_url (Part 2 §2.7). */
+        MemberCreatedBy: components["schemas"]["UserBasic"];
+        /**
+         * @description Role as an integer (Part 1 §1): 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
+         * @enum {integer}
+         */
+        AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
+        /** @description SAML identity of the member in the group's SSO provider, or null (Part 2 §2.7). Visible only to group owners of SSO groups; the field is absent for other callers. */
+        MemberGroupSamlIdentity: {
+            /** @description Identifier of the user at the identity provider. */
+            extern_uid: string;
+            /** @description Provider name. */
+            provider: string;
+            /** @description ID of the SAML provider. */
+            saml_provider_id: number;
+        } | null;
+        /** @description Member of a group or project (Part 2 §2.7). The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is visible only to group owners of SSO groups (null otherwise). Types not stated in the seed follow the fields' meaning. */
+        Member: components["schemas"]["UserBasic"] & {
+            created_at: components["schemas"]["Timestamp"];
+            created_by: components["schemas"]["MemberCreatedBy"];
+            /**
+             * @description When the membership expires. The seed does not state the format of this field (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update, Part 2 §4.4), so the string is not constrained further.
+             * @example 2025-12-31
+             */
+            expires_at: string;
+            access_level: components["schemas"]["AccessLevel"];
+            /** @description E-mail address; present only for group owners viewing enterprise users. */
+            email?: string;
+            group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
+        };
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD`.
+         */
+        Date: string;
+        /** @description Billable member of a top-level group (Part 2 §2.7). `email` is conditional (present only in some cases, not detailed in the seed). Types not stated in the seed follow the fields' meaning. */
+        BillableMember: components["schemas"]["UserBasic"] & {
+            /** @description E-mail address; conditional (the condition is not detailed in the seed). */
+            email?: string;
+            /** @description Day of the last activity (a date, as the user record's `last_activity_on`, Part 2 §2.2). */
+            last_activity_on: components["schemas"]["Date"];
+            /**
+             * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are not shown, so the set is open.
+             * @example group_member
+             * @example group_invite
+             */
+            membership_type: string;
+            /** @description Whether the member can be removed. */
+            removable: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            last_login_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Pending invitation to a group or project (Part 2 §2.8). Types not stated in the seed follow the fields' meaning. */
+        Invitation: {
+            id: number;
+            /** @description E-mail address the invitation was sent to. */
+            invite_email: string;
+            created_at: components["schemas"]["Timestamp"];
+            access_level: components["schemas"]["AccessLevel"];
+            /**
+             * @description When the invitation expires. Its format is not stated for the record; the seed takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update (Part 2 §4.4), so the string is not constrained further.
+             * @example 2025-12-31T00:00:00.000Z
+             */
+            expires_at: string;
+            /** @description Name of the invited user. */
+            user_name: string;
+            /** @description Name of the user who sent the invitation. */
+            created_by_name: string;
+        };
+        /** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations` (Part 2 §4.4). `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
+        CreateInvitationRequest: {
+            /**
+             * @description E-mail address to invite, or several as a comma-separated list (`a@example.com,b@example.com`). Required unless `user_id` is given.
+             * @example jane@example.com
+             * @example jane@example.com,raymond@example.com
+             */
+            email?: string;
+            /**
+             * @description ID of the user to invite (integer), or several IDs as a comma-separated string (`12,15`). Required unless `email` is given.
+             * @example 12
+             * @example 12,15
+             */
+            user_id?: number | string;
+            access_level: components["schemas"]["AccessLevel"];
+            /** @description When the membership expires, a date `YYYY-MM-DD` (Part 2 §4.4). */
+            expires_at?: components["schemas"]["Date"];
+            /** @description Source of the invitation (meaning not detailed in the seed). */
+            invite_source?: string;
+            /** @description ID of a custom member role. Ultimate only. */
+            member_role_id?: number;
+        } | unknown | unknown;
+        /** @description Result of an invitation request (Part 2 §4.4, §7), always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
+        InvitationCreateResult: {
+            /** @enum {string} */
+            status: "success" | "error";
+        } & ({
+            /** @constant */
+            status: "success";
+        } | {
+            /** @constant */
+            status: "error";
+            /** @description An object whose keys are the failing e-mail addresses or user IDs and whose values are the reason texts. */
+            message: {
+                [key: string]: string;
+            };
+        });
+        /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}` (Part 2 §4.4). All fields optional. */
+        UpdateInvitationRequest: {
+            /**
+             * @description New role of the invitee; default 30 (Developer).
+             * @default 30
+             */
+            access_level: components["schemas"]["AccessLevel"];
+            /**
+             * Format: date-time
+             * @description New expiry, an ISO 8601 date-time (Part 2 §4.4; creation takes a `YYYY-MM-DD` date instead).
+             */
+            expires_at?: string;
+        };
+        /** @description Result of an invitation update: the new `expires_at` and `access_level` (Part 2 §4.4). */
+        InvitationUpdateResult: {
+            /** @description The new expiry (format not stated for the response; the request sends an ISO 8601 date-time). */
+            expires_at: string;
+            access_level: components["schemas"]["AccessLevel"];
+        };
+        /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}` (Part 2 §4.4). The operation has no parameters besides the path, so the body is an empty object or absent. */
+        DeleteInvitationRequest: Record<string, never>;
+        /**
+         * @description Scope of a runner (Part 2 §2.9): instance, group or project runner.
+         * @enum {string}
+         */
+        RunnerType: "instance_type" | "group_type" | "project_type";
+        /**
+         * @description Runner status (Part 2 §3). Transitions are not shown in the seed. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
+         * @enum {string}
+         */
+        RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
+        /** @description Runner summary, as returned by runner lists (Part 2 §2.9). Types not stated in the seed follow the fields' meaning. The former `token` attribute no longer exists. */
+        RunnerSummary: {
+            /**
+             * @deprecated
+             * @description Whether the runner is active. Deprecated: use `paused`.
+             */
+            active: boolean;
+            /** @description Whether the runner is paused (does not pick new jobs). */
+            paused: boolean;
+            description: string;
+            id: number;
+            /**
+             * @deprecated
+             * @description Deprecated: returns an empty string.
+             */
+            ip_address: string;
+            is_shared: boolean;
+            runner_type: components["schemas"]["RunnerType"];
+            name: string;
+            online: boolean;
+            status: components["schemas"]["RunnerStatus"];
+        };
+        /** @description A project the runner is assigned to (Part 2 §2.9, `projects` of the runner details). */
+        RunnerProject: {
+            id: number;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+        };
+        /**
+         * @description Which refs the runner picks jobs for (Part 2 §2.9, §4.5).
+         * @enum {string}
+         */
+        RunnerAccessLevel: "not_protected" | "ref_protected";
+        /** @description Runner details (Part 2 §2.9): the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. The former `token` attribute no longer exists. */
+        RunnerDetails: components["schemas"]["RunnerSummary"] & {
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (architecture).
+             */
+            architecture: string;
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (platform).
+             */
+            platform: string;
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (version).
+             */
+            version: string;
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (revision).
+             */
+            revision: string;
+            /** @description When the runner last contacted the service. */
+            contacted_at: components["schemas"]["Timestamp"];
+            /** @description Free-form maintenance note, at most 1024 characters (Part 2 §8). */
+            maintenance_note: string;
+            /** @description Projects the runner is assigned to. */
+            projects: components["schemas"]["RunnerProject"][];
+            /** @description Tags of the runner. */
+            tag_list: string[];
+            access_level: components["schemas"]["RunnerAccessLevel"];
+            /** @description Maximum job timeout in seconds. */
+            maximum_timeout: number;
+        };
+        /** @description Body of `PUT /runners/{id}` (Part 2 §4.5). All fields optional. Types not stated in the row follow the same fields of `POST /user/runners` (Part 2 §4.1). */
+        UpdateRunnerRequest: {
+            /** @description Description of the runner. */
+            description?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: use `paused`.
+             */
+            active?: boolean;
+            /** @description Pause the runner (it stops picking new jobs) or resume it. */
+            paused?: boolean;
+            /** @description Tags of the runner (array; item type not stated, tags are strings). */
+            tag_list?: string[];
+            /** @description Whether the runner picks jobs without tags. */
+            run_untagged?: boolean;
+            /** @description Whether the runner is locked. */
+            locked?: boolean;
+            access_level?: components["schemas"]["RunnerAccessLevel"];
+            /** @description Maximum job timeout in seconds. */
+            maximum_timeout?: number;
+            /** @description Maintenance note, at most 1024 characters (Part 2 §8). */
+            maintenance_note?: string;
+        };
+        /** @description An active integration as listed by `GET /projects/{id}/integrations` (Part 2 §2.10), with its event flags (Part 2 §6: commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not shown. Types not stated in the seed follow the fields' meaning. */
+        IntegrationSummary: {
+            id: number;
+            title: string;
+            /** @description Slug of the integration, the last path segment of its endpoints. */
+            slug: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Whether the integration is active. */
+            active: boolean;
+            /** @description Whether the integration reacts to commit events. */
+            commit_events: boolean;
+            /** @description Whether the integration reacts to push events. */
+            push_events: boolean;
+            /** @description Whether the integration reacts to issues events. */
+            issues_events: boolean;
+            /** @description Whether the integration reacts to alert events. */
+            alert_events: boolean;
+            /** @description Whether the integration reacts to confidential issues events. */
+            confidential_issues_events: boolean;
+            /** @description Whether the integration reacts to merge requests events. */
+            merge_requests_events: boolean;
+            /** @description Whether the integration reacts to tag push events. */
+            tag_push_events: boolean;
+            /** @description Whether the integration reacts to deployment events. */
+            deployment_events: boolean;
+            /** @description Whether the integration reacts to note events. */
+            note_events: boolean;
+            /** @description Whether the integration reacts to confidential note events. */
+            confidential_note_events: boolean;
+            /** @description Whether the integration reacts to pipeline events. */
+            pipeline_events: boolean;
+            /** @description Whether the integration reacts to wiki page events. */
+            wiki_page_events: boolean;
+            /** @description Whether the integration reacts to job events. */
+            job_events: boolean;
+            /** @description Whether the integration comments on events. */
+            comment_on_event_enabled: boolean;
+            /** @description Whether the integration reacts to vulnerability events. Enterprise edition only; absent otherwise. */
+            vulnerability_events?: boolean;
+        };
+        /**
+         * Mobile store connector
+         * @description Setup parameters of the "Mobile store connector" kind of integration (Part 2 §4.6). Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        MobileStoreConnectorIntegrationSettingsRequest: {
+            [key: string]: string | boolean;
+        } & (unknown & unknown & unknown & unknown);
+        /**
+         * Task tracker by API key
+         * @description Setup parameters of the "Task tracker by API key" kind of integration (Part 2 §4.6). Required `api_key`; optional `restrict_to_branch`.
+         */
+        TaskTrackerIntegrationSettingsRequest: {
+            /** @description API key of the tracker. Secret; sent, never returned. */
+            api_key: string;
+            /** @description Comma-separated list of branches to restrict the integration to; blank means all branches. */
+            restrict_to_branch?: string;
+        };
+        /**
+         * Token plus optional subdomain
+         * @description Setup parameters of the "Token plus optional subdomain" kind of integration (Part 2 §4.6). Required `token`; optional `subdomain`; the chat-room variant also takes an optional `room` (room ID). The seed does not say which slugs are the chat-room variant, so `room` is accepted for the kind. Types are not stated; token and subdomain are strings.
+         */
+        TokenSubdomainIntegrationSettingsRequest: {
+            /** @description Token of the service account (required). Type not stated; a string. Secret; sent, never returned. */
+            token: string;
+            /** @description Subdomain of the service (optional). Type not stated; a string. */
+            subdomain?: string;
+            /** @description Room ID, chat-room variant only (optional). Type not stated. */
+            room?: unknown;
+        };
+        /**
+         * Build server
+         * @description Setup parameters of the "Build server" kind of integration (Part 2 §4.6). Required: the server root URL, `build_key`, `username`, `password`; optional `enable_ssl_verification` (default true). The seed names the root URL only as "server root URL (required)" without giving the parameter name, so the schema accepts extra string properties and requires at least one property besides the named ones; that property carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server. Types not stated for build_key, username and password; they are strings.
+         */
+        BuildServerIntegrationSettingsRequest: {
+            /**
+             * @description Verify the server's TLS certificate.
+             * @default true
+             */
+            enable_ssl_verification: boolean;
+            /** @description Build key on the build server (required). */
+            build_key: string;
+            /** @description User name on the build server (required). */
+            username: string;
+            /** @description Password of that user (required). Secret; sent, never returned. */
+            password: string;
+        } & {
+            [key: string]: string;
+        };
+        /**
+         * Issue tracker with URLs
+         * @description Setup parameters of the "Issue tracker with URLs" kind of integration (Part 2 §4.6). Required `new_issue_url`, `issues_url`, `project_url`. The custom issue tracker (slug `custom-issue-tracker`) takes the same three.
+         */
+        IssueTrackerIntegrationSettingsRequest: {
+            /**
+             * Format: uri
+             * @description URL of the tracker's new-issue page (required).
+             */
+            new_issue_url: string;
+            /**
+             * Format: uri
+             * @description URL of an issue in the tracker (required).
+             */
+            issues_url: string;
+            /**
+             * Format: uri
+             * @description URL of the project in the tracker (required).
+             */
+            project_url: string;
+        };
+        /**
+         * Issue tracker (short)
+         * @description Setup parameters of the "Issue tracker (short)" kind of integration (Part 2 §4.6). Required `issues_url` and `project_url` (types not stated; URLs).
+         */
+        ShortIssueTrackerIntegrationSettingsRequest: {
+            /**
+             * Format: uri
+             * @description URL of an issue in the tracker (required).
+             */
+            issues_url: string;
+            /**
+             * Format: uri
+             * @description URL of the project in the tracker (required).
+             */
+            project_url: string;
+        };
+        /**
+         * Pipeline notifier
+         * @description Setup parameters of the "Pipeline notifier" kind of integration (Part 2 §4.6). Required `token` and `project_url`; optional event toggles `push_events`, `merge_requests_events`, `tag_push_events`. `enable_ssl_verification` is deprecated and has no effect (verification is always on).
+         */
+        PipelineNotifierIntegrationSettingsRequest: {
+            /** @description Token of the notifier (required). Type not stated; a string. Secret; sent, never returned. */
+            token: string;
+            /**
+             * Format: uri
+             * @description URL of the project at the notifier (required). Type not stated; a URL.
+             */
+            project_url: string;
+            /**
+             * @deprecated
+             * @description Deprecated, no effect: TLS verification is always on. Type not stated; boolean as for the build server.
+             */
+            enable_ssl_verification?: boolean;
+            /** @description Notify on pushes. */
+            push_events?: boolean;
+            /** @description Notify on merge request events. */
+            merge_requests_events?: boolean;
+            /** @description Notify on tag pushes. */
+            tag_push_events?: boolean;
+        };
+        /**
+         * Wiki workspace
+         * @description Setup parameters of the "Wiki workspace" kind of integration (Part 2 §4.6). Required `confluence_url`, the URL of a cloud-hosted workspace (type not stated; a URL).
+         */
+        WikiWorkspaceIntegrationSettingsRequest: {
+            /**
+             * Format: uri
+             * @description URL of the cloud-hosted wiki workspace (required).
+             */
+            confluence_url: string;
+        };
+        /**
+         * Monitoring
+         * @description Setup parameters of the "Monitoring" kind of integration (Part 2 §4.6). Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        MonitoringIntegrationSettingsRequest: {
+            /** @description API key of the monitoring service (required). Type not stated; a string. Secret; sent, never returned. */
+            api_key: string;
+            /**
+             * Format: uri
+             * @description API URL of the monitoring service (optional). Type not stated; a URL.
+             */
+            api_url?: string;
+            /** @description Archive trace events. */
+            archive_trace_events?: boolean;
+        } & {
+            [key: string]: string;
+        };
+        /**
+         * Test generation
+         * @description Setup parameters of the "Test generation" kind of integration (Part 2 §4.6). Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (types not stated; strings). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        TestGenerationIntegrationSettingsRequest: {
+            [key: string]: string;
+        } & (unknown & unknown & unknown);
+        /**
+         * Chat notifications
+         * @description Setup parameters of the "Chat notifications" kind of integration (Part 2 §4.6). Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. The seed writes the channel names for four events explicitly in the singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); those names are used as written, and the others follow the `<event>_channel` pattern.
+         */
+        ChatNotificationsIntegrationSettingsRequest: {
+            /** @description Incoming webhook URL of the chat service (required). */
+            webhook: string;
+            /**
+             * @description Branches to send notifications for; default `default`. Type not stated; the values are words.
+             * @default default
+             * @enum {string}
+             */
+            branches_to_be_notified: "all" | "default" | "protected" | "default_and_protected";
+            /** @description Send pipeline notifications only for broken pipelines. */
+            notify_only_broken_pipelines?: boolean;
+            /** @description Notify on confidential issues events. */
+            confidential_issues_events?: boolean;
+            /** @description Channel (webhook override) for confidential issues notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            confidential_issue_channel?: string;
+            /** @description Notify on confidential note events. */
+            confidential_note_events?: boolean;
+            /** @description Channel (webhook override) for confidential note notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            confidential_note_channel?: string;
+            /** @description Notify on deployment events. */
+            deployment_events?: boolean;
+            /** @description Channel (webhook override) for deployment notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            deployment_channel?: string;
+            /** @description Notify on group confidential mentions events. */
+            group_confidential_mentions_events?: boolean;
+            /** @description Channel (webhook override) for group confidential mentions notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            group_confidential_mentions_channel?: string;
+            /** @description Notify on group mentions events. */
+            group_mentions_events?: boolean;
+            /** @description Channel (webhook override) for group mentions notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            group_mentions_channel?: string;
+            /** @description Notify on issues events. */
+            issues_events?: boolean;
+            /** @description Channel (webhook override) for issues notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            issue_channel?: string;
+            /** @description Notify on merge requests events. */
+            merge_requests_events?: boolean;
+            /** @description Channel (webhook override) for merge requests notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            merge_request_channel?: string;
+            /** @description Notify on note events. */
+            note_events?: boolean;
+            /** @description Channel (webhook override) for note notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            note_channel?: string;
+            /** @description Notify on pipeline events. */
+            pipeline_events?: boolean;
+            /** @description Channel (webhook override) for pipeline notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            pipeline_channel?: string;
+            /** @description Notify on push events. */
+            push_events?: boolean;
+            /** @description Channel (webhook override) for push notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            push_channel?: string;
+            /** @description Notify on tag push events. */
+            tag_push_events?: boolean;
+            /** @description Channel (webhook override) for tag push notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            tag_push_channel?: string;
+            /** @description Notify on wiki page events. */
+            wiki_page_events?: boolean;
+            /** @description Channel (webhook override) for wiki page notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            wiki_page_channel?: string;
+        };
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind's schema is closed, and so is the union (`unevaluatedProperties: false`). Integrations beyond these kinds are not shown in the seed. */
+        SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
+        /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
+        DisableIntegrationRequest: Record<string, never>;
     };
     responses: {
         /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
@@ -1889,6 +2980,143 @@ export interface components {
          * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
          */
         ChangelogFromQuery: string;
+        /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+        GroupId: components["schemas"]["ProjectOrGroupRef"];
+        /**
+         * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+         * @example jane
+         */
+        MemberQuery: string;
+        /**
+         * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+         * @example [
+         *       12,
+         *       15
+         *     ]
+         */
+        MemberUserIds: number[];
+        /**
+         * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+         * @example [
+         *       1
+         *     ]
+         */
+        MemberSkipUsers: number[];
+        /**
+         * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+         * @example true
+         */
+        MemberShowSeatInfo: boolean;
+        /**
+         * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+         * @example active
+         */
+        MemberState: "awaiting" | "active";
+        /**
+         * @description The ID of the user whose membership is read.
+         * @example 12
+         */
+        MemberUserId: number;
+        /**
+         * @description Search billable members by name, username or public e-mail (Part 2 §4.3). Type not stated; a search string.
+         * @example jane
+         */
+        BillableMemberSearch: string;
+        /**
+         * @description Order of the billable members (Part 2 §4.3). The type is not stated; the values are words. Default not stated.
+         * @example last_activity_on_desc
+         */
+        BillableMemberSort: "access_level_asc" | "access_level_desc" | "last_joined" | "name_asc" | "name_desc" | "oldest_joined" | "oldest_sign_in" | "recent_sign_in" | "last_activity_on_asc" | "last_activity_on_desc";
+        /**
+         * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+         * @example jane@example.com
+         */
+        InvitationQuery: string;
+        /**
+         * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+         * @example jane@example.com
+         */
+        InvitationEmail: string;
+        /**
+         * @deprecated
+         * @description Deprecated filter (Part 2 §4.5): `active`, `paused`, `online` or `offline`. Use `status`, `type` and `paused` instead. The type is not stated; the values are words.
+         * @example online
+         */
+        RunnerScope: "active" | "paused" | "online" | "offline";
+        /**
+         * @description Only runners of this type (Part 2 §4.5).
+         * @example group_type
+         */
+        RunnerTypeFilter: components["schemas"]["RunnerType"];
+        /**
+         * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+         * @example online
+         */
+        RunnerStatusFilter: "online" | "offline" | "stale" | "never_contacted" | "active" | "paused";
+        /**
+         * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+         * @example false
+         */
+        RunnerPaused: boolean;
+        /**
+         * @description Only runners with these tags (string array, Part 2 §4.5).
+         * @example [
+         *       "docker",
+         *       "linux"
+         *     ]
+         */
+        RunnerTagList: string[];
+        /**
+         * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+         * @example 17.9
+         */
+        RunnerVersionPrefix: string;
+        /**
+         * @deprecated
+         * @description Deprecated filter (Part 2 §4.5): as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`. The type is not stated; the values are words.
+         * @example shared
+         */
+        RunnerAllScope: "active" | "paused" | "online" | "offline" | "specific" | "shared";
+        /**
+         * @description The ID of the runner (an integer; not a project or group reference).
+         * @example 6
+         */
+        RunnerId: number;
+        /**
+         * @description Only jobs run by the runner manager with this system ID (Part 2 §4.5).
+         * @example s_89e5e9956577
+         */
+        RunnerJobsSystemId: string;
+        /**
+         * @description Only jobs with this status (Part 2 §4.5). The type is not stated; the values are words.
+         * @example running
+         */
+        RunnerJobsStatus: "running" | "success" | "failed" | "canceled";
+        /**
+         * @description Order the jobs by this field; only `id` (Part 2 §4.5). Required when `sort` is given.
+         * @example id
+         */
+        RunnerJobsOrderBy: "id";
+        /**
+         * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given (Part 2 §4.5).
+         * @example asc
+         */
+        RunnerJobsSort: "asc" | "desc";
+        /**
+         * @description Scope filter of the project runner list. The seed names it ("scope, type and related filters") but does not show its values for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+         * @example online
+         */
+        ProjectRunnersScope: string;
+        /**
+         * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+         * @example s_89e5e9956577
+         */
+        RunnerManagerSystemId: string;
+        /**
+         * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+         * @example custom-issue-tracker
+         */
+        IntegrationSlug: string;
     };
     requestBodies: never;
     headers: {
@@ -2027,6 +3255,39 @@ export type Contributor = components['schemas']['Contributor'];
 export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
 export type ChangelogVersion = components['schemas']['ChangelogVersion'];
 export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
+export type MemberCreatedBy = components['schemas']['MemberCreatedBy'];
+export type AccessLevel = components['schemas']['AccessLevel'];
+export type MemberGroupSamlIdentity = components['schemas']['MemberGroupSamlIdentity'];
+export type Member = components['schemas']['Member'];
+export type Date = components['schemas']['Date'];
+export type BillableMember = components['schemas']['BillableMember'];
+export type Invitation = components['schemas']['Invitation'];
+export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
+export type InvitationCreateResult = components['schemas']['InvitationCreateResult'];
+export type UpdateInvitationRequest = components['schemas']['UpdateInvitationRequest'];
+export type InvitationUpdateResult = components['schemas']['InvitationUpdateResult'];
+export type DeleteInvitationRequest = components['schemas']['DeleteInvitationRequest'];
+export type RunnerType = components['schemas']['RunnerType'];
+export type RunnerStatus = components['schemas']['RunnerStatus'];
+export type RunnerSummary = components['schemas']['RunnerSummary'];
+export type RunnerProject = components['schemas']['RunnerProject'];
+export type RunnerAccessLevel = components['schemas']['RunnerAccessLevel'];
+export type RunnerDetails = components['schemas']['RunnerDetails'];
+export type UpdateRunnerRequest = components['schemas']['UpdateRunnerRequest'];
+export type IntegrationSummary = components['schemas']['IntegrationSummary'];
+export type MobileStoreConnectorIntegrationSettingsRequest = components['schemas']['MobileStoreConnectorIntegrationSettingsRequest'];
+export type TaskTrackerIntegrationSettingsRequest = components['schemas']['TaskTrackerIntegrationSettingsRequest'];
+export type TokenSubdomainIntegrationSettingsRequest = components['schemas']['TokenSubdomainIntegrationSettingsRequest'];
+export type BuildServerIntegrationSettingsRequest = components['schemas']['BuildServerIntegrationSettingsRequest'];
+export type IssueTrackerIntegrationSettingsRequest = components['schemas']['IssueTrackerIntegrationSettingsRequest'];
+export type ShortIssueTrackerIntegrationSettingsRequest = components['schemas']['ShortIssueTrackerIntegrationSettingsRequest'];
+export type PipelineNotifierIntegrationSettingsRequest = components['schemas']['PipelineNotifierIntegrationSettingsRequest'];
+export type WikiWorkspaceIntegrationSettingsRequest = components['schemas']['WikiWorkspaceIntegrationSettingsRequest'];
+export type MonitoringIntegrationSettingsRequest = components['schemas']['MonitoringIntegrationSettingsRequest'];
+export type TestGenerationIntegrationSettingsRequest = components['schemas']['TestGenerationIntegrationSettingsRequest'];
+export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
+export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
+export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -2084,6 +3345,32 @@ export type ParameterChangelogConfigFileQuery = components['parameters']['Change
 export type ParameterChangelogDateQuery = components['parameters']['ChangelogDateQuery'];
 export type ParameterChangelogFileQuery = components['parameters']['ChangelogFileQuery'];
 export type ParameterChangelogFromQuery = components['parameters']['ChangelogFromQuery'];
+export type ParameterGroupId = components['parameters']['GroupId'];
+export type ParameterMemberQuery = components['parameters']['MemberQuery'];
+export type ParameterMemberUserIds = components['parameters']['MemberUserIds'];
+export type ParameterMemberSkipUsers = components['parameters']['MemberSkipUsers'];
+export type ParameterMemberShowSeatInfo = components['parameters']['MemberShowSeatInfo'];
+export type ParameterMemberState = components['parameters']['MemberState'];
+export type ParameterMemberUserId = components['parameters']['MemberUserId'];
+export type ParameterBillableMemberSearch = components['parameters']['BillableMemberSearch'];
+export type ParameterBillableMemberSort = components['parameters']['BillableMemberSort'];
+export type ParameterInvitationQuery = components['parameters']['InvitationQuery'];
+export type ParameterInvitationEmail = components['parameters']['InvitationEmail'];
+export type ParameterRunnerScope = components['parameters']['RunnerScope'];
+export type ParameterRunnerTypeFilter = components['parameters']['RunnerTypeFilter'];
+export type ParameterRunnerStatusFilter = components['parameters']['RunnerStatusFilter'];
+export type ParameterRunnerPaused = components['parameters']['RunnerPaused'];
+export type ParameterRunnerTagList = components['parameters']['RunnerTagList'];
+export type ParameterRunnerVersionPrefix = components['parameters']['RunnerVersionPrefix'];
+export type ParameterRunnerAllScope = components['parameters']['RunnerAllScope'];
+export type ParameterRunnerId = components['parameters']['RunnerId'];
+export type ParameterRunnerJobsSystemId = components['parameters']['RunnerJobsSystemId'];
+export type ParameterRunnerJobsStatus = components['parameters']['RunnerJobsStatus'];
+export type ParameterRunnerJobsOrderBy = components['parameters']['RunnerJobsOrderBy'];
+export type ParameterRunnerJobsSort = components['parameters']['RunnerJobsSort'];
+export type ParameterProjectRunnersScope = components['parameters']['ProjectRunnersScope'];
+export type ParameterRunnerManagerSystemId = components['parameters']['RunnerManagerSystemId'];
+export type ParameterIntegrationSlug = components['parameters']['IntegrationSlug'];
 export type HeaderLink = components['headers']['Link'];
 export type HeaderXNextPage = components['headers']['XNextPage'];
 export type HeaderXPage = components['headers']['XPage'];
@@ -4332,6 +5619,1803 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-group-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+                 * @example [
+                 *       1
+                 *     ]
+                 */
+                skip_users?: components["parameters"]["MemberSkipUsers"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Direct members of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-project-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+                 * @example [
+                 *       1
+                 *     ]
+                 */
+                skip_users?: components["parameters"]["MemberSkipUsers"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Direct members of the project. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-all-group-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+                 * @example active
+                 */
+                state?: components["parameters"]["MemberState"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members of the group, including inherited and invited members. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-all-project-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+                 * @example active
+                 */
+                state?: components["parameters"]["MemberState"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members of the project, including inherited and invited members. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-group-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-project-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-inherited-group-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-inherited-project-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-billable-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Search billable members by name, username or public e-mail (Part 2 §4.3). Type not stated; a search string.
+                 * @example jane
+                 */
+                search?: components["parameters"]["BillableMemberSearch"];
+                /**
+                 * @description Order of the billable members (Part 2 §4.3). The type is not stated; the values are words. Default not stated.
+                 * @example last_activity_on_desc
+                 */
+                sort?: components["parameters"]["BillableMemberSort"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Billable members of the group hierarchy. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillableMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-billable-member-memberships": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Memberships of the user. Body shape not shown in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/list-group-invitations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+                 * @example jane@example.com
+                 */
+                query?: components["parameters"]["InvitationQuery"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/create-group-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Outcome of the invitations: `success`, or `error` with a message per failing invitee. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/list-project-invitations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+                 * @example jane@example.com
+                 */
+                query?: components["parameters"]["InvitationQuery"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations of the project. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/create-project-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Outcome of the invitations: `success`, or `error` with a message per failing invitee. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/update-group-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated invitation values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/delete-group-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation was deleted. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description 404 Not Found: there is no invitation for that e-mail address (Part 2 §4.4), or the group/project or the sudo user is unknown. Body shape not shown in the seed except for sudo. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted (Part 2 §4.4). Body shape not shown in the seed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/update-project-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated invitation values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/delete-project-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation was deleted. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description 404 Not Found: there is no invitation for that e-mail address (Part 2 §4.4), or the group/project or the sudo user is unknown. Body shape not shown in the seed except for sudo. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted (Part 2 §4.4). Body shape not shown in the seed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated filter (Part 2 §4.5): `active`, `paused`, `online` or `offline`. Use `status`, `type` and `paused` instead. The type is not stated; the values are words.
+                 * @example online
+                 */
+                scope?: components["parameters"]["RunnerScope"];
+                /**
+                 * @description Only runners of this type (Part 2 §4.5).
+                 * @example group_type
+                 */
+                type?: components["parameters"]["RunnerTypeFilter"];
+                /**
+                 * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+                 * @example online
+                 */
+                status?: components["parameters"]["RunnerStatusFilter"];
+                /**
+                 * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+                 * @example false
+                 */
+                paused?: components["parameters"]["RunnerPaused"];
+                /**
+                 * @description Only runners with these tags (string array, Part 2 §4.5).
+                 * @example [
+                 *       "docker",
+                 *       "linux"
+                 *     ]
+                 */
+                tag_list?: components["parameters"]["RunnerTagList"];
+                /**
+                 * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+                 * @example 17.9
+                 */
+                version_prefix?: components["parameters"]["RunnerVersionPrefix"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runner summaries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-all-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated filter (Part 2 §4.5): as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`. The type is not stated; the values are words.
+                 * @example shared
+                 */
+                scope?: components["parameters"]["RunnerAllScope"];
+                /**
+                 * @description Only runners of this type (Part 2 §4.5).
+                 * @example group_type
+                 */
+                type?: components["parameters"]["RunnerTypeFilter"];
+                /**
+                 * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+                 * @example online
+                 */
+                status?: components["parameters"]["RunnerStatusFilter"];
+                /**
+                 * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+                 * @example false
+                 */
+                paused?: components["parameters"]["RunnerPaused"];
+                /**
+                 * @description Only runners with these tags (string array, Part 2 §4.5).
+                 * @example [
+                 *       "docker",
+                 *       "linux"
+                 *     ]
+                 */
+                tag_list?: components["parameters"]["RunnerTagList"];
+                /**
+                 * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+                 * @example 17.9
+                 */
+                version_prefix?: components["parameters"]["RunnerVersionPrefix"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All runners. Record shape not stated in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/get-runner": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runner details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerDetails"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/update-runner": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateRunnerRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated runner details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-runner-jobs": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only jobs run by the runner manager with this system ID (Part 2 §4.5).
+                 * @example s_89e5e9956577
+                 */
+                system_id?: components["parameters"]["RunnerJobsSystemId"];
+                /**
+                 * @description Only jobs with this status (Part 2 §4.5). The type is not stated; the values are words.
+                 * @example running
+                 */
+                status?: components["parameters"]["RunnerJobsStatus"];
+                /**
+                 * @description Order the jobs by this field; only `id` (Part 2 §4.5). Required when `sort` is given.
+                 * @example id
+                 */
+                order_by?: components["parameters"]["RunnerJobsOrderBy"];
+                /**
+                 * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given (Part 2 §4.5).
+                 * @example asc
+                 */
+                sort?: components["parameters"]["RunnerJobsSort"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Jobs of the runner. Record shape not stated in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-project-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Scope filter of the project runner list. The seed names it ("scope, type and related filters") but does not show its values for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+                 * @example online
+                 */
+                scope?: components["parameters"]["ProjectRunnersScope"];
+                /**
+                 * @description Only runners of this type (Part 2 §4.5).
+                 * @example group_type
+                 */
+                type?: components["parameters"]["RunnerTypeFilter"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runners of the project. Body not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-runner-manager-jobs": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+                /**
+                 * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+                 * @example s_89e5e9956577
+                 */
+                system_id: components["parameters"]["RunnerManagerSystemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Jobs of the runner manager. Body not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-group-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runners of the group. Body not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/list-integrations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active integrations. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/get-integration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings of the integration. Fields not shown in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/set-up-integration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetUpIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration is set up. Body not shown in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/disable-integration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DisableIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration is disabled and its settings reset. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

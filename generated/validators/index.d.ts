@@ -9,7 +9,7 @@ export interface ValidateFunction {
   errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
 }
 
-export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents" | "ProjectExportLinks" | "ProjectExportState" | "ProjectExportStatus" | "ExportProjectRequest" | "ProjectExportScheduled" | "ProjectImportOverrideParams" | "ImportProjectRequest" | "ProjectImportStatus" | "ProjectImport" | "RemoteImportProjectRequest" | "RemoteImportS3ProjectRequest" | "ImportRelation" | "ImportRelationRequest" | "RelationImportStatus" | "RelationImport" | "BulkImportStatus" | "BulkImport" | "BulkImportSourceType" | "BulkImportEntityRequest" | "CreateBulkImportRequest" | "BulkImportEntityFailure" | "BulkImportRelationStats" | "BulkImportEntityStats" | "BulkImportEntity" | "BulkImportEntitySummary" | "BulkImportFailure" | "RepositoryFile" | "RepositoryFileEncoding" | "UpdateRepositoryFileRequest" | "FileWriteResult" | "CreateRepositoryFileRequest" | "DeleteRepositoryFileRequest" | "BlameCommit" | "BlameRange" | "TreeEntry" | "Blob" | "CompareCommit" | "RepositoryDiff" | "CompareResult" | "Contributor" | "MergeBaseCommit" | "ChangelogVersion" | "CreateChangelogRequest";
+export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents" | "ProjectExportLinks" | "ProjectExportState" | "ProjectExportStatus" | "ExportProjectRequest" | "ProjectExportScheduled" | "ProjectImportOverrideParams" | "ImportProjectRequest" | "ProjectImportStatus" | "ProjectImport" | "RemoteImportProjectRequest" | "RemoteImportS3ProjectRequest" | "ImportRelation" | "ImportRelationRequest" | "RelationImportStatus" | "RelationImport" | "BulkImportStatus" | "BulkImport" | "BulkImportSourceType" | "BulkImportEntityRequest" | "CreateBulkImportRequest" | "BulkImportEntityFailure" | "BulkImportRelationStats" | "BulkImportEntityStats" | "BulkImportEntity" | "BulkImportEntitySummary" | "BulkImportFailure" | "RepositoryFile" | "RepositoryFileEncoding" | "UpdateRepositoryFileRequest" | "FileWriteResult" | "CreateRepositoryFileRequest" | "DeleteRepositoryFileRequest" | "BlameCommit" | "BlameRange" | "TreeEntry" | "Blob" | "CompareCommit" | "RepositoryDiff" | "CompareResult" | "Contributor" | "MergeBaseCommit" | "ChangelogVersion" | "CreateChangelogRequest" | "MemberCreatedBy" | "AccessLevel" | "MemberGroupSamlIdentity" | "Member" | "Date" | "BillableMember" | "Invitation" | "CreateInvitationRequest" | "InvitationCreateResult" | "UpdateInvitationRequest" | "InvitationUpdateResult" | "DeleteInvitationRequest" | "RunnerType" | "RunnerStatus" | "RunnerSummary" | "RunnerProject" | "RunnerAccessLevel" | "RunnerDetails" | "UpdateRunnerRequest" | "IntegrationSummary" | "MobileStoreConnectorIntegrationSettingsRequest" | "TaskTrackerIntegrationSettingsRequest" | "TokenSubdomainIntegrationSettingsRequest" | "BuildServerIntegrationSettingsRequest" | "IssueTrackerIntegrationSettingsRequest" | "ShortIssueTrackerIntegrationSettingsRequest" | "PipelineNotifierIntegrationSettingsRequest" | "WikiWorkspaceIntegrationSettingsRequest" | "MonitoringIntegrationSettingsRequest" | "TestGenerationIntegrationSettingsRequest" | "ChatNotificationsIntegrationSettingsRequest" | "SetUpIntegrationRequest" | "DisableIntegrationRequest";
 
 /** For each operationId, the statuses whose JSON body has a validator. */
 export interface ResponseStatuses {
@@ -51,6 +51,36 @@ export interface ResponseStatuses {
   "repository/get-merge-base": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/get-changelog": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/create-changelog": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-all-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-all-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-member-memberships": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/list-group-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/create-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/list-project-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/create-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/update-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/delete-group-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "invitations/update-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/delete-project-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "runners/list-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-all-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/get-runner": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/update-runner": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-runner-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-project-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-runner-manager-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-group-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/list-integrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/get-integration": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/set-up-integration": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/disable-integration": "401" | "403" | "404" | "429" | "500" | "503";
 }
 
 export declare const specVersion: string;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createInstance, getHttpOperationsFromSpec, type IHttpConfig, type IHttpRequest } from '@stoplight/prism-http';
 import { createLogger } from '@stoplight/prism-core';
 import { parseQuery } from './query.ts';
+import { singlePageHeaders } from './pagination.ts';
 import { parsePrefer } from './prefer.ts';
 import { describeViolations, type Violation } from './violations.ts';
 
@@ -78,6 +79,10 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     const inputErrors = validations.input.filter((v) => v.severity === 0) as Violation[];
     const status = output.statusCode;
     for (const [name, value] of Object.entries(output.headers ?? {})) res.setHeader(name, value);
+    if (res.hasHeader('link') && status < 300) {
+      const requestUrl = new URL(rawUrl, `http://${req.headers.host ?? '127.0.0.1'}`);
+      for (const [name, value] of Object.entries(singlePageHeaders(requestUrl))) res.setHeader(name, value);
+    }
     if (inputErrors.length > 0 && status >= 400 && status !== 401) {
       res.removeHeader('content-length');
       return sendJson(res, status, describeViolations(status, inputErrors));
