@@ -147,6 +147,691 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the project export status
+         * @description The export status record of the project (Part 1 §2.4, §4.2), with the export state of §3.2. `_links` (`api_url`, `web_url`) appear only when `export_status` is `finished`. `created_at` is the project's creation time, not the start of the export.
+         */
+        get: operations["project-import-export/get-export-status"];
+        put?: never;
+        /**
+         * Schedule a project export
+         * @description Schedules an export of the project (Part 1 §4.2) and answers 202 with a `message`. Follow its progress with `GET /projects/{id}/export` and download the result with `GET /projects/{id}/export/download`, or have it uploaded with the `upload` hash.
+         *
+         *     Upload rules: `upload[url]` is required whenever `upload` is present; `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
+         *
+         *     The maximum export size is the administrator setting `max_export_size`, unlimited by default (0).
+         */
+        post: operations["project-import-export/export-project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/export/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the finished project export
+         * @description The binary archive (gzip tarball) of the finished export (Part 1 §4.2). The body is the file itself, not JSON.
+         */
+        get: operations["project-import-export/download-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project from an uploaded export file
+         * @description Creates a project from an uploaded project export file (Part 1 §4.3), sent as `multipart/form-data`. Answers with the import record (§2.5) whose `import_status` is `scheduled`; follow the import with `GET /projects/{id}/import`.
+         *
+         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file (rule 1). `overwrite` replaces a project with the same path.
+         *
+         *     The maximum import size is the administrator setting `max_import_size`, unlimited by default (0) (rule 3). The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/remote-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project from a remote file
+         * @description Creates a project from a project export file at a remote URL (Part 1 §4.3). Beta, behind a feature flag that can be disabled on self-managed.
+         *
+         *     The remote file must report a valid Content-Length, have Content-Type `application/gzip`, and be at most 10 GB (rule 2); the maximum import size is also limited by the administrator setting `max_import_size`, unlimited by default (0) (rule 3). `name`, `namespace`, `overwrite` and `override_params` work as in `POST /projects/import`; override parameters take precedence over the values in the export file (rule 1).
+         *
+         *     Answers with the import record including `import_error`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-project-from-url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/remote-import-s3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project from an S3-compatible bucket
+         * @description Creates a project from a project export file stored in an S3-compatible bucket (Part 1 §4.3). `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0) (rule 3).
+         *
+         *     Answers with the import record including `import_error`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-project-from-s3"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/import-relation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import one relation into an existing project
+         * @description Imports one relation (`issues`, `milestones`, `ci_pipelines` or `merge_requests`) from a project export archive into the existing project at `path` (Part 1 §4.3), sent as `multipart/form-data`. Items already imported are skipped. Beta, disabled by default via a feature flag.
+         *
+         *     Only one relation import can be scheduled at a time per project (§3.4); the status answered when another one is already scheduled is not shown in the seeds. The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export (rule 3).
+         *
+         *     Answers with `{id, project_path, relation, status}`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-relation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/relation-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the relation imports of a project
+         * @description The relation imports of the project with their status (§3.4) and `created_at`/`updated_at` (Part 1 §2.6, §4.3). Paginated like every list endpoint (Part 1 §4, §8).
+         */
+        get: operations["project-import-export/list-relation-imports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the project import status
+         * @description The import record of the project (Part 1 §2.5, §4.3). Its status is the field `import_status`, one of `none`, `scheduled`, `failed`, `started`, `finished` (§3.3); the §4.3 table calls it "status", the record of §2.5 names the field `import_status`. `import_error` is present (a string) when the import failed; `failed_relations` may be present when the status is `failed`, `started` or `finished`.
+         */
+        get: operations["project-import-export/get-import-status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List migrations
+         * @description The current user's migrations by direct transfer (Part 1 §4.4), sorted by creation date (`sort`, default `desc`), optionally filtered by `status` (§3.5). Paginated with `page` and `per_page`.
+         */
+        get: operations["bulk-imports/list-migrations"];
+        put?: never;
+        /**
+         * Start a migration by direct transfer
+         * @description Starts a migration of groups and projects from another instance by direct transfer (Part 1 §4.4). `configuration` gives the source instance's `url` and an `access_token` for it (a secret, never returned). Each item of `entities` names a group (`group_entity`) or a project (`project_entity`, Beta) by its `source_full_path`, and where it goes: `destination_namespace`, the full path of an existing destination group, and `destination_slug`, used as the URL path (the imported name is copied from the source). `destination_name` is deprecated. `migrate_projects` (default true) applies to group entities only.
+         *
+         *     Answers with the migration record. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["bulk-imports/create-migration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the entities of all migrations
+         * @description The entities of all of the current user's migrations (Part 1 §4.4), with the same parameters as `GET /bulk_imports`: sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
+         */
+        get: operations["bulk-imports/list-all-entities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a migration
+         * @description One migration by direct transfer (Part 1 §4.4).
+         */
+        get: operations["bulk-imports/get-migration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the entities of a migration
+         * @description The entities of one migration (Part 1 §4.4), each with `id`, `status`, `source_type`, `created_at`, `updated_at` and `stats`. Sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
+         */
+        get: operations["bulk-imports/list-migration-entities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}/entities/{entity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a migration entity
+         * @description Summary of one entity of a migration: `id`, `status`, `source_type`, `created_at`, `updated_at` (Part 1 §4.4).
+         */
+        get: operations["bulk-imports/get-migration-entity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}/entities/{entity_id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the failures of a migration entity
+         * @description The failure record of a migration entity (Part 1 §2.7, §4.4). The seed gives the result as "failure record", a single object, although the path's plural suggests a list; the seed's wording is followed.
+         */
+        get: operations["bulk-imports/get-entity-failures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a file from the repository
+         * @description The file record (Part 1 §2.6): metadata of the file at `ref` and its content as Base64 text (Part 1 §4.5). `file_path` is the full path of the file, URL-encoded into one path segment (`app%2Fmodels%2Fuser.rb`). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5). Rate limits of the repository file endpoints are configurable; their values are not shown in the seeds (Part 1 §8).
+         */
+        get: operations["repository/get-file"];
+        /**
+         * Update a file in the repository
+         * @description Replaces the content of one file with a commit on `branch` (Part 1 §4.5). Takes the same fields as `POST` plus `last_commit_id`, the last known commit of the file. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         */
+        put: operations["repository/update-file"];
+        /**
+         * Create a file in the repository
+         * @description Creates one file with a commit on `branch` (Part 1 §4.5); `start_branch` creates `branch` from another branch. `encoding` is `text` (default) or `base64`. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. The response status is not stated for this endpoint; it follows the general rule (POST 201). Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         */
+        post: operations["repository/create-file"];
+        /**
+         * Delete a file from the repository
+         * @description Deletes one file with a commit on `branch` (Part 1 §4.5). The seed shows no response body shape beyond success, so success is described by the general rule for DELETE: 204 with no body. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         */
+        delete: operations["repository/delete-file"];
+        options?: never;
+        /**
+         * Get the metadata of a file as headers
+         * @description Like `GET`, but answers with headers only (Part 1 §4.5): `X-Service-Blob-Id`, `X-Service-Commit-Id`, `X-Service-Content-Sha256`, `X-Service-Encoding`, `X-Service-File-Name`, `X-Service-File-Path`, `X-Service-Last-Commit-Id`, `X-Service-Ref`, `X-Service-Size` and `X-Service-Execute-Filemode`. The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        head: operations["repository/get-file-metadata"];
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}/blame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the blame of a file
+         * @description Blame ranges of the file at `ref` (Part 1 §4.5): each range is a commit and the lines it is blamed for. `range[start]` and `range[end]` (the `range` hash) limit the blame to those lines, first and last. Paginated like every list endpoint (Part 1 §4, §8). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        get: operations["repository/get-file-blame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get the metadata of a file as headers (blame path)
+         * @description HEAD on the blame path returns the file metadata headers of `HEAD .../files/{file_path}` and no body (Part 1 §4.5). The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        head: operations["repository/get-file-blame-metadata"];
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the raw content of a file
+         * @description The raw content of the file (Part 1 §4.5), not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not stated in the seeds; it is described as `application/octet-stream`. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        get: operations["repository/get-raw-file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get the metadata of a raw file as headers
+         * @description HEAD on the raw path (Part 1 §4.5, "HEAD supported") returns the file metadata headers and no body. The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        head: operations["repository/get-raw-file-metadata"];
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List repository tree entries
+         * @description Files and directories of the repository at `ref` (default: the default branch), in `path` (default: the root), recursively with `recursive=true` (Part 1 §4.6). This endpoint supports keyset pagination only; page-number iteration is unsupported (there is no `page` parameter). Pass `pagination=keyset` and `per_page` (default 20, maximum 100), then follow the `Link` header's `rel="next"` URL or pass the `page_token` (a tree record ID). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/list-tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a blob
+         * @description The blob record (Part 1 §2.6, §4.6): its size and Base64 content; its other fields are not shown in the seeds. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/get-blob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/blobs/{sha}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the raw bytes of a blob
+         * @description The raw bytes of the blob (Part 1 §4.6), not JSON. The media type is not stated in the seeds; it is described as `application/octet-stream`. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/get-raw-blob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a repository archive (tar.gz)
+         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository), Part 1 §4.6. The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8); above it the answer is 429. Reads work without authentication on publicly accessible repositories (Part 1 §4.6). Without a format suffix the archive is a `tar.gz`; `GET /projects/{id}/repository/archive.{format}` chooses another format.
+         */
+        get: operations["repository/download-archive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/archive.{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+                 * @example zip
+                 */
+                format: components["parameters"]["RepositoryArchiveFormat"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a repository archive in a given format
+         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository), Part 1 §4.6. The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8); above it the answer is 429. Reads work without authentication on publicly accessible repositories (Part 1 §4.6). The format is the path suffix: `bz2`, `tar`, `tar.bz2`, `tar.gz`, `tb2`, `tbz`, `tbz2` or `zip` (without a suffix, `GET /projects/{id}/repository/archive`, it is `tar.gz`). The response's media type matches the format: `application/gzip` for `tar.gz`, `application/x-tar` for `tar`, `application/x-bzip2` for `bz2`, `tar.bz2`, `tb2`, `tbz` and `tbz2`, `application/zip` for `zip` (the media types are not stated in the seeds; they follow the formats).
+         */
+        get: operations["repository/download-archive-in-format"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Compare two refs
+         * @description Commits and diffs between `from` and `to` (Part 1 §2.6, §4.6). With `straight=true` the comparison is `from..to`; with `straight=false` (default) it starts at the merge base of the two. `from_project_id` names another project to take `from` from. A diff string can be empty when diff limits are reached; `compare_timeout` tells whether the comparison timed out and `compare_same_ref` whether both refs are the same. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/contributors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List repository contributors
+         * @description Contributors of the repository with their commit, addition and deletion counts (Part 1 §2.6, §4.6), ordered by `order_by` (`name`, `email` or `commits`, default `commits`) in the `sort` direction (default `asc`). Paginated like every list endpoint (Part 1 §4, §8). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/list-contributors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/merge_base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the merge base of two or more refs
+         * @description The common ancestor commit of two or more refs, passed as `refs[]` (Part 1 §2.6, §4.6). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/get-merge-base"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Generate changelog data without committing it
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed (Part 1 §4.7). The seed lists the parameters up to `from` (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not shown, so the response schema is open.
+         *
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored (rule 1). When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly (rule 2; Part 1 §7 rule 2: the status of that error is not shown in the seeds, so no response is declared for it). The commit range read is limited to 15000 commits unless a feature flag is disabled (rule 3, Part 1 §8). Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z` (rule 4).
+         */
+        get: operations["repository/get-changelog"];
+        put?: never;
+        /**
+         * Generate changelog data and commit it
+         * @description Generates the changelog of `version` from the commits of a range (`from`, excluded, to `to`, included; `to` defaults to the branch) and commits it to `file` (default `CHANGELOG.md`) on `branch` (default: the default branch), Part 1 §4.7. Commits are selected by the case-sensitive `trailer` (default `Changelog`); `config_file` (default `.gitlab/changelog_config.yml`) configures the output; `date` (default: now) is the release date and `message` (default: a message naming the version) the commit message.
+         *
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored (rule 1). When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly (rule 2; Part 1 §7 rule 2: the status of that error is not shown in the seeds, so no response is declared for it). The commit range read is limited to 15000 commits unless a feature flag is disabled (rule 3, Part 1 §8). Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z` (rule 4).
+         *
+         *     The response status is not stated for this endpoint; it follows the general rule (POST 201). The response body is not shown in the seeds, so its schema is open.
+         */
+        post: operations["repository/create-changelog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/members": {
         parameters: {
             query?: never;
@@ -964,6 +1649,530 @@ export interface components {
             };
             user: components["schemas"]["UserBasic"];
         };
+        /** @description Links to the finished export (Part 1 §2.4); present only when `export_status` is `finished`. */
+        ProjectExportLinks: {
+            /**
+             * Format: uri
+             * @description API URL from which the export archive is downloaded.
+             */
+            api_url: string;
+            /**
+             * Format: uri
+             * @description Web URL of the export download.
+             */
+            web_url: string;
+        };
+        /**
+         * @description State of a project export (Part 1 §3.2). Transitions between the states are not shown in the seeds.
+         * @enum {string}
+         */
+        ProjectExportState: "none" | "queued" | "started" | "finished" | "regeneration_in_progress";
+        /** @description Project export status record (Part 1 §2.4): the project's identity fields, the export state (§3.2) and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
+        ProjectExportStatus: {
+            id: number;
+            description: string;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            /** @description The project's creation time, not the start of the export. */
+            created_at: components["schemas"]["Timestamp"];
+            export_status: components["schemas"]["ProjectExportState"];
+            _links?: components["schemas"]["ProjectExportLinks"];
+        };
+        /** @description Body of `POST /projects/{id}/export` (Part 1 §4.2). Every field is optional, so `{}` schedules a plain export. */
+        ExportProjectRequest: {
+            /** @description Overrides the project description in the export. */
+            description?: string;
+            /** @description Upload the finished export to a remote server instead of keeping it for download (Part 1 §4.2). `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
+            upload?: {
+                /**
+                 * Format: uri
+                 * @description The URL the export file is uploaded to (for example a pre-signed object-storage URL).
+                 */
+                url: string;
+                /**
+                 * @description HTTP method of the upload request.
+                 * @default PUT
+                 * @enum {string}
+                 */
+                http_method: "PUT" | "POST";
+            };
+        };
+        /** @description Answer of `POST /projects/{id}/export`, 202 Accepted (Part 1 §4.2). */
+        ProjectExportScheduled: {
+            message: string;
+        };
+        /** @description Project fields that override the values in the export file (Part 1 §4.3 rule 1); any project field may be given, so the object is open. */
+        ProjectImportOverrideParams: {
+            [key: string]: unknown;
+        };
+        /** @description Multipart body of `POST /projects/import` (Part 1 §4.3). The file must have the structure of a project export; its size is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
+        ImportProjectRequest: {
+            /**
+             * Format: binary
+             * @description The export file (gzip tarball) to import.
+             */
+            file: string;
+            /** @description Name and path of the new project. */
+            path: string;
+            /** @description Name of the new project; defaults to `path`. */
+            name?: string;
+            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            namespace?: components["schemas"]["ProjectOrGroupRef"];
+            /** @description Project fields that take precedence over the values in the export file (any project field). Each key is sent as its own form field, `override_params[<field>]`. */
+            override_params?: components["schemas"]["ProjectImportOverrideParams"];
+            /**
+             * @description Replace a project with the same path.
+             * @default false
+             */
+            overwrite: boolean;
+        };
+        /**
+         * @description Status of a project import (Part 1 §3.3). Transitions are not shown in the seeds.
+         * @enum {string}
+         */
+        ProjectImportStatus: "none" | "scheduled" | "failed" | "started" | "finished";
+        /** @description Project import record (Part 1 §2.5). `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished (Part 1 §4.3); the shape of its items is not shown in the seeds. */
+        ProjectImport: {
+            id: number;
+            description: string;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            created_at: components["schemas"]["Timestamp"];
+            import_status: components["schemas"]["ProjectImportStatus"];
+            correlation_id: string;
+            /** @description Relations that failed to import. The item shape is not shown in the seeds, so items are open. */
+            failed_relations?: unknown[];
+            /** @description The import error. Present for remote and object-storage imports; on the import status endpoint it is filled when `import_status` is `failed`. */
+            import_error?: string | null;
+        };
+        /** @description Body of `POST /projects/remote-import` (Part 1 §4.3). The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB (rule 2). */
+        RemoteImportProjectRequest: {
+            /** @description Name and path of the new project. */
+            path: string;
+            /**
+             * Format: uri
+             * @description URL of the remote export file (gzip, valid Content-Length, at most 10 GB).
+             */
+            url: string;
+            /** @description Name of the new project; defaults to `path`. */
+            name?: string;
+            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            namespace?: components["schemas"]["ProjectOrGroupRef"];
+            /**
+             * @description Replace a project with the same path.
+             * @default false
+             */
+            overwrite: boolean;
+            override_params?: components["schemas"]["ProjectImportOverrideParams"];
+        };
+        /** @description Body of `POST /projects/remote-import-s3` (Part 1 §4.3): import a project export file from an S3-compatible bucket. Field types are not stated in the seed except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
+        RemoteImportS3ProjectRequest: {
+            /** @description Access key ID of the bucket credentials (an identifier, not the secret). */
+            access_key_id: string;
+            /** @description Name of the bucket that holds the export file. */
+            bucket_name: string;
+            /** @description Key of the export file in the bucket. */
+            file_key: string;
+            /** @description Full path of the new project. */
+            path: string;
+            /** @description Region of the bucket. */
+            region: string;
+            /** @description Secret access key of the bucket credentials. Sent only; never returned. */
+            secret_access_key: string;
+            /** @description Name of the new project; defaults to `path`. */
+            name?: string;
+            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            namespace?: components["schemas"]["ProjectOrGroupRef"];
+        };
+        /**
+         * @description A relation that can be imported on its own with `POST /projects/import-relation` (Part 1 §4.3).
+         * @enum {string}
+         */
+        ImportRelation: "issues" | "milestones" | "ci_pipelines" | "merge_requests";
+        /** @description Multipart body of `POST /projects/import-relation` (Part 1 §4.3). The archive must not exceed `max_import_size` and must have the structure of a project export (rule 3). */
+        ImportRelationRequest: {
+            /**
+             * Format: binary
+             * @description A project export archive (gzip tarball) holding the relation.
+             */
+            file: string;
+            /** @description Full path of the existing project to import the relation into. */
+            path: string;
+            relation: components["schemas"]["ImportRelation"];
+        };
+        /**
+         * @description Status of a relation import (Part 1 §3.4). Only one relation import can be scheduled at a time per project. Transitions are not shown in the seeds.
+         * @enum {string}
+         */
+        RelationImportStatus: "created" | "started" | "finished" | "failed";
+        /** @description Relation import record (Part 1 §2.6, the first of the two sections numbered 2.6). `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
+        RelationImport: {
+            id: number;
+            project_path: string;
+            /**
+             * @description The imported relation (one of the values accepted by `POST /projects/import-relation`).
+             * @example issues
+             * @example milestones
+             * @example ci_pipelines
+             * @example merge_requests
+             */
+            relation: string;
+            status: components["schemas"]["RelationImportStatus"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Status of a direct-transfer migration or of one of its entities (Part 1 §3.5). Transitions are not shown in the seeds.
+         * @enum {string}
+         */
+        BulkImportStatus: "created" | "started" | "finished" | "failed";
+        /** @description Direct-transfer migration record (Part 1 §2.7, "Migration"). */
+        BulkImport: {
+            id: number;
+            status: components["schemas"]["BulkImportStatus"];
+            /** @description Type of the source instance; its values are not shown in the seeds. */
+            source_type: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Kind of entity to migrate (Part 1 §4.4): `group_entity` migrates a group, `project_entity` a project. Migrating a project (`project_entity`) is Beta.
+         * @enum {string}
+         */
+        BulkImportSourceType: "group_entity" | "project_entity";
+        /** @description One group or project to migrate, an item of `entities` in `POST /bulk_imports` (Part 1 §4.4). */
+        BulkImportEntityRequest: {
+            /** @description `group_entity` or `project_entity`; migrating a project (`project_entity`) is Beta. */
+            source_type: components["schemas"]["BulkImportSourceType"];
+            /** @description Full path of the group or project on the source instance. */
+            source_full_path: string;
+            /** @description Slug used as the URL path of the imported entity; the imported name is copied from the source. */
+            destination_slug: string;
+            /**
+             * @deprecated
+             * @description Deprecated.
+             */
+            destination_name?: string;
+            /** @description Full path of an existing group on the destination instance. */
+            destination_namespace: string;
+            /**
+             * @description Also migrate the projects of the group. Group entities only.
+             * @default true
+             */
+            migrate_projects: boolean;
+        };
+        /** @description Body of `POST /bulk_imports` (Part 1 §4.4). */
+        CreateBulkImportRequest: {
+            /** @description Connection to the source instance. */
+            configuration: {
+                /**
+                 * Format: uri
+                 * @description URL of the source instance.
+                 */
+                url: string;
+                /** @description Access token for the source instance. Sent only; never returned. */
+                access_token: string;
+            };
+            /** @description The groups and projects to migrate. */
+            entities: components["schemas"]["BulkImportEntityRequest"][];
+        };
+        /** @description A failure of a migrated entity, an item of its `failures` (Part 1 §2.7, "Entity failure"). Field types are not stated in the seed; they follow the fields' meaning. */
+        BulkImportEntityFailure: {
+            relation: string;
+            step: string;
+            exception_message: string;
+            exception_class: string;
+            correlation_id_value: string;
+            created_at: components["schemas"]["Timestamp"];
+            pipeline_class: string;
+            pipeline_step: string;
+        };
+        /** @description Counts of one relation of a migrated entity (Part 1 §2.7), a value of `stats`. */
+        BulkImportRelationStats: {
+            /** @description Items of the relation on the source. */
+            source: number;
+            /** @description Items fetched from the source. */
+            fetched: number;
+            /** @description Items imported. */
+            imported: number;
+        };
+        /** @description Statistics of a migrated entity (Part 1 §2.7): an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
+        BulkImportEntityStats: {
+            [key: string]: components["schemas"]["BulkImportRelationStats"];
+        };
+        /** @description Direct-transfer migration entity record (Part 1 §2.7, "Entity"): one group or project of a migration. `source_type` is not in the §2.7 field list, but §4.4 names it among the fields of the entity list and the entity summary, so it is described here as an optional field. */
+        BulkImportEntity: {
+            id: number;
+            bulk_import_id: number;
+            status: components["schemas"]["BulkImportStatus"];
+            /**
+             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). Named in §4.4's entity list and summary, not in §2.7.
+             * @example group_entity
+             * @example project_entity
+             */
+            source_type?: string;
+            source_full_path: string;
+            destination_slug: string;
+            destination_namespace: string;
+            parent_id: number | null;
+            namespace_id: number | null;
+            project_id: number | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            failures: components["schemas"]["BulkImportEntityFailure"][];
+            stats: components["schemas"]["BulkImportEntityStats"];
+        };
+        /** @description Entity summary (Part 1 §4.4): `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity (the fields of the entity record, §2.7, plus `source_type`). Open: the service may send more of the entity's fields. */
+        BulkImportEntitySummary: {
+            id: number;
+            status: components["schemas"]["BulkImportStatus"];
+            /**
+             * @description Kind of entity (`group_entity` or `project_entity`).
+             * @example group_entity
+             * @example project_entity
+             */
+            source_type: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures` (Part 1 §2.7). The seed calls the result "failure record" (singular). Field types are not stated in the seed; they follow the fields' meaning. */
+        BulkImportFailure: {
+            relation: string;
+            exception_message: string;
+            exception_class: string;
+            correlation_id_value: string;
+            /** Format: uri */
+            source_url: string;
+            source_title: string;
+        };
+        /** @description File record (Part 1 §2.6, repository records): the file's metadata and its content as Base64 text. Field types not stated in the seed follow the fields' meaning (names, paths, refs and object IDs are strings). */
+        RepositoryFile: {
+            file_name: string;
+            file_path: string;
+            /** @description Size in bytes. */
+            size: number;
+            /**
+             * @description Encoding of `content`, base64.
+             * @enum {string}
+             */
+            encoding: "base64";
+            /** @description The file content, Base64-encoded. */
+            content: string;
+            /** @description SHA-256 of the file content. */
+            content_sha256: string;
+            ref: string;
+            blob_id: string;
+            commit_id: string;
+            last_commit_id: string;
+            execute_filemode: boolean;
+        };
+        /**
+         * @description Encoding of the `content` sent to create or update a file (Part 1 §4.5).
+         * @default text
+         * @enum {string}
+         */
+        RepositoryFileEncoding: "text" | "base64";
+        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. The fields are repeated rather than composed with `allOf`, so that the body stays closed (`additionalProperties: false`). */
+        UpdateRepositoryFileRequest: {
+            /** @description Name of the branch to commit to (created from `start_branch` when given). */
+            branch: string;
+            /** @description The commit message. */
+            commit_message: string;
+            /** @description The file content, as text or Base64 according to `encoding`. */
+            content: string;
+            /** @description E-mail address of the commit author. */
+            author_email?: string;
+            /** @description Name of the commit author. */
+            author_name?: string;
+            encoding?: components["schemas"]["RepositoryFileEncoding"];
+            /** @description Set the executable bit on the file. */
+            execute_filemode?: boolean;
+            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+            start_branch?: string;
+            /** @description The last known commit ID of the file. */
+            last_commit_id?: string;
+        };
+        /** @description Result of creating or updating a file (Part 1 §2.6, "File write result"). */
+        FileWriteResult: {
+            file_path: string;
+            branch: string;
+        };
+        /** @description Body of `POST /projects/{id}/repository/files/{file_path}` (Part 1 §4.5). Types not stated in the seed follow the fields' meaning (messages, content, names and branches are strings). */
+        CreateRepositoryFileRequest: {
+            /** @description Name of the branch to commit to (created from `start_branch` when given). */
+            branch: string;
+            /** @description The commit message. */
+            commit_message: string;
+            /** @description The file content, as text or Base64 according to `encoding`. */
+            content: string;
+            /** @description E-mail address of the commit author. */
+            author_email?: string;
+            /** @description Name of the commit author. */
+            author_name?: string;
+            encoding?: components["schemas"]["RepositoryFileEncoding"];
+            /** @description Set the executable bit on the file. */
+            execute_filemode?: boolean;
+            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+            start_branch?: string;
+        };
+        /** @description Body of `DELETE /projects/{id}/repository/files/{file_path}` (Part 1 §4.5). Types not stated in the seed follow the fields' meaning. */
+        DeleteRepositoryFileRequest: {
+            /** @description Name of the branch to commit the deletion to. */
+            branch: string;
+            /** @description The commit message. */
+            commit_message: string;
+            /** @description E-mail address of the commit author. */
+            author_email?: string;
+            /** @description Name of the commit author. */
+            author_name?: string;
+            /** @description The last known commit ID of the file. */
+            last_commit_id?: string;
+            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+            start_branch?: string;
+        };
+        /** @description The commit of a blame range (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        BlameCommit: {
+            /** @description Commit SHA. */
+            id: string;
+            message: string;
+            /** @description SHAs of the parent commits. */
+            parent_ids: string[];
+            authored_date: components["schemas"]["Timestamp"];
+            author_name: string;
+            author_email: string;
+            committed_date: components["schemas"]["Timestamp"];
+            committer_name: string;
+            committer_email: string;
+        };
+        /** @description A blame range (Part 1 §2.6), a commit and the lines of the file attributed to it. */
+        BlameRange: {
+            commit: components["schemas"]["BlameCommit"];
+            lines: string[];
+        };
+        /** @description An entry of the repository tree (Part 1 §2.6, "Tree entry"). */
+        TreeEntry: {
+            /** @description Object ID. */
+            id: string;
+            name: string;
+            /**
+             * @description `tree` for a directory, `blob` for a file.
+             * @enum {string}
+             */
+            type: "tree" | "blob";
+            path: string;
+            /** @description File mode. */
+            mode: string;
+        };
+        /** @description Blob record (Part 1 §2.6): the blob's size and its Base64 content. Its other fields are not shown in the seeds, so the object is open. */
+        Blob: {
+            /** @description Size in bytes (type not stated in the seed; a size is an integer). */
+            size: number;
+            /** @description The blob content, Base64-encoded. */
+            content: string;
+        };
+        /** @description A commit in a compare result (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        CompareCommit: {
+            /** @description Commit SHA. */
+            id: string;
+            short_id: string;
+            title: string;
+            author_name: string;
+            author_email: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The diff of one file in a compare result (Part 1 §2.6). `diff` can be empty when diff limits are reached. Types not stated in the seed follow the fields' meaning. */
+        RepositoryDiff: {
+            old_path: string;
+            new_path: string;
+            /** @description File mode before the change. */
+            a_mode: string;
+            /** @description File mode after the change. */
+            b_mode: string;
+            /** @description The diff text; can be empty when diff limits are reached. */
+            diff: string;
+            new_file: boolean;
+            renamed_file: boolean;
+            deleted_file: boolean;
+        };
+        /** @description Result of comparing two refs (Part 1 §2.6, "Compare result"). */
+        CompareResult: {
+            commit: components["schemas"]["CompareCommit"];
+            commits: components["schemas"]["CompareCommit"][];
+            diffs: components["schemas"]["RepositoryDiff"][];
+            /** @description Whether the comparison timed out. */
+            compare_timeout: boolean;
+            /** @description Whether `from` and `to` are the same ref. */
+            compare_same_ref: boolean;
+            /** Format: uri */
+            web_url: string;
+        };
+        /** @description A repository contributor (Part 1 §2.6). */
+        Contributor: {
+            name: string;
+            email: string;
+            commits: number;
+            additions: number;
+            deletions: number;
+        };
+        /** @description The merge-base commit of two or more refs (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        MergeBaseCommit: {
+            /** @description Commit SHA. */
+            id: string;
+            short_id: string;
+            title: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description SHAs of the parent commits. */
+            parent_ids: string[];
+            message: string;
+            author_name: string;
+            author_email: string;
+            authored_date: components["schemas"]["Timestamp"];
+            committer_name: string;
+            committer_email: string;
+            committed_date: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The version to generate the changelog for: a semantic version (`X.Y.Z`, with optional pre-release and build parts), which may begin with `v` (Part 1 §4.7).
+         * @example 1.0.0
+         * @example v1.2.0
+         */
+        ChangelogVersion: string;
+        /** @description Body of `POST /projects/{id}/repository/changelog` (Part 1 §4.7). Types not stated in the seed follow the fields' meaning (branches, SHAs, paths and messages are strings). */
+        CreateChangelogRequest: {
+            version: components["schemas"]["ChangelogVersion"];
+            /** @description The branch to commit the changelog to; defaults to the default branch. */
+            branch?: string;
+            /**
+             * @description Path of the changelog configuration file in the repository.
+             * @default .gitlab/changelog_config.yml
+             */
+            config_file: string;
+            /**
+             * Format: date-time
+             * @description Date and time of the release; defaults to now.
+             */
+            date?: string;
+            /**
+             * @description The file to commit the changelog to.
+             * @default CHANGELOG.md
+             */
+            file: string;
+            /** @description SHA of the start of the commit range, not included. When absent, the start is the tag of the last stable version before `version` (tags `vX.Y.Z` or `X.Y.Z`; pre-release tags are ignored); when no such tag exists an error is returned and `from` must be given. */
+            from?: string;
+            /** @description The commit message; defaults to a message naming the version. */
+            message?: string;
+            /** @description SHA of the end of the commit range, included; defaults to the branch (`branch`). */
+            to?: string;
+            /**
+             * @description The commit trailer to read; case-sensitive.
+             * @default Changelog
+             */
+            trailer: string;
+        };
         /** @description The user who created the membership: id, username, name, state, avatar_url, web_url (Part 2 §2.7). */
         MemberCreatedBy: components["schemas"]["UserBasic"];
         /**
@@ -1511,6 +2720,55 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description 400 Bad Request: a required attribute is missing or a parameter is invalid (Part 1 §7). A HEAD response has no body. */
+        RepositoryHeadBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 401 Unauthorized: missing or invalid credentials (Part 1 §5 rule 3, §7). A HEAD response has no body. */
+        RepositoryHeadUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 403 Forbidden: the request is not allowed for this user, including sudo by a non-administrator or with a token lacking the `sudo` scope (Part 1 §5 rule 4, §7). A HEAD response has no body. */
+        RepositoryHeadForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 404 Not Found: the project, file or ref does not exist or is not accessible, or the sudo user is unknown (Part 1 §5 rule 4, §7). A HEAD response has no body. */
+        RepositoryHeadNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 429 Too Many Requests: rate limit exceeded (Part 1 §7). Rate limits of the repository file endpoints are configurable; their values are not shown in the seeds (Part 1 §8). A HEAD response has no body. */
+        RepositoryHeadTooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 500 Internal Server Error (Part 1 §7). A HEAD response has no body. */
+        RepositoryHeadInternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 503 Service Unavailable: the server is temporarily overloaded (Part 1 §7). A HEAD response has no body. */
+        RepositoryHeadServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
@@ -1557,6 +2815,171 @@ export interface components {
          * @example 7
          */
         JobId: number;
+        /**
+         * @description Order by creation date, ascending or descending.
+         * @example asc
+         */
+        BulkImportSort: "asc" | "desc";
+        /**
+         * @description Only items with this status (Part 1 §3.5).
+         * @example finished
+         */
+        BulkImportStatusFilter: components["schemas"]["BulkImportStatus"];
+        /**
+         * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+         * @example 1
+         */
+        BulkImportId: number;
+        /**
+         * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+         * @example 2
+         */
+        BulkImportEntityId: number;
+        /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+        RepositoryFilePath: string;
+        /**
+         * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+         * @example main
+         */
+        RepositoryFileRef: string;
+        /**
+         * @description First line of the range to blame (Part 1 §4.5). `range` is a hash sent as `range[start]` and `range[end]`; without it the whole file is blamed.
+         * @example 1
+         */
+        BlameRangeStart: number;
+        /**
+         * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+         * @example 20
+         */
+        BlameRangeEnd: number;
+        /**
+         * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+         * @example main
+         */
+        RepositoryRawFileRef: string;
+        /**
+         * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+         * @example true
+         */
+        RepositoryRawFileLfs: boolean;
+        /**
+         * @description A subdirectory to list instead of the repository root (Part 1 §4.6). Type not stated in the seed; a path is a string.
+         * @example app/models
+         */
+        RepositoryTreePath: string;
+        /**
+         * @description The branch, tag or commit to list; defaults to the default branch (Part 1 §4.6). Type not stated in the seed; a ref name is a string.
+         * @example main
+         */
+        RepositoryTreeRef: string;
+        /**
+         * @description List the entries of subdirectories too (Part 1 §4.6).
+         * @example true
+         */
+        RepositoryTreeRecursive: boolean;
+        /**
+         * @description `keyset` selects keyset mode (Part 1 §4.6). The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+         * @example keyset
+         */
+        RepositoryTreePagination: "keyset";
+        /**
+         * @description The tree record ID to start the page after; keyset mode only (Part 1 §4.6).
+         * @example a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba
+         */
+        RepositoryTreePageToken: string;
+        /**
+         * @description The blob SHA (Part 1 §4.6).
+         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         */
+        RepositoryBlobSha: string;
+        /**
+         * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+         * @example app/models
+         */
+        RepositoryArchivePath: string;
+        /**
+         * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+         * @example v1.2.0
+         */
+        RepositoryArchiveSha: string;
+        /**
+         * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+         * @example zip
+         */
+        RepositoryArchiveFormat: "bz2" | "tar" | "tar.bz2" | "tar.gz" | "tb2" | "tbz" | "tbz2" | "zip";
+        /**
+         * @description The commit SHA or branch to compare from (Part 1 §4.6).
+         * @example main
+         */
+        RepositoryCompareFrom: string;
+        /**
+         * @description The commit SHA or branch to compare to (Part 1 §4.6).
+         * @example feature/login
+         */
+        RepositoryCompareTo: string;
+        /**
+         * @description ID of the project to take `from` from, when it is another project (Part 1 §4.6).
+         * @example 43
+         */
+        RepositoryCompareFromProjectId: number;
+        /**
+         * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to` (Part 1 §4.6).
+         * @example true
+         */
+        RepositoryCompareStraight: boolean;
+        /**
+         * @description Unified-diff option (Part 1 §4.6); the seed gives only its name, type and default.
+         * @example true
+         */
+        RepositoryCompareUnidiff: boolean;
+        /**
+         * @description Field to order contributors by (Part 1 §4.6).
+         * @example name
+         */
+        RepositoryContributorsOrderBy: "name" | "email" | "commits";
+        /**
+         * @description Sort direction (Part 1 §4.6).
+         * @example desc
+         */
+        RepositoryContributorsSort: "asc" | "desc";
+        /**
+         * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`), Part 1 §4.6.
+         * @example [
+         *       "main",
+         *       "feature/login"
+         *     ]
+         */
+        RepositoryMergeBaseRefs: string[];
+        /**
+         * @description The version to generate the changelog for: a semantic version, optionally beginning with `v` (Part 1 §4.7).
+         * @example 1.0.0
+         */
+        ChangelogVersionQuery: components["schemas"]["ChangelogVersion"];
+        /**
+         * @description The branch to generate the changelog for; defaults to the default branch (Part 1 §4.7).
+         * @example main
+         */
+        ChangelogBranchQuery: string;
+        /**
+         * @description Path of the changelog configuration file (Part 1 §4.7).
+         * @example .gitlab/changelog_config.yml
+         */
+        ChangelogConfigFileQuery: string;
+        /**
+         * @description Date and time of the release; defaults to now (Part 1 §4.7).
+         * @example 2025-03-11T10:00:00.000Z
+         */
+        ChangelogDateQuery: string;
+        /**
+         * @description The changelog file (Part 1 §4.7).
+         * @example CHANGELOG.md
+         */
+        ChangelogFileQuery: string;
+        /**
+         * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version` (Part 1 §4.7 rule 1).
+         * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
+         */
+        ChangelogFromQuery: string;
         /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
         GroupId: components["schemas"]["ProjectOrGroupRef"];
         /**
@@ -1712,6 +3135,56 @@ export interface components {
          * @example 1
          */
         XPage: string;
+        /**
+         * @description Object ID (SHA) of the file blob (`blob_id` of the file record, Part 1 §2.6, §4.5).
+         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         */
+        XServiceBlobId: string;
+        /**
+         * @description ID of the commit the `ref` points to (`commit_id` of the file record).
+         * @example d5a3ff139356ce33e37e73add446f16869741b50
+         */
+        XServiceCommitId: string;
+        /**
+         * @description SHA-256 of the file content (`content_sha256` of the file record).
+         * @example 4c294617b60715c1d218e61164a3abd4808a4284cbc30e6728a01ad9aada4481
+         */
+        XServiceContentSha256: string;
+        /**
+         * @description Encoding of the content in the file record (`encoding`, base64).
+         * @example base64
+         */
+        XServiceEncoding: string;
+        /**
+         * @description Name of the file (`file_name`).
+         * @example user.rb
+         */
+        XServiceFileName: string;
+        /**
+         * @description Full path of the file in the repository (`file_path`).
+         * @example app/models/user.rb
+         */
+        XServiceFilePath: string;
+        /**
+         * @description ID of the last commit that changed the file (`last_commit_id`).
+         * @example 570e7b2abdd848b95f2f578043fc23bd6f6fd24d
+         */
+        XServiceLastCommitId: string;
+        /**
+         * @description The branch, tag or commit the file was read at (`ref`).
+         * @example main
+         */
+        XServiceRef: string;
+        /**
+         * @description Size of the file in bytes (`size`).
+         * @example 1476
+         */
+        XServiceSize: number;
+        /**
+         * @description Whether the file has the executable bit set (`execute_filemode`).
+         * @example false
+         */
+        XServiceExecuteFilemode: boolean;
     };
     pathItems: never;
 }
@@ -1739,6 +3212,49 @@ export type AgentConfigProject = components['schemas']['AgentConfigProject'];
 export type AllowedAgent = components['schemas']['AllowedAgent'];
 export type IdOnly = components['schemas']['IdOnly'];
 export type AllowedAgents = components['schemas']['AllowedAgents'];
+export type ProjectExportLinks = components['schemas']['ProjectExportLinks'];
+export type ProjectExportState = components['schemas']['ProjectExportState'];
+export type ProjectExportStatus = components['schemas']['ProjectExportStatus'];
+export type ExportProjectRequest = components['schemas']['ExportProjectRequest'];
+export type ProjectExportScheduled = components['schemas']['ProjectExportScheduled'];
+export type ProjectImportOverrideParams = components['schemas']['ProjectImportOverrideParams'];
+export type ImportProjectRequest = components['schemas']['ImportProjectRequest'];
+export type ProjectImportStatus = components['schemas']['ProjectImportStatus'];
+export type ProjectImport = components['schemas']['ProjectImport'];
+export type RemoteImportProjectRequest = components['schemas']['RemoteImportProjectRequest'];
+export type RemoteImportS3ProjectRequest = components['schemas']['RemoteImportS3ProjectRequest'];
+export type ImportRelation = components['schemas']['ImportRelation'];
+export type ImportRelationRequest = components['schemas']['ImportRelationRequest'];
+export type RelationImportStatus = components['schemas']['RelationImportStatus'];
+export type RelationImport = components['schemas']['RelationImport'];
+export type BulkImportStatus = components['schemas']['BulkImportStatus'];
+export type BulkImport = components['schemas']['BulkImport'];
+export type BulkImportSourceType = components['schemas']['BulkImportSourceType'];
+export type BulkImportEntityRequest = components['schemas']['BulkImportEntityRequest'];
+export type CreateBulkImportRequest = components['schemas']['CreateBulkImportRequest'];
+export type BulkImportEntityFailure = components['schemas']['BulkImportEntityFailure'];
+export type BulkImportRelationStats = components['schemas']['BulkImportRelationStats'];
+export type BulkImportEntityStats = components['schemas']['BulkImportEntityStats'];
+export type BulkImportEntity = components['schemas']['BulkImportEntity'];
+export type BulkImportEntitySummary = components['schemas']['BulkImportEntitySummary'];
+export type BulkImportFailure = components['schemas']['BulkImportFailure'];
+export type RepositoryFile = components['schemas']['RepositoryFile'];
+export type RepositoryFileEncoding = components['schemas']['RepositoryFileEncoding'];
+export type UpdateRepositoryFileRequest = components['schemas']['UpdateRepositoryFileRequest'];
+export type FileWriteResult = components['schemas']['FileWriteResult'];
+export type CreateRepositoryFileRequest = components['schemas']['CreateRepositoryFileRequest'];
+export type DeleteRepositoryFileRequest = components['schemas']['DeleteRepositoryFileRequest'];
+export type BlameCommit = components['schemas']['BlameCommit'];
+export type BlameRange = components['schemas']['BlameRange'];
+export type TreeEntry = components['schemas']['TreeEntry'];
+export type Blob = components['schemas']['Blob'];
+export type CompareCommit = components['schemas']['CompareCommit'];
+export type RepositoryDiff = components['schemas']['RepositoryDiff'];
+export type CompareResult = components['schemas']['CompareResult'];
+export type Contributor = components['schemas']['Contributor'];
+export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
+export type ChangelogVersion = components['schemas']['ChangelogVersion'];
+export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
 export type MemberCreatedBy = components['schemas']['MemberCreatedBy'];
 export type AccessLevel = components['schemas']['AccessLevel'];
 export type MemberGroupSamlIdentity = components['schemas']['MemberGroupSamlIdentity'];
@@ -1779,6 +3295,13 @@ export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseRepositoryHeadBadRequest = components['responses']['RepositoryHeadBadRequest'];
+export type ResponseRepositoryHeadUnauthorized = components['responses']['RepositoryHeadUnauthorized'];
+export type ResponseRepositoryHeadForbidden = components['responses']['RepositoryHeadForbidden'];
+export type ResponseRepositoryHeadNotFound = components['responses']['RepositoryHeadNotFound'];
+export type ResponseRepositoryHeadTooManyRequests = components['responses']['RepositoryHeadTooManyRequests'];
+export type ResponseRepositoryHeadInternalServerError = components['responses']['RepositoryHeadInternalServerError'];
+export type ResponseRepositoryHeadServiceUnavailable = components['responses']['RepositoryHeadServiceUnavailable'];
 export type ParameterProjectId = components['parameters']['ProjectId'];
 export type ParameterJobScope = components['parameters']['JobScope'];
 export type ParameterPage = components['parameters']['Page'];
@@ -1789,6 +3312,39 @@ export type ParameterSudoQuery = components['parameters']['SudoQuery'];
 export type ParameterPipelineId = components['parameters']['PipelineId'];
 export type ParameterIncludeRetried = components['parameters']['IncludeRetried'];
 export type ParameterJobId = components['parameters']['JobId'];
+export type ParameterBulkImportSort = components['parameters']['BulkImportSort'];
+export type ParameterBulkImportStatusFilter = components['parameters']['BulkImportStatusFilter'];
+export type ParameterBulkImportId = components['parameters']['BulkImportId'];
+export type ParameterBulkImportEntityId = components['parameters']['BulkImportEntityId'];
+export type ParameterRepositoryFilePath = components['parameters']['RepositoryFilePath'];
+export type ParameterRepositoryFileRef = components['parameters']['RepositoryFileRef'];
+export type ParameterBlameRangeStart = components['parameters']['BlameRangeStart'];
+export type ParameterBlameRangeEnd = components['parameters']['BlameRangeEnd'];
+export type ParameterRepositoryRawFileRef = components['parameters']['RepositoryRawFileRef'];
+export type ParameterRepositoryRawFileLfs = components['parameters']['RepositoryRawFileLfs'];
+export type ParameterRepositoryTreePath = components['parameters']['RepositoryTreePath'];
+export type ParameterRepositoryTreeRef = components['parameters']['RepositoryTreeRef'];
+export type ParameterRepositoryTreeRecursive = components['parameters']['RepositoryTreeRecursive'];
+export type ParameterRepositoryTreePagination = components['parameters']['RepositoryTreePagination'];
+export type ParameterRepositoryTreePageToken = components['parameters']['RepositoryTreePageToken'];
+export type ParameterRepositoryBlobSha = components['parameters']['RepositoryBlobSha'];
+export type ParameterRepositoryArchivePath = components['parameters']['RepositoryArchivePath'];
+export type ParameterRepositoryArchiveSha = components['parameters']['RepositoryArchiveSha'];
+export type ParameterRepositoryArchiveFormat = components['parameters']['RepositoryArchiveFormat'];
+export type ParameterRepositoryCompareFrom = components['parameters']['RepositoryCompareFrom'];
+export type ParameterRepositoryCompareTo = components['parameters']['RepositoryCompareTo'];
+export type ParameterRepositoryCompareFromProjectId = components['parameters']['RepositoryCompareFromProjectId'];
+export type ParameterRepositoryCompareStraight = components['parameters']['RepositoryCompareStraight'];
+export type ParameterRepositoryCompareUnidiff = components['parameters']['RepositoryCompareUnidiff'];
+export type ParameterRepositoryContributorsOrderBy = components['parameters']['RepositoryContributorsOrderBy'];
+export type ParameterRepositoryContributorsSort = components['parameters']['RepositoryContributorsSort'];
+export type ParameterRepositoryMergeBaseRefs = components['parameters']['RepositoryMergeBaseRefs'];
+export type ParameterChangelogVersionQuery = components['parameters']['ChangelogVersionQuery'];
+export type ParameterChangelogBranchQuery = components['parameters']['ChangelogBranchQuery'];
+export type ParameterChangelogConfigFileQuery = components['parameters']['ChangelogConfigFileQuery'];
+export type ParameterChangelogDateQuery = components['parameters']['ChangelogDateQuery'];
+export type ParameterChangelogFileQuery = components['parameters']['ChangelogFileQuery'];
+export type ParameterChangelogFromQuery = components['parameters']['ChangelogFromQuery'];
 export type ParameterGroupId = components['parameters']['GroupId'];
 export type ParameterMemberQuery = components['parameters']['MemberQuery'];
 export type ParameterMemberUserIds = components['parameters']['MemberUserIds'];
@@ -1818,6 +3374,16 @@ export type ParameterIntegrationSlug = components['parameters']['IntegrationSlug
 export type HeaderLink = components['headers']['Link'];
 export type HeaderXNextPage = components['headers']['XNextPage'];
 export type HeaderXPage = components['headers']['XPage'];
+export type HeaderXServiceBlobId = components['headers']['XServiceBlobId'];
+export type HeaderXServiceCommitId = components['headers']['XServiceCommitId'];
+export type HeaderXServiceContentSha256 = components['headers']['XServiceContentSha256'];
+export type HeaderXServiceEncoding = components['headers']['XServiceEncoding'];
+export type HeaderXServiceFileName = components['headers']['XServiceFileName'];
+export type HeaderXServiceFilePath = components['headers']['XServiceFilePath'];
+export type HeaderXServiceLastCommitId = components['headers']['XServiceLastCommitId'];
+export type HeaderXServiceRef = components['headers']['XServiceRef'];
+export type HeaderXServiceSize = components['headers']['XServiceSize'];
+export type HeaderXServiceExecuteFilemode = components['headers']['XServiceExecuteFilemode'];
 export type $defs = Record<string, never>;
 export interface operations {
     "jobs/list-project-jobs": {
@@ -2098,6 +3664,1962 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/get-export-status": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export status record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectExportStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/export-project": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExportProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The export is accepted and scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectExportScheduled"];
+                };
+            };
+            /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7), for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/download-export": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export archive, a gzip tarball. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-project": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The import record, with `import_status` `scheduled`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & {
+                        /** @constant */
+                        import_status?: "scheduled";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-project-from-url": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteImportProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The import record, including `import_error`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-project-from-s3": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteImportS3ProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The import record, including `import_error`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-relation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportRelationRequest"];
+            };
+        };
+        responses: {
+            /** @description The relation import, `{id, project_path, relation, status}`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/list-relation-imports": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Relation import records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["RelationImport"] & Record<string, never>)[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/get-import-status": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/list-migrations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Order by creation date, ascending or descending.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["BulkImportSort"];
+                /**
+                 * @description Only items with this status (Part 1 §3.5).
+                 * @example finished
+                 */
+                status?: components["parameters"]["BulkImportStatusFilter"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Migration records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImport"][];
+                };
+            };
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/create-migration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The migration record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/list-all-entities": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Order by creation date, ascending or descending.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["BulkImportSort"];
+                /**
+                 * @description Only items with this status (Part 1 §3.5).
+                 * @example finished
+                 */
+                status?: components["parameters"]["BulkImportStatusFilter"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entity records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImportEntity"][];
+                };
+            };
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/get-migration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The migration record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/list-migration-entities": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Order by creation date, ascending or descending.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["BulkImportSort"];
+                /**
+                 * @description Only items with this status (Part 1 §3.5).
+                 * @example finished
+                 */
+                status?: components["parameters"]["BulkImportStatusFilter"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entities of the migration. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["BulkImportEntitySummary"] & {
+                        stats: components["schemas"]["BulkImportEntityStats"];
+                    })[];
+                };
+            };
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/get-migration-entity": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entity summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImportEntitySummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/get-entity-failures": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Failure record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImportFailure"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-file": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositoryFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/update-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRepositoryFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The path of the file and the branch it was committed to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWriteResult"];
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/create-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRepositoryFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The path of the file and the branch it was committed to. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWriteResult"];
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/delete-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteRepositoryFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The file was deleted; no body (no response body shape is shown in the seed beyond success). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-file-metadata": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata, as headers; no body. */
+            200: {
+                headers: {
+                    "X-Service-Blob-Id": components["headers"]["XServiceBlobId"];
+                    "X-Service-Commit-Id": components["headers"]["XServiceCommitId"];
+                    "X-Service-Content-Sha256": components["headers"]["XServiceContentSha256"];
+                    "X-Service-Encoding": components["headers"]["XServiceEncoding"];
+                    "X-Service-File-Name": components["headers"]["XServiceFileName"];
+                    "X-Service-File-Path": components["headers"]["XServiceFilePath"];
+                    "X-Service-Last-Commit-Id": components["headers"]["XServiceLastCommitId"];
+                    "X-Service-Ref": components["headers"]["XServiceRef"];
+                    "X-Service-Size": components["headers"]["XServiceSize"];
+                    "X-Service-Execute-Filemode": components["headers"]["XServiceExecuteFilemode"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryHeadBadRequest"];
+            401: components["responses"]["RepositoryHeadUnauthorized"];
+            403: components["responses"]["RepositoryHeadForbidden"];
+            404: components["responses"]["RepositoryHeadNotFound"];
+            429: components["responses"]["RepositoryHeadTooManyRequests"];
+            500: components["responses"]["RepositoryHeadInternalServerError"];
+            503: components["responses"]["RepositoryHeadServiceUnavailable"];
+        };
+    };
+    "repository/get-file-blame": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description First line of the range to blame (Part 1 §4.5). `range` is a hash sent as `range[start]` and `range[end]`; without it the whole file is blamed.
+                 * @example 1
+                 */
+                "range[start]"?: components["parameters"]["BlameRangeStart"];
+                /**
+                 * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+                 * @example 20
+                 */
+                "range[end]"?: components["parameters"]["BlameRangeEnd"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Blame ranges. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlameRange"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-file-blame-metadata": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description First line of the range to blame (Part 1 §4.5). `range` is a hash sent as `range[start]` and `range[end]`; without it the whole file is blamed.
+                 * @example 1
+                 */
+                "range[start]"?: components["parameters"]["BlameRangeStart"];
+                /**
+                 * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+                 * @example 20
+                 */
+                "range[end]"?: components["parameters"]["BlameRangeEnd"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata, as headers; no body. */
+            200: {
+                headers: {
+                    "X-Service-Blob-Id": components["headers"]["XServiceBlobId"];
+                    "X-Service-Commit-Id": components["headers"]["XServiceCommitId"];
+                    "X-Service-Content-Sha256": components["headers"]["XServiceContentSha256"];
+                    "X-Service-Encoding": components["headers"]["XServiceEncoding"];
+                    "X-Service-File-Name": components["headers"]["XServiceFileName"];
+                    "X-Service-File-Path": components["headers"]["XServiceFilePath"];
+                    "X-Service-Last-Commit-Id": components["headers"]["XServiceLastCommitId"];
+                    "X-Service-Ref": components["headers"]["XServiceRef"];
+                    "X-Service-Size": components["headers"]["XServiceSize"];
+                    "X-Service-Execute-Filemode": components["headers"]["XServiceExecuteFilemode"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryHeadBadRequest"];
+            401: components["responses"]["RepositoryHeadUnauthorized"];
+            403: components["responses"]["RepositoryHeadForbidden"];
+            404: components["responses"]["RepositoryHeadNotFound"];
+            429: components["responses"]["RepositoryHeadTooManyRequests"];
+            500: components["responses"]["RepositoryHeadInternalServerError"];
+            503: components["responses"]["RepositoryHeadServiceUnavailable"];
+        };
+    };
+    "repository/get-raw-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+                 * @example main
+                 */
+                ref?: components["parameters"]["RepositoryRawFileRef"];
+                /**
+                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+                 * @example true
+                 */
+                lfs?: components["parameters"]["RepositoryRawFileLfs"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-raw-file-metadata": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+                 * @example main
+                 */
+                ref?: components["parameters"]["RepositoryRawFileRef"];
+                /**
+                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+                 * @example true
+                 */
+                lfs?: components["parameters"]["RepositoryRawFileLfs"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata, as headers; no body. */
+            200: {
+                headers: {
+                    "X-Service-Blob-Id": components["headers"]["XServiceBlobId"];
+                    "X-Service-Commit-Id": components["headers"]["XServiceCommitId"];
+                    "X-Service-Content-Sha256": components["headers"]["XServiceContentSha256"];
+                    "X-Service-Encoding": components["headers"]["XServiceEncoding"];
+                    "X-Service-File-Name": components["headers"]["XServiceFileName"];
+                    "X-Service-File-Path": components["headers"]["XServiceFilePath"];
+                    "X-Service-Last-Commit-Id": components["headers"]["XServiceLastCommitId"];
+                    "X-Service-Ref": components["headers"]["XServiceRef"];
+                    "X-Service-Size": components["headers"]["XServiceSize"];
+                    "X-Service-Execute-Filemode": components["headers"]["XServiceExecuteFilemode"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryHeadBadRequest"];
+            401: components["responses"]["RepositoryHeadUnauthorized"];
+            403: components["responses"]["RepositoryHeadForbidden"];
+            404: components["responses"]["RepositoryHeadNotFound"];
+            429: components["responses"]["RepositoryHeadTooManyRequests"];
+            500: components["responses"]["RepositoryHeadInternalServerError"];
+            503: components["responses"]["RepositoryHeadServiceUnavailable"];
+        };
+    };
+    "repository/list-tree": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A subdirectory to list instead of the repository root (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @example app/models
+                 */
+                path?: components["parameters"]["RepositoryTreePath"];
+                /**
+                 * @description The branch, tag or commit to list; defaults to the default branch (Part 1 §4.6). Type not stated in the seed; a ref name is a string.
+                 * @example main
+                 */
+                ref?: components["parameters"]["RepositoryTreeRef"];
+                /**
+                 * @description List the entries of subdirectories too (Part 1 §4.6).
+                 * @example true
+                 */
+                recursive?: components["parameters"]["RepositoryTreeRecursive"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `keyset` selects keyset mode (Part 1 §4.6). The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+                 * @example keyset
+                 */
+                pagination?: components["parameters"]["RepositoryTreePagination"];
+                /**
+                 * @description The tree record ID to start the page after; keyset mode only (Part 1 §4.6).
+                 * @example a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba
+                 */
+                page_token?: components["parameters"]["RepositoryTreePageToken"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tree entries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreeEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-blob": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blob record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-raw-blob": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blob's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/download-archive": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @example app/models
+                 */
+                path?: components["parameters"]["RepositoryArchivePath"];
+                /**
+                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+                 * @example v1.2.0
+                 */
+                sha?: components["parameters"]["RepositoryArchiveSha"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive, a gzip-compressed tarball. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description 429 Too Many Requests (Part 1 §7). On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8). Body shape not shown in the seeds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/download-archive-in-format": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @example app/models
+                 */
+                path?: components["parameters"]["RepositoryArchivePath"];
+                /**
+                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+                 * @example v1.2.0
+                 */
+                sha?: components["parameters"]["RepositoryArchiveSha"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+                 * @example zip
+                 */
+                format: components["parameters"]["RepositoryArchiveFormat"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive in the requested format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/x-tar": string;
+                    "application/x-bzip2": string;
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description 429 Too Many Requests (Part 1 §7). On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8). Body shape not shown in the seeds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/compare": {
+        parameters: {
+            query: {
+                /**
+                 * @description The commit SHA or branch to compare from (Part 1 §4.6).
+                 * @example main
+                 */
+                from: components["parameters"]["RepositoryCompareFrom"];
+                /**
+                 * @description The commit SHA or branch to compare to (Part 1 §4.6).
+                 * @example feature/login
+                 */
+                to: components["parameters"]["RepositoryCompareTo"];
+                /**
+                 * @description ID of the project to take `from` from, when it is another project (Part 1 §4.6).
+                 * @example 43
+                 */
+                from_project_id?: components["parameters"]["RepositoryCompareFromProjectId"];
+                /**
+                 * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to` (Part 1 §4.6).
+                 * @example true
+                 */
+                straight?: components["parameters"]["RepositoryCompareStraight"];
+                /**
+                 * @description Unified-diff option (Part 1 §4.6); the seed gives only its name, type and default.
+                 * @example true
+                 */
+                unidiff?: components["parameters"]["RepositoryCompareUnidiff"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The compare result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompareResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/list-contributors": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Field to order contributors by (Part 1 §4.6).
+                 * @example name
+                 */
+                order_by?: components["parameters"]["RepositoryContributorsOrderBy"];
+                /**
+                 * @description Sort direction (Part 1 §4.6).
+                 * @example desc
+                 */
+                sort?: components["parameters"]["RepositoryContributorsSort"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Contributors. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contributor"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-merge-base": {
+        parameters: {
+            query: {
+                /**
+                 * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`), Part 1 §4.6.
+                 * @example [
+                 *       "main",
+                 *       "feature/login"
+                 *     ]
+                 */
+                "refs[]": components["parameters"]["RepositoryMergeBaseRefs"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merge-base commit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeBaseCommit"];
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example fewer than two `refs[]`. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-changelog": {
+        parameters: {
+            query: {
+                /**
+                 * @description The version to generate the changelog for: a semantic version, optionally beginning with `v` (Part 1 §4.7).
+                 * @example 1.0.0
+                 */
+                version: components["parameters"]["ChangelogVersionQuery"];
+                /**
+                 * @description The branch to generate the changelog for; defaults to the default branch (Part 1 §4.7).
+                 * @example main
+                 */
+                branch?: components["parameters"]["ChangelogBranchQuery"];
+                /**
+                 * @description Path of the changelog configuration file (Part 1 §4.7).
+                 * @example .gitlab/changelog_config.yml
+                 */
+                config_file?: components["parameters"]["ChangelogConfigFileQuery"];
+                /**
+                 * @description Date and time of the release; defaults to now (Part 1 §4.7).
+                 * @example 2025-03-11T10:00:00.000Z
+                 */
+                date?: components["parameters"]["ChangelogDateQuery"];
+                /**
+                 * @description The changelog file (Part 1 §4.7).
+                 * @example CHANGELOG.md
+                 */
+                file?: components["parameters"]["ChangelogFileQuery"];
+                /**
+                 * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version` (Part 1 §4.7 rule 1).
+                 * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
+                 */
+                from?: components["parameters"]["ChangelogFromQuery"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The generated changelog data. Response body not shown in the seeds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/create-changelog": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChangelogRequest"];
+            };
+        };
+        responses: {
+            /** @description The changelog was committed. Response body not shown in the seeds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
