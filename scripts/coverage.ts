@@ -46,5 +46,8 @@ for (const part of [...new Set(sections.map((s) => s.part))]) {
 }
 console.log(row(['all', 'all', cell(total((s) => s.operations)), cell(total((s) => s.parameters)), cell(total((s) => s.fields)), '']));
 
+const choices = sections.flatMap((s) => s.choices.map((c) => `Part ${s.part} §${s.section}: ${c}`));
+if (choices.length > 0) console.log(`\nCounted through documented choices (scripts/coverage-aliases.json):\n${choices.map((c) => `  - ${c}`).join('\n')}`);
+
 const missing = sections.flatMap((s) => s.missing.map((m) => `Part ${s.part} §${s.section}: ${m}`));
 console.log(missing.length === 0 ? '\nNothing missing.' : `\nMissing (${missing.length}):\n${missing.map((m) => `  - ${m}`).join('\n')}`);

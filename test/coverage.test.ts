@@ -23,11 +23,12 @@ describe('computeCoverage', () => {
 
   it('counts what the document has and lists what it lacks, per section', () => {
     expect(computeCoverage(mini, inventory)).toEqual([
-      { part: 1, section: '2.1', operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 2, total: 3 }, missing: ['field Widget.weight'] },
-      { part: 1, section: '2.2', operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 0, total: 1 }, missing: ['resource Gadget (1 fields)'] },
+      { part: 1, section: '2.1', operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 2, total: 3 }, missing: ['field Widget.weight'], choices: [] },
+      { part: 1, section: '2.2', operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 0, total: 1 }, missing: ['resource Gadget (1 fields)'], choices: [] },
       {
         part: 1, section: '4.1', operations: { covered: 1, total: 2 }, parameters: { covered: 1, total: 3 }, fields: { covered: 0, total: 0 },
         missing: ['parameter colour (query) of GET /widgets/{id}', 'operation DELETE /widgets/{id} (and its 1 parameters)'],
+        choices: [],
       },
     ]);
   });
@@ -35,6 +36,14 @@ describe('computeCoverage', () => {
   it('follows documented aliases', () => {
     const aliased = computeCoverage(mini, { operations: [], resources: [{ name: 'Gizmo', part: 1, section: '2.1', fields: [{ name: 'id' }] }] }, { resources: { Gizmo: { schema: 'Widget', reason: 'test' } } });
     expect(aliased[0]!.fields).toEqual({ covered: 1, total: 1 });
+    expect(aliased[0]!.choices).toEqual(['resource Gizmo is schema Widget: test']);
+  });
+
+  it('counts a parameter the seed gives no name for through its documented description', () => {
+    const result = computeCoverage(mini, { operations: [{ part: 1, section: '4.1', method: 'GET', path: '/widgets/{id}', parameters: [{ name: 'the colour', in: 'query' }] }], resources: [] }, {
+      parameters: { 'GET /widgets/{id}': { 'the colour': { reason: 'unnamed in the seed' } } },
+    });
+    expect(result[0]).toMatchObject({ parameters: { covered: 1, total: 1 }, missing: [], choices: ['parameter the colour of GET /widgets/{id}: unnamed in the seed'] });
   });
 
   it('finds body parameters, nested fields, map values and placeholder names', () => {

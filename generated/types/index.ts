@@ -147,6 +147,1300 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the project export status
+         * @description The export status record of the project (Part 1 §2.4, §4.2), with the export state of §3.2. `_links` (`api_url`, `web_url`) appear only when `export_status` is `finished`. `created_at` is the project's creation time, not the start of the export.
+         */
+        get: operations["project-import-export/get-export-status"];
+        put?: never;
+        /**
+         * Schedule a project export
+         * @description Schedules an export of the project (Part 1 §4.2) and answers 202 with a `message`. Follow its progress with `GET /projects/{id}/export` and download the result with `GET /projects/{id}/export/download`, or have it uploaded with the `upload` hash.
+         *
+         *     Upload rules: `upload[url]` is required whenever `upload` is present; `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
+         *
+         *     The maximum export size is the administrator setting `max_export_size`, unlimited by default (0).
+         */
+        post: operations["project-import-export/export-project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/export/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the finished project export
+         * @description The binary archive (gzip tarball) of the finished export (Part 1 §4.2). The body is the file itself, not JSON.
+         */
+        get: operations["project-import-export/download-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project from an uploaded export file
+         * @description Creates a project from an uploaded project export file (Part 1 §4.3), sent as `multipart/form-data`. Answers with the import record (§2.5) whose `import_status` is `scheduled`; follow the import with `GET /projects/{id}/import`.
+         *
+         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file (rule 1). `overwrite` replaces a project with the same path.
+         *
+         *     The maximum import size is the administrator setting `max_import_size`, unlimited by default (0) (rule 3). The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/remote-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project from a remote file
+         * @description Creates a project from a project export file at a remote URL (Part 1 §4.3). Beta, behind a feature flag that can be disabled on self-managed.
+         *
+         *     The remote file must report a valid Content-Length, have Content-Type `application/gzip`, and be at most 10 GB (rule 2); the maximum import size is also limited by the administrator setting `max_import_size`, unlimited by default (0) (rule 3). `name`, `namespace`, `overwrite` and `override_params` work as in `POST /projects/import`; override parameters take precedence over the values in the export file (rule 1).
+         *
+         *     Answers with the import record including `import_error`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-project-from-url"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/remote-import-s3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a project from an S3-compatible bucket
+         * @description Creates a project from a project export file stored in an S3-compatible bucket (Part 1 §4.3). `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0) (rule 3).
+         *
+         *     Answers with the import record including `import_error`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-project-from-s3"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/import-relation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import one relation into an existing project
+         * @description Imports one relation (`issues`, `milestones`, `ci_pipelines` or `merge_requests`) from a project export archive into the existing project at `path` (Part 1 §4.3), sent as `multipart/form-data`. Items already imported are skipped. Beta, disabled by default via a feature flag.
+         *
+         *     Only one relation import can be scheduled at a time per project (§3.4); the status answered when another one is already scheduled is not shown in the seeds. The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export (rule 3).
+         *
+         *     Answers with `{id, project_path, relation, status}`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["project-import-export/import-relation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/relation-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the relation imports of a project
+         * @description The relation imports of the project with their status (§3.4) and `created_at`/`updated_at` (Part 1 §2.6, §4.3). Paginated like every list endpoint (Part 1 §4, §8).
+         */
+        get: operations["project-import-export/list-relation-imports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the project import status
+         * @description The import record of the project (Part 1 §2.5, §4.3). Its status is the field `import_status`, one of `none`, `scheduled`, `failed`, `started`, `finished` (§3.3); the §4.3 table calls it "status", the record of §2.5 names the field `import_status`. `import_error` is present (a string) when the import failed; `failed_relations` may be present when the status is `failed`, `started` or `finished`.
+         */
+        get: operations["project-import-export/get-import-status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List migrations
+         * @description The current user's migrations by direct transfer (Part 1 §4.4), sorted by creation date (`sort`, default `desc`), optionally filtered by `status` (§3.5). Paginated with `page` and `per_page`.
+         */
+        get: operations["bulk-imports/list-migrations"];
+        put?: never;
+        /**
+         * Start a migration by direct transfer
+         * @description Starts a migration of groups and projects from another instance by direct transfer (Part 1 §4.4). `configuration` gives the source instance's `url` and an `access_token` for it (a secret, never returned). Each item of `entities` names a group (`group_entity`) or a project (`project_entity`, Beta) by its `source_full_path`, and where it goes: `destination_namespace`, the full path of an existing destination group, and `destination_slug`, used as the URL path (the imported name is copied from the source). `destination_name` is deprecated. `migrate_projects` (default true) applies to group entities only.
+         *
+         *     Answers with the migration record. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         */
+        post: operations["bulk-imports/create-migration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the entities of all migrations
+         * @description The entities of all of the current user's migrations (Part 1 §4.4), with the same parameters as `GET /bulk_imports`: sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
+         */
+        get: operations["bulk-imports/list-all-entities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a migration
+         * @description One migration by direct transfer (Part 1 §4.4).
+         */
+        get: operations["bulk-imports/get-migration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the entities of a migration
+         * @description The entities of one migration (Part 1 §4.4), each with `id`, `status`, `source_type`, `created_at`, `updated_at` and `stats`. Sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
+         */
+        get: operations["bulk-imports/list-migration-entities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}/entities/{entity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a migration entity
+         * @description Summary of one entity of a migration: `id`, `status`, `source_type`, `created_at`, `updated_at` (Part 1 §4.4).
+         */
+        get: operations["bulk-imports/get-migration-entity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk_imports/{id}/entities/{entity_id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the failures of a migration entity
+         * @description The failure record of a migration entity (Part 1 §2.7, §4.4). The seed gives the result as "failure record", a single object, although the path's plural suggests a list; the seed's wording is followed.
+         */
+        get: operations["bulk-imports/get-entity-failures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a file from the repository
+         * @description The file record (Part 1 §2.6): metadata of the file at `ref` and its content as Base64 text (Part 1 §4.5). `file_path` is the full path of the file, URL-encoded into one path segment (`app%2Fmodels%2Fuser.rb`). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5). Rate limits of the repository file endpoints are configurable; their values are not shown in the seeds (Part 1 §8).
+         */
+        get: operations["repository/get-file"];
+        /**
+         * Update a file in the repository
+         * @description Replaces the content of one file with a commit on `branch` (Part 1 §4.5). Takes the same fields as `POST` plus `last_commit_id`, the last known commit of the file. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         */
+        put: operations["repository/update-file"];
+        /**
+         * Create a file in the repository
+         * @description Creates one file with a commit on `branch` (Part 1 §4.5); `start_branch` creates `branch` from another branch. `encoding` is `text` (default) or `base64`. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. The response status is not stated for this endpoint; it follows the general rule (POST 201). Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         */
+        post: operations["repository/create-file"];
+        /**
+         * Delete a file from the repository
+         * @description Deletes one file with a commit on `branch` (Part 1 §4.5). The seed shows no response body shape beyond success, so success is described by the general rule for DELETE: 204 with no body. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         */
+        delete: operations["repository/delete-file"];
+        options?: never;
+        /**
+         * Get the metadata of a file as headers
+         * @description Like `GET`, but answers with headers only (Part 1 §4.5): `X-Service-Blob-Id`, `X-Service-Commit-Id`, `X-Service-Content-Sha256`, `X-Service-Encoding`, `X-Service-File-Name`, `X-Service-File-Path`, `X-Service-Last-Commit-Id`, `X-Service-Ref`, `X-Service-Size` and `X-Service-Execute-Filemode`. The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        head: operations["repository/get-file-metadata"];
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}/blame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the blame of a file
+         * @description Blame ranges of the file at `ref` (Part 1 §4.5): each range is a commit and the lines it is blamed for. `range[start]` and `range[end]` (the `range` hash) limit the blame to those lines, first and last. Paginated like every list endpoint (Part 1 §4, §8). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        get: operations["repository/get-file-blame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get the metadata of a file as headers (blame path)
+         * @description HEAD on the blame path returns the file metadata headers of `HEAD .../files/{file_path}` and no body (Part 1 §4.5). The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        head: operations["repository/get-file-blame-metadata"];
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the raw content of a file
+         * @description The raw content of the file (Part 1 §4.5), not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not stated in the seeds; it is described as `application/octet-stream`. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        get: operations["repository/get-raw-file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get the metadata of a raw file as headers
+         * @description HEAD on the raw path (Part 1 §4.5, "HEAD supported") returns the file metadata headers and no body. The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         */
+        head: operations["repository/get-raw-file-metadata"];
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List repository tree entries
+         * @description Files and directories of the repository at `ref` (default: the default branch), in `path` (default: the root), recursively with `recursive=true` (Part 1 §4.6). This endpoint supports keyset pagination only; page-number iteration is unsupported (there is no `page` parameter). Pass `pagination=keyset` and `per_page` (default 20, maximum 100), then follow the `Link` header's `rel="next"` URL or pass the `page_token` (a tree record ID). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/list-tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a blob
+         * @description The blob record (Part 1 §2.6, §4.6): its size and Base64 content; its other fields are not shown in the seeds. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/get-blob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/blobs/{sha}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the raw bytes of a blob
+         * @description The raw bytes of the blob (Part 1 §4.6), not JSON. The media type is not stated in the seeds; it is described as `application/octet-stream`. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/get-raw-blob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a repository archive (tar.gz)
+         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository), Part 1 §4.6. The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8); above it the answer is 429. Reads work without authentication on publicly accessible repositories (Part 1 §4.6). Without a format suffix the archive is a `tar.gz`; `GET /projects/{id}/repository/archive.{format}` chooses another format.
+         */
+        get: operations["repository/download-archive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/archive.{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+                 * @example zip
+                 */
+                format: components["parameters"]["RepositoryArchiveFormat"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a repository archive in a given format
+         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository), Part 1 §4.6. The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8); above it the answer is 429. Reads work without authentication on publicly accessible repositories (Part 1 §4.6). The format is the path suffix: `bz2`, `tar`, `tar.bz2`, `tar.gz`, `tb2`, `tbz`, `tbz2` or `zip` (without a suffix, `GET /projects/{id}/repository/archive`, it is `tar.gz`). The response's media type matches the format: `application/gzip` for `tar.gz`, `application/x-tar` for `tar`, `application/x-bzip2` for `bz2`, `tar.bz2`, `tb2`, `tbz` and `tbz2`, `application/zip` for `zip` (the media types are not stated in the seeds; they follow the formats).
+         */
+        get: operations["repository/download-archive-in-format"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Compare two refs
+         * @description Commits and diffs between `from` and `to` (Part 1 §2.6, §4.6). With `straight=true` the comparison is `from..to`; with `straight=false` (default) it starts at the merge base of the two. `from_project_id` names another project to take `from` from. A diff string can be empty when diff limits are reached; `compare_timeout` tells whether the comparison timed out and `compare_same_ref` whether both refs are the same. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/contributors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List repository contributors
+         * @description Contributors of the repository with their commit, addition and deletion counts (Part 1 §2.6, §4.6), ordered by `order_by` (`name`, `email` or `commits`, default `commits`) in the `sort` direction (default `asc`). Paginated like every list endpoint (Part 1 §4, §8). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/list-contributors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/merge_base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the merge base of two or more refs
+         * @description The common ancestor commit of two or more refs, passed as `refs[]` (Part 1 §2.6, §4.6). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         */
+        get: operations["repository/get-merge-base"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Generate changelog data without committing it
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed (Part 1 §4.7). The seed lists the parameters up to `from` (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not shown, so the response schema is open.
+         *
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored (rule 1). When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly (rule 2; Part 1 §7 rule 2: the status of that error is not shown in the seeds, so no response is declared for it). The commit range read is limited to 15000 commits unless a feature flag is disabled (rule 3, Part 1 §8). Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z` (rule 4).
+         */
+        get: operations["repository/get-changelog"];
+        put?: never;
+        /**
+         * Generate changelog data and commit it
+         * @description Generates the changelog of `version` from the commits of a range (`from`, excluded, to `to`, included; `to` defaults to the branch) and commits it to `file` (default `CHANGELOG.md`) on `branch` (default: the default branch), Part 1 §4.7. Commits are selected by the case-sensitive `trailer` (default `Changelog`); `config_file` (default `.gitlab/changelog_config.yml`) configures the output; `date` (default: now) is the release date and `message` (default: a message naming the version) the commit message.
+         *
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored (rule 1). When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly (rule 2; Part 1 §7 rule 2: the status of that error is not shown in the seeds, so no response is declared for it). The commit range read is limited to 15000 commits unless a feature flag is disabled (rule 3, Part 1 §8). Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z` (rule 4).
+         *
+         *     The response status is not stated for this endpoint; it follows the general rule (POST 201). The response body is not shown in the seeds, so its schema is open.
+         */
+        post: operations["repository/create-changelog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List direct members of a group
+         * @description Direct members of the group only, without inherited or invited members (Part 2 §4.3; use `/groups/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-group-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List direct members of a project
+         * @description Direct members of the project only, without inherited or invited members (Part 2 §4.3; use `/projects/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-project-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List all members of a group, including inherited and invited
+         * @description Members of the group including inherited members and invited groups' members (Part 2 §4.3). When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-all-group-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List all members of a project, including inherited and invited
+         * @description Members of the project including inherited members and invited groups' members (Part 2 §4.3). When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-all-project-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a direct member of a group
+         * @description One direct member of the group (Part 2 §4.3). Inherited and invited members are not found here; use `/groups/{id}/members/all/{user_id}`.
+         */
+        get: operations["members/get-group-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a direct member of a project
+         * @description One direct member of the project (Part 2 §4.3). Inherited and invited members are not found here; use `/projects/{id}/members/all/{user_id}`.
+         */
+        get: operations["members/get-project-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/members/all/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a member of a group, including inherited and invited
+         * @description One member of the group, direct, inherited or invited (Part 2 §4.3).
+         */
+        get: operations["members/get-inherited-group-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/members/all/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a member of a project, including inherited and invited
+         * @description One member of the project, direct, inherited or invited (Part 2 §4.3).
+         */
+        get: operations["members/get-inherited-project-member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/billable_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List billable members of a top-level group
+         * @description Billable members of a top-level group, including the members of its subgroups and projects (Part 2 §4.3). Available for top-level groups only (Part 2 §8); the error for a subgroup is not shown in the seed. Filters: `search` (name, username or public e-mail) and `sort`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         */
+        get: operations["members/list-billable-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/billable_members/{user_id}/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the memberships of a billable member
+         * @description Direct memberships of a billable member inside the group hierarchy only (Part 2 §4.3). The caller needs permission to administer memberships (403 otherwise). Top-level groups only (Part 2 §8). The parameter table and the response body are not shown in the seed, so the body is an open schema.
+         */
+        get: operations["members/list-billable-member-memberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List pending invitations of a group
+         * @description Pending invitations sent directly for the group (direct invitations only, Part 2 §4.4). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page` (Part 1 §8). The caller must have access to the group.
+         */
+        get: operations["invitations/list-group-invitations"];
+        put?: never;
+        /**
+         * Invite users to a group
+         * @description Invites one or more people to the group by e-mail address and/or user ID (Part 2 §4.4). `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. The caller must have access to the group.
+         *
+         *     The answer is 200 (not 201; Part 2 §7): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
+         */
+        post: operations["invitations/create-group-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List pending invitations of a project
+         * @description Pending invitations sent directly for the project (direct invitations only, Part 2 §4.4). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page` (Part 1 §8). The caller must have access to the project.
+         */
+        get: operations["invitations/list-project-invitations"];
+        put?: never;
+        /**
+         * Invite users to a project
+         * @description Invites one or more people to the project by e-mail address and/or user ID (Part 2 §4.4). `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. Access level 50 (Owner) is valid for projects. The caller must have access to the project.
+         *
+         *     The answer is 200 (not 201; Part 2 §7): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
+         */
+        post: operations["invitations/create-project-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/invitations/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an invitation to a group
+         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address (Part 2 §4.4). `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Answers with the new `expires_at` and `access_level`.
+         */
+        put: operations["invitations/update-group-invitation"];
+        post?: never;
+        /**
+         * Delete an invitation to a group
+         * @description Deletes the pending invitation for this e-mail address (Part 2 §4.4, §7). 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
+         */
+        delete: operations["invitations/delete-group-invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/invitations/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an invitation to a project
+         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address (Part 2 §4.4). `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Access level 50 (Owner) is valid for projects. Answers with the new `expires_at` and `access_level`.
+         */
+        put: operations["invitations/update-project-invitation"];
+        post?: never;
+        /**
+         * Delete an invitation to a project
+         * @description Deletes the pending invitation for this e-mail address (Part 2 §4.4, §7). 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
+         */
+        delete: operations["invitations/delete-project-invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List runners available to the caller
+         * @description Runner summaries available to the caller (Part 2 §4.5). Filters: `scope` (deprecated), `type`, `status` (values `active` and `paused` deprecated, replaced by `paused`), `paused`, `tag_list`, `version_prefix`. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all runners of the instance
+         * @description All runners of the instance (Part 2 §4.5). Administrators only, self-managed offering only. Same filters as `GET /runners`; the deprecated `scope` also accepts `specific` and `shared`. The seed gives the result only as "all runners" and does not state the record shape, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-all-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get runner details
+         * @description Details of one runner (Part 2 §2.9, §4.5). Project and group runners need the Maintainer role on the project or group; instance runners are visible to any authenticated user.
+         */
+        get: operations["runners/get-runner"];
+        /**
+         * Update runner details
+         * @description Changes the runner's description, pause state, tags, untagged-job handling, lock, access level, maximum timeout (seconds) and maintenance note (at most 1024 characters) (Part 2 §4.5, §8). `active` is deprecated; use `paused`. Answers with the runner details.
+         */
+        put: operations["runners/update-runner"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List jobs processed by a runner
+         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role (Part 2 §4.5). Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given (a cross-parameter rule OpenAPI cannot express). The job record shape is not stated, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-runner-jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List runners available to a project
+         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners (Part 2 §4.5). The seed names "scope, type and related filters" but does not show the full parameter list or the response, so only `scope` and `type` are described and the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-project-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runners/{id}/managers/{system_id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+                /**
+                 * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+                 * @example s_89e5e9956577
+                 */
+                system_id: components["parameters"]["RunnerManagerSystemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List jobs of a runner manager
+         * @description Jobs run by one manager (identified by its system ID) of the runner. Named only in the list of paginated runner endpoints of Part 2 §4.5; its parameters and response are not shown, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-runner-manager-jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List runners of a group
+         * @description Runners of the group. Named only in the list of paginated runner endpoints of Part 2 §4.5; the same section lists the group runners list among the operations that are not shown, so its parameters and response are not described and the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         */
+        get: operations["runners/list-group-runners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List active integrations of a project
+         * @description All active integrations of the project, as integration summaries with their event flags (Part 2 §2.10, §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6). Paginated per Part 1 §4 and §8.
+         */
+        get: operations["integrations/list-integrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/integrations/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the settings of an integration
+         * @description The settings of the integration addressed by its slug (Part 2 §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6). The fields returned are not shown in the seed, so the body is an open object.
+         */
+        get: operations["integrations/get-integration"];
+        /**
+         * Set up an integration
+         * @description Sets up (creates or changes) the integration addressed by its slug (Part 2 §4.6). The body holds the setup parameters of the integration's kind (mobile store connector, task tracker by API key, token plus optional subdomain, build server, issue tracker with URLs (also the custom issue tracker, slug `custom-issue-tracker`), short issue tracker, pipeline notifier, wiki workspace, monitoring, test generation, chat notifications). Requires a token with the Maintainer or Owner role (Part 2 §4.6). The response status follows the general rule (200); the response body is not shown in the seed.
+         */
+        put: operations["integrations/set-up-integration"];
+        post?: never;
+        /**
+         * Disable an integration
+         * @description Disables the integration and resets its settings (Part 2 §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6).
+         */
+        delete: operations["integrations/disable-integration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -355,6 +1649,1012 @@ export interface components {
             };
             user: components["schemas"]["UserBasic"];
         };
+        /** @description Links to the finished export (Part 1 §2.4); present only when `export_status` is `finished`. */
+        ProjectExportLinks: {
+            /**
+             * Format: uri
+             * @description API URL from which the export archive is downloaded.
+             */
+            api_url: string;
+            /**
+             * Format: uri
+             * @description Web URL of the export download.
+             */
+            web_url: string;
+        };
+        /**
+         * @description State of a project export (Part 1 §3.2). Transitions between the states are not shown in the seeds.
+         * @enum {string}
+         */
+        ProjectExportState: "none" | "queued" | "started" | "finished" | "regeneration_in_progress";
+        /** @description Project export status record (Part 1 §2.4): the project's identity fields, the export state (§3.2) and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
+        ProjectExportStatus: {
+            id: number;
+            description: string;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            /** @description The project's creation time, not the start of the export. */
+            created_at: components["schemas"]["Timestamp"];
+            export_status: components["schemas"]["ProjectExportState"];
+            _links?: components["schemas"]["ProjectExportLinks"];
+        };
+        /** @description Body of `POST /projects/{id}/export` (Part 1 §4.2). Every field is optional, so `{}` schedules a plain export. */
+        ExportProjectRequest: {
+            /** @description Overrides the project description in the export. */
+            description?: string;
+            /** @description Upload the finished export to a remote server instead of keeping it for download (Part 1 §4.2). `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
+            upload?: {
+                /**
+                 * Format: uri
+                 * @description The URL the export file is uploaded to (for example a pre-signed object-storage URL).
+                 */
+                url: string;
+                /**
+                 * @description HTTP method of the upload request.
+                 * @default PUT
+                 * @enum {string}
+                 */
+                http_method: "PUT" | "POST";
+            };
+        };
+        /** @description Answer of `POST /projects/{id}/export`, 202 Accepted (Part 1 §4.2). */
+        ProjectExportScheduled: {
+            message: string;
+        };
+        /** @description Project fields that override the values in the export file (Part 1 §4.3 rule 1); any project field may be given, so the object is open. */
+        ProjectImportOverrideParams: {
+            [key: string]: unknown;
+        };
+        /** @description Multipart body of `POST /projects/import` (Part 1 §4.3). The file must have the structure of a project export; its size is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
+        ImportProjectRequest: {
+            /**
+             * Format: binary
+             * @description The export file (gzip tarball) to import.
+             */
+            file: string;
+            /** @description Name and path of the new project. */
+            path: string;
+            /** @description Name of the new project; defaults to `path`. */
+            name?: string;
+            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            namespace?: components["schemas"]["ProjectOrGroupRef"];
+            /** @description Project fields that take precedence over the values in the export file (any project field). Each key is sent as its own form field, `override_params[<field>]`. */
+            override_params?: components["schemas"]["ProjectImportOverrideParams"];
+            /**
+             * @description Replace a project with the same path.
+             * @default false
+             */
+            overwrite: boolean;
+        };
+        /**
+         * @description Status of a project import (Part 1 §3.3). Transitions are not shown in the seeds.
+         * @enum {string}
+         */
+        ProjectImportStatus: "none" | "scheduled" | "failed" | "started" | "finished";
+        /** @description Project import record (Part 1 §2.5). `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished (Part 1 §4.3); the shape of its items is not shown in the seeds. */
+        ProjectImport: {
+            id: number;
+            description: string;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            created_at: components["schemas"]["Timestamp"];
+            import_status: components["schemas"]["ProjectImportStatus"];
+            correlation_id: string;
+            /** @description Relations that failed to import. The item shape is not shown in the seeds, so items are open. */
+            failed_relations?: unknown[];
+            /** @description The import error. Present for remote and object-storage imports; on the import status endpoint it is filled when `import_status` is `failed`. */
+            import_error?: string | null;
+        };
+        /** @description Body of `POST /projects/remote-import` (Part 1 §4.3). The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB (rule 2). */
+        RemoteImportProjectRequest: {
+            /** @description Name and path of the new project. */
+            path: string;
+            /**
+             * Format: uri
+             * @description URL of the remote export file (gzip, valid Content-Length, at most 10 GB).
+             */
+            url: string;
+            /** @description Name of the new project; defaults to `path`. */
+            name?: string;
+            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            namespace?: components["schemas"]["ProjectOrGroupRef"];
+            /**
+             * @description Replace a project with the same path.
+             * @default false
+             */
+            overwrite: boolean;
+            override_params?: components["schemas"]["ProjectImportOverrideParams"];
+        };
+        /** @description Body of `POST /projects/remote-import-s3` (Part 1 §4.3): import a project export file from an S3-compatible bucket. Field types are not stated in the seed except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
+        RemoteImportS3ProjectRequest: {
+            /** @description Access key ID of the bucket credentials (an identifier, not the secret). */
+            access_key_id: string;
+            /** @description Name of the bucket that holds the export file. */
+            bucket_name: string;
+            /** @description Key of the export file in the bucket. */
+            file_key: string;
+            /** @description Full path of the new project. */
+            path: string;
+            /** @description Region of the bucket. */
+            region: string;
+            /** @description Secret access key of the bucket credentials. Sent only; never returned. */
+            secret_access_key: string;
+            /** @description Name of the new project; defaults to `path`. */
+            name?: string;
+            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            namespace?: components["schemas"]["ProjectOrGroupRef"];
+        };
+        /**
+         * @description A relation that can be imported on its own with `POST /projects/import-relation` (Part 1 §4.3).
+         * @enum {string}
+         */
+        ImportRelation: "issues" | "milestones" | "ci_pipelines" | "merge_requests";
+        /** @description Multipart body of `POST /projects/import-relation` (Part 1 §4.3). The archive must not exceed `max_import_size` and must have the structure of a project export (rule 3). */
+        ImportRelationRequest: {
+            /**
+             * Format: binary
+             * @description A project export archive (gzip tarball) holding the relation.
+             */
+            file: string;
+            /** @description Full path of the existing project to import the relation into. */
+            path: string;
+            relation: components["schemas"]["ImportRelation"];
+        };
+        /**
+         * @description Status of a relation import (Part 1 §3.4). Only one relation import can be scheduled at a time per project. Transitions are not shown in the seeds.
+         * @enum {string}
+         */
+        RelationImportStatus: "created" | "started" | "finished" | "failed";
+        /** @description Relation import record (Part 1 §2.6, the first of the two sections numbered 2.6). `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
+        RelationImport: {
+            id: number;
+            project_path: string;
+            /**
+             * @description The imported relation (one of the values accepted by `POST /projects/import-relation`).
+             * @example issues
+             * @example milestones
+             * @example ci_pipelines
+             * @example merge_requests
+             */
+            relation: string;
+            status: components["schemas"]["RelationImportStatus"];
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Status of a direct-transfer migration or of one of its entities (Part 1 §3.5). Transitions are not shown in the seeds.
+         * @enum {string}
+         */
+        BulkImportStatus: "created" | "started" | "finished" | "failed";
+        /** @description Direct-transfer migration record (Part 1 §2.7, "Migration"). */
+        BulkImport: {
+            id: number;
+            status: components["schemas"]["BulkImportStatus"];
+            /** @description Type of the source instance; its values are not shown in the seeds. */
+            source_type: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Kind of entity to migrate (Part 1 §4.4): `group_entity` migrates a group, `project_entity` a project. Migrating a project (`project_entity`) is Beta.
+         * @enum {string}
+         */
+        BulkImportSourceType: "group_entity" | "project_entity";
+        /** @description One group or project to migrate, an item of `entities` in `POST /bulk_imports` (Part 1 §4.4). */
+        BulkImportEntityRequest: {
+            /** @description `group_entity` or `project_entity`; migrating a project (`project_entity`) is Beta. */
+            source_type: components["schemas"]["BulkImportSourceType"];
+            /** @description Full path of the group or project on the source instance. */
+            source_full_path: string;
+            /** @description Slug used as the URL path of the imported entity; the imported name is copied from the source. */
+            destination_slug: string;
+            /**
+             * @deprecated
+             * @description Deprecated.
+             */
+            destination_name?: string;
+            /** @description Full path of an existing group on the destination instance. */
+            destination_namespace: string;
+            /**
+             * @description Also migrate the projects of the group. Group entities only.
+             * @default true
+             */
+            migrate_projects: boolean;
+        };
+        /** @description Body of `POST /bulk_imports` (Part 1 §4.4). */
+        CreateBulkImportRequest: {
+            /** @description Connection to the source instance. */
+            configuration: {
+                /**
+                 * Format: uri
+                 * @description URL of the source instance.
+                 */
+                url: string;
+                /** @description Access token for the source instance. Sent only; never returned. */
+                access_token: string;
+            };
+            /** @description The groups and projects to migrate. */
+            entities: components["schemas"]["BulkImportEntityRequest"][];
+        };
+        /** @description A failure of a migrated entity, an item of its `failures` (Part 1 §2.7, "Entity failure"). Field types are not stated in the seed; they follow the fields' meaning. */
+        BulkImportEntityFailure: {
+            relation: string;
+            step: string;
+            exception_message: string;
+            exception_class: string;
+            correlation_id_value: string;
+            created_at: components["schemas"]["Timestamp"];
+            pipeline_class: string;
+            pipeline_step: string;
+        };
+        /** @description Counts of one relation of a migrated entity (Part 1 §2.7), a value of `stats`. */
+        BulkImportRelationStats: {
+            /** @description Items of the relation on the source. */
+            source: number;
+            /** @description Items fetched from the source. */
+            fetched: number;
+            /** @description Items imported. */
+            imported: number;
+        };
+        /** @description Statistics of a migrated entity (Part 1 §2.7): an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
+        BulkImportEntityStats: {
+            [key: string]: components["schemas"]["BulkImportRelationStats"];
+        };
+        /** @description Direct-transfer migration entity record (Part 1 §2.7, "Entity"): one group or project of a migration. `source_type` is not in the §2.7 field list, but §4.4 names it among the fields of the entity list and the entity summary, so it is described here as an optional field. */
+        BulkImportEntity: {
+            id: number;
+            bulk_import_id: number;
+            status: components["schemas"]["BulkImportStatus"];
+            /**
+             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). Named in §4.4's entity list and summary, not in §2.7.
+             * @example group_entity
+             * @example project_entity
+             */
+            source_type?: string;
+            source_full_path: string;
+            destination_slug: string;
+            destination_namespace: string;
+            parent_id: number | null;
+            namespace_id: number | null;
+            project_id: number | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            failures: components["schemas"]["BulkImportEntityFailure"][];
+            stats: components["schemas"]["BulkImportEntityStats"];
+        };
+        /** @description Entity summary (Part 1 §4.4): `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity (the fields of the entity record, §2.7, plus `source_type`). Open: the service may send more of the entity's fields. */
+        BulkImportEntitySummary: {
+            id: number;
+            status: components["schemas"]["BulkImportStatus"];
+            /**
+             * @description Kind of entity (`group_entity` or `project_entity`).
+             * @example group_entity
+             * @example project_entity
+             */
+            source_type: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures` (Part 1 §2.7). The seed calls the result "failure record" (singular). Field types are not stated in the seed; they follow the fields' meaning. */
+        BulkImportFailure: {
+            relation: string;
+            exception_message: string;
+            exception_class: string;
+            correlation_id_value: string;
+            /** Format: uri */
+            source_url: string;
+            source_title: string;
+        };
+        /** @description File record (Part 1 §2.6, repository records): the file's metadata and its content as Base64 text. Field types not stated in the seed follow the fields' meaning (names, paths, refs and object IDs are strings). */
+        RepositoryFile: {
+            file_name: string;
+            file_path: string;
+            /** @description Size in bytes. */
+            size: number;
+            /**
+             * @description Encoding of `content`, base64.
+             * @enum {string}
+             */
+            encoding: "base64";
+            /** @description The file content, Base64-encoded. */
+            content: string;
+            /** @description SHA-256 of the file content. */
+            content_sha256: string;
+            ref: string;
+            blob_id: string;
+            commit_id: string;
+            last_commit_id: string;
+            execute_filemode: boolean;
+        };
+        /**
+         * @description Encoding of the `content` sent to create or update a file (Part 1 §4.5).
+         * @default text
+         * @enum {string}
+         */
+        RepositoryFileEncoding: "text" | "base64";
+        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. The fields are repeated rather than composed with `allOf`, so that the body stays closed (`additionalProperties: false`). */
+        UpdateRepositoryFileRequest: {
+            /** @description Name of the branch to commit to (created from `start_branch` when given). */
+            branch: string;
+            /** @description The commit message. */
+            commit_message: string;
+            /** @description The file content, as text or Base64 according to `encoding`. */
+            content: string;
+            /** @description E-mail address of the commit author. */
+            author_email?: string;
+            /** @description Name of the commit author. */
+            author_name?: string;
+            encoding?: components["schemas"]["RepositoryFileEncoding"];
+            /** @description Set the executable bit on the file. */
+            execute_filemode?: boolean;
+            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+            start_branch?: string;
+            /** @description The last known commit ID of the file. */
+            last_commit_id?: string;
+        };
+        /** @description Result of creating or updating a file (Part 1 §2.6, "File write result"). */
+        FileWriteResult: {
+            file_path: string;
+            branch: string;
+        };
+        /** @description Body of `POST /projects/{id}/repository/files/{file_path}` (Part 1 §4.5). Types not stated in the seed follow the fields' meaning (messages, content, names and branches are strings). */
+        CreateRepositoryFileRequest: {
+            /** @description Name of the branch to commit to (created from `start_branch` when given). */
+            branch: string;
+            /** @description The commit message. */
+            commit_message: string;
+            /** @description The file content, as text or Base64 according to `encoding`. */
+            content: string;
+            /** @description E-mail address of the commit author. */
+            author_email?: string;
+            /** @description Name of the commit author. */
+            author_name?: string;
+            encoding?: components["schemas"]["RepositoryFileEncoding"];
+            /** @description Set the executable bit on the file. */
+            execute_filemode?: boolean;
+            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+            start_branch?: string;
+        };
+        /** @description Body of `DELETE /projects/{id}/repository/files/{file_path}` (Part 1 §4.5). Types not stated in the seed follow the fields' meaning. */
+        DeleteRepositoryFileRequest: {
+            /** @description Name of the branch to commit the deletion to. */
+            branch: string;
+            /** @description The commit message. */
+            commit_message: string;
+            /** @description E-mail address of the commit author. */
+            author_email?: string;
+            /** @description Name of the commit author. */
+            author_name?: string;
+            /** @description The last known commit ID of the file. */
+            last_commit_id?: string;
+            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+            start_branch?: string;
+        };
+        /** @description The commit of a blame range (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        BlameCommit: {
+            /** @description Commit SHA. */
+            id: string;
+            message: string;
+            /** @description SHAs of the parent commits. */
+            parent_ids: string[];
+            authored_date: components["schemas"]["Timestamp"];
+            author_name: string;
+            author_email: string;
+            committed_date: components["schemas"]["Timestamp"];
+            committer_name: string;
+            committer_email: string;
+        };
+        /** @description A blame range (Part 1 §2.6), a commit and the lines of the file attributed to it. */
+        BlameRange: {
+            commit: components["schemas"]["BlameCommit"];
+            lines: string[];
+        };
+        /** @description An entry of the repository tree (Part 1 §2.6, "Tree entry"). */
+        TreeEntry: {
+            /** @description Object ID. */
+            id: string;
+            name: string;
+            /**
+             * @description `tree` for a directory, `blob` for a file.
+             * @enum {string}
+             */
+            type: "tree" | "blob";
+            path: string;
+            /** @description File mode. */
+            mode: string;
+        };
+        /** @description Blob record (Part 1 §2.6): the blob's size and its Base64 content. Its other fields are not shown in the seeds, so the object is open. */
+        Blob: {
+            /** @description Size in bytes (type not stated in the seed; a size is an integer). */
+            size: number;
+            /** @description The blob content, Base64-encoded. */
+            content: string;
+        };
+        /** @description A commit in a compare result (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        CompareCommit: {
+            /** @description Commit SHA. */
+            id: string;
+            short_id: string;
+            title: string;
+            author_name: string;
+            author_email: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The diff of one file in a compare result (Part 1 §2.6). `diff` can be empty when diff limits are reached. Types not stated in the seed follow the fields' meaning. */
+        RepositoryDiff: {
+            old_path: string;
+            new_path: string;
+            /** @description File mode before the change. */
+            a_mode: string;
+            /** @description File mode after the change. */
+            b_mode: string;
+            /** @description The diff text; can be empty when diff limits are reached. */
+            diff: string;
+            new_file: boolean;
+            renamed_file: boolean;
+            deleted_file: boolean;
+        };
+        /** @description Result of comparing two refs (Part 1 §2.6, "Compare result"). */
+        CompareResult: {
+            commit: components["schemas"]["CompareCommit"];
+            commits: components["schemas"]["CompareCommit"][];
+            diffs: components["schemas"]["RepositoryDiff"][];
+            /** @description Whether the comparison timed out. */
+            compare_timeout: boolean;
+            /** @description Whether `from` and `to` are the same ref. */
+            compare_same_ref: boolean;
+            /** Format: uri */
+            web_url: string;
+        };
+        /** @description A repository contributor (Part 1 §2.6). */
+        Contributor: {
+            name: string;
+            email: string;
+            commits: number;
+            additions: number;
+            deletions: number;
+        };
+        /** @description The merge-base commit of two or more refs (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        MergeBaseCommit: {
+            /** @description Commit SHA. */
+            id: string;
+            short_id: string;
+            title: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description SHAs of the parent commits. */
+            parent_ids: string[];
+            message: string;
+            author_name: string;
+            author_email: string;
+            authored_date: components["schemas"]["Timestamp"];
+            committer_name: string;
+            committer_email: string;
+            committed_date: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The version to generate the changelog for: a semantic version (`X.Y.Z`, with optional pre-release and build parts), which may begin with `v` (Part 1 §4.7).
+         * @example 1.0.0
+         * @example v1.2.0
+         */
+        ChangelogVersion: string;
+        /** @description Body of `POST /projects/{id}/repository/changelog` (Part 1 §4.7). Types not stated in the seed follow the fields' meaning (branches, SHAs, paths and messages are strings). */
+        CreateChangelogRequest: {
+            version: components["schemas"]["ChangelogVersion"];
+            /** @description The branch to commit the changelog to; defaults to the default branch. */
+            branch?: string;
+            /**
+             * @description Path of the changelog configuration file in the repository.
+             * @default .gitlab/changelog_config.yml
+             */
+            config_file: string;
+            /**
+             * Format: date-time
+             * @description Date and time of the release; defaults to now.
+             */
+            date?: string;
+            /**
+             * @description The file to commit the changelog to.
+             * @default CHANGELOG.md
+             */
+            file: string;
+            /** @description SHA of the start of the commit range, not included. When absent, the start is the tag of the last stable version before `version` (tags `vX.Y.Z` or `X.Y.Z`; pre-release tags are ignored); when no such tag exists an error is returned and `from` must be given. */
+            from?: string;
+            /** @description The commit message; defaults to a message naming the version. */
+            message?: string;
+            /** @description SHA of the end of the commit range, included; defaults to the branch (`branch`). */
+            to?: string;
+            /**
+             * @description The commit trailer to read; case-sensitive.
+             * @default Changelog
+             */
+            trailer: string;
+        };
+        /** @description The user who created the membership: id, username, name, state, avatar_url, web_url (Part 2 §2.7). */
+        MemberCreatedBy: components["schemas"]["UserBasic"];
+        /**
+         * @description Role as an integer (Part 1 §1): 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
+         * @enum {integer}
+         */
+        AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
+        /** @description SAML identity of the member in the group's SSO provider, or null (Part 2 §2.7). Visible only to group owners of SSO groups; the field is absent for other callers. */
+        MemberGroupSamlIdentity: {
+            /** @description Identifier of the user at the identity provider. */
+            extern_uid: string;
+            /** @description Provider name. */
+            provider: string;
+            /** @description ID of the SAML provider. */
+            saml_provider_id: number;
+        } | null;
+        /** @description Member of a group or project (Part 2 §2.7). The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is visible only to group owners of SSO groups (null otherwise). Types not stated in the seed follow the fields' meaning. */
+        Member: components["schemas"]["UserBasic"] & {
+            created_at: components["schemas"]["Timestamp"];
+            created_by: components["schemas"]["MemberCreatedBy"];
+            /**
+             * @description When the membership expires. The seed does not state the format of this field (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update, Part 2 §4.4), so the string is not constrained further.
+             * @example 2025-12-31
+             */
+            expires_at: string;
+            access_level: components["schemas"]["AccessLevel"];
+            /** @description E-mail address; present only for group owners viewing enterprise users. */
+            email?: string;
+            group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
+        };
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD`.
+         */
+        Date: string;
+        /** @description Billable member of a top-level group (Part 2 §2.7). `email` is conditional (present only in some cases, not detailed in the seed). Types not stated in the seed follow the fields' meaning. */
+        BillableMember: components["schemas"]["UserBasic"] & {
+            /** @description E-mail address; conditional (the condition is not detailed in the seed). */
+            email?: string;
+            /** @description Day of the last activity (a date, as the user record's `last_activity_on`, Part 2 §2.2). */
+            last_activity_on: components["schemas"]["Date"];
+            /**
+             * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are not shown, so the set is open.
+             * @example group_member
+             * @example group_invite
+             */
+            membership_type: string;
+            /** @description Whether the member can be removed. */
+            removable: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            last_login_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Pending invitation to a group or project (Part 2 §2.8). Types not stated in the seed follow the fields' meaning. */
+        Invitation: {
+            id: number;
+            /** @description E-mail address the invitation was sent to. */
+            invite_email: string;
+            created_at: components["schemas"]["Timestamp"];
+            access_level: components["schemas"]["AccessLevel"];
+            /**
+             * @description When the invitation expires. Its format is not stated for the record; the seed takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update (Part 2 §4.4), so the string is not constrained further.
+             * @example 2025-12-31T00:00:00.000Z
+             */
+            expires_at: string;
+            /** @description Name of the invited user. */
+            user_name: string;
+            /** @description Name of the user who sent the invitation. */
+            created_by_name: string;
+        };
+        /** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations` (Part 2 §4.4). `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
+        CreateInvitationRequest: {
+            /**
+             * @description E-mail address to invite, or several as a comma-separated list (`a@example.com,b@example.com`). Required unless `user_id` is given.
+             * @example jane@example.com
+             * @example jane@example.com,raymond@example.com
+             */
+            email?: string;
+            /**
+             * @description ID of the user to invite (integer), or several IDs as a comma-separated string (`12,15`). Required unless `email` is given.
+             * @example 12
+             * @example 12,15
+             */
+            user_id?: number | string;
+            access_level: components["schemas"]["AccessLevel"];
+            /** @description When the membership expires, a date `YYYY-MM-DD` (Part 2 §4.4). */
+            expires_at?: components["schemas"]["Date"];
+            /** @description Source of the invitation (meaning not detailed in the seed). */
+            invite_source?: string;
+            /** @description ID of a custom member role. Ultimate only. */
+            member_role_id?: number;
+        } | unknown | unknown;
+        /** @description Result of an invitation request (Part 2 §4.4, §7), always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
+        InvitationCreateResult: {
+            /** @enum {string} */
+            status: "success" | "error";
+        } & ({
+            /** @constant */
+            status: "success";
+        } | {
+            /** @constant */
+            status: "error";
+            /** @description An object whose keys are the failing e-mail addresses or user IDs and whose values are the reason texts. */
+            message: {
+                [key: string]: string;
+            };
+        });
+        /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}` (Part 2 §4.4). All fields optional. */
+        UpdateInvitationRequest: {
+            /**
+             * @description New role of the invitee; default 30 (Developer).
+             * @default 30
+             */
+            access_level: components["schemas"]["AccessLevel"];
+            /**
+             * Format: date-time
+             * @description New expiry, an ISO 8601 date-time (Part 2 §4.4; creation takes a `YYYY-MM-DD` date instead).
+             */
+            expires_at?: string;
+        };
+        /** @description Result of an invitation update: the new `expires_at` and `access_level` (Part 2 §4.4). */
+        InvitationUpdateResult: {
+            /** @description The new expiry (format not stated for the response; the request sends an ISO 8601 date-time). */
+            expires_at: string;
+            access_level: components["schemas"]["AccessLevel"];
+        };
+        /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}` (Part 2 §4.4). The operation has no parameters besides the path, so the body is an empty object or absent. */
+        DeleteInvitationRequest: Record<string, never>;
+        /**
+         * @description Scope of a runner (Part 2 §2.9): instance, group or project runner.
+         * @enum {string}
+         */
+        RunnerType: "instance_type" | "group_type" | "project_type";
+        /**
+         * @description Runner status (Part 2 §3). Transitions are not shown in the seed. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
+         * @enum {string}
+         */
+        RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
+        /** @description Runner summary, as returned by runner lists (Part 2 §2.9). Types not stated in the seed follow the fields' meaning. The former `token` attribute no longer exists. */
+        RunnerSummary: {
+            /**
+             * @deprecated
+             * @description Whether the runner is active. Deprecated: use `paused`.
+             */
+            active: boolean;
+            /** @description Whether the runner is paused (does not pick new jobs). */
+            paused: boolean;
+            description: string;
+            id: number;
+            /**
+             * @deprecated
+             * @description Deprecated: returns an empty string.
+             */
+            ip_address: string;
+            is_shared: boolean;
+            runner_type: components["schemas"]["RunnerType"];
+            name: string;
+            online: boolean;
+            status: components["schemas"]["RunnerStatus"];
+        };
+        /** @description A project the runner is assigned to (Part 2 §2.9, `projects` of the runner details). */
+        RunnerProject: {
+            id: number;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+        };
+        /**
+         * @description Which refs the runner picks jobs for (Part 2 §2.9, §4.5).
+         * @enum {string}
+         */
+        RunnerAccessLevel: "not_protected" | "ref_protected";
+        /** @description Runner details (Part 2 §2.9): the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. The former `token` attribute no longer exists. */
+        RunnerDetails: components["schemas"]["RunnerSummary"] & {
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (architecture).
+             */
+            architecture: string;
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (platform).
+             */
+            platform: string;
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (version).
+             */
+            version: string;
+            /**
+             * @deprecated
+             * @description Deprecated: will return an empty string (revision).
+             */
+            revision: string;
+            /** @description When the runner last contacted the service. */
+            contacted_at: components["schemas"]["Timestamp"];
+            /** @description Free-form maintenance note, at most 1024 characters (Part 2 §8). */
+            maintenance_note: string;
+            /** @description Projects the runner is assigned to. */
+            projects: components["schemas"]["RunnerProject"][];
+            /** @description Tags of the runner. */
+            tag_list: string[];
+            access_level: components["schemas"]["RunnerAccessLevel"];
+            /** @description Maximum job timeout in seconds. */
+            maximum_timeout: number;
+        };
+        /** @description Body of `PUT /runners/{id}` (Part 2 §4.5). All fields optional. Types not stated in the row follow the same fields of `POST /user/runners` (Part 2 §4.1). */
+        UpdateRunnerRequest: {
+            /** @description Description of the runner. */
+            description?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: use `paused`.
+             */
+            active?: boolean;
+            /** @description Pause the runner (it stops picking new jobs) or resume it. */
+            paused?: boolean;
+            /** @description Tags of the runner (array; item type not stated, tags are strings). */
+            tag_list?: string[];
+            /** @description Whether the runner picks jobs without tags. */
+            run_untagged?: boolean;
+            /** @description Whether the runner is locked. */
+            locked?: boolean;
+            access_level?: components["schemas"]["RunnerAccessLevel"];
+            /** @description Maximum job timeout in seconds. */
+            maximum_timeout?: number;
+            /** @description Maintenance note, at most 1024 characters (Part 2 §8). */
+            maintenance_note?: string;
+        };
+        /** @description An active integration as listed by `GET /projects/{id}/integrations` (Part 2 §2.10), with its event flags (Part 2 §6: commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not shown. Types not stated in the seed follow the fields' meaning. */
+        IntegrationSummary: {
+            id: number;
+            title: string;
+            /** @description Slug of the integration, the last path segment of its endpoints. */
+            slug: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Whether the integration is active. */
+            active: boolean;
+            /** @description Whether the integration reacts to commit events. */
+            commit_events: boolean;
+            /** @description Whether the integration reacts to push events. */
+            push_events: boolean;
+            /** @description Whether the integration reacts to issues events. */
+            issues_events: boolean;
+            /** @description Whether the integration reacts to alert events. */
+            alert_events: boolean;
+            /** @description Whether the integration reacts to confidential issues events. */
+            confidential_issues_events: boolean;
+            /** @description Whether the integration reacts to merge requests events. */
+            merge_requests_events: boolean;
+            /** @description Whether the integration reacts to tag push events. */
+            tag_push_events: boolean;
+            /** @description Whether the integration reacts to deployment events. */
+            deployment_events: boolean;
+            /** @description Whether the integration reacts to note events. */
+            note_events: boolean;
+            /** @description Whether the integration reacts to confidential note events. */
+            confidential_note_events: boolean;
+            /** @description Whether the integration reacts to pipeline events. */
+            pipeline_events: boolean;
+            /** @description Whether the integration reacts to wiki page events. */
+            wiki_page_events: boolean;
+            /** @description Whether the integration reacts to job events. */
+            job_events: boolean;
+            /** @description Whether the integration comments on events. */
+            comment_on_event_enabled: boolean;
+            /** @description Whether the integration reacts to vulnerability events. Enterprise edition only; absent otherwise. */
+            vulnerability_events?: boolean;
+        };
+        /**
+         * Mobile store connector
+         * @description Setup parameters of the "Mobile store connector" kind of integration (Part 2 §4.6). Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        MobileStoreConnectorIntegrationSettingsRequest: {
+            [key: string]: string | boolean;
+        } & (unknown & unknown & unknown & unknown);
+        /**
+         * Task tracker by API key
+         * @description Setup parameters of the "Task tracker by API key" kind of integration (Part 2 §4.6). Required `api_key`; optional `restrict_to_branch`.
+         */
+        TaskTrackerIntegrationSettingsRequest: {
+            /** @description API key of the tracker. Secret; sent, never returned. */
+            api_key: string;
+            /** @description Comma-separated list of branches to restrict the integration to; blank means all branches. */
+            restrict_to_branch?: string;
+        };
+        /**
+         * Token plus optional subdomain
+         * @description Setup parameters of the "Token plus optional subdomain" kind of integration (Part 2 §4.6). Required `token`; optional `subdomain`; the chat-room variant also takes an optional `room` (room ID). The seed does not say which slugs are the chat-room variant, so `room` is accepted for the kind. Types are not stated; token and subdomain are strings.
+         */
+        TokenSubdomainIntegrationSettingsRequest: {
+            /** @description Token of the service account (required). Type not stated; a string. Secret; sent, never returned. */
+            token: string;
+            /** @description Subdomain of the service (optional). Type not stated; a string. */
+            subdomain?: string;
+            /** @description Room ID, chat-room variant only (optional). Type not stated. */
+            room?: unknown;
+        };
+        /**
+         * Build server
+         * @description Setup parameters of the "Build server" kind of integration (Part 2 §4.6). Required: the server root URL, `build_key`, `username`, `password`; optional `enable_ssl_verification` (default true). The seed names the root URL only as "server root URL (required)" without giving the parameter name, so the schema accepts extra string properties and requires at least one property besides the named ones; that property carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server. Types not stated for build_key, username and password; they are strings.
+         */
+        BuildServerIntegrationSettingsRequest: {
+            /**
+             * @description Verify the server's TLS certificate.
+             * @default true
+             */
+            enable_ssl_verification: boolean;
+            /** @description Build key on the build server (required). */
+            build_key: string;
+            /** @description User name on the build server (required). */
+            username: string;
+            /** @description Password of that user (required). Secret; sent, never returned. */
+            password: string;
+        } & {
+            [key: string]: string;
+        };
+        /**
+         * Issue tracker with URLs
+         * @description Setup parameters of the "Issue tracker with URLs" kind of integration (Part 2 §4.6). Required `new_issue_url`, `issues_url`, `project_url`. The custom issue tracker (slug `custom-issue-tracker`) takes the same three.
+         */
+        IssueTrackerIntegrationSettingsRequest: {
+            /**
+             * Format: uri
+             * @description URL of the tracker's new-issue page (required).
+             */
+            new_issue_url: string;
+            /**
+             * Format: uri
+             * @description URL of an issue in the tracker (required).
+             */
+            issues_url: string;
+            /**
+             * Format: uri
+             * @description URL of the project in the tracker (required).
+             */
+            project_url: string;
+        };
+        /**
+         * Issue tracker (short)
+         * @description Setup parameters of the "Issue tracker (short)" kind of integration (Part 2 §4.6). Required `issues_url` and `project_url` (types not stated; URLs).
+         */
+        ShortIssueTrackerIntegrationSettingsRequest: {
+            /**
+             * Format: uri
+             * @description URL of an issue in the tracker (required).
+             */
+            issues_url: string;
+            /**
+             * Format: uri
+             * @description URL of the project in the tracker (required).
+             */
+            project_url: string;
+        };
+        /**
+         * Pipeline notifier
+         * @description Setup parameters of the "Pipeline notifier" kind of integration (Part 2 §4.6). Required `token` and `project_url`; optional event toggles `push_events`, `merge_requests_events`, `tag_push_events`. `enable_ssl_verification` is deprecated and has no effect (verification is always on).
+         */
+        PipelineNotifierIntegrationSettingsRequest: {
+            /** @description Token of the notifier (required). Type not stated; a string. Secret; sent, never returned. */
+            token: string;
+            /**
+             * Format: uri
+             * @description URL of the project at the notifier (required). Type not stated; a URL.
+             */
+            project_url: string;
+            /**
+             * @deprecated
+             * @description Deprecated, no effect: TLS verification is always on. Type not stated; boolean as for the build server.
+             */
+            enable_ssl_verification?: boolean;
+            /** @description Notify on pushes. */
+            push_events?: boolean;
+            /** @description Notify on merge request events. */
+            merge_requests_events?: boolean;
+            /** @description Notify on tag pushes. */
+            tag_push_events?: boolean;
+        };
+        /**
+         * Wiki workspace
+         * @description Setup parameters of the "Wiki workspace" kind of integration (Part 2 §4.6). Required `confluence_url`, the URL of a cloud-hosted workspace (type not stated; a URL).
+         */
+        WikiWorkspaceIntegrationSettingsRequest: {
+            /**
+             * Format: uri
+             * @description URL of the cloud-hosted wiki workspace (required).
+             */
+            confluence_url: string;
+        };
+        /**
+         * Monitoring
+         * @description Setup parameters of the "Monitoring" kind of integration (Part 2 §4.6). Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        MonitoringIntegrationSettingsRequest: {
+            /** @description API key of the monitoring service (required). Type not stated; a string. Secret; sent, never returned. */
+            api_key: string;
+            /**
+             * Format: uri
+             * @description API URL of the monitoring service (optional). Type not stated; a URL.
+             */
+            api_url?: string;
+            /** @description Archive trace events. */
+            archive_trace_events?: boolean;
+        } & {
+            [key: string]: string;
+        };
+        /**
+         * Test generation
+         * @description Setup parameters of the "Test generation" kind of integration (Part 2 §4.6). Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (types not stated; strings). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        TestGenerationIntegrationSettingsRequest: {
+            [key: string]: string;
+        } & (unknown & unknown & unknown);
+        /**
+         * Chat notifications
+         * @description Setup parameters of the "Chat notifications" kind of integration (Part 2 §4.6). Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. The seed writes the channel names for four events explicitly in the singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); those names are used as written, and the others follow the `<event>_channel` pattern.
+         */
+        ChatNotificationsIntegrationSettingsRequest: {
+            /** @description Incoming webhook URL of the chat service (required). */
+            webhook: string;
+            /**
+             * @description Branches to send notifications for; default `default`. Type not stated; the values are words.
+             * @default default
+             * @enum {string}
+             */
+            branches_to_be_notified: "all" | "default" | "protected" | "default_and_protected";
+            /** @description Send pipeline notifications only for broken pipelines. */
+            notify_only_broken_pipelines?: boolean;
+            /** @description Notify on confidential issues events. */
+            confidential_issues_events?: boolean;
+            /** @description Channel (webhook override) for confidential issues notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            confidential_issue_channel?: string;
+            /** @description Notify on confidential note events. */
+            confidential_note_events?: boolean;
+            /** @description Channel (webhook override) for confidential note notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            confidential_note_channel?: string;
+            /** @description Notify on deployment events. */
+            deployment_events?: boolean;
+            /** @description Channel (webhook override) for deployment notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            deployment_channel?: string;
+            /** @description Notify on group confidential mentions events. */
+            group_confidential_mentions_events?: boolean;
+            /** @description Channel (webhook override) for group confidential mentions notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            group_confidential_mentions_channel?: string;
+            /** @description Notify on group mentions events. */
+            group_mentions_events?: boolean;
+            /** @description Channel (webhook override) for group mentions notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            group_mentions_channel?: string;
+            /** @description Notify on issues events. */
+            issues_events?: boolean;
+            /** @description Channel (webhook override) for issues notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            issue_channel?: string;
+            /** @description Notify on merge requests events. */
+            merge_requests_events?: boolean;
+            /** @description Channel (webhook override) for merge requests notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            merge_request_channel?: string;
+            /** @description Notify on note events. */
+            note_events?: boolean;
+            /** @description Channel (webhook override) for note notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            note_channel?: string;
+            /** @description Notify on pipeline events. */
+            pipeline_events?: boolean;
+            /** @description Channel (webhook override) for pipeline notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            pipeline_channel?: string;
+            /** @description Notify on push events. */
+            push_events?: boolean;
+            /** @description Channel (webhook override) for push notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            push_channel?: string;
+            /** @description Notify on tag push events. */
+            tag_push_events?: boolean;
+            /** @description Channel (webhook override) for tag push notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            tag_push_channel?: string;
+            /** @description Notify on wiki page events. */
+            wiki_page_events?: boolean;
+            /** @description Channel (webhook override) for wiki page notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            wiki_page_channel?: string;
+        };
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind's schema is closed, and so is the union (`unevaluatedProperties: false`). Integrations beyond these kinds are not shown in the seed. */
+        SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
+        /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
+        DisableIntegrationRequest: Record<string, never>;
     };
     responses: {
         /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
@@ -420,6 +2720,55 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description 400 Bad Request: a required attribute is missing or a parameter is invalid (Part 1 §7). A HEAD response has no body. */
+        RepositoryHeadBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 401 Unauthorized: missing or invalid credentials (Part 1 §5 rule 3, §7). A HEAD response has no body. */
+        RepositoryHeadUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 403 Forbidden: the request is not allowed for this user, including sudo by a non-administrator or with a token lacking the `sudo` scope (Part 1 §5 rule 4, §7). A HEAD response has no body. */
+        RepositoryHeadForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 404 Not Found: the project, file or ref does not exist or is not accessible, or the sudo user is unknown (Part 1 §5 rule 4, §7). A HEAD response has no body. */
+        RepositoryHeadNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 429 Too Many Requests: rate limit exceeded (Part 1 §7). Rate limits of the repository file endpoints are configurable; their values are not shown in the seeds (Part 1 §8). A HEAD response has no body. */
+        RepositoryHeadTooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 500 Internal Server Error (Part 1 §7). A HEAD response has no body. */
+        RepositoryHeadInternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description 503 Service Unavailable: the server is temporarily overloaded (Part 1 §7). A HEAD response has no body. */
+        RepositoryHeadServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
@@ -466,6 +2815,308 @@ export interface components {
          * @example 7
          */
         JobId: number;
+        /**
+         * @description Order by creation date, ascending or descending.
+         * @example asc
+         */
+        BulkImportSort: "asc" | "desc";
+        /**
+         * @description Only items with this status (Part 1 §3.5).
+         * @example finished
+         */
+        BulkImportStatusFilter: components["schemas"]["BulkImportStatus"];
+        /**
+         * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+         * @example 1
+         */
+        BulkImportId: number;
+        /**
+         * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+         * @example 2
+         */
+        BulkImportEntityId: number;
+        /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+        RepositoryFilePath: string;
+        /**
+         * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+         * @example main
+         */
+        RepositoryFileRef: string;
+        /**
+         * @description First line of the range to blame (Part 1 §4.5). `range` is a hash sent as `range[start]` and `range[end]`; without it the whole file is blamed.
+         * @example 1
+         */
+        BlameRangeStart: number;
+        /**
+         * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+         * @example 20
+         */
+        BlameRangeEnd: number;
+        /**
+         * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+         * @example main
+         */
+        RepositoryRawFileRef: string;
+        /**
+         * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+         * @example true
+         */
+        RepositoryRawFileLfs: boolean;
+        /**
+         * @description A subdirectory to list instead of the repository root (Part 1 §4.6). Type not stated in the seed; a path is a string.
+         * @example app/models
+         */
+        RepositoryTreePath: string;
+        /**
+         * @description The branch, tag or commit to list; defaults to the default branch (Part 1 §4.6). Type not stated in the seed; a ref name is a string.
+         * @example main
+         */
+        RepositoryTreeRef: string;
+        /**
+         * @description List the entries of subdirectories too (Part 1 §4.6).
+         * @example true
+         */
+        RepositoryTreeRecursive: boolean;
+        /**
+         * @description `keyset` selects keyset mode (Part 1 §4.6). The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+         * @example keyset
+         */
+        RepositoryTreePagination: "keyset";
+        /**
+         * @description The tree record ID to start the page after; keyset mode only (Part 1 §4.6).
+         * @example a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba
+         */
+        RepositoryTreePageToken: string;
+        /**
+         * @description The blob SHA (Part 1 §4.6).
+         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         */
+        RepositoryBlobSha: string;
+        /**
+         * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+         * @example app/models
+         */
+        RepositoryArchivePath: string;
+        /**
+         * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+         * @example v1.2.0
+         */
+        RepositoryArchiveSha: string;
+        /**
+         * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+         * @example zip
+         */
+        RepositoryArchiveFormat: "bz2" | "tar" | "tar.bz2" | "tar.gz" | "tb2" | "tbz" | "tbz2" | "zip";
+        /**
+         * @description The commit SHA or branch to compare from (Part 1 §4.6).
+         * @example main
+         */
+        RepositoryCompareFrom: string;
+        /**
+         * @description The commit SHA or branch to compare to (Part 1 §4.6).
+         * @example feature/login
+         */
+        RepositoryCompareTo: string;
+        /**
+         * @description ID of the project to take `from` from, when it is another project (Part 1 §4.6).
+         * @example 43
+         */
+        RepositoryCompareFromProjectId: number;
+        /**
+         * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to` (Part 1 §4.6).
+         * @example true
+         */
+        RepositoryCompareStraight: boolean;
+        /**
+         * @description Unified-diff option (Part 1 §4.6); the seed gives only its name, type and default.
+         * @example true
+         */
+        RepositoryCompareUnidiff: boolean;
+        /**
+         * @description Field to order contributors by (Part 1 §4.6).
+         * @example name
+         */
+        RepositoryContributorsOrderBy: "name" | "email" | "commits";
+        /**
+         * @description Sort direction (Part 1 §4.6).
+         * @example desc
+         */
+        RepositoryContributorsSort: "asc" | "desc";
+        /**
+         * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`), Part 1 §4.6.
+         * @example [
+         *       "main",
+         *       "feature/login"
+         *     ]
+         */
+        RepositoryMergeBaseRefs: string[];
+        /**
+         * @description The version to generate the changelog for: a semantic version, optionally beginning with `v` (Part 1 §4.7).
+         * @example 1.0.0
+         */
+        ChangelogVersionQuery: components["schemas"]["ChangelogVersion"];
+        /**
+         * @description The branch to generate the changelog for; defaults to the default branch (Part 1 §4.7).
+         * @example main
+         */
+        ChangelogBranchQuery: string;
+        /**
+         * @description Path of the changelog configuration file (Part 1 §4.7).
+         * @example .gitlab/changelog_config.yml
+         */
+        ChangelogConfigFileQuery: string;
+        /**
+         * @description Date and time of the release; defaults to now (Part 1 §4.7).
+         * @example 2025-03-11T10:00:00.000Z
+         */
+        ChangelogDateQuery: string;
+        /**
+         * @description The changelog file (Part 1 §4.7).
+         * @example CHANGELOG.md
+         */
+        ChangelogFileQuery: string;
+        /**
+         * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version` (Part 1 §4.7 rule 1).
+         * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
+         */
+        ChangelogFromQuery: string;
+        /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+        GroupId: components["schemas"]["ProjectOrGroupRef"];
+        /**
+         * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+         * @example jane
+         */
+        MemberQuery: string;
+        /**
+         * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+         * @example [
+         *       12,
+         *       15
+         *     ]
+         */
+        MemberUserIds: number[];
+        /**
+         * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+         * @example [
+         *       1
+         *     ]
+         */
+        MemberSkipUsers: number[];
+        /**
+         * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+         * @example true
+         */
+        MemberShowSeatInfo: boolean;
+        /**
+         * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+         * @example active
+         */
+        MemberState: "awaiting" | "active";
+        /**
+         * @description The ID of the user whose membership is read.
+         * @example 12
+         */
+        MemberUserId: number;
+        /**
+         * @description Search billable members by name, username or public e-mail (Part 2 §4.3). Type not stated; a search string.
+         * @example jane
+         */
+        BillableMemberSearch: string;
+        /**
+         * @description Order of the billable members (Part 2 §4.3). The type is not stated; the values are words. Default not stated.
+         * @example last_activity_on_desc
+         */
+        BillableMemberSort: "access_level_asc" | "access_level_desc" | "last_joined" | "name_asc" | "name_desc" | "oldest_joined" | "oldest_sign_in" | "recent_sign_in" | "last_activity_on_asc" | "last_activity_on_desc";
+        /**
+         * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+         * @example jane@example.com
+         */
+        InvitationQuery: string;
+        /**
+         * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+         * @example jane@example.com
+         */
+        InvitationEmail: string;
+        /**
+         * @deprecated
+         * @description Deprecated filter (Part 2 §4.5): `active`, `paused`, `online` or `offline`. Use `status`, `type` and `paused` instead. The type is not stated; the values are words.
+         * @example online
+         */
+        RunnerScope: "active" | "paused" | "online" | "offline";
+        /**
+         * @description Only runners of this type (Part 2 §4.5).
+         * @example group_type
+         */
+        RunnerTypeFilter: components["schemas"]["RunnerType"];
+        /**
+         * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+         * @example online
+         */
+        RunnerStatusFilter: "online" | "offline" | "stale" | "never_contacted" | "active" | "paused";
+        /**
+         * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+         * @example false
+         */
+        RunnerPaused: boolean;
+        /**
+         * @description Only runners with these tags (string array, Part 2 §4.5).
+         * @example [
+         *       "docker",
+         *       "linux"
+         *     ]
+         */
+        RunnerTagList: string[];
+        /**
+         * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+         * @example 17.9
+         */
+        RunnerVersionPrefix: string;
+        /**
+         * @deprecated
+         * @description Deprecated filter (Part 2 §4.5): as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`. The type is not stated; the values are words.
+         * @example shared
+         */
+        RunnerAllScope: "active" | "paused" | "online" | "offline" | "specific" | "shared";
+        /**
+         * @description The ID of the runner (an integer; not a project or group reference).
+         * @example 6
+         */
+        RunnerId: number;
+        /**
+         * @description Only jobs run by the runner manager with this system ID (Part 2 §4.5).
+         * @example s_89e5e9956577
+         */
+        RunnerJobsSystemId: string;
+        /**
+         * @description Only jobs with this status (Part 2 §4.5). The type is not stated; the values are words.
+         * @example running
+         */
+        RunnerJobsStatus: "running" | "success" | "failed" | "canceled";
+        /**
+         * @description Order the jobs by this field; only `id` (Part 2 §4.5). Required when `sort` is given.
+         * @example id
+         */
+        RunnerJobsOrderBy: "id";
+        /**
+         * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given (Part 2 §4.5).
+         * @example asc
+         */
+        RunnerJobsSort: "asc" | "desc";
+        /**
+         * @description Scope filter of the project runner list. The seed names it ("scope, type and related filters") but does not show its values for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+         * @example online
+         */
+        ProjectRunnersScope: string;
+        /**
+         * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+         * @example s_89e5e9956577
+         */
+        RunnerManagerSystemId: string;
+        /**
+         * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+         * @example custom-issue-tracker
+         */
+        IntegrationSlug: string;
     };
     requestBodies: never;
     headers: {
@@ -484,6 +3135,56 @@ export interface components {
          * @example 1
          */
         XPage: string;
+        /**
+         * @description Object ID (SHA) of the file blob (`blob_id` of the file record, Part 1 §2.6, §4.5).
+         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         */
+        XServiceBlobId: string;
+        /**
+         * @description ID of the commit the `ref` points to (`commit_id` of the file record).
+         * @example d5a3ff139356ce33e37e73add446f16869741b50
+         */
+        XServiceCommitId: string;
+        /**
+         * @description SHA-256 of the file content (`content_sha256` of the file record).
+         * @example 4c294617b60715c1d218e61164a3abd4808a4284cbc30e6728a01ad9aada4481
+         */
+        XServiceContentSha256: string;
+        /**
+         * @description Encoding of the content in the file record (`encoding`, base64).
+         * @example base64
+         */
+        XServiceEncoding: string;
+        /**
+         * @description Name of the file (`file_name`).
+         * @example user.rb
+         */
+        XServiceFileName: string;
+        /**
+         * @description Full path of the file in the repository (`file_path`).
+         * @example app/models/user.rb
+         */
+        XServiceFilePath: string;
+        /**
+         * @description ID of the last commit that changed the file (`last_commit_id`).
+         * @example 570e7b2abdd848b95f2f578043fc23bd6f6fd24d
+         */
+        XServiceLastCommitId: string;
+        /**
+         * @description The branch, tag or commit the file was read at (`ref`).
+         * @example main
+         */
+        XServiceRef: string;
+        /**
+         * @description Size of the file in bytes (`size`).
+         * @example 1476
+         */
+        XServiceSize: number;
+        /**
+         * @description Whether the file has the executable bit set (`execute_filemode`).
+         * @example false
+         */
+        XServiceExecuteFilemode: boolean;
     };
     pathItems: never;
 }
@@ -511,6 +3212,82 @@ export type AgentConfigProject = components['schemas']['AgentConfigProject'];
 export type AllowedAgent = components['schemas']['AllowedAgent'];
 export type IdOnly = components['schemas']['IdOnly'];
 export type AllowedAgents = components['schemas']['AllowedAgents'];
+export type ProjectExportLinks = components['schemas']['ProjectExportLinks'];
+export type ProjectExportState = components['schemas']['ProjectExportState'];
+export type ProjectExportStatus = components['schemas']['ProjectExportStatus'];
+export type ExportProjectRequest = components['schemas']['ExportProjectRequest'];
+export type ProjectExportScheduled = components['schemas']['ProjectExportScheduled'];
+export type ProjectImportOverrideParams = components['schemas']['ProjectImportOverrideParams'];
+export type ImportProjectRequest = components['schemas']['ImportProjectRequest'];
+export type ProjectImportStatus = components['schemas']['ProjectImportStatus'];
+export type ProjectImport = components['schemas']['ProjectImport'];
+export type RemoteImportProjectRequest = components['schemas']['RemoteImportProjectRequest'];
+export type RemoteImportS3ProjectRequest = components['schemas']['RemoteImportS3ProjectRequest'];
+export type ImportRelation = components['schemas']['ImportRelation'];
+export type ImportRelationRequest = components['schemas']['ImportRelationRequest'];
+export type RelationImportStatus = components['schemas']['RelationImportStatus'];
+export type RelationImport = components['schemas']['RelationImport'];
+export type BulkImportStatus = components['schemas']['BulkImportStatus'];
+export type BulkImport = components['schemas']['BulkImport'];
+export type BulkImportSourceType = components['schemas']['BulkImportSourceType'];
+export type BulkImportEntityRequest = components['schemas']['BulkImportEntityRequest'];
+export type CreateBulkImportRequest = components['schemas']['CreateBulkImportRequest'];
+export type BulkImportEntityFailure = components['schemas']['BulkImportEntityFailure'];
+export type BulkImportRelationStats = components['schemas']['BulkImportRelationStats'];
+export type BulkImportEntityStats = components['schemas']['BulkImportEntityStats'];
+export type BulkImportEntity = components['schemas']['BulkImportEntity'];
+export type BulkImportEntitySummary = components['schemas']['BulkImportEntitySummary'];
+export type BulkImportFailure = components['schemas']['BulkImportFailure'];
+export type RepositoryFile = components['schemas']['RepositoryFile'];
+export type RepositoryFileEncoding = components['schemas']['RepositoryFileEncoding'];
+export type UpdateRepositoryFileRequest = components['schemas']['UpdateRepositoryFileRequest'];
+export type FileWriteResult = components['schemas']['FileWriteResult'];
+export type CreateRepositoryFileRequest = components['schemas']['CreateRepositoryFileRequest'];
+export type DeleteRepositoryFileRequest = components['schemas']['DeleteRepositoryFileRequest'];
+export type BlameCommit = components['schemas']['BlameCommit'];
+export type BlameRange = components['schemas']['BlameRange'];
+export type TreeEntry = components['schemas']['TreeEntry'];
+export type Blob = components['schemas']['Blob'];
+export type CompareCommit = components['schemas']['CompareCommit'];
+export type RepositoryDiff = components['schemas']['RepositoryDiff'];
+export type CompareResult = components['schemas']['CompareResult'];
+export type Contributor = components['schemas']['Contributor'];
+export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
+export type ChangelogVersion = components['schemas']['ChangelogVersion'];
+export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
+export type MemberCreatedBy = components['schemas']['MemberCreatedBy'];
+export type AccessLevel = components['schemas']['AccessLevel'];
+export type MemberGroupSamlIdentity = components['schemas']['MemberGroupSamlIdentity'];
+export type Member = components['schemas']['Member'];
+export type Date = components['schemas']['Date'];
+export type BillableMember = components['schemas']['BillableMember'];
+export type Invitation = components['schemas']['Invitation'];
+export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
+export type InvitationCreateResult = components['schemas']['InvitationCreateResult'];
+export type UpdateInvitationRequest = components['schemas']['UpdateInvitationRequest'];
+export type InvitationUpdateResult = components['schemas']['InvitationUpdateResult'];
+export type DeleteInvitationRequest = components['schemas']['DeleteInvitationRequest'];
+export type RunnerType = components['schemas']['RunnerType'];
+export type RunnerStatus = components['schemas']['RunnerStatus'];
+export type RunnerSummary = components['schemas']['RunnerSummary'];
+export type RunnerProject = components['schemas']['RunnerProject'];
+export type RunnerAccessLevel = components['schemas']['RunnerAccessLevel'];
+export type RunnerDetails = components['schemas']['RunnerDetails'];
+export type UpdateRunnerRequest = components['schemas']['UpdateRunnerRequest'];
+export type IntegrationSummary = components['schemas']['IntegrationSummary'];
+export type MobileStoreConnectorIntegrationSettingsRequest = components['schemas']['MobileStoreConnectorIntegrationSettingsRequest'];
+export type TaskTrackerIntegrationSettingsRequest = components['schemas']['TaskTrackerIntegrationSettingsRequest'];
+export type TokenSubdomainIntegrationSettingsRequest = components['schemas']['TokenSubdomainIntegrationSettingsRequest'];
+export type BuildServerIntegrationSettingsRequest = components['schemas']['BuildServerIntegrationSettingsRequest'];
+export type IssueTrackerIntegrationSettingsRequest = components['schemas']['IssueTrackerIntegrationSettingsRequest'];
+export type ShortIssueTrackerIntegrationSettingsRequest = components['schemas']['ShortIssueTrackerIntegrationSettingsRequest'];
+export type PipelineNotifierIntegrationSettingsRequest = components['schemas']['PipelineNotifierIntegrationSettingsRequest'];
+export type WikiWorkspaceIntegrationSettingsRequest = components['schemas']['WikiWorkspaceIntegrationSettingsRequest'];
+export type MonitoringIntegrationSettingsRequest = components['schemas']['MonitoringIntegrationSettingsRequest'];
+export type TestGenerationIntegrationSettingsRequest = components['schemas']['TestGenerationIntegrationSettingsRequest'];
+export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
+export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
+export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -518,6 +3295,13 @@ export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseRepositoryHeadBadRequest = components['responses']['RepositoryHeadBadRequest'];
+export type ResponseRepositoryHeadUnauthorized = components['responses']['RepositoryHeadUnauthorized'];
+export type ResponseRepositoryHeadForbidden = components['responses']['RepositoryHeadForbidden'];
+export type ResponseRepositoryHeadNotFound = components['responses']['RepositoryHeadNotFound'];
+export type ResponseRepositoryHeadTooManyRequests = components['responses']['RepositoryHeadTooManyRequests'];
+export type ResponseRepositoryHeadInternalServerError = components['responses']['RepositoryHeadInternalServerError'];
+export type ResponseRepositoryHeadServiceUnavailable = components['responses']['RepositoryHeadServiceUnavailable'];
 export type ParameterProjectId = components['parameters']['ProjectId'];
 export type ParameterJobScope = components['parameters']['JobScope'];
 export type ParameterPage = components['parameters']['Page'];
@@ -528,9 +3312,78 @@ export type ParameterSudoQuery = components['parameters']['SudoQuery'];
 export type ParameterPipelineId = components['parameters']['PipelineId'];
 export type ParameterIncludeRetried = components['parameters']['IncludeRetried'];
 export type ParameterJobId = components['parameters']['JobId'];
+export type ParameterBulkImportSort = components['parameters']['BulkImportSort'];
+export type ParameterBulkImportStatusFilter = components['parameters']['BulkImportStatusFilter'];
+export type ParameterBulkImportId = components['parameters']['BulkImportId'];
+export type ParameterBulkImportEntityId = components['parameters']['BulkImportEntityId'];
+export type ParameterRepositoryFilePath = components['parameters']['RepositoryFilePath'];
+export type ParameterRepositoryFileRef = components['parameters']['RepositoryFileRef'];
+export type ParameterBlameRangeStart = components['parameters']['BlameRangeStart'];
+export type ParameterBlameRangeEnd = components['parameters']['BlameRangeEnd'];
+export type ParameterRepositoryRawFileRef = components['parameters']['RepositoryRawFileRef'];
+export type ParameterRepositoryRawFileLfs = components['parameters']['RepositoryRawFileLfs'];
+export type ParameterRepositoryTreePath = components['parameters']['RepositoryTreePath'];
+export type ParameterRepositoryTreeRef = components['parameters']['RepositoryTreeRef'];
+export type ParameterRepositoryTreeRecursive = components['parameters']['RepositoryTreeRecursive'];
+export type ParameterRepositoryTreePagination = components['parameters']['RepositoryTreePagination'];
+export type ParameterRepositoryTreePageToken = components['parameters']['RepositoryTreePageToken'];
+export type ParameterRepositoryBlobSha = components['parameters']['RepositoryBlobSha'];
+export type ParameterRepositoryArchivePath = components['parameters']['RepositoryArchivePath'];
+export type ParameterRepositoryArchiveSha = components['parameters']['RepositoryArchiveSha'];
+export type ParameterRepositoryArchiveFormat = components['parameters']['RepositoryArchiveFormat'];
+export type ParameterRepositoryCompareFrom = components['parameters']['RepositoryCompareFrom'];
+export type ParameterRepositoryCompareTo = components['parameters']['RepositoryCompareTo'];
+export type ParameterRepositoryCompareFromProjectId = components['parameters']['RepositoryCompareFromProjectId'];
+export type ParameterRepositoryCompareStraight = components['parameters']['RepositoryCompareStraight'];
+export type ParameterRepositoryCompareUnidiff = components['parameters']['RepositoryCompareUnidiff'];
+export type ParameterRepositoryContributorsOrderBy = components['parameters']['RepositoryContributorsOrderBy'];
+export type ParameterRepositoryContributorsSort = components['parameters']['RepositoryContributorsSort'];
+export type ParameterRepositoryMergeBaseRefs = components['parameters']['RepositoryMergeBaseRefs'];
+export type ParameterChangelogVersionQuery = components['parameters']['ChangelogVersionQuery'];
+export type ParameterChangelogBranchQuery = components['parameters']['ChangelogBranchQuery'];
+export type ParameterChangelogConfigFileQuery = components['parameters']['ChangelogConfigFileQuery'];
+export type ParameterChangelogDateQuery = components['parameters']['ChangelogDateQuery'];
+export type ParameterChangelogFileQuery = components['parameters']['ChangelogFileQuery'];
+export type ParameterChangelogFromQuery = components['parameters']['ChangelogFromQuery'];
+export type ParameterGroupId = components['parameters']['GroupId'];
+export type ParameterMemberQuery = components['parameters']['MemberQuery'];
+export type ParameterMemberUserIds = components['parameters']['MemberUserIds'];
+export type ParameterMemberSkipUsers = components['parameters']['MemberSkipUsers'];
+export type ParameterMemberShowSeatInfo = components['parameters']['MemberShowSeatInfo'];
+export type ParameterMemberState = components['parameters']['MemberState'];
+export type ParameterMemberUserId = components['parameters']['MemberUserId'];
+export type ParameterBillableMemberSearch = components['parameters']['BillableMemberSearch'];
+export type ParameterBillableMemberSort = components['parameters']['BillableMemberSort'];
+export type ParameterInvitationQuery = components['parameters']['InvitationQuery'];
+export type ParameterInvitationEmail = components['parameters']['InvitationEmail'];
+export type ParameterRunnerScope = components['parameters']['RunnerScope'];
+export type ParameterRunnerTypeFilter = components['parameters']['RunnerTypeFilter'];
+export type ParameterRunnerStatusFilter = components['parameters']['RunnerStatusFilter'];
+export type ParameterRunnerPaused = components['parameters']['RunnerPaused'];
+export type ParameterRunnerTagList = components['parameters']['RunnerTagList'];
+export type ParameterRunnerVersionPrefix = components['parameters']['RunnerVersionPrefix'];
+export type ParameterRunnerAllScope = components['parameters']['RunnerAllScope'];
+export type ParameterRunnerId = components['parameters']['RunnerId'];
+export type ParameterRunnerJobsSystemId = components['parameters']['RunnerJobsSystemId'];
+export type ParameterRunnerJobsStatus = components['parameters']['RunnerJobsStatus'];
+export type ParameterRunnerJobsOrderBy = components['parameters']['RunnerJobsOrderBy'];
+export type ParameterRunnerJobsSort = components['parameters']['RunnerJobsSort'];
+export type ParameterProjectRunnersScope = components['parameters']['ProjectRunnersScope'];
+export type ParameterRunnerManagerSystemId = components['parameters']['RunnerManagerSystemId'];
+export type ParameterIntegrationSlug = components['parameters']['IntegrationSlug'];
 export type HeaderLink = components['headers']['Link'];
 export type HeaderXNextPage = components['headers']['XNextPage'];
 export type HeaderXPage = components['headers']['XPage'];
+export type HeaderXServiceBlobId = components['headers']['XServiceBlobId'];
+export type HeaderXServiceCommitId = components['headers']['XServiceCommitId'];
+export type HeaderXServiceContentSha256 = components['headers']['XServiceContentSha256'];
+export type HeaderXServiceEncoding = components['headers']['XServiceEncoding'];
+export type HeaderXServiceFileName = components['headers']['XServiceFileName'];
+export type HeaderXServiceFilePath = components['headers']['XServiceFilePath'];
+export type HeaderXServiceLastCommitId = components['headers']['XServiceLastCommitId'];
+export type HeaderXServiceRef = components['headers']['XServiceRef'];
+export type HeaderXServiceSize = components['headers']['XServiceSize'];
+export type HeaderXServiceExecuteFilemode = components['headers']['XServiceExecuteFilemode'];
 export type $defs = Record<string, never>;
 export interface operations {
     "jobs/list-project-jobs": {
@@ -811,6 +3664,3759 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/get-export-status": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export status record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectExportStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/export-project": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExportProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The export is accepted and scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectExportScheduled"];
+                };
+            };
+            /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7), for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/download-export": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export archive, a gzip tarball. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-project": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The import record, with `import_status` `scheduled`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & {
+                        /** @constant */
+                        import_status?: "scheduled";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-project-from-url": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteImportProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The import record, including `import_error`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-project-from-s3": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteImportS3ProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The import record, including `import_error`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/import-relation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportRelationRequest"];
+            };
+        };
+        responses: {
+            /** @description The relation import, `{id, project_path, relation, status}`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/list-relation-imports": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Relation import records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["RelationImport"] & Record<string, never>)[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "project-import-export/get-import-status": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/list-migrations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Order by creation date, ascending or descending.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["BulkImportSort"];
+                /**
+                 * @description Only items with this status (Part 1 §3.5).
+                 * @example finished
+                 */
+                status?: components["parameters"]["BulkImportStatusFilter"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Migration records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImport"][];
+                };
+            };
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/create-migration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The migration record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/list-all-entities": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Order by creation date, ascending or descending.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["BulkImportSort"];
+                /**
+                 * @description Only items with this status (Part 1 §3.5).
+                 * @example finished
+                 */
+                status?: components["parameters"]["BulkImportStatusFilter"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entity records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImportEntity"][];
+                };
+            };
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/get-migration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The migration record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/list-migration-entities": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Order by creation date, ascending or descending.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["BulkImportSort"];
+                /**
+                 * @description Only items with this status (Part 1 §3.5).
+                 * @example finished
+                 */
+                status?: components["parameters"]["BulkImportStatusFilter"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entities of the migration. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["BulkImportEntitySummary"] & {
+                        stats: components["schemas"]["BulkImportEntityStats"];
+                    })[];
+                };
+            };
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/get-migration-entity": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entity summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImportEntitySummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "bulk-imports/get-entity-failures": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @example 1
+                 */
+                id: components["parameters"]["BulkImportId"];
+                /**
+                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @example 2
+                 */
+                entity_id: components["parameters"]["BulkImportEntityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Failure record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkImportFailure"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-file": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositoryFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/update-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRepositoryFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The path of the file and the branch it was committed to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWriteResult"];
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/create-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRepositoryFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The path of the file and the branch it was committed to. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileWriteResult"];
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/delete-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteRepositoryFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The file was deleted; no body (no response body shape is shown in the seed beyond success). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-file-metadata": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata, as headers; no body. */
+            200: {
+                headers: {
+                    "X-Service-Blob-Id": components["headers"]["XServiceBlobId"];
+                    "X-Service-Commit-Id": components["headers"]["XServiceCommitId"];
+                    "X-Service-Content-Sha256": components["headers"]["XServiceContentSha256"];
+                    "X-Service-Encoding": components["headers"]["XServiceEncoding"];
+                    "X-Service-File-Name": components["headers"]["XServiceFileName"];
+                    "X-Service-File-Path": components["headers"]["XServiceFilePath"];
+                    "X-Service-Last-Commit-Id": components["headers"]["XServiceLastCommitId"];
+                    "X-Service-Ref": components["headers"]["XServiceRef"];
+                    "X-Service-Size": components["headers"]["XServiceSize"];
+                    "X-Service-Execute-Filemode": components["headers"]["XServiceExecuteFilemode"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryHeadBadRequest"];
+            401: components["responses"]["RepositoryHeadUnauthorized"];
+            403: components["responses"]["RepositoryHeadForbidden"];
+            404: components["responses"]["RepositoryHeadNotFound"];
+            429: components["responses"]["RepositoryHeadTooManyRequests"];
+            500: components["responses"]["RepositoryHeadInternalServerError"];
+            503: components["responses"]["RepositoryHeadServiceUnavailable"];
+        };
+    };
+    "repository/get-file-blame": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description First line of the range to blame (Part 1 §4.5). `range` is a hash sent as `range[start]` and `range[end]`; without it the whole file is blamed.
+                 * @example 1
+                 */
+                "range[start]"?: components["parameters"]["BlameRangeStart"];
+                /**
+                 * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+                 * @example 20
+                 */
+                "range[end]"?: components["parameters"]["BlameRangeEnd"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Blame ranges. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlameRange"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-file-blame-metadata": {
+        parameters: {
+            query: {
+                /**
+                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @example main
+                 */
+                ref: components["parameters"]["RepositoryFileRef"];
+                /**
+                 * @description First line of the range to blame (Part 1 §4.5). `range` is a hash sent as `range[start]` and `range[end]`; without it the whole file is blamed.
+                 * @example 1
+                 */
+                "range[start]"?: components["parameters"]["BlameRangeStart"];
+                /**
+                 * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+                 * @example 20
+                 */
+                "range[end]"?: components["parameters"]["BlameRangeEnd"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata, as headers; no body. */
+            200: {
+                headers: {
+                    "X-Service-Blob-Id": components["headers"]["XServiceBlobId"];
+                    "X-Service-Commit-Id": components["headers"]["XServiceCommitId"];
+                    "X-Service-Content-Sha256": components["headers"]["XServiceContentSha256"];
+                    "X-Service-Encoding": components["headers"]["XServiceEncoding"];
+                    "X-Service-File-Name": components["headers"]["XServiceFileName"];
+                    "X-Service-File-Path": components["headers"]["XServiceFilePath"];
+                    "X-Service-Last-Commit-Id": components["headers"]["XServiceLastCommitId"];
+                    "X-Service-Ref": components["headers"]["XServiceRef"];
+                    "X-Service-Size": components["headers"]["XServiceSize"];
+                    "X-Service-Execute-Filemode": components["headers"]["XServiceExecuteFilemode"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryHeadBadRequest"];
+            401: components["responses"]["RepositoryHeadUnauthorized"];
+            403: components["responses"]["RepositoryHeadForbidden"];
+            404: components["responses"]["RepositoryHeadNotFound"];
+            429: components["responses"]["RepositoryHeadTooManyRequests"];
+            500: components["responses"]["RepositoryHeadInternalServerError"];
+            503: components["responses"]["RepositoryHeadServiceUnavailable"];
+        };
+    };
+    "repository/get-raw-file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+                 * @example main
+                 */
+                ref?: components["parameters"]["RepositoryRawFileRef"];
+                /**
+                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+                 * @example true
+                 */
+                lfs?: components["parameters"]["RepositoryRawFileLfs"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-raw-file-metadata": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+                 * @example main
+                 */
+                ref?: components["parameters"]["RepositoryRawFileRef"];
+                /**
+                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+                 * @example true
+                 */
+                lfs?: components["parameters"]["RepositoryRawFileLfs"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                file_path: components["parameters"]["RepositoryFilePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's metadata, as headers; no body. */
+            200: {
+                headers: {
+                    "X-Service-Blob-Id": components["headers"]["XServiceBlobId"];
+                    "X-Service-Commit-Id": components["headers"]["XServiceCommitId"];
+                    "X-Service-Content-Sha256": components["headers"]["XServiceContentSha256"];
+                    "X-Service-Encoding": components["headers"]["XServiceEncoding"];
+                    "X-Service-File-Name": components["headers"]["XServiceFileName"];
+                    "X-Service-File-Path": components["headers"]["XServiceFilePath"];
+                    "X-Service-Last-Commit-Id": components["headers"]["XServiceLastCommitId"];
+                    "X-Service-Ref": components["headers"]["XServiceRef"];
+                    "X-Service-Size": components["headers"]["XServiceSize"];
+                    "X-Service-Execute-Filemode": components["headers"]["XServiceExecuteFilemode"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryHeadBadRequest"];
+            401: components["responses"]["RepositoryHeadUnauthorized"];
+            403: components["responses"]["RepositoryHeadForbidden"];
+            404: components["responses"]["RepositoryHeadNotFound"];
+            429: components["responses"]["RepositoryHeadTooManyRequests"];
+            500: components["responses"]["RepositoryHeadInternalServerError"];
+            503: components["responses"]["RepositoryHeadServiceUnavailable"];
+        };
+    };
+    "repository/list-tree": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A subdirectory to list instead of the repository root (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @example app/models
+                 */
+                path?: components["parameters"]["RepositoryTreePath"];
+                /**
+                 * @description The branch, tag or commit to list; defaults to the default branch (Part 1 §4.6). Type not stated in the seed; a ref name is a string.
+                 * @example main
+                 */
+                ref?: components["parameters"]["RepositoryTreeRef"];
+                /**
+                 * @description List the entries of subdirectories too (Part 1 §4.6).
+                 * @example true
+                 */
+                recursive?: components["parameters"]["RepositoryTreeRecursive"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `keyset` selects keyset mode (Part 1 §4.6). The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+                 * @example keyset
+                 */
+                pagination?: components["parameters"]["RepositoryTreePagination"];
+                /**
+                 * @description The tree record ID to start the page after; keyset mode only (Part 1 §4.6).
+                 * @example a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba
+                 */
+                page_token?: components["parameters"]["RepositoryTreePageToken"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tree entries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreeEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-blob": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blob record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-raw-blob": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The blob SHA (Part 1 §4.6).
+                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 */
+                sha: components["parameters"]["RepositoryBlobSha"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blob's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/download-archive": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @example app/models
+                 */
+                path?: components["parameters"]["RepositoryArchivePath"];
+                /**
+                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+                 * @example v1.2.0
+                 */
+                sha?: components["parameters"]["RepositoryArchiveSha"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive, a gzip-compressed tarball. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description 429 Too Many Requests (Part 1 §7). On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8). Body shape not shown in the seeds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/download-archive-in-format": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @example app/models
+                 */
+                path?: components["parameters"]["RepositoryArchivePath"];
+                /**
+                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+                 * @example v1.2.0
+                 */
+                sha?: components["parameters"]["RepositoryArchiveSha"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+                 * @example zip
+                 */
+                format: components["parameters"]["RepositoryArchiveFormat"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive in the requested format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/x-tar": string;
+                    "application/x-bzip2": string;
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description 429 Too Many Requests (Part 1 §7). On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8). Body shape not shown in the seeds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/compare": {
+        parameters: {
+            query: {
+                /**
+                 * @description The commit SHA or branch to compare from (Part 1 §4.6).
+                 * @example main
+                 */
+                from: components["parameters"]["RepositoryCompareFrom"];
+                /**
+                 * @description The commit SHA or branch to compare to (Part 1 §4.6).
+                 * @example feature/login
+                 */
+                to: components["parameters"]["RepositoryCompareTo"];
+                /**
+                 * @description ID of the project to take `from` from, when it is another project (Part 1 §4.6).
+                 * @example 43
+                 */
+                from_project_id?: components["parameters"]["RepositoryCompareFromProjectId"];
+                /**
+                 * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to` (Part 1 §4.6).
+                 * @example true
+                 */
+                straight?: components["parameters"]["RepositoryCompareStraight"];
+                /**
+                 * @description Unified-diff option (Part 1 §4.6); the seed gives only its name, type and default.
+                 * @example true
+                 */
+                unidiff?: components["parameters"]["RepositoryCompareUnidiff"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The compare result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompareResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/list-contributors": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Field to order contributors by (Part 1 §4.6).
+                 * @example name
+                 */
+                order_by?: components["parameters"]["RepositoryContributorsOrderBy"];
+                /**
+                 * @description Sort direction (Part 1 §4.6).
+                 * @example desc
+                 */
+                sort?: components["parameters"]["RepositoryContributorsSort"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Contributors. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contributor"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-merge-base": {
+        parameters: {
+            query: {
+                /**
+                 * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`), Part 1 §4.6.
+                 * @example [
+                 *       "main",
+                 *       "feature/login"
+                 *     ]
+                 */
+                "refs[]": components["parameters"]["RepositoryMergeBaseRefs"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merge-base commit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeBaseCommit"];
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example fewer than two `refs[]`. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/get-changelog": {
+        parameters: {
+            query: {
+                /**
+                 * @description The version to generate the changelog for: a semantic version, optionally beginning with `v` (Part 1 §4.7).
+                 * @example 1.0.0
+                 */
+                version: components["parameters"]["ChangelogVersionQuery"];
+                /**
+                 * @description The branch to generate the changelog for; defaults to the default branch (Part 1 §4.7).
+                 * @example main
+                 */
+                branch?: components["parameters"]["ChangelogBranchQuery"];
+                /**
+                 * @description Path of the changelog configuration file (Part 1 §4.7).
+                 * @example .gitlab/changelog_config.yml
+                 */
+                config_file?: components["parameters"]["ChangelogConfigFileQuery"];
+                /**
+                 * @description Date and time of the release; defaults to now (Part 1 §4.7).
+                 * @example 2025-03-11T10:00:00.000Z
+                 */
+                date?: components["parameters"]["ChangelogDateQuery"];
+                /**
+                 * @description The changelog file (Part 1 §4.7).
+                 * @example CHANGELOG.md
+                 */
+                file?: components["parameters"]["ChangelogFileQuery"];
+                /**
+                 * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version` (Part 1 §4.7 rule 1).
+                 * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
+                 */
+                from?: components["parameters"]["ChangelogFromQuery"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The generated changelog data. Response body not shown in the seeds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "repository/create-changelog": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChangelogRequest"];
+            };
+        };
+        responses: {
+            /** @description The changelog was committed. Response body not shown in the seeds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-group-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+                 * @example [
+                 *       1
+                 *     ]
+                 */
+                skip_users?: components["parameters"]["MemberSkipUsers"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Direct members of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-project-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+                 * @example [
+                 *       1
+                 *     ]
+                 */
+                skip_users?: components["parameters"]["MemberSkipUsers"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Direct members of the project. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-all-group-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+                 * @example active
+                 */
+                state?: components["parameters"]["MemberState"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members of the group, including inherited and invited members. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-all-project-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @example jane
+                 */
+                query?: components["parameters"]["MemberQuery"];
+                /**
+                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @example [
+                 *       12,
+                 *       15
+                 *     ]
+                 */
+                user_ids?: components["parameters"]["MemberUserIds"];
+                /**
+                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @example true
+                 */
+                show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
+                /**
+                 * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+                 * @example active
+                 */
+                state?: components["parameters"]["MemberState"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members of the project, including inherited and invited members. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-group-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-project-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-inherited-group-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/get-inherited-project-member": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-billable-members": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Search billable members by name, username or public e-mail (Part 2 §4.3). Type not stated; a search string.
+                 * @example jane
+                 */
+                search?: components["parameters"]["BillableMemberSearch"];
+                /**
+                 * @description Order of the billable members (Part 2 §4.3). The type is not stated; the values are words. Default not stated.
+                 * @example last_activity_on_desc
+                 */
+                sort?: components["parameters"]["BillableMemberSort"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Billable members of the group hierarchy. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillableMember"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "members/list-billable-member-memberships": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the user whose membership is read.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Memberships of the user. Body shape not shown in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/list-group-invitations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+                 * @example jane@example.com
+                 */
+                query?: components["parameters"]["InvitationQuery"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/create-group-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Outcome of the invitations: `success`, or `error` with a message per failing invitee. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/list-project-invitations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+                 * @example jane@example.com
+                 */
+                query?: components["parameters"]["InvitationQuery"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations of the project. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/create-project-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Outcome of the invitations: `success`, or `error` with a message per failing invitee. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/update-group-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated invitation values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/delete-group-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation was deleted. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description 404 Not Found: there is no invitation for that e-mail address (Part 2 §4.4), or the group/project or the sudo user is unknown. Body shape not shown in the seed except for sudo. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted (Part 2 §4.4). Body shape not shown in the seed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/update-project-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated invitation values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationUpdateResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invitations/delete-project-invitation": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @example jane@example.com
+                 */
+                email: components["parameters"]["InvitationEmail"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation was deleted. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description 404 Not Found: there is no invitation for that e-mail address (Part 2 §4.4), or the group/project or the sudo user is unknown. Body shape not shown in the seed except for sudo. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted (Part 2 §4.4). Body shape not shown in the seed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated filter (Part 2 §4.5): `active`, `paused`, `online` or `offline`. Use `status`, `type` and `paused` instead. The type is not stated; the values are words.
+                 * @example online
+                 */
+                scope?: components["parameters"]["RunnerScope"];
+                /**
+                 * @description Only runners of this type (Part 2 §4.5).
+                 * @example group_type
+                 */
+                type?: components["parameters"]["RunnerTypeFilter"];
+                /**
+                 * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+                 * @example online
+                 */
+                status?: components["parameters"]["RunnerStatusFilter"];
+                /**
+                 * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+                 * @example false
+                 */
+                paused?: components["parameters"]["RunnerPaused"];
+                /**
+                 * @description Only runners with these tags (string array, Part 2 §4.5).
+                 * @example [
+                 *       "docker",
+                 *       "linux"
+                 *     ]
+                 */
+                tag_list?: components["parameters"]["RunnerTagList"];
+                /**
+                 * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+                 * @example 17.9
+                 */
+                version_prefix?: components["parameters"]["RunnerVersionPrefix"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runner summaries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-all-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated filter (Part 2 §4.5): as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`. The type is not stated; the values are words.
+                 * @example shared
+                 */
+                scope?: components["parameters"]["RunnerAllScope"];
+                /**
+                 * @description Only runners of this type (Part 2 §4.5).
+                 * @example group_type
+                 */
+                type?: components["parameters"]["RunnerTypeFilter"];
+                /**
+                 * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+                 * @example online
+                 */
+                status?: components["parameters"]["RunnerStatusFilter"];
+                /**
+                 * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+                 * @example false
+                 */
+                paused?: components["parameters"]["RunnerPaused"];
+                /**
+                 * @description Only runners with these tags (string array, Part 2 §4.5).
+                 * @example [
+                 *       "docker",
+                 *       "linux"
+                 *     ]
+                 */
+                tag_list?: components["parameters"]["RunnerTagList"];
+                /**
+                 * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+                 * @example 17.9
+                 */
+                version_prefix?: components["parameters"]["RunnerVersionPrefix"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All runners. Record shape not stated in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/get-runner": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runner details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerDetails"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/update-runner": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateRunnerRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated runner details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-runner-jobs": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only jobs run by the runner manager with this system ID (Part 2 §4.5).
+                 * @example s_89e5e9956577
+                 */
+                system_id?: components["parameters"]["RunnerJobsSystemId"];
+                /**
+                 * @description Only jobs with this status (Part 2 §4.5). The type is not stated; the values are words.
+                 * @example running
+                 */
+                status?: components["parameters"]["RunnerJobsStatus"];
+                /**
+                 * @description Order the jobs by this field; only `id` (Part 2 §4.5). Required when `sort` is given.
+                 * @example id
+                 */
+                order_by?: components["parameters"]["RunnerJobsOrderBy"];
+                /**
+                 * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given (Part 2 §4.5).
+                 * @example asc
+                 */
+                sort?: components["parameters"]["RunnerJobsSort"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Jobs of the runner. Record shape not stated in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-project-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Scope filter of the project runner list. The seed names it ("scope, type and related filters") but does not show its values for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+                 * @example online
+                 */
+                scope?: components["parameters"]["ProjectRunnersScope"];
+                /**
+                 * @description Only runners of this type (Part 2 §4.5).
+                 * @example group_type
+                 */
+                type?: components["parameters"]["RunnerTypeFilter"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runners of the project. Body not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-runner-manager-jobs": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the runner (an integer; not a project or group reference).
+                 * @example 6
+                 */
+                id: components["parameters"]["RunnerId"];
+                /**
+                 * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+                 * @example s_89e5e9956577
+                 */
+                system_id: components["parameters"]["RunnerManagerSystemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Jobs of the runner manager. Body not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/list-group-runners": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runners of the group. Body not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/list-integrations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active integrations. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/get-integration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings of the integration. Fields not shown in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/set-up-integration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetUpIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration is set up. Body not shown in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/disable-integration": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
+                 * @example custom-issue-tracker
+                 */
+                slug: components["parameters"]["IntegrationSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DisableIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration is disabled and its settings reset. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

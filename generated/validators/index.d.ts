@@ -9,7 +9,7 @@ export interface ValidateFunction {
   errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
 }
 
-export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents";
+export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents" | "ProjectExportLinks" | "ProjectExportState" | "ProjectExportStatus" | "ExportProjectRequest" | "ProjectExportScheduled" | "ProjectImportOverrideParams" | "ImportProjectRequest" | "ProjectImportStatus" | "ProjectImport" | "RemoteImportProjectRequest" | "RemoteImportS3ProjectRequest" | "ImportRelation" | "ImportRelationRequest" | "RelationImportStatus" | "RelationImport" | "BulkImportStatus" | "BulkImport" | "BulkImportSourceType" | "BulkImportEntityRequest" | "CreateBulkImportRequest" | "BulkImportEntityFailure" | "BulkImportRelationStats" | "BulkImportEntityStats" | "BulkImportEntity" | "BulkImportEntitySummary" | "BulkImportFailure" | "RepositoryFile" | "RepositoryFileEncoding" | "UpdateRepositoryFileRequest" | "FileWriteResult" | "CreateRepositoryFileRequest" | "DeleteRepositoryFileRequest" | "BlameCommit" | "BlameRange" | "TreeEntry" | "Blob" | "CompareCommit" | "RepositoryDiff" | "CompareResult" | "Contributor" | "MergeBaseCommit" | "ChangelogVersion" | "CreateChangelogRequest" | "MemberCreatedBy" | "AccessLevel" | "MemberGroupSamlIdentity" | "Member" | "Date" | "BillableMember" | "Invitation" | "CreateInvitationRequest" | "InvitationCreateResult" | "UpdateInvitationRequest" | "InvitationUpdateResult" | "DeleteInvitationRequest" | "RunnerType" | "RunnerStatus" | "RunnerSummary" | "RunnerProject" | "RunnerAccessLevel" | "RunnerDetails" | "UpdateRunnerRequest" | "IntegrationSummary" | "MobileStoreConnectorIntegrationSettingsRequest" | "TaskTrackerIntegrationSettingsRequest" | "TokenSubdomainIntegrationSettingsRequest" | "BuildServerIntegrationSettingsRequest" | "IssueTrackerIntegrationSettingsRequest" | "ShortIssueTrackerIntegrationSettingsRequest" | "PipelineNotifierIntegrationSettingsRequest" | "WikiWorkspaceIntegrationSettingsRequest" | "MonitoringIntegrationSettingsRequest" | "TestGenerationIntegrationSettingsRequest" | "ChatNotificationsIntegrationSettingsRequest" | "SetUpIntegrationRequest" | "DisableIntegrationRequest";
 
 /** For each operationId, the statuses whose JSON body has a validator. */
 export interface ResponseStatuses {
@@ -19,6 +19,68 @@ export interface ResponseStatuses {
   "jobs/get-token-job": "200" | "401" | "429" | "500" | "503";
   "jobs/get-allowed-agents": "200" | "401" | "429" | "500" | "503";
   "jobs/get-project-job": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/get-export-status": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/export-project": "202" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/download-export": "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/import-project": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/import-project-from-url": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/import-project-from-s3": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/import-relation": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/list-relation-imports": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/get-import-status": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/list-migrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/create-migration": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/list-all-entities": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/get-migration": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/list-migration-entities": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/get-migration-entity": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/get-entity-failures": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-file": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/update-file": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/create-file": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/delete-file": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-file-blame": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-raw-file": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/list-tree": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-blob": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-raw-blob": "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/download-archive": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/download-archive-in-format": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/compare": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/list-contributors": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-merge-base": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-changelog": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/create-changelog": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-all-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-all-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-member-memberships": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/list-group-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/create-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/list-project-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/create-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/update-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/delete-group-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "invitations/update-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/delete-project-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "runners/list-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-all-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/get-runner": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/update-runner": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-runner-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-project-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-runner-manager-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-group-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/list-integrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/get-integration": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/set-up-integration": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/disable-integration": "401" | "403" | "404" | "429" | "500" | "503";
 }
 
 export declare const specVersion: string;

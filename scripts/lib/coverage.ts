@@ -26,7 +26,8 @@ export interface Inventory {
 /** Documented choices where the spec names an inventory item differently (each with its reason). */
 export interface Aliases {
   resources?: Record<string, { schema: string; reason: string }>;
-  parameters?: Record<string, Record<string, { name: string; reason: string }>>;
+  /** By `METHOD /path`, then inventory name: the spec's name, or no name where the seed gives none (`reason` says how it is described). */
+  parameters?: Record<string, Record<string, { name?: string; reason: string }>>;
 }
 
 export interface SectionCoverage {
@@ -36,6 +37,8 @@ export interface SectionCoverage {
   parameters: { covered: number; total: number };
   fields: { covered: number; total: number };
   missing: string[];
+  /** Items counted through a documented alias, with the reason. */
+  choices: string[];
 }
 
 type Schema = JsonSchema & { $ref?: string };
@@ -94,7 +97,7 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
   const sections = new Map<string, SectionCoverage>();
   const sectionOf = (part: number, section: string) => {
     const key = `${part}:${section}`;
-    if (!sections.has(key)) sections.set(key, { part, section, operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 0, total: 0 }, missing: [] });
+    if (!sections.has(key)) sections.set(key, { part, section, operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 0, total: 0 }, missing: [], choices: [] });
     return sections.get(key)!;
   };
   const operations = new Map(listOperations(doc).map((e) => [`${e.method.toUpperCase()} ${e.path}`, e]));
@@ -117,7 +120,13 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
       .flatMap((s) => withItems(doc, s));
     const securityHeaders = new Set(entry.security.flatMap((req) => Object.keys(req)).filter((id) => schemes[id]?.in === 'header').map((id) => schemes[id]!.name!.toLowerCase()));
     for (const parameter of op.parameters) {
-      const name = aliases.parameters?.[key]?.[parameter.name]?.name ?? parameter.name;
+      const alias = aliases.parameters?.[key]?.[parameter.name];
+      if (alias) cov.choices.push(`parameter ${parameter.name} of ${key}: ${alias.reason}`);
+      if (alias && alias.name === undefined) {
+        cov.parameters.covered += 1;
+        continue;
+      }
+      const name = alias?.name ?? parameter.name;
       const found =
         entry.parameters.some((p) => p.name === name) ||
         hasProperty(doc, bodies, name) ||
@@ -130,6 +139,8 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
   for (const resource of inventory.resources) {
     const cov = sectionOf(resource.part, resource.section);
     cov.fields.total += resource.fields.length;
+    const alias = aliases.resources?.[resource.name.split('.')[0]!];
+    if (alias && !resource.name.includes('.')) cov.choices.push(`resource ${resource.name} is schema ${alias.schema}: ${alias.reason}`);
     const schemas = resourceSchemas(doc, resource.name, aliases);
     if (!schemas || schemas.length === 0) {
       if (resource.fields.length > 0 || !schemas) cov.missing.push(`resource ${resource.name} (${resource.fields.length} fields)`);

@@ -88,13 +88,21 @@ function requestBody(doc: OpenApiDocument, entry: OperationEntry): Pick<BuiltReq
   if (!example.found) throw new Error(`${entry.operationId}: request body (${mediaType}) has no example`);
   if (isJsonMediaType(mediaType)) return { body: JSON.stringify(example.value), headers: { 'content-type': mediaType } };
   if (mediaType === 'multipart/form-data') {
-    const form = new FormData();
-    for (const [name, value] of Object.entries((example.value ?? {}) as Record<string, unknown>)) {
-      form.append(name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
-    }
-    return { body: form, headers: {} };
+    return { body: formData((example.value ?? {}) as Record<string, unknown>), headers: {} };
   }
   return { body: String(example.value), headers: { 'content-type': mediaType } };
+}
+
+/** A multipart body: a hash becomes `name[key]` fields (`override_params[visibility]=private`), as the API reads forms. */
+export function formData(fields: Record<string, unknown>): FormData {
+  const form = new FormData();
+  const add = (name: string, value: unknown): void => {
+    if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
+    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
+    else form.append(name, String(value));
+  };
+  for (const [name, value] of Object.entries(fields)) add(name, value);
+  return form;
 }
 
 /** Credentials that satisfy the operation's first security requirement, in the form each scheme names. */
@@ -114,6 +122,16 @@ export function credentialsFor(doc: OpenApiDocument, entry: OperationEntry): { h
   return { headers, query: query.join('&') };
 }
 
+/** The operation's JSON request body schema, and whether it is closed to unknown fields. */
+export function jsonRequestBody(doc: OpenApiDocument, entry: OperationEntry): { schema: JsonSchema; strict: boolean } | undefined {
+  if (!entry.operation.requestBody) return undefined;
+  const body = resolve<{ content: Record<string, { schema?: JsonSchema }> }>(doc, entry.operation.requestBody);
+  const mediaType = Object.keys(body.content).find(isJsonMediaType);
+  const schema = mediaType && body.content[mediaType]!.schema ? resolve<JsonSchema>(doc, body.content[mediaType]!.schema!) : undefined;
+  if (!schema) return undefined;
+  return { schema, strict: schema.additionalProperties === false || schema.unevaluatedProperties === false };
+}
+
 /** A value that breaks the parameter's schema, or undefined when no value can (a free string). */
 export function invalidValue(doc: OpenApiDocument, parameter: Parameter): unknown {
   const schema = parameter.schema ? resolve<JsonSchema>(doc, parameter.schema) : undefined;
@@ -121,6 +139,7 @@ export function invalidValue(doc: OpenApiDocument, parameter: Parameter): unknow
   const type = schema.type;
   const items = schema.items ? resolve<JsonSchema>(doc, schema.items as JsonSchema) : undefined;
   if (type === 'array' && items && (items.enum || items.type === 'integer')) return ['not-a-valid-value'];
+  if (type === 'array' && typeof schema.minItems === 'number' && schema.minItems > 1) return ['only-one'];
   if (schema.enum || schema.const !== undefined) return 'not-a-valid-value';
   if (type === 'integer' || type === 'number') return 'not-a-number';
   if (type === 'boolean') return 'not-a-boolean';
