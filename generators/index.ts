@@ -1,0 +1,21 @@
+import { folder as clientFolder, generateClient } from './client.ts';
+import type { GeneratedFile } from './lib/files.ts';
+import type { OpenApiDocument } from './lib/openapi.ts';
+import { folder as publishedFolder, generatePublished } from './published.ts';
+import { folder as typesFolder, generateTypes } from './types.ts';
+import { folder as validatorsFolder, generateValidators } from './validators.ts';
+
+export interface GeneratorModule {
+  name: string;
+  /** The folder the generator owns: every file in it is its output. */
+  folder: string;
+  generate(doc: OpenApiDocument): Promise<GeneratedFile[]>;
+}
+
+/** Every output, in the order the build runs them. */
+export const generators: GeneratorModule[] = [
+  { name: 'published', folder: publishedFolder, generate: generatePublished },
+  { name: 'types', folder: typesFolder, generate: generateTypes },
+  { name: 'validators', folder: validatorsFolder, generate: generateValidators },
+  { name: 'client', folder: clientFolder, generate: generateClient },
+];

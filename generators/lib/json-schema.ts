@@ -1,0 +1,26 @@
+import type { JsonSchema } from './openapi.ts';
+
+/** Keywords a validator does not need: OpenAPI-only ones, and annotations that would only bloat generated code. */
+const DROPPED = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'description', 'title', 'examples', '$comment']);
+
+/**
+ * Turns an OpenAPI 3.1 schema into plain JSON Schema 2020-12 for a validator: drops `x-` extensions, OpenAPI-only
+ * keywords and annotations, and rewrites `#/components/schemas/X` references with `rewriteRef`.
+ */
+export function toJsonSchema(schema: unknown, rewriteRef: (ref: string) => string): JsonSchema {
+  const visit = (value: unknown, inProperties: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((item) => visit(item, false));
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (!inProperties && (key.startsWith('x-') || DROPPED.has(key))) continue;
+      if (!inProperties && key === '$ref' && typeof item === 'string') out[key] = rewriteRef(item);
+      else out[key] = visit(item, !inProperties && PROPERTY_MAPS.has(key));
+    }
+    return out;
+  };
+  return visit(schema, false) as JsonSchema;
+}
+
+/** Keywords whose value maps names to schemas: the names are data, not keywords. */
+const PROPERTY_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);

@@ -1,0 +1,27 @@
+import YAML from 'yaml';
+import { hashBanner } from './lib/banner.ts';
+import { dereference } from './lib/dereference.ts';
+import type { GeneratedFile } from './lib/files.ts';
+import type { OpenApiDocument } from './lib/openapi.ts';
+
+export const folder = 'generated/openapi';
+
+/** The published document: bundled and dereferenced, each as YAML and JSON. */
+export async function generatePublished(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  const dereferenced = dereference(doc);
+  return [
+    { path: `${folder}/openapi.yaml`, contents: hashBanner(doc, 'published') + toYaml(doc) },
+    { path: `${folder}/openapi.json`, contents: toJson(doc) },
+    { path: `${folder}/openapi.dereferenced.yaml`, contents: hashBanner(doc, 'published') + toYaml(dereferenced) },
+    { path: `${folder}/openapi.dereferenced.json`, contents: toJson(dereferenced) },
+  ];
+}
+
+function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** YAML that YAML 1.1 readers also read back unchanged: strings that look like timestamps or booleans are quoted. */
+function toYaml(value: unknown): string {
+  return YAML.stringify(value, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false }).replace(/^%YAML 1\.1\n---\n/, '');
+}

@@ -1,0 +1,50 @@
+/**
+ * npm run coverage [-- --inventory PATH]
+ * Compares the published document with the seed inventory and prints operations, parameters and resource fields
+ * covered per seed part and section, then everything missing.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { OpenApiDocument } from '../generators/lib/openapi.ts';
+import { computeCoverage, type Aliases, type Inventory, type SectionCoverage } from './lib/coverage.ts';
+import { PUBLISHED_JSON, ROOT } from './lib/paths.ts';
+
+const DEFAULT_INVENTORY = join(ROOT, '..', 'shared', 'seed-inventory.json');
+
+function fail(message: string): never {
+  console.error(`✖ ${message}`);
+  process.exit(1);
+}
+
+async function readJson<T>(path: string, hint: string): Promise<T> {
+  const text = await readFile(path, 'utf8').catch(() => fail(`${path} is missing: ${hint}`));
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    return fail(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const { values } = parseArgs({ options: { inventory: { type: 'string', default: DEFAULT_INVENTORY } } });
+const doc = await readJson<OpenApiDocument>(PUBLISHED_JSON, 'run `npm run build` first');
+const inventory = await readJson<Inventory>(values.inventory!, 'pass --inventory PATH to the seed inventory');
+const aliases = await readJson<Aliases>(join(ROOT, 'scripts', 'coverage-aliases.json'), 'it lists the documented naming choices');
+const sections = computeCoverage(doc, inventory, aliases);
+
+const cell = ({ covered, total }: { covered: number; total: number }) => (total === 0 ? '-' : `${covered}/${total}`);
+const row = (cols: string[]) => `| ${cols.join(' | ')} |`;
+console.log(`Seed coverage of ${doc.info.title} ${doc.info.version}\n`);
+console.log(row(['Part', 'Section', 'Operations', 'Parameters', 'Resource fields', 'Missing']));
+console.log(row(['---', '---', '---', '---', '---', '---']));
+for (const s of sections) console.log(row([String(s.part), s.section, cell(s.operations), cell(s.parameters), cell(s.fields), String(s.missing.length)]));
+
+const total = (pick: (s: SectionCoverage) => { covered: number; total: number }, part?: number) =>
+  sections.filter((s) => part === undefined || s.part === part).reduce((acc, s) => ({ covered: acc.covered + pick(s).covered, total: acc.total + pick(s).total }), { covered: 0, total: 0 });
+for (const part of [...new Set(sections.map((s) => s.part))]) {
+  console.log(row([String(part), 'all', cell(total((s) => s.operations, part)), cell(total((s) => s.parameters, part)), cell(total((s) => s.fields, part)), '']));
+}
+console.log(row(['all', 'all', cell(total((s) => s.operations)), cell(total((s) => s.parameters)), cell(total((s) => s.fields)), '']));
+
+const missing = sections.flatMap((s) => s.missing.map((m) => `Part ${s.part} §${s.section}: ${m}`));
+console.log(missing.length === 0 ? '\nNothing missing.' : `\nMissing (${missing.length}):\n${missing.map((m) => `  - ${m}`).join('\n')}`);

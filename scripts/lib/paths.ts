@@ -1,0 +1,9 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SOURCE_ROOT = join(ROOT, 'openapi', 'openapi.yaml');
+export const WORK_DIR = join(ROOT, '.tmp');
+export const BUNDLE_JSON = join(WORK_DIR, 'bundle.json');
+export const PUBLISHED_JSON = join(ROOT, 'generated', 'openapi', 'openapi.json');
+export const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { createServiceClient, resolveBaseUrl, specVersion, type Credentials } from '../generated/client/index.ts';
+import { useMock } from './support/mock.ts';
+
+const api = useMock();
+
+/** Records the request the client sends, then lets it through to the mock. */
+function recordingFetch(seen: Request[]): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    seen.push(request.clone());
+    return fetch(request);
+  };
+}
+
+describe('generated client', () => {
+  it('carries the spec version', () => {
+    expect(specVersion).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  const kinds: [string, Credentials, string, string][] = [
+    ['a private token', { privateToken: 'glpat-secret' }, 'PRIVATE-TOKEN', 'glpat-secret'],
+    ['an OAuth token', { oauthToken: 'oauth-secret' }, 'Authorization', 'Bearer oauth-secret'],
+    ['a token from an async function', { privateToken: async () => 'fresh-token' }, 'PRIVATE-TOKEN', 'fresh-token'],
+  ];
+  it.each(kinds)('authenticates with %s', async (_kind, auth, header, value) => {
+    const seen: Request[] = [];
+    const client = createServiceClient({ baseUrl: api(), auth, fetch: recordingFetch(seen) });
+    const { data, response } = await client.GET('/projects/{id}/jobs', { params: { path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } } });
+    expect(response.status).toBe(200);
+    expect(data?.[0]?.status).toBe('failed');
+    expect(seen[0]!.headers.get(header)).toBe(value);
+    expect(seen[0]!.url).toBe(`${api()}/projects/my-group%2Fmy-project/jobs?scope[]=failed`);
+  });
+
+  it('authenticates with a job token where the API accepts one', async () => {
+    const seen: Request[] = [];
+    const client = createServiceClient({ baseUrl: api(), auth: { jobToken: 'job-secret' }, fetch: recordingFetch(seen) });
+    const { data, response } = await client.GET('/job');
+    expect(response.status).toBe(200);
+    expect(data?.id).toBe(12);
+    expect(seen[0]!.headers.get('JOB-TOKEN')).toBe('job-secret');
+  });
+
+  it('gets 401 without credentials, with the error body typed', async () => {
+    const client = createServiceClient({ baseUrl: api() });
+    const { error, response } = await client.GET('/projects/{id}/jobs', { params: { path: { id: 42 } } });
+    expect(response.status).toBe(401);
+    expect(error).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('sends sudo on every request when configured', async () => {
+    const seen: Request[] = [];
+    const client = createServiceClient({ baseUrl: api(), auth: { privateToken: 't' }, sudo: 'jdoe', fetch: recordingFetch(seen) });
+    await client.GET('/projects/{id}/jobs/{job_id}', { params: { path: { id: 42, job_id: 7 } } });
+    expect(seen[0]!.headers.get('Sudo')).toBe('jdoe');
+  });
+
+  const bases: [string, { host?: string; baseUrl?: string }, string][] = [
+    ['host gets /api/v4 appended', { host: 'https://service.example/' }, 'https://service.example/api/v4'],
+    ['baseUrl is used as given', { baseUrl: 'https://service.example/api/v4/' }, 'https://service.example/api/v4'],
+  ];
+  it.each(bases)('%s', (_title, given, want) => {
+    expect(resolveBaseUrl(given.host, given.baseUrl)).toBe(want);
+  });
+
+  it('refuses ambiguous or missing base URLs', () => {
+    expect(() => resolveBaseUrl('https://a', 'https://b/api/v4')).toThrow('Pass either host or baseUrl, not both');
+    expect(() => resolveBaseUrl(undefined, undefined)).toThrow('Pass host (the client adds /api/v4) or baseUrl');
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import openResponseSchema from '../../scripts/spectral/open-response-schema.js';
+
+const cases: [string, object, (string | number)[][]][] = [
+  ['accepts an open object', { type: 'object', properties: { id: { type: 'integer' } } }, []],
+  ['accepts additionalProperties with a schema', { type: 'object', additionalProperties: { type: 'integer' } }, []],
+  ['rejects a closed object', { type: 'object', additionalProperties: false }, [['additionalProperties']]],
+  ['rejects a closed nested object', { type: 'array', items: { allOf: [{ type: 'object', unevaluatedProperties: false }] } }, [['items', 'allOf', 0, 'unevaluatedProperties']]],
+];
+
+describe('open-response-schema', () => {
+  it.each(cases)('%s', (_title, given, want) => {
+    expect(openResponseSchema(given).map((p: { path: (string | number)[] }) => p.path)).toEqual(want.map((path) => path.map(String)));
+  });
+});

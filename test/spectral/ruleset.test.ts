@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import YAML from 'yaml';
+import { BIN, ROOT } from '../../scripts/lib/paths.ts';
+import { run } from '../../scripts/lib/run.ts';
+
+/** The ruleset as Spectral loads it: every house rule fires on a document that breaks it, and none on a good one. */
+async function lint(doc: object): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'ruleset-')), 'doc.json');
+  writeFileSync(file, JSON.stringify(doc, null, 2));
+  const result = await run(BIN('spectral'), ['lint', file, '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet']);
+  return result.output;
+}
+
+const good = YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'mini.yaml'), 'utf8'));
+
+it('reports nothing on a document in the house style', async () => {
+  expect(JSON.parse(await lint(good))).toEqual([]);
+}, 30_000);
+
+it('runs every house rule', async () => {
+  const bad = structuredClone(good);
+  const op = bad.paths['/widgets/{id}'].get;
+  op.operationId = 'widgets/fetchWidget';
+  op.tags = ['gadgets'];
+  op['x-bogus'] = true;
+  delete op.responses['401'];
+  bad.components.schemas.Widget.additionalProperties = false;
+  bad.components.examples.Widget.value.id = 'one';
+  bad.paths['/widgets/{id}'].delete = {
+    operationId: 'widgets/delete-widget', summary: 'Delete', tags: ['widgets'],
+    responses: { '204': { description: 'Deleted' }, '401': { description: 'Unauthorized' } },
+  };
+  bad.paths['/widgets/{id}'].put = {
+    operationId: 'widgets/update-widget', summary: 'Update', tags: ['widgets'],
+    requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+    responses: { '200': { description: 'Updated' }, '401': { description: 'Unauthorized' } },
+  };
+  const codes = new Set((JSON.parse(await lint(bad)) as { code: string }[]).map((r) => r.code));
+  const houseRules = Object.keys(YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules).filter((r) => r.startsWith('house-'));
+  for (const rule of houseRules) expect(codes, rule).toContain(rule);
+}, 30_000);
