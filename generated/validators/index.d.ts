@@ -9,7 +9,7 @@ export interface ValidateFunction {
   errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
 }
 
-export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents";
+export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents" | "MemberCreatedBy" | "AccessLevel" | "MemberGroupSamlIdentity" | "Member" | "Date" | "BillableMember" | "Invitation" | "CreateInvitationRequest" | "InvitationCreateResult" | "UpdateInvitationRequest" | "InvitationUpdateResult" | "DeleteInvitationRequest" | "RunnerType" | "RunnerStatus" | "RunnerSummary" | "RunnerProject" | "RunnerAccessLevel" | "RunnerDetails" | "UpdateRunnerRequest" | "IntegrationSummary" | "MobileStoreConnectorIntegrationSettingsRequest" | "TaskTrackerIntegrationSettingsRequest" | "TokenSubdomainIntegrationSettingsRequest" | "BuildServerIntegrationSettingsRequest" | "IssueTrackerIntegrationSettingsRequest" | "ShortIssueTrackerIntegrationSettingsRequest" | "PipelineNotifierIntegrationSettingsRequest" | "WikiWorkspaceIntegrationSettingsRequest" | "MonitoringIntegrationSettingsRequest" | "TestGenerationIntegrationSettingsRequest" | "ChatNotificationsIntegrationSettingsRequest" | "SetUpIntegrationRequest" | "DisableIntegrationRequest" | "ProjectNamespace" | "ProjectSimple" | "ProjectLinks" | "ProjectContainerExpirationPolicy" | "ProjectPermissions" | "Project" | "MergeRequestState" | "MergeRequestLabel" | "MergeRequestMilestone" | "MergeRequestReferences" | "MergeRequestTimeStats" | "MergeRequestPipeline" | "MergeRequestDiffRefs" | "MergeRequestTaskCompletionStatus" | "MergeRequest" | "MergeRequestSimple" | "CreateMergeRequestRequest" | "UpdateMergeRequestRequest" | "DeleteMergeRequestRequest" | "MergeMergeRequestRequest" | "ApprovalRuleType" | "ApprovalRuleAccessLevel" | "ApprovalRuleProtectedBranch" | "ApprovalRule" | "CreateGroupApprovalRuleRequest" | "UpdateGroupApprovalRuleRequest" | "ProjectApprovalSettingsUpdated" | "ProjectApprovalSettings" | "UpdateProjectApprovalSettingsRequest" | "CreateProjectApprovalRuleRequest" | "DefaultBranchProtectionDefaults" | "ApplicationSettings" | "DefaultBranchProtectionDefaultsInput" | "UpdateApplicationSettingsRequest" | "PlanLimits" | "UpdatePlanLimitsRequest" | "DependencyPackageManager" | "DependencyVulnerability" | "DependencyLicense" | "Dependency" | "ProductAnalyticsQuery" | "ProductAnalyticsQueryRequest" | "CreateClientKeyRequest" | "DeleteClientKeyRequest";
 
 /** For each operationId, the statuses whose JSON body has a validator. */
 export interface ResponseStatuses {
@@ -19,6 +19,63 @@ export interface ResponseStatuses {
   "jobs/get-token-job": "200" | "401" | "429" | "500" | "503";
   "jobs/get-allowed-agents": "200" | "401" | "429" | "500" | "503";
   "jobs/get-project-job": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-all-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-all-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-member-memberships": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/list-group-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/create-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/list-project-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/create-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/update-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/delete-group-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "invitations/update-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "invitations/delete-project-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "runners/list-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-all-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/get-runner": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/update-runner": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-runner-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-project-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-runner-manager-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/list-group-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/list-integrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/get-integration": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/set-up-integration": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/disable-integration": "401" | "403" | "404" | "429" | "500" | "503";
+  "projects/list-projects": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "projects/list-user-projects": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "merge-requests/list-merge-requests": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "merge-requests/list-project-merge-requests": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "merge-requests/create-merge-request": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "merge-requests/update-merge-request": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "merge-requests/delete-merge-request": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "merge-requests/merge": "200" | "400" | "401" | "403" | "404" | "405" | "409" | "422" | "429" | "500" | "503";
+  "approvals/list-group-approval-rules": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/create-group-approval-rule": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/update-group-approval-rule": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/get-project-approval-settings": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/update-project-approval-settings": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/list-project-approval-rules": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/create-project-approval-rule": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/get-project-approval-rule": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "application/get-settings": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "application/update-settings": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "application/get-plan-limits": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "application/update-plan-limits": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "dependencies/list-project-dependencies": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "product-analytics/load-query": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "product-analytics/dry-run-query": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "product-analytics/get-meta": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "error-tracking/list-client-keys": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "error-tracking/create-client-key": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "error-tracking/delete-client-key": "400" | "401" | "403" | "404" | "429" | "500" | "503";
 }
 
 export declare const specVersion: string;
