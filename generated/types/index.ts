@@ -1441,6 +1441,521 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description All projects visible to the caller, filtered by the parameters below, all optional (Part 3 §4.1). Authenticated callers get the full view (`Project`, Part 3 §2.2) unless `simple=true`; with `simple=true`, and for anonymous callers, each item is the simple view (`ProjectSimple`, Part 3 §2.1). `updated_after` and `updated_before` require `order_by=updated_at`. Offset pagination stops at 50,000 records: beyond that, keyset pagination (`pagination=keyset`) is required, and keyset pagination supports only `order_by=id` (Part 3 §4.1, §8). Other project endpoints (create, read one, edit, delete, fork, star, archive and similar) are not shown in the seed.
+         */
+        get: operations["projects/list-projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user, by numeric ID or username (Part 3 §4.1: string, ID or username). */
+                user_id: components["parameters"]["UserProjectListUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a user's projects
+         * @description Projects in the user's own namespace (Part 3 §4.1); an empty list when the user's profile is private. Which project view the items use is not stated in the seed, so each item is either the full view (`Project`) or the simple view (`ProjectSimple`); `simple=true` presumably selects the simple view as on `GET /projects`. Keyset pagination is supported for selected orderings (which ones is not shown). Parameters after `with_custom_attributes` are not shown in the seed.
+         */
+        get: operations["projects/list-user-projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merge_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List merge requests
+         * @description All merge requests the caller can access; by default only those created by the caller (`scope=created_by_me`), Part 3 §4.2. Every parameter is optional. `author_id`/`author_username`, `merge_user_id`/`merge_user_username` and `reviewer_id`/`reviewer_username` are mutually exclusive pairs. `assignee_id`, `reviewer_id`, `approved_by_ids` and `approver_ids` also accept `None` and `Any`; `labels`, `milestone`, `my_reaction_emoji` and `reviewer_username` accept them as names. The `not` hash is sent as separate `not[<key>]` parameters. `view=simple` returns reduced records; `with_labels_details=true` turns `labels` into objects. The list does not proactively update `merge_status` unless `with_merge_status_recheck=true`. `deployed_after`, `deployed_before` and `scope` exist on this global list only; `iids[]` only on the project list.
+         */
+        get: operations["merge-requests/list-merge-requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List project merge requests
+         * @description Merge requests of one project (Part 3 §4.2). The seed gives one parameter table for both lists and says the project list's parameters after `order_by` are not shown: this operation therefore lists the rows up to `order_by` (alphabetical in the seed) plus the project-only `iids[]`, and not the global-only `deployed_after`/`deployed_before`. Further parameters exist but are not shown in the seed. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
+         */
+        get: operations["merge-requests/list-project-merge-requests"];
+        put?: never;
+        /**
+         * Create a merge request
+         * @description Create a merge request from `source_branch` to `target_branch` (Part 3 §4.2). The description is limited to 1,048,576 characters (Part 3 §8). Labels that do not exist are created. The new merge request is `opened` (Part 3 §3).
+         */
+        post: operations["merge-requests/create-merge-request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @example 1
+                 */
+                merge_request_iid: components["parameters"]["MergeRequestIid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a merge request
+         * @description Change attributes of a merge request (Part 3 §4.2). At least one attribute must be given; a body with none gives 400 (Part 3 §7). `state_event=close` closes an opened merge request and `state_event=reopen` reopens a closed one, when the caller may update it.
+         *
+         *     Transitions (Part 3 §3):
+         *
+         *     | From | Trigger | Condition | To | Other effects |
+         *     |---|---|---|---|---|
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+         *
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         */
+        put: operations["merge-requests/update-merge-request"];
+        post?: never;
+        /**
+         * Delete a merge request
+         * @description Delete a merge request (Part 3 §4.2). Only administrators and project owners may delete; other callers get 403. The operation takes no parameters besides the path.
+         */
+        delete: operations["merge-requests/delete-merge-request"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @example 1
+                 */
+                merge_request_iid: components["parameters"]["MergeRequestIid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Merge a merge request
+         * @description Accept and merge an opened merge request (Part 3 §4.2, §3). It merges when the merge request is mergeable, the optional `sha` equals the source branch head and the caller is permitted; then `merged_at`, `merge_user` and `merge_commit_sha` are set, the source branch is removed when `should_remove_source_branch` is true, and the commits are squashed when `squash` is true. With `merge_when_pipeline_succeeds=true` the merge request stays opened until the pipeline succeeds, then it is merged.
+         *
+         *     Errors (Part 3 §7): 401 the caller may not accept the merge request; 405 it cannot be merged; 409 `SHA does not match HEAD of source branch`; 422 `Branch cannot be merged`.
+         *
+         *     Transitions (Part 3 §3):
+         *
+         *     | From | Trigger | Condition | To | Other effects |
+         *     |---|---|---|---|---|
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+         *
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         */
+        put: operations["merge-requests/merge"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/approval_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List group approval rules
+         * @description Approval rules of a group (Part 3 §4.3). Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (the seed says only "hosted offering unavailable", so the other offerings, self-managed and dedicated, are listed). The seed states this on the list row of §4.3; it is applied to the three group rule operations as one feature. For group administrators.
+         */
+        get: operations["approvals/list-group-approval-rules"];
+        put?: never;
+        /**
+         * Create a group approval rule
+         * @description Create an approval rule for a group (Part 3 §4.3). `report_approver` rules are system-created and not for this API. Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (the seed says only "hosted offering unavailable", so the other offerings, self-managed and dedicated, are listed). The seed states this on the list row of §4.3; it is applied to the three group rule operations as one feature. For group administrators.
+         */
+        post: operations["approvals/create-group-approval-rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/approval_rules/{approval_rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @example 7
+                 */
+                approval_rule_id: components["parameters"]["ApprovalRuleId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a group approval rule
+         * @description Change an approval rule of a group (Part 3 §4.3); every attribute is optional, with the types of creation. Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (the seed says only "hosted offering unavailable", so the other offerings, self-managed and dedicated, are listed). The seed states this on the list row of §4.3; it is applied to the three group rule operations as one feature. For group administrators.
+         */
+        put: operations["approvals/update-group-approval-rule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get project approval settings
+         * @description Merge request approval settings of a project (Part 3 §4.3). `approvers` and `approver_groups` are deprecated and always empty. The `/approvals` endpoint for merge requests was removed.
+         */
+        get: operations["approvals/get-project-approval-settings"];
+        put?: never;
+        /**
+         * Change project approval settings
+         * @description Change the approval settings of a project (Part 3 §4.3). `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled. Returns the updated settings without the approver arrays. The success status is not stated in the seed; 201 follows the general rule for POST (Part 1 §7).
+         */
+        post: operations["approvals/update-project-approval-settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/approval_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List project approval rules
+         * @description Approval rules of a project (Part 3 §4.3); this list also shows `usernames`.
+         */
+        get: operations["approvals/list-project-approval-rules"];
+        put?: never;
+        /**
+         * Create a project approval rule
+         * @description Create an approval rule for a project (Part 3 §4.3). With `applies_to_all_protected_branches=true`, `protected_branch_ids` is ignored. `usernames` are added together with `user_ids`. The creation response body beyond a rule record is not shown in the seed.
+         */
+        post: operations["approvals/create-project-approval-rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/approval_rules/{approval_rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @example 7
+                 */
+                approval_rule_id: components["parameters"]["ApprovalRuleId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a project approval rule
+         * @description One approval rule of a project (Part 3 §4.3). Updating and deleting project rules are not shown in the seed.
+         */
+        get: operations["approvals/get-project-approval-rule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get application settings
+         * @description The instance application settings (Part 3 §4.4, §2.5). Administrators only; other callers get 403. Takes no parameters.
+         */
+        get: operations["application/get-settings"];
+        /**
+         * Change application settings
+         * @description Change instance settings (Part 3 §4.4); every setting is optional. Settings may be cached: a change takes effect after about 60 seconds by default (Part 3 §8). Some settings require companion settings when enabled (see the request schema). Administrators only; other callers get 403.
+         */
+        put: operations["application/update-settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application/plan_limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get plan limits
+         * @description Limits of a plan (Part 3 §4.5). Administrators only, self-managed. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
+         */
+        get: operations["application/get-plan-limits"];
+        /**
+         * Change plan limits
+         * @description Change limits of a plan (Part 3 §4.5): `plan_name` is required, every limit optional (integers; `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB). Administrators only, self-managed. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
+         */
+        put: operations["application/update-plan-limits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List project dependencies
+         * @description Dependencies detected in the project (Part 3 §4.6). Ultimate; Experiment: the payload may change between releases. Authentication is required, with permission to read the repository; `vulnerabilities` appear only with permission to read the security dashboard. 20 dependencies per page by default.
+         */
+        get: operations["dependencies/list-project-dependencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/product_analytics/request/load": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @example 42
+                 */
+                id: components["parameters"]["ProductAnalyticsProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an analytics query
+         * @description Run an analytics query through the proxy (Part 3 §4.7). The body is a query object; `include_token` only serves funnel generation. Ultimate; behind feature flags on self-managed; not production ready (the seed gives no Beta/Experiment label; marked experiment). The analytics query engine base URL and key application settings (Part 3 §4.4) must be set first. The success status is not stated in the seed; 201 follows the general rule for POST (Part 1 §7).
+         */
+        post: operations["product-analytics/load-query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/product_analytics/request/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @example 42
+                 */
+                id: components["parameters"]["ProductAnalyticsProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry-run an analytics query
+         * @description Dry-run an analytics query (Part 3 §4.7): same parameters and result as the load operation. Ultimate; behind feature flags on self-managed; not production ready (the seed gives no Beta/Experiment label; marked experiment). The analytics query engine base URL and key application settings (Part 3 §4.4) must be set first. The success status is not stated in the seed; 201 follows the general rule for POST (Part 1 §7).
+         */
+        post: operations["product-analytics/dry-run-query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/product_analytics/request/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @example 42
+                 */
+                id: components["parameters"]["ProductAnalyticsProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get analytics metadata
+         * @description Metadata of the analytics data (Part 3 §4.7); its shape is not stated in the seed. Ultimate; behind feature flags on self-managed; not production ready (the seed gives no Beta/Experiment label; marked experiment). The analytics query engine base URL and key application settings (Part 3 §4.4) must be set first.
+         */
+        get: operations["product-analytics/get-meta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/client_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List client keys
+         * @description Client keys (DSNs) of the project (Part 3 §4.8). Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not shown in the seed, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days (Part 3 §8).
+         */
+        get: operations["error-tracking/list-client-keys"];
+        put?: never;
+        /**
+         * Create a client key (DSN)
+         * @description Create a new client key (DSN) for error tracking (Part 3 §4.8). Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not shown in the seed, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days (Part 3 §8). The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
+         */
+        post: operations["error-tracking/create-client-key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/client_keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description ID of the client key. Type not stated in the seed; an integer ID by meaning.
+                 * @example 2
+                 */
+                key_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a client key
+         * @description Delete a client key (Part 3 §4.8), for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not shown in the seed, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days (Part 3 §8). The success status is not stated; 204 follows the general rule for DELETE (Part 1 §7).
+         */
+        delete: operations["error-tracking/delete-client-key"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2655,6 +3170,1212 @@ export interface components {
         SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
         /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
         DisableIntegrationRequest: Record<string, never>;
+        /** @description The namespace (user or group) the project belongs to (Part 3 §2.1). Field types are not stated in the seed; they follow the fields' meaning. */
+        ProjectNamespace: {
+            id: number;
+            name: string;
+            path: string;
+            /** @description Kind of namespace; the values are not shown in the seed. */
+            kind: string;
+            full_path: string;
+            /** @description ID of the parent namespace. Type and nullability not stated in the seed. */
+            parent_id: unknown;
+            /** @description Avatar URL of the namespace. Type and nullability not stated in the seed. */
+            avatar_url: unknown;
+            /** Format: uri */
+            web_url: string;
+        };
+        /** @description Project, simple view (Part 3 §2.1): returned when `simple=true` is sent, and to anonymous callers. Field types are not stated in the seed unless noted; they follow the fields' meaning, and fields whose type is not obvious are left untyped. */
+        ProjectSimple: {
+            id: number;
+            /** @description Project description. Type not stated in the seed (text, possibly empty or absent). */
+            description: unknown;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Name of the default branch. Type not stated in the seed (a branch name; an empty repository may have none). */
+            default_branch: unknown;
+            /**
+             * @deprecated
+             * @description Deprecated, use `topics`; planned for removal in a future v5 (Part 3 §2.1, §2.2). Type not stated; it carries the same values as `topics`.
+             */
+            tag_list: string[];
+            topics: string[];
+            ssh_url_to_repo: string;
+            /** Format: uri */
+            http_url_to_repo: string;
+            /** Format: uri */
+            web_url: string;
+            /** @description Avatar URL of the project. Type and nullability not stated in the seed. */
+            avatar_url: unknown;
+            star_count: number;
+            /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record), Part 3 §2.2. */
+            last_activity_at: components["schemas"]["Timestamp"];
+            namespace: components["schemas"]["ProjectNamespace"];
+        };
+        /** @description API links of the project (Part 3 §2.2). Types not stated in the seed; they are URLs. */
+        ProjectLinks: {
+            /** Format: uri */
+            self: string;
+            /** Format: uri */
+            issues: string;
+            /** Format: uri */
+            merge_requests: string;
+            /** Format: uri */
+            repo_branches: string;
+            /** Format: uri */
+            labels: string;
+            /** Format: uri */
+            events: string;
+            /** Format: uri */
+            members: string;
+            /** Format: uri */
+            cluster_agents: string;
+        };
+        /** @description Cleanup policy of the project's container registry (Part 3 §2.2). Types are not stated in the seed; `cadence` and `older_than` are left untyped. */
+        ProjectContainerExpirationPolicy: {
+            /** @description How often the policy runs. Type not stated in the seed. */
+            cadence: unknown;
+            enabled: boolean;
+            /** @description Number of tags to keep. Type not stated in the seed (a count). */
+            keep_n: unknown;
+            /** @description Age beyond which tags are removed. Type not stated in the seed. */
+            older_than: unknown;
+            /** @description Regular expression of tag names to remove. Type not stated in the seed. */
+            name_regex: unknown;
+            /** @description Regular expression of tag names to keep. Type not stated in the seed. */
+            name_regex_keep: unknown;
+            /** @description When the policy runs next (a timestamp). Type and nullability not stated in the seed. */
+            next_run_at: unknown;
+        };
+        /** @description The caller's access to the project (Part 3 §2.2). The shapes of `project_access` and `group_access` are not shown in the seed. */
+        ProjectPermissions: {
+            /** @description Access through project membership. Shape not shown in the seed. */
+            project_access: unknown;
+            /** @description Access through group membership. Shape not shown in the seed. */
+            group_access: unknown;
+        };
+        /** @description Project, full view for authenticated callers (Part 3 §2.2): every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions (Part 3 §1). Deprecated fields are planned for removal in a future v5. Field types are not stated in the seed; they follow the fields' meaning, and fields whose type is not obvious are left untyped. */
+        Project: components["schemas"]["ProjectSimple"] & {
+            /** @description The description rendered as HTML. */
+            description_html: string;
+            /** @description Follows any change of the project record (Part 3 §2.2). */
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description URL of the README file. Type and nullability not stated in the seed. */
+            readme_url: unknown;
+            forks_count: number;
+            container_registry_image_prefix: string;
+            _links: components["schemas"]["ProjectLinks"];
+            packages_enabled: boolean;
+            empty_repo: boolean;
+            archived: boolean;
+            /**
+             * @description Visibility of the project (Part 3 §1).
+             * @enum {string}
+             */
+            visibility: "private" | "internal" | "public";
+            resolve_outdated_diff_discussions: boolean;
+            container_expiration_policy: components["schemas"]["ProjectContainerExpirationPolicy"];
+            issues_enabled: boolean;
+            merge_requests_enabled: boolean;
+            wiki_enabled: boolean;
+            jobs_enabled: boolean;
+            snippets_enabled: boolean;
+            container_registry_enabled: boolean;
+            service_desk_enabled: boolean;
+            can_create_merge_request_in: boolean;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            issues_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            repository_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            merge_requests_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            forking_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            wiki_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            builds_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            snippets_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            pages_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            analytics_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            container_registry_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            security_and_compliance_access_level: string;
+            /**
+             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @example enabled
+             * @example private
+             */
+            requirements_access_level: string;
+            emails_disabled: boolean;
+            emails_enabled: boolean;
+            shared_runners_enabled: boolean;
+            group_runners_enabled: boolean;
+            lfs_enabled: boolean;
+            creator_id: number;
+            /** @description URL the project was imported from. Type not stated in the seed. */
+            import_url: unknown;
+            /** @description Kind of import the project came from. Type not stated in the seed. */
+            import_type: unknown;
+            /** @description Import status; the values of Part 1 §3.3 are none, scheduled, failed, started, finished. */
+            import_status: string;
+            /** @description Error of a failed import. Type not stated in the seed. */
+            import_error: unknown;
+            open_issues_count: number;
+            ci_default_git_depth: number;
+            ci_forward_deployment_enabled: boolean;
+            ci_forward_deployment_rollback_allowed: boolean;
+            ci_allow_fork_pipelines_to_run_in_parent_project: boolean;
+            ci_job_token_scope_enabled: boolean;
+            ci_separated_caches: boolean;
+            /** @description Role needed to cancel pipelines; values not shown. Type not stated in the seed. */
+            ci_restrict_pipeline_cancellation_role: unknown;
+            public_jobs: boolean;
+            /** @description Job timeout in seconds. */
+            build_timeout: number;
+            /** @description Whether pending pipelines are cancelled automatically. Type not stated in the seed. */
+            auto_cancel_pending_pipelines: unknown;
+            /** @description Path of the CI configuration file. Type not stated in the seed. */
+            ci_config_path: unknown;
+            /** @description Groups the project is shared with. Item shape not shown in the seed. */
+            shared_with_groups: unknown[];
+            only_allow_merge_if_pipeline_succeeds: boolean;
+            allow_merge_on_skipped_pipeline: boolean;
+            restrict_user_defined_variables: boolean;
+            request_access_enabled: boolean;
+            only_allow_merge_if_all_discussions_are_resolved: boolean;
+            remove_source_branch_after_merge: boolean;
+            printing_merge_request_link_enabled: boolean;
+            /**
+             * @description How merge requests are merged (Part 3 §2.2): `merge` creates a merge commit every time and allows the merge when there are no conflicts; `rebase_merge` creates a merge commit every time but allows the merge only if a fast-forward is possible; `ff` creates no merge commits and merges only if a fast-forward is possible.
+             * @enum {string}
+             */
+            merge_method: "merge" | "rebase_merge" | "ff";
+            /** @description Squash behaviour of merge requests; values not shown. Type not stated in the seed. */
+            squash_option: unknown;
+            enforce_auth_checks_on_uploads: boolean;
+            /** @description Template of suggestion commit messages. Type not stated in the seed. */
+            suggestion_commit_message: unknown;
+            /** @description Template of merge commit messages. Type not stated in the seed. */
+            merge_commit_template: unknown;
+            /** @description Template of squash commit messages. Type not stated in the seed. */
+            squash_commit_template: unknown;
+            /** @description Template of branch names created from issues. Type not stated in the seed. */
+            issue_branch_template: unknown;
+            auto_devops_enabled: boolean;
+            /** @description Auto DevOps deployment strategy; values not shown in the seed. */
+            auto_devops_deploy_strategy: string;
+            autoclose_referenced_issues: boolean;
+            keep_latest_artifact: boolean;
+            /** @description Expiration interval of runner tokens. Type not stated in the seed. */
+            runner_token_expiration_interval: unknown;
+            external_authorization_classification_label: string;
+            requirements_enabled: boolean;
+            security_and_compliance_enabled: boolean;
+            /** @description Compliance frameworks of the project. Item type not stated in the seed. */
+            compliance_frameworks: unknown[];
+            warn_about_potentially_unwanted_characters: boolean;
+            permissions: components["schemas"]["ProjectPermissions"];
+            /**
+             * @deprecated
+             * @description Deprecated, use `marked_for_deletion_on`; planned for removal in a future v5. Premium and Ultimate only. Type not stated in the seed.
+             */
+            marked_for_deletion_at?: unknown;
+            /** @description Replacement of `marked_for_deletion_at`, named only in the deprecation note of Part 3 §2.2. Type not stated in the seed. */
+            marked_for_deletion_on?: unknown;
+            /**
+             * @deprecated
+             * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. Typed integer as the same setting in `POST /projects/{id}/approvals`.
+             */
+            approvals_before_merge?: number;
+        };
+        /**
+         * @description State of a merge request (Part 3 §2.3, §3): opened, closed, locked, merged.
+         *
+         *     Transitions (Part 3 §3):
+         *
+         *     | From | Trigger | Condition | To | Other effects |
+         *     |---|---|---|---|---|
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+         *
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         * @enum {string}
+         */
+        MergeRequestState: "opened" | "closed" | "locked" | "merged";
+        /** @description A label with its details, as returned in `labels` when `with_labels_details=true` (Part 3 §2.3). Types not stated in the seed. */
+        MergeRequestLabel: {
+            name: string;
+            /** @description Background colour, for example `#d9534f`. */
+            color: string;
+            /** @description Label description. Type and nullability not stated in the seed. */
+            description: unknown;
+            /** @description Label description rendered as HTML. Type and nullability not stated in the seed. */
+            description_html: unknown;
+            /** @description Text colour, for example `#FFFFFF`. */
+            text_color: string;
+        };
+        /** @description The milestone of the merge request (Part 3 §2.3). Types not stated in the seed; they follow the fields' meaning. */
+        MergeRequestMilestone: {
+            id: number;
+            iid: number;
+            project_id: number;
+            title: string;
+            /** @description Milestone description. Type and nullability not stated in the seed. */
+            description: unknown;
+            /** @description Milestone state; values not shown in the seed. */
+            state: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Due date (a calendar date when set). Type and nullability not stated in the seed. */
+            due_date: unknown;
+            /** @description Start date (a calendar date when set). Type and nullability not stated in the seed. */
+            start_date: unknown;
+            /** Format: uri */
+            web_url: string;
+        };
+        /** @description References to the merge request (Part 3 §2.3): short (`!1`), relative and full (`group/project!1`). */
+        MergeRequestReferences: {
+            short: string;
+            relative: string;
+            full: string;
+        };
+        /** @description Time tracking of the merge request (Part 3 §2.3). Types not stated in the seed; the estimate and time spent are numbers of seconds by meaning, the human-readable forms are left untyped. */
+        MergeRequestTimeStats: {
+            time_estimate: number;
+            total_time_spent: number;
+            /** @description Human-readable estimate. Type and nullability not stated in the seed. */
+            human_time_estimate: unknown;
+            /** @description Human-readable time spent. Type and nullability not stated in the seed. */
+            human_total_time_spent: unknown;
+        };
+        /** @description The head pipeline of the merge request (Part 3 §2.3). Types not stated in the seed; they follow the fields' meaning. */
+        MergeRequestPipeline: {
+            id: number;
+            sha: string;
+            ref: string;
+            /** @description Pipeline status; values not shown in Part 3. */
+            status: string;
+            /** Format: uri */
+            web_url: string;
+        };
+        /** @description Commit SHAs describing the diff (Part 3 §2.3). */
+        MergeRequestDiffRefs: {
+            base_sha: string;
+            head_sha: string;
+            start_sha: string;
+        };
+        /** @description Task list completion in the description (Part 3 §2.3). */
+        MergeRequestTaskCompletionStatus: {
+            count: number;
+            completed_count: number;
+        };
+        /**
+         * @description Merge request (Part 3 §2.3). `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
+         *
+         *     Transitions (Part 3 §3):
+         *
+         *     | From | Trigger | Condition | To | Other effects |
+         *     |---|---|---|---|---|
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+         *
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         */
+        MergeRequest: {
+            id: number;
+            /** @description ID of the merge request inside its project. */
+            iid: number;
+            project_id: number;
+            title: string;
+            /** @description Description; at most 1,048,576 characters (Part 3 §8). Type not stated in the seed; text. */
+            description: string;
+            state: components["schemas"]["MergeRequestState"];
+            imported: boolean;
+            imported_from: string;
+            /**
+             * @deprecated
+             * @description Deprecated, use `merge_user`.
+             */
+            merged_by: components["schemas"]["UserBasic"];
+            /** @description The user who merged the merge request or set it to merge when the pipeline succeeds. Nullability not stated in the seed. */
+            merge_user: components["schemas"]["UserBasic"];
+            /** @description The user who closed the merge request; may be null. */
+            closed_by: components["schemas"]["UserBasic"] | null;
+            author: components["schemas"]["UserBasic"];
+            /** @description First assignee. Nullability not stated in the seed. */
+            assignee: components["schemas"]["UserBasic"];
+            assignees: components["schemas"]["UserBasic"][];
+            reviewers: components["schemas"]["UserBasic"][];
+            merged_at: components["schemas"]["NullableTimestamp"];
+            prepared_at: components["schemas"]["NullableTimestamp"];
+            closed_at: components["schemas"]["NullableTimestamp"];
+            created_at: components["schemas"]["NullableTimestamp"];
+            updated_at: components["schemas"]["NullableTimestamp"];
+            target_branch: string;
+            source_branch: string;
+            source_project_id: number;
+            target_project_id: number;
+            upvotes: number;
+            downvotes: number;
+            user_notes_count: number;
+            /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
+            labels: string[] | components["schemas"]["MergeRequestLabel"][];
+            draft: boolean;
+            work_in_progress: boolean;
+            /** @description Milestone of the merge request. Nullability not stated in the seed. */
+            milestone: components["schemas"]["MergeRequestMilestone"];
+            merge_when_pipeline_succeeds: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated (no replacement named in the seed). Value seen: `can_be_merged`; other values are not shown, so the set is open. The lists do not proactively update it unless `with_merge_status_recheck=true`.
+             * @example can_be_merged
+             */
+            merge_status: string;
+            /**
+             * @description Value seen: `not_open`; other values are not shown in the seed, so the set is open.
+             * @example not_open
+             */
+            detailed_merge_status: string;
+            merge_error: string | null;
+            sha: string | null;
+            merge_commit_sha: string | null;
+            squash_commit_sha: string | null;
+            discussion_locked: boolean | null;
+            should_remove_source_branch: boolean;
+            force_remove_source_branch: boolean;
+            /** @description Alias of `allow_maintainer_to_push`. */
+            allow_collaboration: boolean;
+            /** @description Alias of `allow_collaboration`. */
+            allow_maintainer_to_push: boolean;
+            /** Format: uri */
+            web_url: string;
+            references: components["schemas"]["MergeRequestReferences"];
+            time_stats: components["schemas"]["MergeRequestTimeStats"];
+            squash: boolean;
+            subscribed: boolean;
+            /** @description Number of changed files, as a string (Part 3 §2.3). */
+            changes_count: string;
+            latest_build_started_at: components["schemas"]["NullableTimestamp"];
+            latest_build_finished_at: components["schemas"]["NullableTimestamp"];
+            first_deployed_to_production_at: components["schemas"]["NullableTimestamp"];
+            /** @description Head pipeline. Nullability not stated in the seed. */
+            pipeline: components["schemas"]["MergeRequestPipeline"];
+            diff_refs: components["schemas"]["MergeRequestDiffRefs"];
+            diverged_commits_count: number;
+            task_completion_status: components["schemas"]["MergeRequestTaskCompletionStatus"];
+            /**
+             * @deprecated
+             * @description Deprecated; named only in the deprecation sentence of Part 3 §2.3 (the table lists `references`). Type not stated; no replacement named.
+             */
+            reference?: unknown;
+            /**
+             * @deprecated
+             * @description Deprecated; named only in the deprecation sentence of Part 3 §2.3. Type not stated. Premium and Ultimate (as the create parameter). The approvals API (Part 3 §4.3) configures approvals.
+             */
+            approvals_before_merge?: unknown;
+        };
+        /** @description The reduced merge request record returned by the lists when `view=simple` (Part 3 §4.2). Its fields are not shown in the seed, so the schema is open. */
+        MergeRequestSimple: Record<string, never>;
+        /** @description Body of `POST /projects/{id}/merge_requests` (Part 3 §4.2). Types not stated in the seed follow the fields of the merge request record. */
+        CreateMergeRequestRequest: {
+            /** @description The source branch. */
+            source_branch: string;
+            /** @description The target branch. */
+            target_branch: string;
+            /** @description Title of the merge request. */
+            title: string;
+            /** @description Allow commits from members who can merge to the target branch. Alias: `allow_maintainer_to_push`. */
+            allow_collaboration?: boolean;
+            /** @description Alias of `allow_collaboration`. */
+            allow_maintainer_to_push?: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated. Number of approvals required before merging. Premium and Ultimate.
+             */
+            approvals_before_merge?: number;
+            /** @description The assignee's user ID. */
+            assignee_id?: number;
+            /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
+            assignee_ids?: number[];
+            /** @description Description of the merge request; at most 1,048,576 characters (Part 3 §8). Type not stated in the seed; text. */
+            description?: string;
+            /** @description Comma-separated label names; labels that do not exist are created. */
+            labels?: string;
+            /** @description ID of the milestone. */
+            milestone_id?: number;
+            /** @description Remove the source branch when merging. */
+            remove_source_branch?: boolean;
+            /** @description User IDs of the reviewers; `0` or an empty array means none. */
+            reviewer_ids?: number[];
+            /** @description Squash the commits into a single commit when merging. */
+            squash?: boolean;
+            /** @description Numeric ID of the target project. */
+            target_project_id?: number;
+        };
+        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}` (Part 3 §4.2). At least one attribute must be given (`minProperties: 1`); otherwise the answer is 400 (Part 3 §7). */
+        UpdateMergeRequestRequest: {
+            /** @description Comma-separated label names to add. Type not stated in the seed; a comma-separated string. */
+            add_labels?: string;
+            /** @description Comma-separated label names to remove. Type not stated in the seed; a comma-separated string. */
+            remove_labels?: string;
+            /** @description Comma-separated label names replacing the current labels; an empty string clears all labels. */
+            labels?: string;
+            /** @description Allow commits from members who can merge to the target branch. Alias: `allow_maintainer_to_push`. */
+            allow_collaboration?: boolean;
+            /** @description Alias of `allow_collaboration`. */
+            allow_maintainer_to_push?: boolean;
+            /** @description The assignee's user ID. */
+            assignee_id?: number;
+            /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
+            assignee_ids?: number[];
+            /** @description Description of the merge request; at most 1,048,576 characters (Part 3 §8). Type not stated in the seed; text. */
+            description?: string;
+            /** @description Lock the discussion so only project members can comment. */
+            discussion_locked?: boolean;
+            /** @description ID of the milestone; `0` or an empty value clears the milestone. */
+            milestone_id?: number | string;
+            /** @description Remove the source branch when merging. */
+            remove_source_branch?: boolean;
+            /** @description User IDs of the reviewers; `0` or an empty array means none. */
+            reviewer_ids?: number[];
+            /** @description Squash the commits into a single commit when merging. */
+            squash?: boolean;
+            /**
+             * @description Change the state: `close` moves an opened merge request to closed (setting `closed_by` and `closed_at`); `reopen` moves a closed one back to opened. Both need a caller who may update the merge request. Merging uses `PUT …/merge`.
+             *
+             *     Transitions (Part 3 §3):
+             *
+             *     | From | Trigger | Condition | To | Other effects |
+             *     |---|---|---|---|---|
+             *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+             *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+             *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+             *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+             *
+             *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+             * @enum {string}
+             */
+            state_event?: "close" | "reopen";
+            /** @description The target branch. */
+            target_branch?: string;
+            /** @description Title of the merge request. */
+            title?: string;
+        };
+        /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}` (Part 3 §4.2): the operation takes no parameters besides the path, so the body is absent or `{}`. */
+        DeleteMergeRequestRequest: Record<string, never>;
+        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` (Part 3 §4.2); every attribute is optional. */
+        MergeMergeRequestRequest: {
+            /** @description Custom merge commit message. Type not stated in the seed; text. */
+            merge_commit_message?: string;
+            /** @description Merge when the pipeline succeeds: the merge request stays opened until then (Part 3 §3). */
+            merge_when_pipeline_succeeds?: boolean;
+            /** @description Must match the HEAD of the source branch, otherwise 409 `SHA does not match HEAD of source branch`. */
+            sha?: string;
+            /** @description Remove the source branch after merging. */
+            should_remove_source_branch?: boolean;
+            /** @description Custom squash commit message. Type not stated in the seed; text. */
+            squash_commit_message?: string;
+            /** @description Squash the commits into a single commit when merging. */
+            squash?: boolean;
+        };
+        /**
+         * @description Kind of approval rule (Part 3 §2.4, §4.3).
+         * @enum {string}
+         */
+        ApprovalRuleType: "any_approver" | "regular" | "code_owner" | "report_approver";
+        /** @description An entry of `push_access_levels`, `merge_access_levels` or `unprotect_access_levels` of a protected branch (Part 3 §2.4): `access_level` and its description; the group and user variants also carry `id`, `user_id`, `group_id` and `deploy_key_id`. Types not stated in the seed; integers by meaning. */
+        ApprovalRuleAccessLevel: {
+            /** @description Role as an integer (Part 1 §1), for example 40 for Maintainer. */
+            access_level: number;
+            access_level_description: string;
+            /** @description Group and user variants only. */
+            id?: number;
+            /** @description Group and user variants only. Type and nullability not stated in the seed (a user ID). */
+            user_id?: unknown;
+            /** @description Group and user variants only. Type and nullability not stated in the seed (a group ID). */
+            group_id?: unknown;
+            /** @description Group and user variants only. Type and nullability not stated in the seed (a deploy key ID). */
+            deploy_key_id?: unknown;
+        };
+        /** @description A protected branch the rule applies to (Part 3 §2.4). Types not stated in the seed follow the fields' meaning. */
+        ApprovalRuleProtectedBranch: {
+            id: number;
+            name: string;
+            push_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+            merge_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+            unprotect_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+            allow_force_push: boolean;
+            code_owner_approval_required: boolean;
+            inherited: boolean;
+        };
+        /** @description Approval rule (Part 3 §2.4), of a project or a group. `usernames` is shown by the project rule list only. */
+        ApprovalRule: {
+            id: number;
+            name: string;
+            rule_type: components["schemas"]["ApprovalRuleType"];
+            /** @description Users who may approve under this rule (user shape not stated in §2.4). */
+            eligible_approvers: Record<string, never>[];
+            approvals_required: number;
+            /** @description Users of the rule (user shape not stated in §2.4). */
+            users: Record<string, never>[];
+            /** @description Groups of the rule; the group object's shape is not stated in §2.4. */
+            groups: Record<string, never>[];
+            contains_hidden_groups: boolean;
+            /** @description When true the rule applies to every protected branch and `protected_branches` (the `protected_branch_ids` sent) is ignored. */
+            applies_to_all_protected_branches: boolean;
+            protected_branches: components["schemas"]["ApprovalRuleProtectedBranch"][];
+            /** @description Usernames of the rule's users; shown by the project rule list only (Part 3 §2.4). Type not stated; an array of strings like the `usernames` create parameter. */
+            usernames?: string[];
+        };
+        /** @description Body of `POST /groups/{id}/approval_rules` (Part 3 §4.3). */
+        CreateGroupApprovalRuleRequest: {
+            /** @description Number of approvals required. */
+            approvals_required: number;
+            /** @description Name of the rule. Type not stated in the seed; text. */
+            name: string;
+            /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
+            group_ids?: number[];
+            /** @description IDs of users who may approve. Item type not stated in the seed; IDs are integers. */
+            user_ids?: number[];
+            /**
+             * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
+             * @enum {string}
+             */
+            rule_type?: "any_approver" | "regular";
+        };
+        /** @description Body of `PUT /groups/{id}/approval_rules/{approval_rule_id}` (Part 3 §4.3): the attributes of creation, all optional, with the same types. */
+        UpdateGroupApprovalRuleRequest: {
+            /** @description Number of approvals required. */
+            approvals_required?: number;
+            /** @description Name of the rule. Type not stated in the seed; text. */
+            name?: string;
+            /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
+            group_ids?: number[];
+            /** @description IDs of users who may approve. Item type not stated in the seed; IDs are integers. */
+            user_ids?: number[];
+            /**
+             * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
+             * @enum {string}
+             */
+            rule_type?: "any_approver" | "regular";
+        };
+        /** @description Project approval settings without the deprecated approver arrays, as returned by `POST /projects/{id}/approvals` (Part 3 §4.3). */
+        ProjectApprovalSettingsUpdated: {
+            /**
+             * @deprecated
+             * @description Deprecated. Number of approvals required; not a boolean. Typed integer as the parameter of `POST /projects/{id}/approvals`.
+             */
+            approvals_before_merge: number;
+            /** @description Remove approvals when new commits are pushed. */
+            reset_approvals_on_push: boolean;
+            /** @description Remove approvals selectively by code owner; only possible when `reset_approvals_on_push` is disabled. */
+            selective_code_owner_removals: boolean;
+            disable_overriding_approvers_per_merge_request: boolean;
+            /** @description True lets authors approve their own merge requests. */
+            merge_requests_author_approval: boolean;
+            merge_requests_disable_committers_approval: boolean;
+            require_password_to_approve: boolean;
+        };
+        /** @description Project approval settings (Part 3 §2.4). `approvers` and `approver_groups` are deprecated and always empty. The seed calls the settings "booleans except approvals_before_merge", but §4.3 calls `approvers` and `approver_groups` the approver arrays; they are arrays here. */
+        ProjectApprovalSettings: components["schemas"]["ProjectApprovalSettingsUpdated"] & {
+            /**
+             * @deprecated
+             * @description Deprecated; always empty.
+             */
+            approvers: unknown[];
+            /**
+             * @deprecated
+             * @description Deprecated; always empty.
+             */
+            approver_groups: unknown[];
+        };
+        /** @description Body of `POST /projects/{id}/approvals` (Part 3 §4.3); every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
+        UpdateProjectApprovalSettingsRequest: {
+            /**
+             * @deprecated
+             * @description Deprecated. Number of approvals required before merging.
+             */
+            approvals_before_merge?: number;
+            /** @description Prevent overriding approvers per merge request. */
+            disable_overriding_approvers_per_merge_request?: boolean;
+            /** @description True lets authors approve their own merge requests. */
+            merge_requests_author_approval?: boolean;
+            /** @description Prevent committers from approving merge requests. */
+            merge_requests_disable_committers_approval?: boolean;
+            /** @description Require the approver to enter a password. */
+            require_password_to_approve?: boolean;
+            /** @description Remove approvals when new commits are pushed. */
+            reset_approvals_on_push?: boolean;
+            /** @description Remove approvals selectively by code owner; can be enabled only when `reset_approvals_on_push` is disabled. */
+            selective_code_owner_removals?: boolean;
+        };
+        /** @description Body of `POST /projects/{id}/approval_rules` (Part 3 §4.3). */
+        CreateProjectApprovalRuleRequest: {
+            /** @description Number of approvals required. */
+            approvals_required: number;
+            /** @description Name of the rule. Type not stated in the seed; text. */
+            name: string;
+            /**
+             * @description Apply the rule to all protected branches; when true, `protected_branch_ids` is ignored. Default false.
+             * @default false
+             */
+            applies_to_all_protected_branches: boolean;
+            /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
+            group_ids?: number[];
+            /** @description IDs of the protected branches the rule applies to; ignored when `applies_to_all_protected_branches` is true. Type not stated in the seed. Item type not stated in the seed; IDs are integers. */
+            protected_branch_ids?: number[];
+            /**
+             * @description Report type, for `rule_type` `report_approver`. `license_scanning` is deprecated.
+             * @enum {string}
+             */
+            report_type?: "license_scanning" | "code_coverage";
+            /** @description Kind of rule ("as above", the group creation row): `any_approver` is the default rule with `approvals_required` 0; `regular`. The group row says `report_approver` is system-created and not for this API, yet `report_type` is "for rule_type report_approver", so the value is not excluded here. */
+            rule_type?: components["schemas"]["ApprovalRuleType"];
+            /** @description IDs of users who may approve. Item type not stated in the seed; IDs are integers. */
+            user_ids?: number[];
+            /** @description Usernames of users who may approve; added together with `user_ids`. */
+            usernames?: string[];
+        };
+        /** @description Default branch protection of new projects (Part 3 §2.6); all keys optional. */
+        DefaultBranchProtectionDefaults: {
+            /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
+            allowed_to_push?: ((30 | 40) | {
+                /** @enum {integer} */
+                access_level: 30 | 40;
+            })[];
+            /** @description Allow force push for users with push access. */
+            allow_force_push?: boolean;
+            /** @description Access levels allowed to merge: 30 or 40. */
+            allowed_to_merge?: ((30 | 40) | {
+                /** @enum {integer} */
+                access_level: 30 | 40;
+            })[];
+            /** @description Developers may push the initial commit. */
+            developer_can_initial_push?: boolean;
+        };
+        /** @description Instance application settings (Part 3 §2.5), as returned by GET and PUT `/application/settings`. Types are the ones in brackets in the seed; where the seed gives none, the field is left untyped or typed by meaning as its description says. The last twelve fields exist on Premium and Ultimate only. */
+        ApplicationSettings: {
+            id: number;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            signup_enabled: boolean;
+            default_projects_limit: number;
+            /**
+             * @deprecated
+             * @description Deprecated (no replacement named in the seed; `default_branch_protection_defaults` describes the protection).
+             */
+            default_branch_protection: number;
+            default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
+            default_preferred_language: string;
+            failed_login_attempts_unlock_period_in_minutes: number;
+            /** @description Item type not stated in the seed. */
+            restricted_visibility_levels: unknown[];
+            password_authentication_enabled_for_web: boolean;
+            after_sign_out_path: string | null;
+            max_attachment_size: number;
+            max_decompressed_archive_size: number;
+            /** @description Maximum export size; 0 (the default) means unlimited (Part 1 §4.2, §8). */
+            max_export_size: number;
+            /** @description Maximum import size; 0 (the default) means unlimited (Part 1 §4.3, §8). */
+            max_import_size: number;
+            max_import_remote_file_size: number;
+            max_login_attempts: number;
+            user_oauth_applications: boolean;
+            session_expire_delay: number;
+            home_page_url: string;
+            default_snippet_visibility: string;
+            default_project_visibility: string;
+            default_group_visibility: string;
+            /** @description Item type not stated in the seed. */
+            outbound_local_requests_whitelist: unknown[];
+            /** @description Item type not stated in the seed. */
+            domain_allowlist: unknown[];
+            domain_denylist_enabled: boolean;
+            /** @description Item type not stated in the seed. */
+            domain_denylist: unknown[];
+            /** @description Type not stated in the seed (the bracketed type after it belongs to gravatar_enabled); a file path by meaning. */
+            default_ci_config_path: string;
+            gravatar_enabled: boolean;
+            container_expiration_policies_enable_historic_entries: boolean;
+            container_registry_cleanup_tags_service_max_list_size: number;
+            container_registry_delete_tags_service_timeout: number;
+            container_registry_expiration_policies_caching: boolean;
+            container_registry_expiration_policies_worker_capacity: number;
+            container_registry_token_expire_delay: number;
+            decompress_archive_file_timeout: number;
+            package_registry_cleanup_policies_worker_capacity: number;
+            /** @description Weight of each repository storage, keyed by storage name. */
+            repository_storages_weighted: {
+                [key: string]: number;
+            };
+            terminal_max_session_time: number;
+            polling_interval_multiplier: number;
+            rsa_key_restriction: number;
+            dsa_key_restriction: number;
+            ecdsa_key_restriction: number;
+            ed25519_key_restriction: number;
+            ecdsa_sk_key_restriction: number;
+            ed25519_sk_key_restriction: number;
+            first_day_of_week: number;
+            enforce_terms: boolean;
+            terms: string;
+            performance_bar_allowed_group_id: number;
+            user_show_add_ssh_key_message: boolean;
+            /** @description Listed without a tier in Part 3 §2.5; the PUT table of §4.4 marks the setting Premium/Ultimate. */
+            allow_account_deletion: boolean;
+            updating_name_disabled_for_users: boolean;
+            local_markdown_version: number;
+            /**
+             * @deprecated
+             * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services` (Part 3 §4.4).
+             */
+            allow_local_requests_from_hooks_and_services: boolean;
+            allow_local_requests_from_web_hooks_and_services: boolean;
+            allow_local_requests_from_system_hooks: boolean;
+            asset_proxy_enabled: boolean;
+            asset_proxy_url: string;
+            /** @description Item type not stated in the seed. */
+            asset_proxy_whitelist: unknown[];
+            /** @description Item type not stated in the seed. */
+            asset_proxy_allowlist: unknown[];
+            maven_package_requests_forwarding: boolean;
+            npm_package_requests_forwarding: boolean;
+            pypi_package_requests_forwarding: boolean;
+            /** @description Bytes. */
+            snippet_size_limit: number;
+            issues_create_limit: number;
+            raw_blob_request_limit: number;
+            /** @description Bytes; default 52428800, minimum 1024 (Part 3 §4.4, §8). */
+            wiki_page_max_content_bytes: number;
+            require_admin_approval_after_user_signup: boolean;
+            require_personal_access_token_expiry: boolean;
+            personal_access_token_prefix: string;
+            rate_limiting_response_text: string | null;
+            keep_latest_artifact: boolean;
+            /** @description Administrators re-authenticate for administrative tasks. */
+            admin_mode: boolean;
+            /** @description Type not stated in the seed (the bracketed type after the group belongs to silent_mode_enabled). */
+            external_pipeline_validation_service_timeout: unknown;
+            /** @description Type not stated in the seed (the bracketed type after the group belongs to silent_mode_enabled). Listed among the fields GET returns; a secret. */
+            external_pipeline_validation_service_token: unknown;
+            /** @description Type not stated in the seed (the bracketed type after the group belongs to silent_mode_enabled). */
+            external_pipeline_validation_service_url: unknown;
+            silent_mode_enabled: boolean;
+            package_registry_allow_anyone_to_pull_option: boolean;
+            bulk_import_max_download_file_size: number;
+            project_jobs_api_rate_limit: number;
+            projects_api_rate_limit_unauthenticated: number;
+            /** @description Type not stated in the seed (the bracketed type after it belongs to bulk_import_concurrent_pipeline_batch_limit). */
+            security_txt_content: unknown;
+            bulk_import_concurrent_pipeline_batch_limit: number;
+            downstream_pipeline_trigger_limit_per_project_user_sha: number;
+            concurrent_github_import_jobs_limit: number;
+            concurrent_bitbucket_import_jobs_limit: number;
+            concurrent_bitbucket_server_import_jobs_limit: number;
+            silent_admin_exports_enabled: boolean;
+            user_defaults_to_private_profile: boolean;
+            can_create_group: boolean;
+            external_authorization_service_enabled: boolean;
+            external_authorization_service_url: string;
+            external_authorization_service_default_label: string;
+            external_authorization_service_timeout: number;
+            globally_allowed_ips: string;
+            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            group_owners_can_manage_default_branch_protection?: boolean;
+            /** @description Type not stated in the seed; a project ID. Premium and Ultimate. */
+            file_template_project_id?: number;
+            /** @description Type not stated in the seed. Premium and Ultimate. */
+            geo_status_timeout?: unknown;
+            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            default_project_deletion_protection?: boolean;
+            /** @description Type not stated in the seed. Premium and Ultimate. */
+            deletion_adjourned_period?: unknown;
+            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            disable_personal_access_tokens?: boolean;
+            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            security_policy_global_group_approvers_enabled?: boolean;
+            /** @description Type not stated in the seed. Premium and Ultimate. */
+            security_approval_policies_limit?: unknown;
+            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            delete_unconfirmed_users?: boolean;
+            /** @description Integer as in the PUT table. Self-managed, Premium and Ultimate. */
+            unconfirmed_users_delete_after_days?: number;
+            /** @description Boolean as in the PUT table. Self-managed, Premium and Ultimate. */
+            assistant_features_enabled?: boolean;
+            /** @description Boolean as in the PUT table. Self-managed, Premium and Ultimate. */
+            lock_assistant_features_enabled?: boolean;
+        };
+        /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings` (Part 3 §2.6, §4.4); all keys optional, no other keys. */
+        DefaultBranchProtectionDefaultsInput: {
+            /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
+            allowed_to_push?: ((30 | 40) | {
+                /** @enum {integer} */
+                access_level: 30 | 40;
+            })[];
+            /** @description Allow force push for users with push access. */
+            allow_force_push?: boolean;
+            /** @description Access levels allowed to merge: 30 or 40. */
+            allowed_to_merge?: ((30 | 40) | {
+                /** @enum {integer} */
+                access_level: 30 | 40;
+            })[];
+            /** @description Developers may push the initial commit. */
+            developer_can_initial_push?: boolean;
+        };
+        /**
+         * @description Body of `PUT /application/settings` (Part 3 §4.4): any of the settings below, all optional. Settings may be cached and take effect after about 60 seconds by default.
+         *
+         *     "Requires" rules are expressed with `if`/`then`: when `email_restrictions_enabled`, a `throttle_unauthenticated_*_enabled`, `unique_ips_limit_enabled` or `require_two_factor_authentication` is sent as true, its companion settings must be sent too.
+         *
+         *     The analytics query engine base URL and key are settings named with the engine prefix plus `_api_base_url` and `_api_key`; the prefix is not given in the seed, so they are matched by name pattern. They must be set before product analytics queries (Part 3 §4.7).
+         *
+         *     Not shown in the seed: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object (Part 3 §2.5) are writable; this body types the settings the seed states and, since the others are not shown, stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
+         */
+        UpdateApplicationSettingsRequest: ({
+            /** @description Administrators re-authenticate for administrative tasks. */
+            admin_mode?: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated; use `abuse_notification_email`.
+             */
+            admin_notification_email?: string;
+            /** @description Abuse reports are sent to this address. */
+            abuse_notification_email?: string;
+            notify_on_unknown_sign_in?: boolean;
+            after_sign_out_path?: string;
+            /** @description Enable restriction of registration e-mails; requires `email_restrictions`. */
+            email_restrictions_enabled?: boolean;
+            /** @description Regular expression applied to the e-mail at registration. */
+            email_restrictions?: string;
+            after_sign_up_text?: string;
+            /** @description Premium and Ultimate (Part 3 §4.4). */
+            allow_account_deletion?: boolean;
+            /** @description Premium and Ultimate. */
+            allow_group_owners_to_manage_ldap?: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
+             */
+            allow_local_requests_from_hooks_and_services?: boolean;
+            allow_local_requests_from_system_hooks?: boolean;
+            allow_local_requests_from_web_hooks_and_services?: boolean;
+            /**
+             * @description Default true.
+             * @default true
+             */
+            allow_runner_registration_token: boolean;
+            /** @description Age after which jobs are archived and can no longer be retried, in human-readable form; empty means never. */
+            archive_builds_in_human_readable?: string;
+            /** @description Requires `throttle_unauthenticated_api_period_in_seconds` and `throttle_unauthenticated_api_requests_per_period`. */
+            throttle_unauthenticated_api_enabled?: boolean;
+            /** @description Period of the unauthenticated API throttle, in seconds. */
+            throttle_unauthenticated_api_period_in_seconds?: number;
+            /** @description Requests allowed per period by the unauthenticated API throttle. */
+            throttle_unauthenticated_api_requests_per_period?: number;
+            /** @description Requires `throttle_unauthenticated_packages_api_period_in_seconds` and `throttle_unauthenticated_packages_api_requests_per_period`. */
+            throttle_unauthenticated_packages_api_enabled?: boolean;
+            /** @description Period in seconds. Type not stated in the seed for this pair; integer as the API pair. */
+            throttle_unauthenticated_packages_api_period_in_seconds?: number;
+            /** @description Requests per period. Type not stated in the seed for this pair; integer as the API pair. */
+            throttle_unauthenticated_packages_api_requests_per_period?: number;
+            /** @description Requires `throttle_unauthenticated_web_period_in_seconds` and `throttle_unauthenticated_web_requests_per_period`. */
+            throttle_unauthenticated_web_enabled?: boolean;
+            /** @description Period in seconds. Type not stated in the seed for this pair; integer as the API pair. */
+            throttle_unauthenticated_web_period_in_seconds?: number;
+            /** @description Requests per period. Type not stated in the seed for this pair; integer as the API pair. */
+            throttle_unauthenticated_web_requests_per_period?: number;
+            /**
+             * @description Default false.
+             * @default false
+             */
+            time_tracking_limit_to_hours: boolean;
+            /** @description Hours; required by `require_two_factor_authentication`. */
+            two_factor_grace_period?: number;
+            /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. Type not stated in the seed; boolean by meaning. */
+            require_two_factor_authentication?: boolean;
+            /**
+             * @description Used when `delete_unconfirmed_users` is true. Default 7, minimum 1. Self-managed, Premium and Ultimate.
+             * @default 7
+             */
+            unconfirmed_users_delete_after_days: number;
+            /** @description Named only in the rule of `unconfirmed_users_delete_after_days` (Premium/Ultimate field of §2.5). Type not stated in the seed; boolean by meaning. */
+            delete_unconfirmed_users?: boolean;
+            /** @description Requires `unique_ips_limit_per_user` and `unique_ips_limit_time_window`. */
+            unique_ips_limit_enabled?: boolean;
+            /** @description Maximum number of IPs per user. */
+            unique_ips_limit_per_user?: number;
+            /** @description Time window, in seconds. */
+            unique_ips_limit_time_window?: number;
+            update_runner_versions_enabled?: boolean;
+            usage_ping_enabled?: boolean;
+            include_optional_metrics_in_service_ping?: boolean;
+            user_deactivation_emails_enabled?: boolean;
+            user_default_external?: boolean;
+            user_oauth_applications?: boolean;
+            user_show_add_ssh_key_message?: boolean;
+            version_check_enabled?: boolean;
+            user_default_internal_regex?: string;
+            /**
+             * @description Default false.
+             * @default false
+             */
+            user_defaults_to_private_profile: boolean;
+            /** @description Who may register runners: `[]`, `[group]`, `[project]` or `[group, project]`. */
+            valid_runner_registrars?: ("group" | "project")[];
+            /** @enum {string} */
+            whats_new_variant?: "all_tiers" | "current_tier" | "disabled";
+            /**
+             * @description Maximum wiki page content, in bytes. Default 52428800, minimum 1024.
+             * @default 52428800
+             */
+            wiki_page_max_content_bytes: number;
+            bulk_import_concurrent_pipeline_batch_limit?: number;
+            /**
+             * @description Maximum AsciiDoc includes. Default 32, maximum 64.
+             * @default 32
+             */
+            asciidoc_max_includes: number;
+            /** @description Self-managed, Premium and Ultimate. */
+            assistant_features_enabled?: boolean;
+            /** @description Self-managed, Premium and Ultimate. */
+            lock_assistant_features_enabled?: boolean;
+            nuget_skip_metadata_url_validation?: boolean;
+            /**
+             * @description Default false.
+             * @default false
+             */
+            delete_inactive_projects: boolean;
+            /**
+             * @description Default 2.
+             * @default 2
+             */
+            inactive_projects_delete_after_months: number;
+            /**
+             * @description Default 0.
+             * @default 0
+             */
+            inactive_projects_min_size_mb: number;
+            /**
+             * @description Default 1.
+             * @default 1
+             */
+            inactive_projects_send_warning_email_after_months: number;
+            /** @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated. */
+            housekeeping_optimize_repository_period?: number;
+            default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
+        } & {
+            [key: string]: string;
+        }) & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /** @description Limits of a plan (Part 3 §2.7), all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB (Part 3 §4.5). */
+        PlanLimits: {
+            /** @description Unit not stated in the seed. */
+            ci_pipeline_size: number;
+            /** @description Unit not stated in the seed. */
+            ci_active_jobs: number;
+            /** @description Unit not stated in the seed. */
+            ci_project_subscriptions: number;
+            /** @description Unit not stated in the seed. */
+            ci_pipeline_schedules: number;
+            /** @description Unit not stated in the seed. */
+            ci_needs_size_limit: number;
+            /** @description Unit not stated in the seed. */
+            ci_registered_group_runners: number;
+            /** @description Unit not stated in the seed. */
+            ci_registered_project_runners: number;
+            /** @description In bytes. */
+            conan_max_file_size: number;
+            /** @description In MiB. */
+            enforcement_limit: number;
+            /** @description In bytes. */
+            generic_packages_max_file_size: number;
+            /** @description In bytes. */
+            helm_max_file_size: number;
+            /** @description In MiB. */
+            notification_limit: number;
+            /** @description In bytes. */
+            maven_max_file_size: number;
+            /** @description In bytes. */
+            npm_max_file_size: number;
+            /** @description In bytes. */
+            nuget_max_file_size: number;
+            /** @description In bytes. */
+            pypi_max_file_size: number;
+            /** @description In bytes. */
+            terraform_module_max_file_size: number;
+            /** @description In MiB. */
+            storage_size_limit: number;
+        };
+        /** @description Body of `PUT /application/plan_limits` (Part 3 §4.5): `plan_name` and any limit of §2.7, as integers; `*_max_file_size` in bytes, `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
+        UpdatePlanLimitsRequest: {
+            /** @description Name of the plan. Only `default` exists on the community edition; other plans exist on the enterprise edition. */
+            plan_name: string;
+            /** @description Unit not stated in the seed. */
+            ci_pipeline_size?: number;
+            /** @description Unit not stated in the seed. */
+            ci_active_jobs?: number;
+            /** @description Unit not stated in the seed. */
+            ci_project_subscriptions?: number;
+            /** @description Unit not stated in the seed. */
+            ci_pipeline_schedules?: number;
+            /** @description Unit not stated in the seed. */
+            ci_needs_size_limit?: number;
+            /** @description Unit not stated in the seed. */
+            ci_registered_group_runners?: number;
+            /** @description Unit not stated in the seed. */
+            ci_registered_project_runners?: number;
+            /** @description In bytes. */
+            conan_max_file_size?: number;
+            /** @description In MiB. */
+            enforcement_limit?: number;
+            /** @description In bytes. */
+            generic_packages_max_file_size?: number;
+            /** @description In bytes. */
+            helm_max_file_size?: number;
+            /** @description In MiB. */
+            notification_limit?: number;
+            /** @description In bytes. */
+            maven_max_file_size?: number;
+            /** @description In bytes. */
+            npm_max_file_size?: number;
+            /** @description In bytes. */
+            nuget_max_file_size?: number;
+            /** @description In bytes. */
+            pypi_max_file_size?: number;
+            /** @description In bytes. */
+            terraform_module_max_file_size?: number;
+            /** @description In MiB. */
+            storage_size_limit?: number;
+        };
+        /**
+         * @description Package manager of a dependency, as accepted by the `package_manager` filter (Part 3 §4.6).
+         * @enum {string}
+         */
+        DependencyPackageManager: "bundler" | "composer" | "conan" | "go" | "gradle" | "maven" | "npm" | "nuget" | "pip" | "pipenv" | "pnpm" | "yarn" | "sbt" | "setuptools";
+        /** @description A vulnerability of the dependency (Part 3 §2.8). Types other than `id` not stated in the seed; strings by meaning. */
+        DependencyVulnerability: {
+            name: string;
+            /** @description Severity; values not shown in the seed. */
+            severity: string;
+            id: number;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description A license of the dependency (Part 3 §2.8). Types not stated in the seed; strings by meaning. */
+        DependencyLicense: {
+            name: string;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description A dependency detected in the project (Part 3 §2.8). `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
+        Dependency: {
+            name: string;
+            version: string;
+            /** @description Package manager of the dependency; the filter values of `package_manager` are listed in `DependencyPackageManager`. */
+            package_manager: string;
+            dependency_file_path: string;
+            /** @description Present only when the caller may read the security dashboard. */
+            vulnerabilities?: components["schemas"]["DependencyVulnerability"][];
+            licenses: components["schemas"]["DependencyLicense"][];
+        };
+        /** @description An analytics query (Part 3 §4.7). Members are prefixed with their cube: `TrackedEvents.` for tracked events (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and `Sessions.` for sessions (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
+        ProductAnalyticsQuery: {
+            /** @description Measures, for example `TrackedEvents.count`. */
+            measures?: string[];
+            /** @description Dimensions, with the cube prefix, for example `TrackedEvents.docPath`. */
+            dimensions?: string[];
+            timeDimensions?: ({
+                /** @description Time dimension member, with the cube prefix (for example `TrackedEvents.utcTime`). */
+                dimension: string;
+                /** @description Date range, for example `last 7 days`. */
+                dateRange?: string;
+                /** @description Granularity, for example `day`. */
+                granularity?: string;
+            } | {
+                dateRange: string;
+            } | {
+                granularity: string;
+            })[];
+            /** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
+            order?: {
+                [key: string]: "asc" | "desc";
+            } | [
+                string,
+                "asc" | "desc"
+            ][];
+            /** @description Maximum number of rows. */
+            limit?: number;
+        };
+        /** @description Body of the load and dry-run operations (Part 3 §4.7): `{query, queryType}`, plus `include_token`. Whether `query` and `queryType` are required is not stated in the seed. */
+        ProductAnalyticsQueryRequest: {
+            query?: components["schemas"]["ProductAnalyticsQuery"];
+            /**
+             * @description Query type; the value shown in the seed is `multi` (other values not shown).
+             * @example multi
+             */
+            queryType?: string;
+            /** @description Include an access token in the response; only for funnel generation. */
+            include_token?: boolean;
+        };
+        /** @description Body of `POST /projects/{id}/error_tracking/client_keys` (Part 3 §4.8): not shown in the seed, so the schema is open. */
+        CreateClientKeyRequest: Record<string, never>;
+        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}` (Part 3 §4.8): not shown in the seed, so the schema is open. */
+        DeleteClientKeyRequest: Record<string, never>;
     };
     responses: {
         /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
@@ -3117,6 +4838,376 @@ export interface components {
          * @example custom-issue-tracker
          */
         IntegrationSlug: string;
+        /**
+         * @description Limit by archived status. Type not stated in the seed; boolean by meaning.
+         * @example false
+         */
+        ProjectListArchived: boolean;
+        /**
+         * @description Limit to projects with IDs greater than this.
+         * @example 100
+         */
+        ProjectListIdAfter: number;
+        /**
+         * @description Limit to projects with IDs less than this.
+         * @example 200
+         */
+        ProjectListIdBefore: number;
+        /**
+         * @description Limit to projects imported from external systems by the current user. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListImported: boolean;
+        /**
+         * @description Include hidden projects. Administrators only; Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListIncludeHidden: boolean;
+        /**
+         * @description Include projects pending deletion. Administrators only. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListIncludePendingDelete: boolean;
+        /**
+         * @description Limit to projects with last activity after this time (ISO 8601 date-time).
+         * @example 2025-03-01T00:00:00Z
+         */
+        ProjectListLastActivityAfter: string;
+        /**
+         * @description Limit to projects with last activity before this time (ISO 8601 date-time).
+         * @example 2025-03-31T23:59:59Z
+         */
+        ProjectListLastActivityBefore: string;
+        /**
+         * @description Limit to projects the current user is a member of. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListMembership: boolean;
+        /**
+         * @description Limit to projects where the current user has at least this role (an access level, Part 1 §1).
+         * @example 30
+         */
+        ProjectListMinAccessLevel: components["schemas"]["AccessLevel"];
+        /**
+         * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination (`pagination=keyset`) supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
+         * @example id
+         */
+        ProjectListOrderBy: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at" | "similarity" | "repository_size" | "storage_size" | "packages_size" | "wiki_size";
+        /**
+         * @description Limit to projects explicitly owned by the current user. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListOwned: boolean;
+        /**
+         * @description Limit to projects where the repository checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListRepositoryChecksumFailed: boolean;
+        /**
+         * @description Limit to projects stored on this repository storage. Administrators only. Type not stated in the seed; a storage name.
+         * @example default
+         */
+        ProjectListRepositoryStorage: string;
+        /**
+         * @description Include ancestor namespaces when matching `search`. Default false.
+         * @example true
+         */
+        ProjectListSearchNamespaces: boolean;
+        /**
+         * @description Return projects matching these search criteria. Type not stated in the seed; search text.
+         * @example frontend
+         */
+        ProjectListSearch: string;
+        /**
+         * @description When true, return the simple view of each project (`ProjectSimple`, Part 3 §2.1) instead of the full view. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListSimple: boolean;
+        /**
+         * @description Sort direction; default `desc`.
+         * @example asc
+         */
+        ProjectListSort: "asc" | "desc";
+        /**
+         * @description Limit to projects starred by the current user. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListStarred: boolean;
+        /**
+         * @description Include project statistics; available only to users with at least the Reporter role. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListStatistics: boolean;
+        /**
+         * @description Limit to projects with the topic of this ID.
+         * @example 3
+         */
+        ProjectListTopicId: number;
+        /**
+         * @description Comma-separated topic names; projects must match all of them. Type not stated in the seed; a comma-separated string.
+         * @example frontend,vue
+         */
+        ProjectListTopic: string;
+        /**
+         * @description Limit to projects updated after this time. Requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1). Type not stated in the seed; an ISO 8601 date-time by meaning.
+         * @example 2025-03-01T00:00:00Z
+         */
+        ProjectListUpdatedAfter: string;
+        /**
+         * @description Limit to projects updated before this time. Requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1). Type not stated in the seed; an ISO 8601 date-time by meaning.
+         * @example 2025-03-31T23:59:59Z
+         */
+        ProjectListUpdatedBefore: string;
+        /**
+         * @description Limit by visibility.
+         * @example internal
+         */
+        ProjectListVisibility: "public" | "internal" | "private";
+        /**
+         * @description Limit to projects where the wiki checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListWikiChecksumFailed: boolean;
+        /**
+         * @description Include custom attributes in the response. Administrators only. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListWithCustomAttributes: boolean;
+        /**
+         * @description Limit to projects with the issues feature enabled. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListWithIssuesEnabled: boolean;
+        /**
+         * @description Limit to projects with the merge requests feature enabled. Type not stated in the seed; boolean by meaning.
+         * @example true
+         */
+        ProjectListWithMergeRequestsEnabled: boolean;
+        /**
+         * @description Limit to projects that use this programming language. Type not stated in the seed; a language name.
+         * @example Ruby
+         */
+        ProjectListWithProgrammingLanguage: string;
+        /**
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free). Part 3 §4.1.
+         * @example {
+         *       "location": "Antarctica"
+         *     }
+         */
+        ProjectListCustomAttributes: {
+            [key: string]: string;
+        };
+        /** @description The user, by numeric ID or username (Part 3 §4.1: string, ID or username). */
+        UserProjectListUserId: string;
+        /**
+         * @description Order projects by this field; default `created_at`. Keyset pagination is supported for selected orderings (which ones is not shown in the seed).
+         * @example id
+         */
+        UserProjectListOrderBy: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at";
+        /** @description Merge requests approved by all of these users (at most 5 IDs), or `None` (no approvals) / `Any` (at least one approval). Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+        MergeRequestListApprovedByIds: number[] | ("None" | "Any");
+        /** @description Merge requests with all of these users as eligible approvers, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+        MergeRequestListApproverIds: number[] | ("None" | "Any");
+        /**
+         * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not shown in the seed).
+         * @example yes
+         */
+        MergeRequestListApproved: "yes" | "no";
+        /** @description Merge requests assigned to this user ID, or `None` (no assignee) / `Any` (any assignee). */
+        MergeRequestListAssigneeId: number | ("None" | "Any");
+        /**
+         * @description Merge requests created by this user ID. Mutually exclusive with `author_username`.
+         * @example 1
+         */
+        MergeRequestListAuthorId: number;
+        /**
+         * @description Merge requests created by this username. Mutually exclusive with `author_id`.
+         * @example jdoe
+         */
+        MergeRequestListAuthorUsername: string;
+        /**
+         * @description Merge requests created on or after this time (ISO 8601 date-time).
+         * @example 2025-03-01T00:00:00Z
+         */
+        MergeRequestListCreatedAfter: string;
+        /**
+         * @description Merge requests created on or before this time (ISO 8601 date-time).
+         * @example 2025-03-31T23:59:59Z
+         */
+        MergeRequestListCreatedBefore: string;
+        /**
+         * @description Merge requests updated on or after this time (ISO 8601 date-time).
+         * @example 2025-03-01T00:00:00Z
+         */
+        MergeRequestListUpdatedAfter: string;
+        /**
+         * @description Merge requests updated on or before this time (ISO 8601 date-time).
+         * @example 2025-03-31T23:59:59Z
+         */
+        MergeRequestListUpdatedBefore: string;
+        /**
+         * @description Merge requests deployed after this time (ISO 8601 date-time). Global list only.
+         * @example 2025-03-01T00:00:00Z
+         */
+        MergeRequestListDeployedAfter: string;
+        /**
+         * @description Merge requests deployed before this time (ISO 8601 date-time). Global list only.
+         * @example 2025-03-31T23:59:59Z
+         */
+        MergeRequestListDeployedBefore: string;
+        /**
+         * @description Merge requests deployed to this environment.
+         * @example production
+         */
+        MergeRequestListEnvironment: string;
+        /**
+         * @description Fields `search` applies to: `title`, `description`, or both comma-joined; default `title,description`.
+         * @example title
+         */
+        MergeRequestListIn: string;
+        /** @description Comma-separated label names; merge requests must carry all of them. `None` lists merge requests without labels, `Any` those with at least one; these predefined names are case-insensitive. */
+        MergeRequestListLabels: string;
+        /**
+         * @description Merge requests merged by this user ID. Mutually exclusive with `merge_user_username`.
+         * @example 1
+         */
+        MergeRequestListMergeUserId: number;
+        /**
+         * @description Merge requests merged by this username. Mutually exclusive with `merge_user_id`.
+         * @example root
+         */
+        MergeRequestListMergeUserUsername: string;
+        /** @description Milestone title; `None` lists merge requests without a milestone, `Any` those with one. */
+        MergeRequestListMilestone: string;
+        /** @description Merge requests the caller reacted to with this emoji; `None` for no reaction, `Any` for at least one. */
+        MergeRequestListMyReactionEmoji: string;
+        /**
+         * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example wontfix
+         */
+        MergeRequestListNotLabels: string;
+        /**
+         * @description Milestone title the merge requests must not have. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example v2.3
+         */
+        MergeRequestListNotMilestone: string;
+        /**
+         * @description Exclude merge requests created by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example 3
+         */
+        MergeRequestListNotAuthorId: number;
+        /**
+         * @description Exclude merge requests created by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example bot
+         */
+        MergeRequestListNotAuthorUsername: string;
+        /**
+         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example 3
+         */
+        MergeRequestListNotAssigneeId: number;
+        /**
+         * @description Exclude merge requests assigned to this username (a key of the `not` hash only; type not stated, a username). One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example bot
+         */
+        MergeRequestListNotAssigneeUsername: string;
+        /**
+         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example 3
+         */
+        MergeRequestListNotReviewerId: number;
+        /**
+         * @description Exclude merge requests reviewed by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example bot
+         */
+        MergeRequestListNotReviewerUsername: string;
+        /**
+         * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @example thumbsdown
+         */
+        MergeRequestListNotMyReactionEmoji: string;
+        /**
+         * @description Order by this field; default `created_at`.
+         * @example updated_at
+         */
+        MergeRequestListOrderBy: "created_at" | "title" | "updated_at";
+        /** @description Merge requests with this user ID as reviewer, or `None` / `Any`. Mutually exclusive with `reviewer_username`. */
+        MergeRequestListReviewerId: number | ("None" | "Any");
+        /** @description Merge requests with this username as reviewer, or `None` / `Any`. Mutually exclusive with `reviewer_id`. */
+        MergeRequestListReviewerUsername: string;
+        /**
+         * @description Which merge requests: `created_by_me` (default), `assigned_to_me` or `all`. Global list only.
+         * @example all
+         */
+        MergeRequestListScope: "created_by_me" | "assigned_to_me" | "all";
+        /**
+         * @description Search merge requests by title and description (see `in`).
+         * @example login
+         */
+        MergeRequestListSearch: string;
+        /**
+         * @description Sort direction; default `desc`.
+         * @example asc
+         */
+        MergeRequestListSort: "asc" | "desc";
+        /**
+         * @description Merge requests with this source branch.
+         * @example feature/login
+         */
+        MergeRequestListSourceBranch: string;
+        /**
+         * @description Merge requests with this target branch.
+         * @example main
+         */
+        MergeRequestListTargetBranch: string;
+        /**
+         * @description Merge requests in this state, or `all`. `locked` is short-lived and rarely appears (Part 3 §3).
+         * @example opened
+         */
+        MergeRequestListState: "opened" | "closed" | "locked" | "merged" | "all";
+        /**
+         * @description `simple` returns the reduced record (`MergeRequestSimple`) instead of the full merge request.
+         * @example simple
+         */
+        MergeRequestListView: "simple";
+        /**
+         * @description When true, `labels` holds label objects (name, color, description, description_html, text_color) instead of names. Default false.
+         * @example true
+         */
+        MergeRequestListWithLabelsDetails: boolean;
+        /**
+         * @description Ask for an asynchronous recalculation of `merge_status`; may be ignored for callers below the Developer role. The list does not proactively update `merge_status` otherwise. Default false.
+         * @example true
+         */
+        MergeRequestListWithMergeStatusRecheck: boolean;
+        /**
+         * @description `yes` lists only drafts, `no` only non-drafts.
+         * @example no
+         */
+        MergeRequestListWip: "yes" | "no";
+        /**
+         * @description Only the merge requests with these IIDs, sent as `iids[]=1&iids[]=2`. Project list only.
+         * @example [
+         *       1,
+         *       2
+         *     ]
+         */
+        MergeRequestListIids: number[];
+        /**
+         * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+         * @example 1
+         */
+        MergeRequestIid: number;
+        /**
+         * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+         * @example 7
+         */
+        ApprovalRuleId: number;
+        /**
+         * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+         * @example 42
+         */
+        ProductAnalyticsProjectId: number;
     };
     requestBodies: never;
     headers: {
@@ -3288,6 +5379,50 @@ export type TestGenerationIntegrationSettingsRequest = components['schemas']['Te
 export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
 export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
 export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
+export type ProjectNamespace = components['schemas']['ProjectNamespace'];
+export type ProjectSimple = components['schemas']['ProjectSimple'];
+export type ProjectLinks = components['schemas']['ProjectLinks'];
+export type ProjectContainerExpirationPolicy = components['schemas']['ProjectContainerExpirationPolicy'];
+export type ProjectPermissions = components['schemas']['ProjectPermissions'];
+export type Project = components['schemas']['Project'];
+export type MergeRequestState = components['schemas']['MergeRequestState'];
+export type MergeRequestLabel = components['schemas']['MergeRequestLabel'];
+export type MergeRequestMilestone = components['schemas']['MergeRequestMilestone'];
+export type MergeRequestReferences = components['schemas']['MergeRequestReferences'];
+export type MergeRequestTimeStats = components['schemas']['MergeRequestTimeStats'];
+export type MergeRequestPipeline = components['schemas']['MergeRequestPipeline'];
+export type MergeRequestDiffRefs = components['schemas']['MergeRequestDiffRefs'];
+export type MergeRequestTaskCompletionStatus = components['schemas']['MergeRequestTaskCompletionStatus'];
+export type MergeRequest = components['schemas']['MergeRequest'];
+export type MergeRequestSimple = components['schemas']['MergeRequestSimple'];
+export type CreateMergeRequestRequest = components['schemas']['CreateMergeRequestRequest'];
+export type UpdateMergeRequestRequest = components['schemas']['UpdateMergeRequestRequest'];
+export type DeleteMergeRequestRequest = components['schemas']['DeleteMergeRequestRequest'];
+export type MergeMergeRequestRequest = components['schemas']['MergeMergeRequestRequest'];
+export type ApprovalRuleType = components['schemas']['ApprovalRuleType'];
+export type ApprovalRuleAccessLevel = components['schemas']['ApprovalRuleAccessLevel'];
+export type ApprovalRuleProtectedBranch = components['schemas']['ApprovalRuleProtectedBranch'];
+export type ApprovalRule = components['schemas']['ApprovalRule'];
+export type CreateGroupApprovalRuleRequest = components['schemas']['CreateGroupApprovalRuleRequest'];
+export type UpdateGroupApprovalRuleRequest = components['schemas']['UpdateGroupApprovalRuleRequest'];
+export type ProjectApprovalSettingsUpdated = components['schemas']['ProjectApprovalSettingsUpdated'];
+export type ProjectApprovalSettings = components['schemas']['ProjectApprovalSettings'];
+export type UpdateProjectApprovalSettingsRequest = components['schemas']['UpdateProjectApprovalSettingsRequest'];
+export type CreateProjectApprovalRuleRequest = components['schemas']['CreateProjectApprovalRuleRequest'];
+export type DefaultBranchProtectionDefaults = components['schemas']['DefaultBranchProtectionDefaults'];
+export type ApplicationSettings = components['schemas']['ApplicationSettings'];
+export type DefaultBranchProtectionDefaultsInput = components['schemas']['DefaultBranchProtectionDefaultsInput'];
+export type UpdateApplicationSettingsRequest = components['schemas']['UpdateApplicationSettingsRequest'];
+export type PlanLimits = components['schemas']['PlanLimits'];
+export type UpdatePlanLimitsRequest = components['schemas']['UpdatePlanLimitsRequest'];
+export type DependencyPackageManager = components['schemas']['DependencyPackageManager'];
+export type DependencyVulnerability = components['schemas']['DependencyVulnerability'];
+export type DependencyLicense = components['schemas']['DependencyLicense'];
+export type Dependency = components['schemas']['Dependency'];
+export type ProductAnalyticsQuery = components['schemas']['ProductAnalyticsQuery'];
+export type ProductAnalyticsQueryRequest = components['schemas']['ProductAnalyticsQueryRequest'];
+export type CreateClientKeyRequest = components['schemas']['CreateClientKeyRequest'];
+export type DeleteClientKeyRequest = components['schemas']['DeleteClientKeyRequest'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -3371,6 +5506,84 @@ export type ParameterRunnerJobsSort = components['parameters']['RunnerJobsSort']
 export type ParameterProjectRunnersScope = components['parameters']['ProjectRunnersScope'];
 export type ParameterRunnerManagerSystemId = components['parameters']['RunnerManagerSystemId'];
 export type ParameterIntegrationSlug = components['parameters']['IntegrationSlug'];
+export type ParameterProjectListArchived = components['parameters']['ProjectListArchived'];
+export type ParameterProjectListIdAfter = components['parameters']['ProjectListIdAfter'];
+export type ParameterProjectListIdBefore = components['parameters']['ProjectListIdBefore'];
+export type ParameterProjectListImported = components['parameters']['ProjectListImported'];
+export type ParameterProjectListIncludeHidden = components['parameters']['ProjectListIncludeHidden'];
+export type ParameterProjectListIncludePendingDelete = components['parameters']['ProjectListIncludePendingDelete'];
+export type ParameterProjectListLastActivityAfter = components['parameters']['ProjectListLastActivityAfter'];
+export type ParameterProjectListLastActivityBefore = components['parameters']['ProjectListLastActivityBefore'];
+export type ParameterProjectListMembership = components['parameters']['ProjectListMembership'];
+export type ParameterProjectListMinAccessLevel = components['parameters']['ProjectListMinAccessLevel'];
+export type ParameterProjectListOrderBy = components['parameters']['ProjectListOrderBy'];
+export type ParameterProjectListOwned = components['parameters']['ProjectListOwned'];
+export type ParameterProjectListRepositoryChecksumFailed = components['parameters']['ProjectListRepositoryChecksumFailed'];
+export type ParameterProjectListRepositoryStorage = components['parameters']['ProjectListRepositoryStorage'];
+export type ParameterProjectListSearchNamespaces = components['parameters']['ProjectListSearchNamespaces'];
+export type ParameterProjectListSearch = components['parameters']['ProjectListSearch'];
+export type ParameterProjectListSimple = components['parameters']['ProjectListSimple'];
+export type ParameterProjectListSort = components['parameters']['ProjectListSort'];
+export type ParameterProjectListStarred = components['parameters']['ProjectListStarred'];
+export type ParameterProjectListStatistics = components['parameters']['ProjectListStatistics'];
+export type ParameterProjectListTopicId = components['parameters']['ProjectListTopicId'];
+export type ParameterProjectListTopic = components['parameters']['ProjectListTopic'];
+export type ParameterProjectListUpdatedAfter = components['parameters']['ProjectListUpdatedAfter'];
+export type ParameterProjectListUpdatedBefore = components['parameters']['ProjectListUpdatedBefore'];
+export type ParameterProjectListVisibility = components['parameters']['ProjectListVisibility'];
+export type ParameterProjectListWikiChecksumFailed = components['parameters']['ProjectListWikiChecksumFailed'];
+export type ParameterProjectListWithCustomAttributes = components['parameters']['ProjectListWithCustomAttributes'];
+export type ParameterProjectListWithIssuesEnabled = components['parameters']['ProjectListWithIssuesEnabled'];
+export type ParameterProjectListWithMergeRequestsEnabled = components['parameters']['ProjectListWithMergeRequestsEnabled'];
+export type ParameterProjectListWithProgrammingLanguage = components['parameters']['ProjectListWithProgrammingLanguage'];
+export type ParameterProjectListCustomAttributes = components['parameters']['ProjectListCustomAttributes'];
+export type ParameterUserProjectListUserId = components['parameters']['UserProjectListUserId'];
+export type ParameterUserProjectListOrderBy = components['parameters']['UserProjectListOrderBy'];
+export type ParameterMergeRequestListApprovedByIds = components['parameters']['MergeRequestListApprovedByIds'];
+export type ParameterMergeRequestListApproverIds = components['parameters']['MergeRequestListApproverIds'];
+export type ParameterMergeRequestListApproved = components['parameters']['MergeRequestListApproved'];
+export type ParameterMergeRequestListAssigneeId = components['parameters']['MergeRequestListAssigneeId'];
+export type ParameterMergeRequestListAuthorId = components['parameters']['MergeRequestListAuthorId'];
+export type ParameterMergeRequestListAuthorUsername = components['parameters']['MergeRequestListAuthorUsername'];
+export type ParameterMergeRequestListCreatedAfter = components['parameters']['MergeRequestListCreatedAfter'];
+export type ParameterMergeRequestListCreatedBefore = components['parameters']['MergeRequestListCreatedBefore'];
+export type ParameterMergeRequestListUpdatedAfter = components['parameters']['MergeRequestListUpdatedAfter'];
+export type ParameterMergeRequestListUpdatedBefore = components['parameters']['MergeRequestListUpdatedBefore'];
+export type ParameterMergeRequestListDeployedAfter = components['parameters']['MergeRequestListDeployedAfter'];
+export type ParameterMergeRequestListDeployedBefore = components['parameters']['MergeRequestListDeployedBefore'];
+export type ParameterMergeRequestListEnvironment = components['parameters']['MergeRequestListEnvironment'];
+export type ParameterMergeRequestListIn = components['parameters']['MergeRequestListIn'];
+export type ParameterMergeRequestListLabels = components['parameters']['MergeRequestListLabels'];
+export type ParameterMergeRequestListMergeUserId = components['parameters']['MergeRequestListMergeUserId'];
+export type ParameterMergeRequestListMergeUserUsername = components['parameters']['MergeRequestListMergeUserUsername'];
+export type ParameterMergeRequestListMilestone = components['parameters']['MergeRequestListMilestone'];
+export type ParameterMergeRequestListMyReactionEmoji = components['parameters']['MergeRequestListMyReactionEmoji'];
+export type ParameterMergeRequestListNotLabels = components['parameters']['MergeRequestListNotLabels'];
+export type ParameterMergeRequestListNotMilestone = components['parameters']['MergeRequestListNotMilestone'];
+export type ParameterMergeRequestListNotAuthorId = components['parameters']['MergeRequestListNotAuthorId'];
+export type ParameterMergeRequestListNotAuthorUsername = components['parameters']['MergeRequestListNotAuthorUsername'];
+export type ParameterMergeRequestListNotAssigneeId = components['parameters']['MergeRequestListNotAssigneeId'];
+export type ParameterMergeRequestListNotAssigneeUsername = components['parameters']['MergeRequestListNotAssigneeUsername'];
+export type ParameterMergeRequestListNotReviewerId = components['parameters']['MergeRequestListNotReviewerId'];
+export type ParameterMergeRequestListNotReviewerUsername = components['parameters']['MergeRequestListNotReviewerUsername'];
+export type ParameterMergeRequestListNotMyReactionEmoji = components['parameters']['MergeRequestListNotMyReactionEmoji'];
+export type ParameterMergeRequestListOrderBy = components['parameters']['MergeRequestListOrderBy'];
+export type ParameterMergeRequestListReviewerId = components['parameters']['MergeRequestListReviewerId'];
+export type ParameterMergeRequestListReviewerUsername = components['parameters']['MergeRequestListReviewerUsername'];
+export type ParameterMergeRequestListScope = components['parameters']['MergeRequestListScope'];
+export type ParameterMergeRequestListSearch = components['parameters']['MergeRequestListSearch'];
+export type ParameterMergeRequestListSort = components['parameters']['MergeRequestListSort'];
+export type ParameterMergeRequestListSourceBranch = components['parameters']['MergeRequestListSourceBranch'];
+export type ParameterMergeRequestListTargetBranch = components['parameters']['MergeRequestListTargetBranch'];
+export type ParameterMergeRequestListState = components['parameters']['MergeRequestListState'];
+export type ParameterMergeRequestListView = components['parameters']['MergeRequestListView'];
+export type ParameterMergeRequestListWithLabelsDetails = components['parameters']['MergeRequestListWithLabelsDetails'];
+export type ParameterMergeRequestListWithMergeStatusRecheck = components['parameters']['MergeRequestListWithMergeStatusRecheck'];
+export type ParameterMergeRequestListWip = components['parameters']['MergeRequestListWip'];
+export type ParameterMergeRequestListIids = components['parameters']['MergeRequestListIids'];
+export type ParameterMergeRequestIid = components['parameters']['MergeRequestIid'];
+export type ParameterApprovalRuleId = components['parameters']['ApprovalRuleId'];
+export type ParameterProductAnalyticsProjectId = components['parameters']['ProductAnalyticsProjectId'];
 export type HeaderLink = components['headers']['Link'];
 export type HeaderXNextPage = components['headers']['XNextPage'];
 export type HeaderXPage = components['headers']['XPage'];
@@ -7425,4 +9638,1955 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    "projects/list-projects": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Limit by archived status. Type not stated in the seed; boolean by meaning.
+                 * @example false
+                 */
+                archived?: components["parameters"]["ProjectListArchived"];
+                /**
+                 * @description Limit to projects with IDs greater than this.
+                 * @example 100
+                 */
+                id_after?: components["parameters"]["ProjectListIdAfter"];
+                /**
+                 * @description Limit to projects with IDs less than this.
+                 * @example 200
+                 */
+                id_before?: components["parameters"]["ProjectListIdBefore"];
+                /**
+                 * @description Limit to projects imported from external systems by the current user. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                imported?: components["parameters"]["ProjectListImported"];
+                /**
+                 * @description Include hidden projects. Administrators only; Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                include_hidden?: components["parameters"]["ProjectListIncludeHidden"];
+                /**
+                 * @description Include projects pending deletion. Administrators only. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                include_pending_delete?: components["parameters"]["ProjectListIncludePendingDelete"];
+                /**
+                 * @description Limit to projects with last activity after this time (ISO 8601 date-time).
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                last_activity_after?: components["parameters"]["ProjectListLastActivityAfter"];
+                /**
+                 * @description Limit to projects with last activity before this time (ISO 8601 date-time).
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                last_activity_before?: components["parameters"]["ProjectListLastActivityBefore"];
+                /**
+                 * @description Limit to projects the current user is a member of. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                membership?: components["parameters"]["ProjectListMembership"];
+                /**
+                 * @description Limit to projects where the current user has at least this role (an access level, Part 1 §1).
+                 * @example 30
+                 */
+                min_access_level?: components["parameters"]["ProjectListMinAccessLevel"];
+                /**
+                 * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination (`pagination=keyset`) supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
+                 * @example id
+                 */
+                order_by?: components["parameters"]["ProjectListOrderBy"];
+                /**
+                 * @description Limit to projects explicitly owned by the current user. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                owned?: components["parameters"]["ProjectListOwned"];
+                /**
+                 * @description Limit to projects where the repository checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                repository_checksum_failed?: components["parameters"]["ProjectListRepositoryChecksumFailed"];
+                /**
+                 * @description Limit to projects stored on this repository storage. Administrators only. Type not stated in the seed; a storage name.
+                 * @example default
+                 */
+                repository_storage?: components["parameters"]["ProjectListRepositoryStorage"];
+                /**
+                 * @description Include ancestor namespaces when matching `search`. Default false.
+                 * @example true
+                 */
+                search_namespaces?: components["parameters"]["ProjectListSearchNamespaces"];
+                /**
+                 * @description Return projects matching these search criteria. Type not stated in the seed; search text.
+                 * @example frontend
+                 */
+                search?: components["parameters"]["ProjectListSearch"];
+                /**
+                 * @description When true, return the simple view of each project (`ProjectSimple`, Part 3 §2.1) instead of the full view. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                simple?: components["parameters"]["ProjectListSimple"];
+                /**
+                 * @description Sort direction; default `desc`.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["ProjectListSort"];
+                /**
+                 * @description Limit to projects starred by the current user. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                starred?: components["parameters"]["ProjectListStarred"];
+                /**
+                 * @description Include project statistics; available only to users with at least the Reporter role. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                statistics?: components["parameters"]["ProjectListStatistics"];
+                /**
+                 * @description Limit to projects with the topic of this ID.
+                 * @example 3
+                 */
+                topic_id?: components["parameters"]["ProjectListTopicId"];
+                /**
+                 * @description Comma-separated topic names; projects must match all of them. Type not stated in the seed; a comma-separated string.
+                 * @example frontend,vue
+                 */
+                topic?: components["parameters"]["ProjectListTopic"];
+                /**
+                 * @description Limit to projects updated after this time. Requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1). Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["ProjectListUpdatedAfter"];
+                /**
+                 * @description Limit to projects updated before this time. Requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1). Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                updated_before?: components["parameters"]["ProjectListUpdatedBefore"];
+                /**
+                 * @description Limit by visibility.
+                 * @example internal
+                 */
+                visibility?: components["parameters"]["ProjectListVisibility"];
+                /**
+                 * @description Limit to projects where the wiki checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                wiki_checksum_failed?: components["parameters"]["ProjectListWikiChecksumFailed"];
+                /**
+                 * @description Include custom attributes in the response. Administrators only. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["ProjectListWithCustomAttributes"];
+                /**
+                 * @description Limit to projects with the issues feature enabled. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                with_issues_enabled?: components["parameters"]["ProjectListWithIssuesEnabled"];
+                /**
+                 * @description Limit to projects with the merge requests feature enabled. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                with_merge_requests_enabled?: components["parameters"]["ProjectListWithMergeRequestsEnabled"];
+                /**
+                 * @description Limit to projects that use this programming language. Type not stated in the seed; a language name.
+                 * @example Ruby
+                 */
+                with_programming_language?: components["parameters"]["ProjectListWithProgrammingLanguage"];
+                /**
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free). Part 3 §4.1.
+                 * @example {
+                 *       "location": "Antarctica"
+                 *     }
+                 */
+                custom_attributes?: components["parameters"]["ProjectListCustomAttributes"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @example keyset
+                 */
+                pagination?: components["parameters"]["KeysetPagination"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Projects: full views, or simple views when `simple=true` or the caller is anonymous. Offset pagination stops at 50,000 records. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Project"] | components["schemas"]["ProjectSimple"])[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "projects/list-user-projects": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Limit by archived status. Type not stated in the seed; boolean by meaning.
+                 * @example false
+                 */
+                archived?: components["parameters"]["ProjectListArchived"];
+                /**
+                 * @description Limit to projects with IDs greater than this.
+                 * @example 100
+                 */
+                id_after?: components["parameters"]["ProjectListIdAfter"];
+                /**
+                 * @description Limit to projects with IDs less than this.
+                 * @example 200
+                 */
+                id_before?: components["parameters"]["ProjectListIdBefore"];
+                /**
+                 * @description Limit to projects the current user is a member of. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                membership?: components["parameters"]["ProjectListMembership"];
+                /**
+                 * @description Limit to projects where the current user has at least this role (an access level, Part 1 §1).
+                 * @example 30
+                 */
+                min_access_level?: components["parameters"]["ProjectListMinAccessLevel"];
+                /**
+                 * @description Order projects by this field; default `created_at`. Keyset pagination is supported for selected orderings (which ones is not shown in the seed).
+                 * @example id
+                 */
+                order_by?: components["parameters"]["UserProjectListOrderBy"];
+                /**
+                 * @description Limit to projects explicitly owned by the current user. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                owned?: components["parameters"]["ProjectListOwned"];
+                /**
+                 * @description Return projects matching these search criteria. Type not stated in the seed; search text.
+                 * @example frontend
+                 */
+                search?: components["parameters"]["ProjectListSearch"];
+                /**
+                 * @description When true, return the simple view of each project (`ProjectSimple`, Part 3 §2.1) instead of the full view. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                simple?: components["parameters"]["ProjectListSimple"];
+                /**
+                 * @description Sort direction; default `desc`.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["ProjectListSort"];
+                /**
+                 * @description Limit to projects starred by the current user. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                starred?: components["parameters"]["ProjectListStarred"];
+                /**
+                 * @description Include project statistics; available only to users with at least the Reporter role. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                statistics?: components["parameters"]["ProjectListStatistics"];
+                /**
+                 * @description Limit to projects updated after this time. Requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1). Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["ProjectListUpdatedAfter"];
+                /**
+                 * @description Limit to projects updated before this time. Requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1). Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                updated_before?: components["parameters"]["ProjectListUpdatedBefore"];
+                /**
+                 * @description Limit by visibility.
+                 * @example internal
+                 */
+                visibility?: components["parameters"]["ProjectListVisibility"];
+                /**
+                 * @description Include custom attributes in the response. Administrators only. Type not stated in the seed; boolean by meaning.
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["ProjectListWithCustomAttributes"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @example keyset
+                 */
+                pagination?: components["parameters"]["KeysetPagination"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The user, by numeric ID or username (Part 3 §4.1: string, ID or username). */
+                user_id: components["parameters"]["UserProjectListUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Projects in the user's namespace; empty when the profile is private. The project view is not stated in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Project"] | components["schemas"]["ProjectSimple"])[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "merge-requests/list-merge-requests": {
+        parameters: {
+            query?: {
+                /** @description Merge requests approved by all of these users (at most 5 IDs), or `None` (no approvals) / `Any` (at least one approval). Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+                approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
+                /** @description Merge requests with all of these users as eligible approvers, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+                approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
+                /**
+                 * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not shown in the seed).
+                 * @example yes
+                 */
+                approved?: components["parameters"]["MergeRequestListApproved"];
+                /** @description Merge requests assigned to this user ID, or `None` (no assignee) / `Any` (any assignee). */
+                assignee_id?: components["parameters"]["MergeRequestListAssigneeId"];
+                /**
+                 * @description Merge requests created by this user ID. Mutually exclusive with `author_username`.
+                 * @example 1
+                 */
+                author_id?: components["parameters"]["MergeRequestListAuthorId"];
+                /**
+                 * @description Merge requests created by this username. Mutually exclusive with `author_id`.
+                 * @example jdoe
+                 */
+                author_username?: components["parameters"]["MergeRequestListAuthorUsername"];
+                /**
+                 * @description Merge requests created on or after this time (ISO 8601 date-time).
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["MergeRequestListCreatedAfter"];
+                /**
+                 * @description Merge requests created on or before this time (ISO 8601 date-time).
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                created_before?: components["parameters"]["MergeRequestListCreatedBefore"];
+                /**
+                 * @description Merge requests updated on or after this time (ISO 8601 date-time).
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["MergeRequestListUpdatedAfter"];
+                /**
+                 * @description Merge requests updated on or before this time (ISO 8601 date-time).
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                updated_before?: components["parameters"]["MergeRequestListUpdatedBefore"];
+                /**
+                 * @description Merge requests deployed after this time (ISO 8601 date-time). Global list only.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                deployed_after?: components["parameters"]["MergeRequestListDeployedAfter"];
+                /**
+                 * @description Merge requests deployed before this time (ISO 8601 date-time). Global list only.
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                deployed_before?: components["parameters"]["MergeRequestListDeployedBefore"];
+                /**
+                 * @description Merge requests deployed to this environment.
+                 * @example production
+                 */
+                environment?: components["parameters"]["MergeRequestListEnvironment"];
+                /**
+                 * @description Fields `search` applies to: `title`, `description`, or both comma-joined; default `title,description`.
+                 * @example title
+                 */
+                in?: components["parameters"]["MergeRequestListIn"];
+                /** @description Comma-separated label names; merge requests must carry all of them. `None` lists merge requests without labels, `Any` those with at least one; these predefined names are case-insensitive. */
+                labels?: components["parameters"]["MergeRequestListLabels"];
+                /**
+                 * @description Merge requests merged by this user ID. Mutually exclusive with `merge_user_username`.
+                 * @example 1
+                 */
+                merge_user_id?: components["parameters"]["MergeRequestListMergeUserId"];
+                /**
+                 * @description Merge requests merged by this username. Mutually exclusive with `merge_user_id`.
+                 * @example root
+                 */
+                merge_user_username?: components["parameters"]["MergeRequestListMergeUserUsername"];
+                /** @description Milestone title; `None` lists merge requests without a milestone, `Any` those with one. */
+                milestone?: components["parameters"]["MergeRequestListMilestone"];
+                /** @description Merge requests the caller reacted to with this emoji; `None` for no reaction, `Any` for at least one. */
+                my_reaction_emoji?: components["parameters"]["MergeRequestListMyReactionEmoji"];
+                /**
+                 * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example wontfix
+                 */
+                "not[labels]"?: components["parameters"]["MergeRequestListNotLabels"];
+                /**
+                 * @description Milestone title the merge requests must not have. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example v2.3
+                 */
+                "not[milestone]"?: components["parameters"]["MergeRequestListNotMilestone"];
+                /**
+                 * @description Exclude merge requests created by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example 3
+                 */
+                "not[author_id]"?: components["parameters"]["MergeRequestListNotAuthorId"];
+                /**
+                 * @description Exclude merge requests created by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example bot
+                 */
+                "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
+                /**
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example 3
+                 */
+                "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
+                /**
+                 * @description Exclude merge requests assigned to this username (a key of the `not` hash only; type not stated, a username). One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example bot
+                 */
+                "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
+                /**
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example 3
+                 */
+                "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
+                /**
+                 * @description Exclude merge requests reviewed by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example bot
+                 */
+                "not[reviewer_username]"?: components["parameters"]["MergeRequestListNotReviewerUsername"];
+                /**
+                 * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example thumbsdown
+                 */
+                "not[my_reaction_emoji]"?: components["parameters"]["MergeRequestListNotMyReactionEmoji"];
+                /**
+                 * @description Order by this field; default `created_at`.
+                 * @example updated_at
+                 */
+                order_by?: components["parameters"]["MergeRequestListOrderBy"];
+                /** @description Merge requests with this user ID as reviewer, or `None` / `Any`. Mutually exclusive with `reviewer_username`. */
+                reviewer_id?: components["parameters"]["MergeRequestListReviewerId"];
+                /** @description Merge requests with this username as reviewer, or `None` / `Any`. Mutually exclusive with `reviewer_id`. */
+                reviewer_username?: components["parameters"]["MergeRequestListReviewerUsername"];
+                /**
+                 * @description Which merge requests: `created_by_me` (default), `assigned_to_me` or `all`. Global list only.
+                 * @example all
+                 */
+                scope?: components["parameters"]["MergeRequestListScope"];
+                /**
+                 * @description Search merge requests by title and description (see `in`).
+                 * @example login
+                 */
+                search?: components["parameters"]["MergeRequestListSearch"];
+                /**
+                 * @description Sort direction; default `desc`.
+                 * @example asc
+                 */
+                sort?: components["parameters"]["MergeRequestListSort"];
+                /**
+                 * @description Merge requests with this source branch.
+                 * @example feature/login
+                 */
+                source_branch?: components["parameters"]["MergeRequestListSourceBranch"];
+                /**
+                 * @description Merge requests with this target branch.
+                 * @example main
+                 */
+                target_branch?: components["parameters"]["MergeRequestListTargetBranch"];
+                /**
+                 * @description Merge requests in this state, or `all`. `locked` is short-lived and rarely appears (Part 3 §3).
+                 * @example opened
+                 */
+                state?: components["parameters"]["MergeRequestListState"];
+                /**
+                 * @description `simple` returns the reduced record (`MergeRequestSimple`) instead of the full merge request.
+                 * @example simple
+                 */
+                view?: components["parameters"]["MergeRequestListView"];
+                /**
+                 * @description When true, `labels` holds label objects (name, color, description, description_html, text_color) instead of names. Default false.
+                 * @example true
+                 */
+                with_labels_details?: components["parameters"]["MergeRequestListWithLabelsDetails"];
+                /**
+                 * @description Ask for an asynchronous recalculation of `merge_status`; may be ignored for callers below the Developer role. The list does not proactively update `merge_status` otherwise. Default false.
+                 * @example true
+                 */
+                with_merge_status_recheck?: components["parameters"]["MergeRequestListWithMergeStatusRecheck"];
+                /**
+                 * @description `yes` lists only drafts, `no` only non-drafts.
+                 * @example no
+                 */
+                wip?: components["parameters"]["MergeRequestListWip"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Merge requests: full records, or reduced records with `view=simple`; `labels` holds objects with `with_labels_details=true`. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["MergeRequest"] | components["schemas"]["MergeRequestSimple"])[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "merge-requests/list-project-merge-requests": {
+        parameters: {
+            query?: {
+                /** @description Merge requests approved by all of these users (at most 5 IDs), or `None` (no approvals) / `Any` (at least one approval). Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+                approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
+                /** @description Merge requests with all of these users as eligible approvers, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+                approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
+                /**
+                 * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not shown in the seed).
+                 * @example yes
+                 */
+                approved?: components["parameters"]["MergeRequestListApproved"];
+                /** @description Merge requests assigned to this user ID, or `None` (no assignee) / `Any` (any assignee). */
+                assignee_id?: components["parameters"]["MergeRequestListAssigneeId"];
+                /**
+                 * @description Merge requests created by this user ID. Mutually exclusive with `author_username`.
+                 * @example 1
+                 */
+                author_id?: components["parameters"]["MergeRequestListAuthorId"];
+                /**
+                 * @description Merge requests created by this username. Mutually exclusive with `author_id`.
+                 * @example jdoe
+                 */
+                author_username?: components["parameters"]["MergeRequestListAuthorUsername"];
+                /**
+                 * @description Merge requests created on or after this time (ISO 8601 date-time).
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["MergeRequestListCreatedAfter"];
+                /**
+                 * @description Merge requests created on or before this time (ISO 8601 date-time).
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                created_before?: components["parameters"]["MergeRequestListCreatedBefore"];
+                /**
+                 * @description Merge requests updated on or after this time (ISO 8601 date-time).
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["MergeRequestListUpdatedAfter"];
+                /**
+                 * @description Merge requests updated on or before this time (ISO 8601 date-time).
+                 * @example 2025-03-31T23:59:59Z
+                 */
+                updated_before?: components["parameters"]["MergeRequestListUpdatedBefore"];
+                /**
+                 * @description Merge requests deployed to this environment.
+                 * @example production
+                 */
+                environment?: components["parameters"]["MergeRequestListEnvironment"];
+                /**
+                 * @description Fields `search` applies to: `title`, `description`, or both comma-joined; default `title,description`.
+                 * @example title
+                 */
+                in?: components["parameters"]["MergeRequestListIn"];
+                /**
+                 * @description Only the merge requests with these IIDs, sent as `iids[]=1&iids[]=2`. Project list only.
+                 * @example [
+                 *       1,
+                 *       2
+                 *     ]
+                 */
+                "iids[]"?: components["parameters"]["MergeRequestListIids"];
+                /** @description Comma-separated label names; merge requests must carry all of them. `None` lists merge requests without labels, `Any` those with at least one; these predefined names are case-insensitive. */
+                labels?: components["parameters"]["MergeRequestListLabels"];
+                /**
+                 * @description Merge requests merged by this user ID. Mutually exclusive with `merge_user_username`.
+                 * @example 1
+                 */
+                merge_user_id?: components["parameters"]["MergeRequestListMergeUserId"];
+                /**
+                 * @description Merge requests merged by this username. Mutually exclusive with `merge_user_id`.
+                 * @example root
+                 */
+                merge_user_username?: components["parameters"]["MergeRequestListMergeUserUsername"];
+                /** @description Milestone title; `None` lists merge requests without a milestone, `Any` those with one. */
+                milestone?: components["parameters"]["MergeRequestListMilestone"];
+                /** @description Merge requests the caller reacted to with this emoji; `None` for no reaction, `Any` for at least one. */
+                my_reaction_emoji?: components["parameters"]["MergeRequestListMyReactionEmoji"];
+                /**
+                 * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example wontfix
+                 */
+                "not[labels]"?: components["parameters"]["MergeRequestListNotLabels"];
+                /**
+                 * @description Milestone title the merge requests must not have. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example v2.3
+                 */
+                "not[milestone]"?: components["parameters"]["MergeRequestListNotMilestone"];
+                /**
+                 * @description Exclude merge requests created by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example 3
+                 */
+                "not[author_id]"?: components["parameters"]["MergeRequestListNotAuthorId"];
+                /**
+                 * @description Exclude merge requests created by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example bot
+                 */
+                "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
+                /**
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example 3
+                 */
+                "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
+                /**
+                 * @description Exclude merge requests assigned to this username (a key of the `not` hash only; type not stated, a username). One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example bot
+                 */
+                "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
+                /**
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example 3
+                 */
+                "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
+                /**
+                 * @description Exclude merge requests reviewed by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example bot
+                 */
+                "not[reviewer_username]"?: components["parameters"]["MergeRequestListNotReviewerUsername"];
+                /**
+                 * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @example thumbsdown
+                 */
+                "not[my_reaction_emoji]"?: components["parameters"]["MergeRequestListNotMyReactionEmoji"];
+                /**
+                 * @description Order by this field; default `created_at`.
+                 * @example updated_at
+                 */
+                order_by?: components["parameters"]["MergeRequestListOrderBy"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Merge requests: full records, or reduced records with `view=simple`; `labels` holds objects with `with_labels_details=true`. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["MergeRequest"] | components["schemas"]["MergeRequestSimple"])[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "merge-requests/create-merge-request": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMergeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The created merge request. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "merge-requests/update-merge-request": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @example 1
+                 */
+                merge_request_iid: components["parameters"]["MergeRequestIid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMergeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated merge request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeRequest"];
+                };
+            };
+            /** @description 400 Bad Request: none of the optional attributes was given (Part 3 §7), or an attribute is invalid. The message text is not shown in the seed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "merge-requests/delete-merge-request": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @example 1
+                 */
+                merge_request_iid: components["parameters"]["MergeRequestIid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteMergeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "merge-requests/merge": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @example 1
+                 */
+                merge_request_iid: components["parameters"]["MergeRequestIid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MergeMergeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The merge request: merged, or still opened with `merge_when_pipeline_succeeds` set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description 401: the caller may not accept (merge) this merge request (Part 3 §7; the seed gives 401 here, not 403), or the credentials are missing or invalid (Part 1 §5). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description 405: the merge request cannot be merged (Part 3 §7), for example it is a draft, has conflicts or is not open. The body is not shown in the seed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 409: the `sha` parameter differs from the HEAD of the source branch (Part 3 §7). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 422: the merge failed (Part 3 §7). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/list-group-approval-rules": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approval rules of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/create-group-approval-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupApprovalRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The created rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/update-group-approval-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @example 7
+                 */
+                approval_rule_id: components["parameters"]["ApprovalRuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupApprovalRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/get-project-approval-settings": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Project approval settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectApprovalSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/update-project-approval-settings": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectApprovalSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated settings, without the approver arrays. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectApprovalSettingsUpdated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/list-project-approval-rules": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approval rules of the project, with `usernames`. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": WithRequired<components["schemas"]["ApprovalRule"], "usernames">[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/create-project-approval-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProjectApprovalRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The created rule (further content not shown in the seed). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "approvals/get-project-approval-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @example 7
+                 */
+                approval_rule_id: components["parameters"]["ApprovalRuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "application/get-settings": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings object (Part 3 §2.5). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "application/update-settings": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateApplicationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings object after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "application/get-plan-limits": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Name of the plan; default `default`. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
+                 * @example default
+                 */
+                plan_name?: string;
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan limits object (Part 3 §2.7). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "application/update-plan-limits": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePlanLimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan limits object after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "dependencies/list-project-dependencies": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only dependencies of these package managers, sent repeated: `package_manager=bundler&package_manager=yarn`.
+                 * @example [
+                 *       "bundler",
+                 *       "yarn"
+                 *     ]
+                 */
+                package_manager?: components["schemas"]["DependencyPackageManager"][];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dependencies of the project. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dependency"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "product-analytics/load-query": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @example 42
+                 */
+                id: components["parameters"]["ProductAnalyticsProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProductAnalyticsQueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query result; its body is not shown in the seed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "product-analytics/dry-run-query": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @example 42
+                 */
+                id: components["parameters"]["ProductAnalyticsProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProductAnalyticsQueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query result; its body is not shown in the seed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "product-analytics/get-meta": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @example 42
+                 */
+                id: components["parameters"]["ProductAnalyticsProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Metadata of the analytics data; shape not stated in the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "error-tracking/list-client-keys": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client keys; the body is not shown in the seed. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "error-tracking/create-client-key": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateClientKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The created client key; the body is not shown in the seed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "error-tracking/delete-client-key": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                id: components["parameters"]["ProjectId"];
+                /**
+                 * @description ID of the client key. Type not stated in the seed; an integer ID by meaning.
+                 * @example 2
+                 */
+                key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteClientKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

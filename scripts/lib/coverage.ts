@@ -25,9 +25,10 @@ export interface Inventory {
 
 /** Documented choices where the spec names an inventory item differently (each with its reason). */
 export interface Aliases {
+  /** By inventory resource name (`Job`, or a nested label such as `MergeRequest.user`): the schema or dotted path that holds it. */
   resources?: Record<string, { schema: string; reason: string }>;
   /** By `METHOD /path`, then inventory name: the spec's name, or no name where the seed gives none (`reason` says how it is described). */
-  parameters?: Record<string, Record<string, { name?: string; reason: string }>>;
+  parameters?: Record<string, Record<string, { name?: string; names?: string[]; reason: string }>>;
 }
 
 export interface SectionCoverage {
@@ -85,8 +86,9 @@ function hasProperty(doc: OpenApiDocument, schemas: Schema[], name: string): boo
 }
 
 function resourceSchemas(doc: OpenApiDocument, resource: string, aliases: Aliases): Schema[] | undefined {
-  const [root, ...path] = resource.split('.');
-  const name = aliases.resources?.[root!]?.schema ?? root!;
+  const [inventoryRoot, ...inventoryPath] = resource.split('.');
+  const target = aliases.resources?.[resource]?.schema ?? [aliases.resources?.[inventoryRoot!]?.schema ?? inventoryRoot, ...inventoryPath].join('.');
+  const [name, ...path] = target.split('.');
   const schema = (doc.components?.schemas as Record<string, Schema> | undefined)?.[name];
   if (!schema) return undefined;
   return path.reduce<Schema[]>((schemas, field) => step(doc, schemas, field), withItems(doc, schema));
@@ -122,15 +124,17 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
     for (const parameter of op.parameters) {
       const alias = aliases.parameters?.[key]?.[parameter.name];
       if (alias) cov.choices.push(`parameter ${parameter.name} of ${key}: ${alias.reason}`);
-      if (alias && alias.name === undefined) {
+      if (alias && alias.name === undefined && alias.names === undefined) {
         cov.parameters.covered += 1;
         continue;
       }
-      const name = alias?.name ?? parameter.name;
-      const found =
-        entry.parameters.some((p) => p.name === name) ||
-        hasProperty(doc, bodies, name) ||
-        (parameter.in === 'header' && securityHeaders.has(name.toLowerCase()));
+      const names = alias?.names ?? [alias?.name ?? parameter.name];
+      const found = names.every(
+        (name) =>
+          entry.parameters.some((p) => p.name === name) ||
+          hasProperty(doc, bodies, name) ||
+          (parameter.in === 'header' && securityHeaders.has(name.toLowerCase())),
+      );
       if (found) cov.parameters.covered += 1;
       else cov.missing.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
     }
@@ -139,8 +143,8 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
   for (const resource of inventory.resources) {
     const cov = sectionOf(resource.part, resource.section);
     cov.fields.total += resource.fields.length;
-    const alias = aliases.resources?.[resource.name.split('.')[0]!];
-    if (alias && !resource.name.includes('.')) cov.choices.push(`resource ${resource.name} is schema ${alias.schema}: ${alias.reason}`);
+    const alias = aliases.resources?.[resource.name] ?? (resource.name.includes('.') ? undefined : aliases.resources?.[resource.name]);
+    if (alias) cov.choices.push(`resource ${resource.name} is schema ${alias.schema}: ${alias.reason}`);
     const schemas = resourceSchemas(doc, resource.name, aliases);
     if (!schemas || schemas.length === 0) {
       if (resource.fields.length > 0 || !schemas) cov.missing.push(`resource ${resource.name} (${resource.fields.length} fields)`);
