@@ -832,6 +832,742 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Users of the instance (Part 2 §4.1). Callers who are not administrators get the public view (`User`, Part 2 §2.1); administrators get the administrator view (`UserAdmin`, Part 2 §2.2), may use the administrator-only filters (`x-admin-only` parameters) and can search private e-mail addresses too. The response items are therefore `anyOf` the two views. For `active`, `blocked` and `external` only `true` is meaningful.
+         *
+         *     Pagination (Part 2 §4.1, §8): keyset pagination is supported (`pagination=keyset`, follow the `Link` header); it is enforced above 50,000 requested records, and offset pagination (`page`/`per_page`) is deprecated for this endpoint. The other keyset parameters of this endpoint are not shown in the seeds.
+         */
+        get: operations["users/list-users"];
+        put?: never;
+        /**
+         * Create a user
+         * @description Creates a user; administrators only (Part 2 §4.1). One of `password`, `reset_password`, `force_random_password` must be given; when `reset_password` and `force_random_password` are both false, `password` is required; the two flags take priority over `password` and can be combined. `private_profile` defaults to the instance setting for new users; `bio` defaults to the empty string. The full parameter table and the response body are not shown in the seeds: the request body stays open to further attributes and the response (the created user) is an open object.
+         */
+        post: operations["users/create-user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the user (an integer, not a project or group reference).
+                 * @example 12
+                 */
+                id: components["parameters"]["UsersIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a single user
+         * @description A single user (Part 2 §4.1); the caller must be signed in. Returns the single-user view (`UserSingle`, Part 2 §2.1) to other callers and the administrator single-user view (`UserAdminSingle`, Part 2 §2.2) to administrators. `with_custom_attributes` is for administrators.
+         */
+        get: operations["users/get-user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/impersonation_tokens/{impersonation_token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+                /**
+                 * @description The ID of the impersonation token.
+                 * @example 3
+                 */
+                impersonation_token_id: components["parameters"]["ImpersonationTokenId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an impersonation token of a user
+         * @description One impersonation token of a user; administrators only (Part 2 §4.1). The secret `token` is never returned here (Part 2 §2.3).
+         */
+        get: operations["users/get-impersonation-token"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an impersonation token
+         * @description Revokes an impersonation token of a user; administrators only (Part 2 §4.1). Success status from the general rule (DELETE 204, Part 1 §7).
+         */
+        delete: operations["users/revoke-impersonation-token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/impersonation_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an impersonation token
+         * @description Creates an impersonation token for a user; administrators only (Part 2 §4.1). The response includes the secret `token`, which appears only here and cannot be read again; the user cannot see the token in their profile. Impersonation can be disabled by an administrator (enabled by default, Part 1 §5 rule 5). Success status from the general rule (POST 201).
+         */
+        post: operations["users/create-impersonation-token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/personal_access_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a personal access token for a user
+         * @description Creates a personal access token for a user; administrators only (Part 2 §4.1). `expires_at` defaults to the maximum allowed lifetime. The response includes the secret `token`, returned only at creation. Success status from the general rule (POST 201).
+         */
+        post: operations["users/create-user-personal-access-token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/personal_access_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a personal access token for the caller
+         * @description Creates a personal access token for the signed-in caller (Part 2 §4.1). Only the `k8s_proxy` scope is accepted. `expires_at` defaults to the end of the creation day (Part 2 §8), capped by the maximum lifetime. The response is the token record including the secret `token` (only in this creation response, Part 2 §2.3). Success status from the general rule (POST 201).
+         */
+        post: operations["users/create-personal-access-token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List user activities
+         * @description Last activity dates of users, sorted from oldest to newest (Part 2 §4.1). For other users only public profiles are shown; administrators also see private profiles. `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. Paginated as every list (Part 1 §8).
+         */
+        get: operations["users/list-activities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the user (an integer, not a project or group reference).
+                 * @example 12
+                 */
+                id: components["parameters"]["UsersIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List direct memberships of a user
+         * @description Projects and groups (namespaces) the user is a direct member of (Part 2 §4.1); only direct memberships. Administrators only. Statuses (Part 2 §7): 200 success; 404 user not found; 403 not an administrator; 400 unsupported `type`. Paginated as every list (Part 1 §8).
+         */
+        get: operations["users/list-memberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/disable_two_factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The ID of the user (an integer, not a project or group reference).
+                 * @example 12
+                 */
+                id: components["parameters"]["UsersIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Disable two-factor authentication for a user
+         * @description Disables two-factor authentication for a user; administrators only (Part 2 §4.1). It cannot target the caller or other administrators (the status for that case is not stated). Afterwards the user has two-factor authentication disabled (Part 2 §3). Statuses (Part 2 §7): 204 success; 400 two-factor not enabled; 403 not an administrator; 404 user not found.
+         */
+        patch: operations["users/disable-two-factor"];
+        trace?: never;
+    };
+    "/user/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a runner linked to the caller
+         * @description Creates a runner and returns its ID and authentication token (Part 2 §4.1, §2.9). Needs a token (personal access or OAuth token) with the `create_runner` scope; the scope is stated here rather than in `security`, whose arrays hold scopes only for OAuth2 schemes. `instance_type` needs an administrator; `group_type` and `project_type` need the Owner role in the target group or project, and an administrator must not have restricted runner registration. `maintenance_note` is at most 1024 characters (Part 2 §8). The token is shown only in this response. Success status from the general rule (POST 201).
+         */
+        post: operations["runners/create-user-runner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the caller's avatar
+         * @description Uploads an avatar for the signed-in caller as `multipart/form-data` (Part 2 §4.1). The file part `avatar` is required; ideal size 192 x 192 pixels; at most 200 KiB (Part 2 §8). Statuses (Part 2 §7): 200 with `{avatar_url}`; 400 when the file is above 200 KiB.
+         */
+        put: operations["users/upload-avatar"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Groups visible to the caller (Part 2 §4.2). Unauthenticated callers get only public groups and may use keyset pagination (`pagination=keyset`; its other parameters are not shown in the seeds). Pages hold up to 100 groups with `per_page` (Part 2 §8), for example `/groups?per_page=100&page=2`. `all_available` defaults to false for authenticated users and true for administrators; `owned` and `min_access_level` take precedence over it. `statistics` and `with_custom_attributes` are for administrators; `repository_storage` is for administrators on Premium and Ultimate. The fields of each group vary with the caller's permissions; `repository_storage` is returned in this top-level listing only.
+         */
+        get: operations["groups/list-groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/subgroups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List direct subgroups
+         * @description The direct subgroups of the group `id` (the parent) that the caller can see (Part 2 §4.2). Unauthenticated callers see only public groups; authenticated callers see only the groups they belong to. `search` looks at short paths only. `statistics` and `with_custom_attributes` are for administrators. Paginated as every list (Part 1 §8).
+         */
+        get: operations["groups/list-subgroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/descendant_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List descendant groups
+         * @description All visible descendant groups of the group `id` (Part 2 §4.2), with the same parameters and visibility rules as the subgroup list. Paginated as every list (Part 1 §8).
+         */
+        get: operations["groups/list-descendant-groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List projects of a group
+         * @description Projects of a group, as group project list records (Part 2 §4.2, §2.5). `order_by=similarity` ignores `sort` and, without `search`, orders by name. `with_security_reports` is Ultimate only. Paginated as every list (Part 1 §8).
+         */
+        get: operations["groups/list-projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/hooks/{hook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the group hook. Type not stated (an ID).
+                 * @example 8
+                 */
+                hook_id: components["parameters"]["GroupHookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a group hook
+         * @description Updates a hook of the group and returns it (Part 2 §4.2). `url` is required. The boolean `*_events` parameters select the events the hook reacts to (Part 2 §6). The secret `token` is write-only: it is never returned, and it is reset when `url` changes. The group hook record's fields are not shown in the seeds (open object). Group hook list/add/get are not shown in the seeds.
+         */
+        put: operations["groups/update-hook"];
+        post?: never;
+        /**
+         * Delete a group hook
+         * @description Removes a hook from the group (Part 2 §4.2). The operation is idempotent: repeating it has no further effect. Success status from the general rule (DELETE 204); the status of a repeat on an already removed hook is not stated.
+         */
+        delete: operations["groups/delete-hook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/ldap_sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a group with LDAP
+         * @description Synchronizes the group with its LDAP links (Part 2 §4.2). Group owners and administrators; self-managed, Premium and Ultimate. The seed states no result: the status follows the general rule (POST 201) and the body is not shown.
+         */
+        post: operations["groups/sync-ldap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/ldap_group_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List LDAP group links
+         * @description LDAP group links of the group (Part 2 §4.2). Premium and Ultimate. The link record's fields are not shown in the seeds (open objects). Paginated as every list (Part 1 §8).
+         */
+        get: operations["groups/list-ldap-group-links"];
+        put?: never;
+        /**
+         * Create an LDAP group link
+         * @description Creates an LDAP group link (Part 2 §4.2). Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not shown in the seeds. Success status from the general rule (POST 201).
+         */
+        post: operations["groups/create-ldap-group-link"];
+        /**
+         * Delete an LDAP group link
+         * @description Deletes an LDAP group link identified by exactly one of `cn` and `filter`, and `provider` (Part 2 §4.2). Premium and Ultimate. Replaces the two deprecated path forms. The parameters travel in the JSON body (Part 1 §1); success status from the general rule (DELETE 204).
+         */
+        delete: operations["groups/delete-ldap-group-link"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/ldap_group_links/{cn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @example developers
+                 */
+                cn: components["parameters"]["LdapGroupLinkCn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LDAP group link by CN (deprecated)
+         * @deprecated
+         * @description Deprecated (Part 2 §4.2): deletes the LDAP group link with this CN. Use `DELETE /groups/{id}/ldap_group_links` with `cn` or `filter` and `provider` instead (the following row of the seed's table). Premium and Ultimate. Success status from the general rule (DELETE 204).
+         */
+        delete: operations["groups/delete-ldap-group-link-by-cn"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/ldap_group_links/{provider}/{cn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description LDAP provider ID. Type not stated (an identifier string).
+                 * @example ldapmain
+                 */
+                provider: components["parameters"]["LdapGroupLinkProvider"];
+                /**
+                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @example developers
+                 */
+                cn: components["parameters"]["LdapGroupLinkCn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LDAP group link by provider and CN (deprecated)
+         * @deprecated
+         * @description Deprecated (Part 2 §4.2): deletes the LDAP group link with this provider and CN. Use `DELETE /groups/{id}/ldap_group_links` with `cn` or `filter` and `provider` instead. Premium and Ultimate. Success status from the general rule (DELETE 204).
+         */
+        delete: operations["groups/delete-ldap-group-link-by-provider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/saml_group_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List SAML group links
+         * @description SAML group links of the group (Part 2 §4.2); 200 with an array. Premium and Ultimate. Paginated as every list (Part 1 §8).
+         */
+        get: operations["groups/list-saml-group-links"];
+        put?: never;
+        /**
+         * Create a SAML group link
+         * @description Creates a SAML group link (Part 2 §4.2); 201 with the link. Premium and Ultimate.
+         */
+        post: operations["groups/create-saml-group-link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/saml_group_links/{saml_group_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+                 * @example saml-developers
+                 */
+                saml_group_name: components["parameters"]["SamlGroupName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a SAML group link
+         * @description One SAML group link of the group (Part 2 §4.2); 200 with the link. Premium and Ultimate.
+         */
+        get: operations["groups/get-saml-group-link"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a SAML group link
+         * @description Deletes a SAML group link (Part 2 §4.2); 204. Premium and Ultimate.
+         */
+        delete: operations["groups/delete-saml-group-link"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a group with another group
+         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at` (Part 2 §4.2). Answers 200 with the group, as the seed states (not the general POST 201).
+         */
+        post: operations["groups/share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/share/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description ID of the group the group is shared with. Type not stated (an ID).
+                 * @example 9
+                 */
+                group_id: components["parameters"]["SharedGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop sharing a group with another group
+         * @description Removes the share of the group `id` with the group `group_id` (Part 2 §4.2); 204.
+         */
+        delete: operations["groups/unshare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/push_rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the group push rule
+         * @description The push rule of the group (Part 2 §4.2). Group owners and administrators. Premium and Ultimate.
+         */
+        get: operations["groups/get-push-rule"];
+        /**
+         * Update the group push rule
+         * @description Updates the push rule of the group (Part 2 §4.2) with "the same attributes" as the create operation. The seed shows the parameters only up to `member_check`; the parameters after it and the response body are not shown. The body therefore declares `deny_delete_tag` and `member_check` and stays open to the further (not shown) attributes; the response is an open object. Premium and Ultimate. Success status from the general rule (PUT 200).
+         */
+        put: operations["groups/update-push-rule"];
+        /**
+         * Create the group push rule
+         * @description Creates the push rule of the group (Part 2 §4.2). All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not shown in the seeds.
+         */
+        post: operations["groups/create-push-rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/badges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List group badges
+         * @description Badges of the group (Part 2 §4.2), optionally filtered by name. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Paginated as every list (Part 1 §8).
+         */
+        get: operations["badges/list-group-badges"];
+        put?: never;
+        /**
+         * Add a badge to a group
+         * @description Adds a badge to the group (Part 2 §4.2). `link_url` and `image_url` are required. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Success status from the general rule (POST 201).
+         */
+        post: operations["badges/create-group-badge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/badges/{badge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the badge. Type not stated (an ID).
+                 * @example 14
+                 */
+                badge_id: components["parameters"]["GroupBadgeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a group badge
+         * @description One badge of the group (Part 2 §4.2). Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged.
+         */
+        get: operations["badges/get-group-badge"];
+        /**
+         * Edit a group badge
+         * @description Updates a badge of the group (Part 2 §4.2); all attributes optional. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Success status from the general rule (PUT 200).
+         */
+        put: operations["badges/update-group-badge"];
+        post?: never;
+        /**
+         * Remove a group badge
+         * @description Removes a badge from the group (Part 2 §4.2). Success status from the general rule (DELETE 204).
+         */
+        delete: operations["badges/delete-group-badge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/badges/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Preview rendered badge URLs
+         * @description Renders `link_url` and `image_url` as a badge of the group would be rendered, without creating one (Part 2 §4.2). Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. The concrete path `/groups/{id}/badges/render` takes precedence over the templated `/groups/{id}/badges/{badge_id}` (OpenAPI matches concrete paths first; `badge_id` is an integer, so `render` cannot be a badge ID).
+         */
+        get: operations["badges/render-group-badge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/members": {
         parameters: {
             query?: never;
@@ -2688,13 +3424,669 @@ export interface components {
              */
             trailer: string;
         };
-        /** @description The user who created the membership: id, username, name, state, avatar_url, web_url (Part 2 §2.7). */
-        MemberCreatedBy: components["schemas"]["UserBasic"];
+        /**
+         * @description Account state (Part 2 §2.1, §3). Values seen: `active`, `blocked`; the seed does not close the list, so the string is open. `locked` is a separate boolean. State transitions are not shown in the seeds.
+         * @example active
+         * @example blocked
+         */
+        UserState: string;
+        /** @description User, public view (Part 2 §2.1): the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The record also declares, as optional properties, the fields that only the single-user view for a signed-in caller adds (`created_at` … `is_followed`); `UserSingle` is that view, with them required. Types not stated in the seed follow the fields' meaning (id an integer, text fields strings). */
+        User: {
+            id: number;
+            username: string;
+            name: string;
+            state: components["schemas"]["UserState"];
+            /** @description Whether the account is locked; separate from `state` (Part 2 §3). */
+            locked: boolean;
+            /** @description URL of the avatar image. */
+            avatar_url: string;
+            /** Format: uri */
+            web_url: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            created_at?: components["schemas"]["Timestamp"];
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            bio?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            bot?: boolean;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            location?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            public_email?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            skype?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            linkedin?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            twitter?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            discord?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            website_url?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            organization?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            job_title?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            pronouns?: string;
+            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            work_information?: string;
+            /** @description Number of followers. Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            followers?: number;
+            /** @description Number of users followed. Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            following?: number;
+            /** @description The user's local time, as a string (format not shown in the seed). Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            local_time?: string;
+            /** @description Whether the caller follows this user. Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
+            is_followed?: boolean;
+        };
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD`.
+         */
+        Date: string;
+        /** @description External identity of a user (Part 2 §2.2, `identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. Types not stated; they follow the fields' meaning. */
+        UserIdentity: {
+            /**
+             * @description Identity provider name; `group_saml` possible on Premium and Ultimate. Other values not shown.
+             * @example ldapmain
+             * @example group_saml
+             */
+            provider: string;
+            /** @description The user's identifier at the provider. */
+            extern_uid: string;
+            /** @description ID of the SAML provider. Type not stated in the seed (an ID by meaning; its value when the identity is not SAML is not shown). */
+            saml_provider_id: unknown;
+        };
+        /** @description SCIM identity of a user (Part 2 §2.2, `scim_identities`, Premium and Ultimate). Types not stated; they follow the fields' meaning. */
+        UserScimIdentity: {
+            extern_uid: string;
+            group_id: number;
+            active: boolean;
+        };
+        /** @description User, administrator view (Part 2 §2.2): the public view plus account and administration fields. Returned to administrators by `GET /users` (list items). The fields marked with `x-tiers` exist only on Premium and Ultimate. The fields only the administrator single-user view has (`public_email`, `commit_email`, `plan`, `trial`, `sign_in_count`) are declared here as optional and required in `UserAdminSingle`. Types the seed does not state follow the fields' meaning (`*_at` timestamps, `*_id` integers, `is_*`/`can_*`/flag fields booleans, text fields strings); where no meaning-based type is obvious the field is left untyped and says so. */
+        UserAdmin: components["schemas"]["User"] & {
+            /** @description Primary e-mail address. */
+            email: string;
+            is_admin: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            bio: string;
+            location: string;
+            skype: string;
+            linkedin: string;
+            twitter: string;
+            discord: string;
+            website_url: string;
+            organization: string;
+            job_title: string;
+            last_sign_in_at: components["schemas"]["Timestamp"];
+            confirmed_at: components["schemas"]["Timestamp"];
+            theme_id: number;
+            last_activity_on: components["schemas"]["Date"];
+            color_scheme_id: number;
+            /** @description Maximum number of projects the user may create. */
+            projects_limit: number;
+            current_sign_in_at: components["schemas"]["Timestamp"];
+            /** @description Administrator note about the user. */
+            note: string;
+            identities: components["schemas"]["UserIdentity"][];
+            can_create_group: boolean;
+            can_create_project: boolean;
+            two_factor_enabled: boolean;
+            external: boolean;
+            private_profile: boolean;
+            current_sign_in_ip: string;
+            last_sign_in_ip: string;
+            namespace_id: number;
+            /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not stated in the seed. */
+            created_by: unknown;
+            email_reset_offered_at: components["schemas"]["Timestamp"];
+            /** @description Shared-runner minutes limit (Premium and Ultimate). Type not stated in the seed. */
+            shared_runners_minutes_limit?: unknown;
+            /** @description Extra shared-runner minutes limit (Premium and Ultimate). Type not stated in the seed. */
+            extra_shared_runners_minutes_limit?: unknown;
+            is_auditor?: boolean;
+            using_license_seat?: boolean;
+            /** @description ID of the group that provisioned the user (Premium and Ultimate). Type not stated; its value for users not provisioned by a group is not shown. */
+            provisioned_by_group_id?: unknown;
+            scim_identities?: components["schemas"]["UserScimIdentity"][];
+            /** @description Administrator single-user view only (`UserAdminSingle`). */
+            public_email?: string;
+            /** @description Administrator single-user view only (`UserAdminSingle`). */
+            commit_email?: string;
+            /** @description Subscription plan; administrator single-user view only, enterprise edition only. Type not stated in the seed. */
+            plan?: unknown;
+            /** @description Trial information; administrator single-user view only, enterprise edition only. Type not stated in the seed. */
+            trial?: unknown;
+            /** @description Number of sign-ins; administrator single-user view only (`UserAdminSingle`). */
+            sign_in_count?: number;
+        };
+        /**
+         * @description Body of `POST /users` (Part 2 §4.1). Only the password rules and two defaults are shown in the seed; the full parameter table is not shown. This is therefore the one request body that stays open (`additionalProperties` allowed, `x-not-shown`): the service accepts further user attributes that the seeds do not list, and a closed schema would reject valid requests.
+         *     Password rules, expressed in the schema: at least one of `password`, `reset_password`, `force_random_password` must be given (`anyOf`); when neither `reset_password` nor `force_random_password` is true, `password` is required (`if`/`then`). The two flags take priority over `password` and can be combined with each other, so the three are not mutually exclusive (not a `oneOf`).
+         */
+        CreateUserRequest: ({
+            /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. Type not stated (a string by meaning). */
+            password?: string;
+            /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. Type inferred from "both false". */
+            reset_password?: boolean;
+            /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. Type inferred from "both false". */
+            force_random_password?: boolean;
+            /** @description Whether the profile is private. Default is the instance setting for new users (so no fixed default). Type not stated (a flag by meaning). */
+            private_profile?: boolean;
+            /**
+             * @description Profile biography; defaults to the empty string.
+             * @default
+             */
+            bio: string;
+        } & {
+            [key: string]: unknown;
+        }) | unknown | unknown | unknown;
+        /** @description User, administrator single-user view (Part 2 §2.2): the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count` (declared in `UserAdmin`). Returned by `GET /users/{id}` to administrators. `plan` and `trial` exist only on the enterprise edition, so they are not required. */
+        UserAdminSingle: components["schemas"]["UserAdmin"] & Record<string, never>;
+        /** @description User, single-user view for a signed-in caller (Part 2 §2.1): the public view plus the profile fields `created_at` … `is_followed` (declared in `User`, required here). Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). */
+        UserSingle: components["schemas"]["User"] & Record<string, never>;
+        /**
+         * @description Scope of an impersonation token. Part 2 §4.1 lists the values accepted at creation: `api`, `read_user`.
+         * @enum {string}
+         */
+        ImpersonationTokenScope: "api" | "read_user";
+        /** @description Fields shared by the impersonation token record and its creation response (Part 2 §2.3). Types not stated in the seed follow the fields' meaning. */
+        ImpersonationTokenBase: {
+            id: number;
+            name: string;
+            active: boolean;
+            user_id: number;
+            scopes: components["schemas"]["ImpersonationTokenScope"][];
+            revoked: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description True for impersonation tokens. */
+            impersonation: boolean;
+            expires_at: components["schemas"]["Date"];
+        };
+        /** @description Impersonation token as read back (Part 2 §2.3). It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
+        ImpersonationToken: components["schemas"]["ImpersonationTokenBase"] & {
+            token?: never;
+        };
+        /** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}` (Part 2 §4.1). The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
+        DeleteImpersonationTokenRequest: Record<string, never>;
+        /** @description Body of `POST /users/{user_id}/impersonation_tokens` (Part 2 §4.1). */
+        CreateImpersonationTokenRequest: {
+            /** @description Name of the token. */
+            name: string;
+            /** @description Expiry date, `YYYY-MM-DD`. */
+            expires_at: components["schemas"]["Date"];
+            /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
+            scopes: components["schemas"]["ImpersonationTokenScope"][];
+        };
+        /** @description Impersonation token as returned by its creation (Part 2 §2.3, §4.1): the token record plus the secret `token` string, shown only here and never again. The user cannot see the token in their profile. */
+        ImpersonationTokenCreated: components["schemas"]["ImpersonationTokenBase"] & {
+            /** @description The secret token value; returned only in this creation response and cannot be read again. */
+            token: string;
+        };
+        /** @description Body of `POST /users/{user_id}/personal_access_tokens` (Part 2 §4.1, administrators). */
+        CreateUserPersonalAccessTokenRequest: {
+            /** @description Name of the token. Type not stated (a string by meaning). */
+            name: string;
+            /** @description Expiry date. Default is the maximum allowed lifetime. */
+            expires_at?: components["schemas"]["Date"];
+            /** @description Scopes of the token. The seed does not list the accepted values for this operation (item type not stated), so the items stay open strings; scopes seen across the API (Part 1 §5 rule 6) are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+            scopes: string[];
+        };
+        /** @description Personal access token record (Part 2 §2.3). The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`, where it is required) and cannot be read back. Types not stated in the seed follow the fields' meaning; `expires_at` is a date, as in the creation parameters. */
+        PersonalAccessToken: {
+            id: number;
+            name: string;
+            revoked: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Scopes of the token. The item values are not closed by the seed for this record; scopes seen across the API (Part 1 §5 rule 6) are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+            scopes: string[];
+            user_id: number;
+            active: boolean;
+            expires_at: components["schemas"]["Date"];
+            /** @description The secret token value; present only in the creation response (`PersonalAccessTokenCreated`). */
+            token?: string;
+        };
+        /** @description Personal access token as returned by its creation (Part 2 §2.3, §4.1): the record plus the secret `token` string, which is returned only here. */
+        PersonalAccessTokenCreated: components["schemas"]["PersonalAccessToken"] & Record<string, never>;
+        /** @description Body of `POST /user/personal_access_tokens` (Part 2 §4.1): a token for the caller, limited to the `k8s_proxy` scope. */
+        CreatePersonalAccessTokenRequest: {
+            /** @description Name of the token. Type not stated (a string by meaning). */
+            name: string;
+            /** @description Scopes of the token; only `k8s_proxy` is accepted. */
+            scopes: "k8s_proxy"[];
+            /** @description Expiry date. Default: the end of the creation day (Part 2 §8: the default lifetime of a k8s_proxy token ends the day of creation), capped by the maximum lifetime. */
+            expires_at?: components["schemas"]["Date"];
+        };
+        /** @description Activity entry of a user (Part 2 §4.1, `GET /user/activities`). `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. */
+        UserActivity: {
+            username: string;
+            last_activity_on: components["schemas"]["Date"];
+            /**
+             * Format: date-time
+             * @deprecated
+             * @description Deprecated (Part 2 §4.1; the seed names no replacement). Type not stated in the seed; a timestamp by its `*_at` name.
+             */
+            last_activity_at: string;
+        };
         /**
          * @description Role as an integer (Part 1 §1): 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
          * @enum {integer}
          */
         AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
+        /** @description A direct membership of a user (Part 2 §4.1, `GET /users/{id}/memberships`). Types not stated follow the fields' meaning. */
+        UserMembership: {
+            /** @description ID of the project or namespace (group). */
+            source_id: number;
+            source_name: string;
+            /**
+             * @description Kind of source. Values are not listed for this field; the `type` filter takes `Project` and `Namespace`.
+             * @example Project
+             * @example Namespace
+             */
+            source_type: string;
+            access_level: components["schemas"]["AccessLevel"];
+        };
+        /** @description Body of `PATCH /users/{id}/disable_two_factor` (Part 2 §4.1). The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
+        DisableTwoFactorRequest: Record<string, never>;
+        /**
+         * @description Scope of a runner (Part 2 §2.9): instance, group or project runner.
+         * @enum {string}
+         */
+        RunnerType: "instance_type" | "group_type" | "project_type";
+        /**
+         * @description Which refs the runner picks jobs for (Part 2 §2.9, §4.5).
+         * @enum {string}
+         */
+        RunnerAccessLevel: "not_protected" | "ref_protected";
+        /** @description Body of `POST /user/runners` (Part 2 §4.1): create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
+        UserRunnerCreateRequest: {
+            /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
+            runner_type: components["schemas"]["RunnerType"];
+            /** @description The group the runner belongs to; required for `group_type`. Type not stated (an ID). */
+            group_id?: number;
+            /** @description The project the runner belongs to; required for `project_type`. Type not stated (an ID). */
+            project_id?: number;
+            /** @description Description of the runner. Type not stated (text). */
+            description?: string;
+            /** @description Whether the runner ignores new jobs. */
+            paused?: boolean;
+            /** @description Whether the runner is locked. */
+            locked?: boolean;
+            /** @description Whether the runner picks jobs without tags. */
+            run_untagged?: boolean;
+            /** @description Runner tags. */
+            tag_list?: string[];
+            /** @description Which refs the runner runs jobs for. */
+            access_level?: components["schemas"]["RunnerAccessLevel"];
+            /** @description Maximum job timeout, in seconds. */
+            maximum_timeout?: number;
+            /** @description Free-form maintenance note, at most 1024 characters (Part 2 §8). */
+            maintenance_note?: string;
+        } & (unknown & unknown);
+        /** @description Runner creation response (Part 2 §2.9): the new runner's ID, its authentication token (shown once, placed in the runner configuration, Part 2 §4.5) and the token's expiry. Types not stated follow the fields' meaning. */
+        RunnerCreation: {
+            id: number;
+            /** @description The runner authentication token; shown only in this response. */
+            token: string;
+            /** @description When the token expires. Type not stated; a timestamp by its `*_at` name. Nullability not stated. */
+            token_expires_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Multipart body of `PUT /user/avatar` (Part 2 §4.1): one file part, `avatar`. Ideal size 192 x 192 pixels; at most 200 KiB (204800 bytes, Part 2 §8); a larger file gets 400. */
+        UploadUserAvatarRequest: {
+            /**
+             * Format: binary
+             * @description The avatar image file, at most 200 KiB (204800 bytes; `maxLength` counts bytes of the file part). Ideal dimensions 192 x 192 pixels. The accepted image formats are not shown in the seed.
+             */
+            avatar: string;
+        };
+        /** @description Result of an avatar upload (Part 2 §4.1, `PUT /user/avatar`). */
+        UserAvatar: {
+            /**
+             * Format: uri
+             * @description URL of the uploaded avatar.
+             */
+            avatar_url: string;
+        };
+        /**
+         * @description Visibility of a group (Part 2 §4.2, the values of the `visibility` filter).
+         * @enum {string}
+         */
+        GroupVisibility: "public" | "internal" | "private";
+        /** @description An entry of `allowed_to_push` / `allowed_to_merge` in a group's default branch protection (Part 2 §2.4). */
+        GroupBranchProtectionAccessLevel: {
+            access_level: components["schemas"]["AccessLevel"];
+        };
+        /** @description Default branch protection of a group (Part 2 §2.4): who may push and merge, and whether force push is allowed. Part 3 §2.6 describes a related record with an extra `developer_can_initial_push`; Part 2 does not list it for groups, so it is not declared here (the object stays open). */
+        GroupDefaultBranchProtectionDefaults: {
+            allowed_to_push: components["schemas"]["GroupBranchProtectionAccessLevel"][];
+            allow_force_push: boolean;
+            allowed_to_merge: components["schemas"]["GroupBranchProtectionAccessLevel"][];
+        };
+        /** @description Storage statistics of a group (Part 2 §2.4), returned to administrators with `statistics=true`. The seed does not state types; the sizes are integers by meaning (units not shown in the seed). */
+        GroupStatistics: {
+            storage_size: number;
+            repository_size: number;
+            wiki_size: number;
+            lfs_objects_size: number;
+            job_artifacts_size: number;
+            pipeline_artifacts_size: number;
+            packages_size: number;
+            snippets_size: number;
+            uploads_size: number;
+        };
+        /** @description Group record (Part 2 §2.4). The fields returned vary with the caller's permissions, so only `id` is marked required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Types the seed does not state follow the fields' meaning (IDs integers, `*_at` timestamps, flags booleans, names and paths strings); fields without an obvious type are left untyped and say so. */
+        Group: {
+            id: number;
+            name?: string;
+            path?: string;
+            description?: string;
+            visibility?: components["schemas"]["GroupVisibility"];
+            share_with_group_lock?: boolean;
+            require_two_factor_authentication?: boolean;
+            /** @description Grace period, in hours. */
+            two_factor_grace_period?: number;
+            /** @description Who may create projects in the group. Values not shown in the seed. */
+            project_creation_level?: string;
+            /** @description Whether Auto DevOps is enabled. Type not stated in the seed. */
+            auto_devops_enabled?: unknown;
+            /** @description Who may create subgroups. Values not shown in the seed. */
+            subgroup_creation_level?: string;
+            emails_disabled?: boolean;
+            emails_enabled?: boolean;
+            mentions_disabled?: boolean;
+            lfs_enabled?: boolean;
+            /** @description Default branch name for new projects. Type not stated in the seed (a branch name; whether it can be unset is not shown). */
+            default_branch?: unknown;
+            default_branch_protection?: number;
+            default_branch_protection_defaults?: components["schemas"]["GroupDefaultBranchProtectionDefaults"];
+            /** @description URL of the group avatar. Type not stated in the seed (a URL; whether it can be absent is not shown). */
+            avatar_url?: unknown;
+            /** Format: uri */
+            web_url?: string;
+            request_access_enabled?: boolean;
+            /** @description Storage shard of the group's repositories; returned in the top-level listing only. */
+            repository_storage?: string;
+            full_name?: string;
+            full_path?: string;
+            /** @description ID of the file template project. Type not stated in the seed (an ID; its value when unset is not shown). */
+            file_template_project_id?: unknown;
+            /** @description ID of the parent group. Type not stated in the seed (an ID; what a top-level group carries is not shown). */
+            parent_id?: unknown;
+            created_at?: components["schemas"]["Timestamp"];
+            /** @description IP ranges allowed to access the group. Type not stated in the seed. */
+            ip_restriction_ranges?: unknown;
+            /** @description Storage statistics; returned only to administrators who pass `statistics=true`. */
+            statistics?: components["schemas"]["GroupStatistics"];
+            /** @description Access level of the group wiki (Premium and Ultimate). Values not shown in the seed. */
+            wiki_access_level?: string;
+            assistant_features_enabled?: boolean;
+            lock_assistant_features_enabled?: boolean;
+        };
+        /** @description Project as listed by `GET /groups/{id}/projects` (Part 2 §2.5). The remaining fields are not shown in the seed, so the object is open to them. Types the seed does not state follow the fields' meaning; where no type is obvious the field is left untyped and says so. */
+        GroupProject: {
+            id: number;
+            /** @description Project description. Type not stated in the seed (text; whether it can be null is not shown). */
+            description: unknown;
+            /** @description Default branch name. Type not stated in the seed (a branch name; an empty repository's value is not shown). */
+            default_branch: unknown;
+            /**
+             * @deprecated
+             * @description Deprecated; use `topics`. Type not stated (a list of names by meaning).
+             */
+            tag_list: string[];
+            /** @description Topics of the project. Type not stated (a list of names by meaning). */
+            topics: string[];
+            archived: boolean;
+            /**
+             * @description Visibility of the project. Values not stated for this record (the groups filter uses public, internal, private).
+             * @example public
+             * @example internal
+             * @example private
+             */
+            visibility: string;
+            ssh_url_to_repo: string;
+            /** Format: uri */
+            http_url_to_repo: string;
+            /** Format: uri */
+            web_url: string;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            issues_enabled: boolean;
+            merge_requests_enabled: boolean;
+            wiki_enabled: boolean;
+            jobs_enabled: boolean;
+            snippets_enabled: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            last_activity_at: components["schemas"]["Timestamp"];
+            shared_runners_enabled: boolean;
+            creator_id: number;
+            /** @description The project's namespace. Type and shape not stated in the seed. */
+            namespace: unknown;
+        };
+        /** @description Body of `PUT /groups/{id}/hooks/{hook_id}` (Part 2 §4.2). `url` is required. The boolean `*_events` parameters are the hook's event toggles (Part 2 §6): push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not shown in the seeds. */
+        UpdateGroupHookRequest: {
+            /**
+             * Format: uri
+             * @description The hook URL. Changing it resets the secret `token`.
+             */
+            url: string;
+            /** @description Name of the hook. */
+            name?: string;
+            /** @description Description of the hook. */
+            description?: string;
+            /** @description Trigger on pushes (event "push", Part 2 §6). */
+            push_events?: boolean;
+            /** @description Trigger on issue events (event "issues"). */
+            issues_events?: boolean;
+            /** @description Trigger on confidential issue events (event "confidential issues"). */
+            confidential_issues_events?: boolean;
+            /** @description Trigger on merge request events (event "merge requests"). */
+            merge_requests_events?: boolean;
+            /** @description Trigger on tag pushes (event "tag push"). */
+            tag_push_events?: boolean;
+            /** @description Trigger on comments (event "note"). */
+            note_events?: boolean;
+            /** @description Trigger on confidential comments (event "confidential note"). */
+            confidential_note_events?: boolean;
+            /** @description Trigger on job events (event "job"). */
+            job_events?: boolean;
+            /** @description Trigger on pipeline events (event "pipeline"). */
+            pipeline_events?: boolean;
+            /** @description Trigger on wiki page events (event "wiki page"). */
+            wiki_page_events?: boolean;
+            /** @description Trigger on deployment events (event "deployment"). */
+            deployment_events?: boolean;
+            /** @description Trigger on release events (event "releases"). */
+            releases_events?: boolean;
+            /** @description Trigger on subgroup events (event "subgroup"). */
+            subgroup_events?: boolean;
+            /** @description Trigger on member events (event "member"). */
+            member_events?: boolean;
+            /** @description Trigger on access token expiry; Part 2 §6 calls this event "project-access-token expiry", the parameter is named `resource_access_token_events`. */
+            resource_access_token_events?: boolean;
+            /** @description Trigger push events only for branches matching this filter (the filter syntax is not shown in the seed). */
+            push_events_branch_filter?: string;
+            /** @description Verify the TLS certificate of the hook URL. */
+            enable_ssl_verification?: boolean;
+            /** @description Whether expiration is enforced for service access tokens. */
+            service_access_tokens_expiration_enforced?: boolean;
+            /** @description Secret token to validate received payloads. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not shown in the seeds. */
+            token?: string;
+            /** @description Custom payload template (its syntax is not shown in the seed). */
+            custom_webhook_template?: string;
+        };
+        /** @description Group hook record (Part 2 §2.6): its fields are not shown in the seed, so the object is open. The secret `token` set by the update is never returned, so it can never be present here. */
+        GroupHook: {
+            token?: never;
+        };
+        /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}` (Part 2 §4.2). No parameters besides the path: an empty JSON object (or no body). */
+        DeleteGroupHookRequest: Record<string, never>;
+        /** @description Body of `POST /groups/{id}/ldap_sync` (Part 2 §4.2). No parameters besides the path: an empty JSON object (or no body). */
+        SyncGroupLdapRequest: Record<string, never>;
+        /** @description LDAP group link (Part 2 §2.6). The fields of the returned record are not shown in the seed, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. Premium and Ultimate. */
+        LdapGroupLink: Record<string, never>;
+        /** @description Body of `POST /groups/{id}/ldap_group_links` (Part 2 §4.2). Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+        CreateLdapGroupLinkRequest: {
+            /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
+            cn?: string;
+            /** @description LDAP filter selecting the users. Give `cn` or `filter`, not both. Premium and Ultimate. */
+            filter?: string;
+            /** @description Role given to the LDAP group's members (Part 1 §1 access levels). */
+            group_access: components["schemas"]["AccessLevel"];
+            /** @description LDAP provider ID. Type not stated in the seed (an identifier string by meaning). */
+            provider: string;
+        } & (unknown | unknown);
+        /** @description Body of `DELETE /groups/{id}/ldap_group_links` (Part 2 §4.2): identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. The inventory put these in the query; Part 1 §1 and the project convention send DELETE parameters in a JSON body. */
+        DeleteLdapGroupLinkRequest: {
+            /** @description CN of the LDAP group. Type not stated (a string, as in the create operation). */
+            cn?: string;
+            /** @description LDAP filter of the link. Type not stated (a string, as in the create operation). */
+            filter?: string;
+            /** @description LDAP provider ID. Type not stated in the seed. */
+            provider: string;
+        } & (unknown | unknown);
+        /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}` (Part 2 §4.2). No parameters besides the path. */
+        DeleteLdapGroupLinkByCnRequest: Record<string, never>;
+        /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}` (Part 2 §4.2). No parameters besides the path. */
+        DeleteLdapGroupLinkByProviderRequest: Record<string, never>;
+        /** @description SAML group link (Part 2 §2.6). Premium and Ultimate. */
+        SamlGroupLink: {
+            /** @description Name of the SAML group. */
+            name: string;
+            /** @description Role given to members of the SAML group (Part 1 §1 access levels). */
+            access_level: components["schemas"]["AccessLevel"];
+            /** @description ID of the custom member role. */
+            member_role_id: number;
+        };
+        /** @description Body of `POST /groups/{id}/saml_group_links` (Part 2 §4.2). */
+        CreateSamlGroupLinkRequest: {
+            /** @description Name of the SAML group. Type not stated (a name by meaning). */
+            saml_group_name: string;
+            /** @description Role given to the SAML group's members. */
+            access_level: components["schemas"]["AccessLevel"];
+            /** @description ID of a custom member role. */
+            member_role_id?: number;
+        };
+        /** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}` (Part 2 §4.2). No parameters besides the path. */
+        DeleteSamlGroupLinkRequest: Record<string, never>;
+        /** @description Body of `POST /groups/{id}/share` (Part 2 §4.2). */
+        ShareGroupRequest: {
+            /** @description ID of the group to share with. */
+            group_id: number;
+            /** @description Role given to the members of the group shared with. */
+            group_access: components["schemas"]["AccessLevel"];
+            /** @description When the share expires, an ISO 8601 date (`YYYY-MM-DD`). */
+            expires_at?: components["schemas"]["Date"];
+        };
+        /** @description Body of `DELETE /groups/{id}/share/{group_id}` (Part 2 §4.2). No parameters besides the path. */
+        UnshareGroupRequest: Record<string, never>;
+        /** @description Group push rule (Part 2 §2.6). Premium and Ultimate. Types the seed does not state follow the fields' meaning (the checks are booleans and the `*_regex` fields strings holding regular expressions, as in the create parameters). */
+        GroupPushRule: {
+            id: number;
+            created_at: components["schemas"]["Timestamp"];
+            commit_committer_check: boolean;
+            commit_committer_name_check: boolean;
+            reject_unsigned_commits: boolean;
+            commit_message_regex: string;
+            commit_message_negative_regex: string;
+            branch_name_regex: string;
+            deny_delete_tag: boolean;
+            member_check: boolean;
+            prevent_secrets: boolean;
+            author_email_regex: string;
+            file_name_regex: string;
+            /** @description Maximum file size, in MB. */
+            max_file_size: number;
+        };
+        /** @description Body of `PUT /groups/{id}/push_rule` (Part 2 §4.2). The seed says "same attributes" as the create operation but shows the parameters only up to `member_check`; the parameters after `member_check` are not shown. The shown ones (`deny_delete_tag`, `member_check`) are declared; further attributes are NOT SHOWN in the seed and are therefore allowed without a declared shape (`additionalProperties` left open, `x-not-shown`). All attributes are optional, so `{}` is accepted. */
+        UpdateGroupPushRuleRequest: {
+            /** @description Deny deleting tags. */
+            deny_delete_tag?: boolean;
+            /** @description Only allow commits from users who are members. */
+            member_check?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Body of `POST /groups/{id}/push_rule` (Part 2 §4.2). All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
+        CreateGroupPushRuleRequest: {
+            /** @description Deny deleting tags. */
+            deny_delete_tag?: boolean;
+            /** @description Only allow commits from users who are members. */
+            member_check?: boolean;
+            /** @description Reject files that are likely to contain secrets. */
+            prevent_secrets?: boolean;
+            /** @description Check the committer's name. */
+            commit_committer_name_check?: boolean;
+            /** @description Only allow commits whose committer is a verified user. */
+            commit_committer_check?: boolean;
+            /** @description Reject commits that are not signed. */
+            reject_unsigned_commits?: boolean;
+            /** @description Regular expression every commit message must match. */
+            commit_message_regex?: string;
+            /** @description Regular expression no commit message may match. */
+            commit_message_negative_regex?: string;
+            /** @description Regular expression branch names must match. */
+            branch_name_regex?: string;
+            /** @description Regular expression commit author e-mails must match. */
+            author_email_regex?: string;
+            /** @description Regular expression of file names that are rejected. */
+            file_name_regex?: string;
+            /** @description Maximum file size, in MB. */
+            max_file_size?: number;
+        };
+        /**
+         * @description A badge URL that may contain placeholders (Part 2 §4.2): `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. Not `format: uri`, because a URL with placeholders is not a valid URI until rendered.
+         * @example http://127.0.0.1:4010/%{project_path}/-/commits/%{default_branch}
+         * @example http://127.0.0.1:4010/%{project_path}/badges/%{default_branch}/pipeline.svg
+         */
+        GroupBadgeUrlTemplate: string;
+        /** @description Group badge (Part 2 §2.6). `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects (Part 2 §4.2). Types the seed does not state follow the fields' meaning. */
+        Badge: {
+            id: number;
+            name: string;
+            link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+            image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+            /** @description `link_url` with the placeholders replaced (unchanged when the group has no projects). */
+            rendered_link_url: string;
+            /** @description `image_url` with the placeholders replaced (unchanged when the group has no projects). */
+            rendered_image_url: string;
+            /**
+             * @description Kind of badge; `group` for group badges.
+             * @enum {string}
+             */
+            kind: "group";
+        };
+        /** @description Body of `POST /groups/{id}/badges` (Part 2 §4.2). The URLs may contain the badge placeholders. */
+        CreateGroupBadgeRequest: {
+            /** @description URL the badge links to; may contain placeholders. Type not stated (a URL string). */
+            link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+            /** @description URL of the badge image; may contain placeholders. Type not stated (a URL string). */
+            image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+            /** @description Name of the badge. Type not stated (a name string). */
+            name?: string;
+        };
+        /** @description Body of `PUT /groups/{id}/badges/{badge_id}` (Part 2 §4.2). All attributes are optional, so `{}` is accepted. */
+        UpdateGroupBadgeRequest: {
+            /** @description URL the badge links to; may contain placeholders. */
+            link_url?: components["schemas"]["GroupBadgeUrlTemplate"];
+            /** @description URL of the badge image; may contain placeholders. */
+            image_url?: components["schemas"]["GroupBadgeUrlTemplate"];
+            /** @description Name of the badge. */
+            name?: string;
+        };
+        /** @description Body of `DELETE /groups/{id}/badges/{badge_id}` (Part 2 §4.2). No parameters besides the path. */
+        DeleteGroupBadgeRequest: Record<string, never>;
+        /** @description Preview of badge URLs (Part 2 §4.2, `GET /groups/{id}/badges/render`): the given URLs and their rendered form, with the placeholders replaced using the group's oldest project (unchanged when the group has no projects). */
+        GroupBadgeRender: {
+            link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+            image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+            rendered_link_url: string;
+            rendered_image_url: string;
+        };
+        /** @description The user who created the membership: id, username, name, state, avatar_url, web_url (Part 2 §2.7). */
+        MemberCreatedBy: components["schemas"]["UserBasic"];
         /** @description SAML identity of the member in the group's SSO provider, or null (Part 2 §2.7). Visible only to group owners of SSO groups; the field is absent for other callers. */
         MemberGroupSamlIdentity: {
             /** @description Identifier of the user at the identity provider. */
@@ -2718,11 +4110,6 @@ export interface components {
             email?: string;
             group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
         };
-        /**
-         * Format: date
-         * @description A calendar date, `YYYY-MM-DD`.
-         */
-        Date: string;
         /** @description Billable member of a top-level group (Part 2 §2.7). `email` is conditional (present only in some cases, not detailed in the seed). Types not stated in the seed follow the fields' meaning. */
         BillableMember: components["schemas"]["UserBasic"] & {
             /** @description E-mail address; conditional (the condition is not detailed in the seed). */
@@ -2816,11 +4203,6 @@ export interface components {
         /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}` (Part 2 §4.4). The operation has no parameters besides the path, so the body is an empty object or absent. */
         DeleteInvitationRequest: Record<string, never>;
         /**
-         * @description Scope of a runner (Part 2 §2.9): instance, group or project runner.
-         * @enum {string}
-         */
-        RunnerType: "instance_type" | "group_type" | "project_type";
-        /**
          * @description Runner status (Part 2 §3). Transitions are not shown in the seed. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
          * @enum {string}
          */
@@ -2855,11 +4237,6 @@ export interface components {
             path: string;
             path_with_namespace: string;
         };
-        /**
-         * @description Which refs the runner picks jobs for (Part 2 §2.9, §4.5).
-         * @enum {string}
-         */
-        RunnerAccessLevel: "not_protected" | "ref_protected";
         /** @description Runner details (Part 2 §2.9): the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. The former `token` attribute no longer exists. */
         RunnerDetails: components["schemas"]["RunnerSummary"] & {
             /**
@@ -4701,8 +6078,125 @@ export interface components {
          * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
          */
         ChangelogFromQuery: string;
+        /**
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+         * @example {
+         *       "location": "Amsterdam"
+         *     }
+         */
+        UsersCustomAttributes: {
+            [key: string]: string;
+        };
+        /**
+         * @description Include the custom attributes in the response. Administrators only. Type not stated in the seed (a flag by meaning).
+         * @example true
+         */
+        UsersWithCustomAttributes: boolean;
+        /**
+         * @description The ID of the user (an integer, not a project or group reference).
+         * @example 12
+         */
+        UsersIdPath: number;
+        /**
+         * @description The ID of the user.
+         * @example 12
+         */
+        UsersUserIdPath: number;
+        /**
+         * @description The ID of the impersonation token.
+         * @example 3
+         */
+        ImpersonationTokenId: number;
+        /**
+         * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+         * @example [
+         *       7,
+         *       9
+         *     ]
+         */
+        GroupsSkipGroups: number[];
+        /**
+         * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+         * @example true
+         */
+        GroupsAllAvailable: boolean;
+        /**
+         * @description Return the groups matching this search text. Type not stated (a search string).
+         * @example my-group
+         */
+        GroupsSearch: string;
+        /**
+         * @description Order groups by this field.
+         * @example path
+         */
+        GroupsOrderBy: "name" | "path" | "id" | "similarity";
+        /**
+         * @description Sort direction.
+         * @example desc
+         */
+        GroupsSort: "asc" | "desc";
+        /**
+         * @description Include the group statistics (`statistics` field). Administrators only.
+         * @example true
+         */
+        GroupsStatistics: boolean;
+        /**
+         * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+         * @example true
+         */
+        GroupsWithCustomAttributes: boolean;
+        /**
+         * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+         * @example true
+         */
+        GroupsOwned: boolean;
+        /**
+         * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+         * @example 30
+         */
+        GroupsMinAccessLevel: components["schemas"]["AccessLevel"];
         /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
         GroupId: components["schemas"]["ProjectOrGroupRef"];
+        /**
+         * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
+         * @example backend
+         */
+        SubgroupsSearch: string;
+        /**
+         * @description Order groups by this field.
+         * @example path
+         */
+        SubgroupsOrderBy: "name" | "path" | "id";
+        /**
+         * @description The ID of the group hook. Type not stated (an ID).
+         * @example 8
+         */
+        GroupHookId: number;
+        /**
+         * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+         * @example developers
+         */
+        LdapGroupLinkCn: string;
+        /**
+         * @description LDAP provider ID. Type not stated (an identifier string).
+         * @example ldapmain
+         */
+        LdapGroupLinkProvider: string;
+        /**
+         * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+         * @example saml-developers
+         */
+        SamlGroupName: string;
+        /**
+         * @description ID of the group the group is shared with. Type not stated (an ID).
+         * @example 9
+         */
+        SharedGroupId: number;
+        /**
+         * @description The ID of the badge. Type not stated (an ID).
+         * @example 14
+         */
+        GroupBadgeId: number;
         /**
          * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
          * @example jane
@@ -5346,11 +6840,67 @@ export type Contributor = components['schemas']['Contributor'];
 export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
 export type ChangelogVersion = components['schemas']['ChangelogVersion'];
 export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
-export type MemberCreatedBy = components['schemas']['MemberCreatedBy'];
+export type UserState = components['schemas']['UserState'];
+export type User = components['schemas']['User'];
+export type Date = components['schemas']['Date'];
+export type UserIdentity = components['schemas']['UserIdentity'];
+export type UserScimIdentity = components['schemas']['UserScimIdentity'];
+export type UserAdmin = components['schemas']['UserAdmin'];
+export type CreateUserRequest = components['schemas']['CreateUserRequest'];
+export type UserAdminSingle = components['schemas']['UserAdminSingle'];
+export type UserSingle = components['schemas']['UserSingle'];
+export type ImpersonationTokenScope = components['schemas']['ImpersonationTokenScope'];
+export type ImpersonationTokenBase = components['schemas']['ImpersonationTokenBase'];
+export type ImpersonationToken = components['schemas']['ImpersonationToken'];
+export type DeleteImpersonationTokenRequest = components['schemas']['DeleteImpersonationTokenRequest'];
+export type CreateImpersonationTokenRequest = components['schemas']['CreateImpersonationTokenRequest'];
+export type ImpersonationTokenCreated = components['schemas']['ImpersonationTokenCreated'];
+export type CreateUserPersonalAccessTokenRequest = components['schemas']['CreateUserPersonalAccessTokenRequest'];
+export type PersonalAccessToken = components['schemas']['PersonalAccessToken'];
+export type PersonalAccessTokenCreated = components['schemas']['PersonalAccessTokenCreated'];
+export type CreatePersonalAccessTokenRequest = components['schemas']['CreatePersonalAccessTokenRequest'];
+export type UserActivity = components['schemas']['UserActivity'];
 export type AccessLevel = components['schemas']['AccessLevel'];
+export type UserMembership = components['schemas']['UserMembership'];
+export type DisableTwoFactorRequest = components['schemas']['DisableTwoFactorRequest'];
+export type RunnerType = components['schemas']['RunnerType'];
+export type RunnerAccessLevel = components['schemas']['RunnerAccessLevel'];
+export type UserRunnerCreateRequest = components['schemas']['UserRunnerCreateRequest'];
+export type RunnerCreation = components['schemas']['RunnerCreation'];
+export type UploadUserAvatarRequest = components['schemas']['UploadUserAvatarRequest'];
+export type UserAvatar = components['schemas']['UserAvatar'];
+export type GroupVisibility = components['schemas']['GroupVisibility'];
+export type GroupBranchProtectionAccessLevel = components['schemas']['GroupBranchProtectionAccessLevel'];
+export type GroupDefaultBranchProtectionDefaults = components['schemas']['GroupDefaultBranchProtectionDefaults'];
+export type GroupStatistics = components['schemas']['GroupStatistics'];
+export type Group = components['schemas']['Group'];
+export type GroupProject = components['schemas']['GroupProject'];
+export type UpdateGroupHookRequest = components['schemas']['UpdateGroupHookRequest'];
+export type GroupHook = components['schemas']['GroupHook'];
+export type DeleteGroupHookRequest = components['schemas']['DeleteGroupHookRequest'];
+export type SyncGroupLdapRequest = components['schemas']['SyncGroupLdapRequest'];
+export type LdapGroupLink = components['schemas']['LdapGroupLink'];
+export type CreateLdapGroupLinkRequest = components['schemas']['CreateLdapGroupLinkRequest'];
+export type DeleteLdapGroupLinkRequest = components['schemas']['DeleteLdapGroupLinkRequest'];
+export type DeleteLdapGroupLinkByCnRequest = components['schemas']['DeleteLdapGroupLinkByCnRequest'];
+export type DeleteLdapGroupLinkByProviderRequest = components['schemas']['DeleteLdapGroupLinkByProviderRequest'];
+export type SamlGroupLink = components['schemas']['SamlGroupLink'];
+export type CreateSamlGroupLinkRequest = components['schemas']['CreateSamlGroupLinkRequest'];
+export type DeleteSamlGroupLinkRequest = components['schemas']['DeleteSamlGroupLinkRequest'];
+export type ShareGroupRequest = components['schemas']['ShareGroupRequest'];
+export type UnshareGroupRequest = components['schemas']['UnshareGroupRequest'];
+export type GroupPushRule = components['schemas']['GroupPushRule'];
+export type UpdateGroupPushRuleRequest = components['schemas']['UpdateGroupPushRuleRequest'];
+export type CreateGroupPushRuleRequest = components['schemas']['CreateGroupPushRuleRequest'];
+export type GroupBadgeUrlTemplate = components['schemas']['GroupBadgeUrlTemplate'];
+export type Badge = components['schemas']['Badge'];
+export type CreateGroupBadgeRequest = components['schemas']['CreateGroupBadgeRequest'];
+export type UpdateGroupBadgeRequest = components['schemas']['UpdateGroupBadgeRequest'];
+export type DeleteGroupBadgeRequest = components['schemas']['DeleteGroupBadgeRequest'];
+export type GroupBadgeRender = components['schemas']['GroupBadgeRender'];
+export type MemberCreatedBy = components['schemas']['MemberCreatedBy'];
 export type MemberGroupSamlIdentity = components['schemas']['MemberGroupSamlIdentity'];
 export type Member = components['schemas']['Member'];
-export type Date = components['schemas']['Date'];
 export type BillableMember = components['schemas']['BillableMember'];
 export type Invitation = components['schemas']['Invitation'];
 export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
@@ -5358,11 +6908,9 @@ export type InvitationCreateResult = components['schemas']['InvitationCreateResu
 export type UpdateInvitationRequest = components['schemas']['UpdateInvitationRequest'];
 export type InvitationUpdateResult = components['schemas']['InvitationUpdateResult'];
 export type DeleteInvitationRequest = components['schemas']['DeleteInvitationRequest'];
-export type RunnerType = components['schemas']['RunnerType'];
 export type RunnerStatus = components['schemas']['RunnerStatus'];
 export type RunnerSummary = components['schemas']['RunnerSummary'];
 export type RunnerProject = components['schemas']['RunnerProject'];
-export type RunnerAccessLevel = components['schemas']['RunnerAccessLevel'];
 export type RunnerDetails = components['schemas']['RunnerDetails'];
 export type UpdateRunnerRequest = components['schemas']['UpdateRunnerRequest'];
 export type IntegrationSummary = components['schemas']['IntegrationSummary'];
@@ -5480,7 +7028,29 @@ export type ParameterChangelogConfigFileQuery = components['parameters']['Change
 export type ParameterChangelogDateQuery = components['parameters']['ChangelogDateQuery'];
 export type ParameterChangelogFileQuery = components['parameters']['ChangelogFileQuery'];
 export type ParameterChangelogFromQuery = components['parameters']['ChangelogFromQuery'];
+export type ParameterUsersCustomAttributes = components['parameters']['UsersCustomAttributes'];
+export type ParameterUsersWithCustomAttributes = components['parameters']['UsersWithCustomAttributes'];
+export type ParameterUsersIdPath = components['parameters']['UsersIdPath'];
+export type ParameterUsersUserIdPath = components['parameters']['UsersUserIdPath'];
+export type ParameterImpersonationTokenId = components['parameters']['ImpersonationTokenId'];
+export type ParameterGroupsSkipGroups = components['parameters']['GroupsSkipGroups'];
+export type ParameterGroupsAllAvailable = components['parameters']['GroupsAllAvailable'];
+export type ParameterGroupsSearch = components['parameters']['GroupsSearch'];
+export type ParameterGroupsOrderBy = components['parameters']['GroupsOrderBy'];
+export type ParameterGroupsSort = components['parameters']['GroupsSort'];
+export type ParameterGroupsStatistics = components['parameters']['GroupsStatistics'];
+export type ParameterGroupsWithCustomAttributes = components['parameters']['GroupsWithCustomAttributes'];
+export type ParameterGroupsOwned = components['parameters']['GroupsOwned'];
+export type ParameterGroupsMinAccessLevel = components['parameters']['GroupsMinAccessLevel'];
 export type ParameterGroupId = components['parameters']['GroupId'];
+export type ParameterSubgroupsSearch = components['parameters']['SubgroupsSearch'];
+export type ParameterSubgroupsOrderBy = components['parameters']['SubgroupsOrderBy'];
+export type ParameterGroupHookId = components['parameters']['GroupHookId'];
+export type ParameterLdapGroupLinkCn = components['parameters']['LdapGroupLinkCn'];
+export type ParameterLdapGroupLinkProvider = components['parameters']['LdapGroupLinkProvider'];
+export type ParameterSamlGroupName = components['parameters']['SamlGroupName'];
+export type ParameterSharedGroupId = components['parameters']['SharedGroupId'];
+export type ParameterGroupBadgeId = components['parameters']['GroupBadgeId'];
 export type ParameterMemberQuery = components['parameters']['MemberQuery'];
 export type ParameterMemberUserIds = components['parameters']['MemberUserIds'];
 export type ParameterMemberSkipUsers = components['parameters']['MemberSkipUsers'];
@@ -7833,6 +9403,2403 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/list-users": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Exact username, case-insensitive. Everyone.
+                 * @example jdoe
+                 */
+                username?: string;
+                /**
+                 * @description Search by name, username or public e-mail: an e-mail needs the full address, name and username match fuzzily. Administrators can also search private e-mail addresses. Type not stated (a search string).
+                 * @example john
+                 */
+                search?: string;
+                /**
+                 * @description Only active users. Only `true` is meaningful.
+                 * @example true
+                 */
+                active?: boolean;
+                /**
+                 * @description Only external users. Only `true` is meaningful. Type inferred from that statement.
+                 * @example true
+                 */
+                external?: boolean;
+                /**
+                 * @description Exclude external users. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                exclude_external?: boolean;
+                /**
+                 * @description Only blocked users. Only `true` is meaningful. Type inferred from that statement.
+                 * @example true
+                 */
+                blocked?: boolean;
+                /**
+                 * @description Users created after this date-time.
+                 * @example 2025-01-01T00:00:00Z
+                 */
+                created_after?: components["schemas"]["Timestamp"];
+                /**
+                 * @description Users created before this date-time.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                created_before?: components["schemas"]["Timestamp"];
+                /**
+                 * @description Exclude internal users (drops the alert and support bots). Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                exclude_internal?: boolean;
+                /**
+                 * @description Exclude project bot users. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                without_project_bots?: boolean;
+                /**
+                 * @description External identity UID (used with `provider`). Administrators only. Type not stated (an identifier string).
+                 * @example 1234567
+                 */
+                extern_uid?: string;
+                /**
+                 * @description External identity provider (used with `extern_uid`). Administrators only. Type not stated (a provider name).
+                 * @example ldapmain
+                 */
+                provider?: string;
+                /**
+                 * @description Order users by this field. Administrators only.
+                 * @example created_at
+                 */
+                order_by?: "id" | "name" | "username" | "created_at" | "updated_at";
+                /**
+                 * @description Sort direction. Administrators only.
+                 * @example asc
+                 */
+                sort?: "asc" | "desc";
+                /**
+                 * @description Filter by two-factor authentication state. Administrators only.
+                 * @example enabled
+                 */
+                two_factor?: "enabled" | "disabled";
+                /**
+                 * @description Only users without projects. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                without_projects?: boolean;
+                /**
+                 * @description Only administrators. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                admins?: boolean;
+                /**
+                 * @description Only auditor users. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                auditors?: boolean;
+                /**
+                 * @description Only users of this SAML provider (the seed says "number"). Administrators only.
+                 * @example 1
+                 */
+                saml_provider_id?: number;
+                /**
+                 * @description Skip LDAP users. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                skip_ldap?: boolean;
+                /**
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+                 * @example {
+                 *       "location": "Amsterdam"
+                 *     }
+                 */
+                custom_attributes?: components["parameters"]["UsersCustomAttributes"];
+                /**
+                 * @description Include the custom attributes in the response. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["UsersWithCustomAttributes"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @example keyset
+                 */
+                pagination?: components["parameters"]["KeysetPagination"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Users: the public view, or the administrator view when the caller is an administrator. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["UserAdmin"] | components["schemas"]["User"])[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/create-user": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The created user. Body not shown in the seeds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/get-user": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Include the custom attributes in the response. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["UsersWithCustomAttributes"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user (an integer, not a project or group reference).
+                 * @example 12
+                 */
+                id: components["parameters"]["UsersIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user: single-user view, or administrator single-user view for administrators. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAdminSingle"] | components["schemas"]["UserSingle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/get-impersonation-token": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+                /**
+                 * @description The ID of the impersonation token.
+                 * @example 3
+                 */
+                impersonation_token_id: components["parameters"]["ImpersonationTokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The impersonation token, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpersonationToken"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/revoke-impersonation-token": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+                /**
+                 * @description The ID of the impersonation token.
+                 * @example 3
+                 */
+                impersonation_token_id: components["parameters"]["ImpersonationTokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteImpersonationTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Token revoked; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/create-impersonation-token": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateImpersonationTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The created token, including its secret `token`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImpersonationTokenCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/create-user-personal-access-token": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user.
+                 * @example 12
+                 */
+                user_id: components["parameters"]["UsersUserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserPersonalAccessTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The created token, including its secret `token`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAccessTokenCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/create-personal-access-token": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePersonalAccessTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The created token, including its secret `token`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAccessTokenCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/list-activities": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only activity on or after this date, `YEAR-MM-DD`. Default: six months ago.
+                 * @example 2025-01-01
+                 */
+                from?: components["schemas"]["Date"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Activity entries, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserActivity"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/list-memberships": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only memberships of this kind. Another value gives 400. Type not stated (a word value).
+                 * @example Project
+                 */
+                type?: "Project" | "Namespace";
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user (an integer, not a project or group reference).
+                 * @example 12
+                 */
+                id: components["parameters"]["UsersIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Direct memberships of the user. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserMembership"][];
+                };
+            };
+            /** @description 400 Bad Request: unsupported `type` (Part 2 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not an administrator (Part 2 §7); also the sudo errors of Part 1 §5 rule 4. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description 404 Not Found: user not found (Part 2 §7); also an unknown sudo user (Part 1 §5 rule 4). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/disable-two-factor": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /**
+                 * @description The ID of the user (an integer, not a project or group reference).
+                 * @example 12
+                 */
+                id: components["parameters"]["UsersIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor authentication disabled; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 400 Bad Request: two-factor authentication is not enabled for the user (Part 2 §7). Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description 403 Forbidden: the caller is not an administrator (Part 2 §7); also the sudo errors of Part 1 §5 rule 4. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                };
+            };
+            /** @description 404 Not Found: user not found (Part 2 §7); also an unknown sudo user (Part 1 §5 rule 4). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "runners/create-user-runner": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserRunnerCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created runner: ID, authentication token (shown once) and its expiry. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunnerCreation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users/upload-avatar": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadUserAvatarRequest"];
+            };
+        };
+        responses: {
+            /** @description Avatar uploaded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAvatar"];
+                };
+            };
+            /** @description 400 Bad Request: the file is above 200 KiB (Part 2 §7, §8), or the request is otherwise invalid. Body shape not shown in the seeds. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/list-groups": {
+        parameters: {
+            query?: {
+                /**
+                 * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @example [
+                 *       7,
+                 *       9
+                 *     ]
+                 */
+                skip_groups?: components["parameters"]["GroupsSkipGroups"];
+                /**
+                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+                 * @example true
+                 */
+                all_available?: components["parameters"]["GroupsAllAvailable"];
+                /**
+                 * @description Return the groups matching this search text. Type not stated (a search string).
+                 * @example my-group
+                 */
+                search?: components["parameters"]["GroupsSearch"];
+                /**
+                 * @description Order groups by this field.
+                 * @example path
+                 */
+                order_by?: components["parameters"]["GroupsOrderBy"];
+                /**
+                 * @description Sort direction.
+                 * @example desc
+                 */
+                sort?: components["parameters"]["GroupsSort"];
+                /**
+                 * @description Include the group statistics (`statistics` field). Administrators only.
+                 * @example true
+                 */
+                statistics?: components["parameters"]["GroupsStatistics"];
+                /**
+                 * @description Only groups with this visibility.
+                 * @example public
+                 */
+                visibility?: components["schemas"]["GroupVisibility"];
+                /**
+                 * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
+                /**
+                 * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+                 * @example true
+                 */
+                owned?: components["parameters"]["GroupsOwned"];
+                /**
+                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @example 30
+                 */
+                min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
+                /**
+                 * @description Only top-level groups, no subgroups. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                top_level_only?: boolean;
+                /**
+                 * @description Only groups on this repository storage. Administrators only; Premium and Ultimate. Type not stated (a storage name).
+                 * @example default
+                 */
+                repository_storage?: string;
+                /**
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter).
+                 * @example {
+                 *       "department": "platform"
+                 *     }
+                 */
+                custom_attributes?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @example keyset
+                 */
+                pagination?: components["parameters"]["KeysetPagination"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/list-subgroups": {
+        parameters: {
+            query?: {
+                /**
+                 * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @example [
+                 *       7,
+                 *       9
+                 *     ]
+                 */
+                skip_groups?: components["parameters"]["GroupsSkipGroups"];
+                /**
+                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+                 * @example true
+                 */
+                all_available?: components["parameters"]["GroupsAllAvailable"];
+                /**
+                 * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
+                 * @example backend
+                 */
+                search?: components["parameters"]["SubgroupsSearch"];
+                /**
+                 * @description Order groups by this field.
+                 * @example path
+                 */
+                order_by?: components["parameters"]["SubgroupsOrderBy"];
+                /**
+                 * @description Sort direction.
+                 * @example desc
+                 */
+                sort?: components["parameters"]["GroupsSort"];
+                /**
+                 * @description Include the group statistics (`statistics` field). Administrators only.
+                 * @example true
+                 */
+                statistics?: components["parameters"]["GroupsStatistics"];
+                /**
+                 * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
+                /**
+                 * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+                 * @example true
+                 */
+                owned?: components["parameters"]["GroupsOwned"];
+                /**
+                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @example 30
+                 */
+                min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/list-descendant-groups": {
+        parameters: {
+            query?: {
+                /**
+                 * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @example [
+                 *       7,
+                 *       9
+                 *     ]
+                 */
+                skip_groups?: components["parameters"]["GroupsSkipGroups"];
+                /**
+                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+                 * @example true
+                 */
+                all_available?: components["parameters"]["GroupsAllAvailable"];
+                /**
+                 * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
+                 * @example backend
+                 */
+                search?: components["parameters"]["SubgroupsSearch"];
+                /**
+                 * @description Order groups by this field.
+                 * @example path
+                 */
+                order_by?: components["parameters"]["SubgroupsOrderBy"];
+                /**
+                 * @description Sort direction.
+                 * @example desc
+                 */
+                sort?: components["parameters"]["GroupsSort"];
+                /**
+                 * @description Include the group statistics (`statistics` field). Administrators only.
+                 * @example true
+                 */
+                statistics?: components["parameters"]["GroupsStatistics"];
+                /**
+                 * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+                 * @example true
+                 */
+                with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
+                /**
+                 * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+                 * @example true
+                 */
+                owned?: components["parameters"]["GroupsOwned"];
+                /**
+                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @example 30
+                 */
+                min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/list-projects": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Limit by archived status. Type not stated in the seed (a flag by meaning).
+                 * @example false
+                 */
+                archived?: boolean;
+                /**
+                 * @description Limit by visibility. Values are not stated in this row (the groups list uses public, internal, private), so the string stays open.
+                 * @example internal
+                 */
+                visibility?: string;
+                /**
+                 * @description Order projects by this field. `similarity` ignores `sort` and, without `search`, orders by name.
+                 * @example last_activity_at
+                 */
+                order_by?: "id" | "name" | "path" | "created_at" | "updated_at" | "similarity" | "star_count" | "last_activity_at";
+                /**
+                 * @description Sort direction (values as for the other sort parameters of Part 2 §4.2).
+                 * @example asc
+                 */
+                sort?: "asc" | "desc";
+                /**
+                 * @description Return projects matching this search text. Type not stated (a search string).
+                 * @example api
+                 */
+                search?: string;
+                /**
+                 * @description Return limited fields per project. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                simple?: boolean;
+                /**
+                 * @description Only projects owned by the caller. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                owned?: boolean;
+                /**
+                 * @description Only projects starred by the caller. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                starred?: boolean;
+                /**
+                 * @description Only projects with this topic. Type not stated (a topic name; whether several are accepted is not shown).
+                 * @example ruby
+                 */
+                topic?: string;
+                /**
+                 * @description Only projects with issues enabled.
+                 * @example true
+                 */
+                with_issues_enabled?: boolean;
+                /**
+                 * @description Only projects with merge requests enabled.
+                 * @example true
+                 */
+                with_merge_requests_enabled?: boolean;
+                /**
+                 * @description Include projects shared with this group.
+                 * @example false
+                 */
+                with_shared?: boolean;
+                /**
+                 * @description Include projects in subgroups.
+                 * @example true
+                 */
+                include_subgroups?: boolean;
+                /**
+                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @example 30
+                 */
+                min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
+                /**
+                 * @description Include the custom attributes in the response. Type not stated in the seed (a flag by meaning).
+                 * @example true
+                 */
+                with_custom_attributes?: boolean;
+                /**
+                 * @description Only projects with security reports. Ultimate only.
+                 * @example true
+                 */
+                with_security_reports?: boolean;
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Projects of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupProject"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/update-hook": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the group hook. Type not stated (an ID).
+                 * @example 8
+                 */
+                hook_id: components["parameters"]["GroupHookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupHookRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated hook. Record fields not shown in the seeds; never contains `token`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupHook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/delete-hook": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the group hook. Type not stated (an ID).
+                 * @example 8
+                 */
+                hook_id: components["parameters"]["GroupHookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteGroupHookRequest"];
+            };
+        };
+        responses: {
+            /** @description Hook removed; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/sync-ldap": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SyncGroupLdapRequest"];
+            };
+        };
+        responses: {
+            /** @description Sync requested. Body not shown in the seeds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/list-ldap-group-links": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description LDAP group links. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LdapGroupLink"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/create-ldap-group-link": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLdapGroupLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The created link. Record fields not shown in the seeds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LdapGroupLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/delete-ldap-group-link": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteLdapGroupLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Link deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/delete-ldap-group-link-by-cn": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @example developers
+                 */
+                cn: components["parameters"]["LdapGroupLinkCn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteLdapGroupLinkByCnRequest"];
+            };
+        };
+        responses: {
+            /** @description Link deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/delete-ldap-group-link-by-provider": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description LDAP provider ID. Type not stated (an identifier string).
+                 * @example ldapmain
+                 */
+                provider: components["parameters"]["LdapGroupLinkProvider"];
+                /**
+                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @example developers
+                 */
+                cn: components["parameters"]["LdapGroupLinkCn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteLdapGroupLinkByProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description Link deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/list-saml-group-links": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML group links. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlGroupLink"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/create-saml-group-link": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSamlGroupLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The created link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlGroupLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/get-saml-group-link": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+                 * @example saml-developers
+                 */
+                saml_group_name: components["parameters"]["SamlGroupName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlGroupLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/delete-saml-group-link": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+                 * @example saml-developers
+                 */
+                saml_group_name: components["parameters"]["SamlGroupName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteSamlGroupLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Link deleted; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/share": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The shared group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/unshare": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description ID of the group the group is shared with. Type not stated (an ID).
+                 * @example 9
+                 */
+                group_id: components["parameters"]["SharedGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UnshareGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description Share removed; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/get-push-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPushRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/update-push-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupPushRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Push rule updated. Body not shown in the seeds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "groups/create-push-rule": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupPushRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The created push rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPushRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "badges/list-group-badges": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only badges with this name (case-sensitive). Type not stated (a name string).
+                 * @example Coverage
+                 */
+                name?: string;
+                /**
+                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Badges of the group. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "badges/create-group-badge": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupBadgeRequest"];
+            };
+        };
+        responses: {
+            /** @description The created badge. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "badges/get-group-badge": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the badge. Type not stated (an ID).
+                 * @example 14
+                 */
+                badge_id: components["parameters"]["GroupBadgeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "badges/update-group-badge": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the badge. Type not stated (an ID).
+                 * @example 14
+                 */
+                badge_id: components["parameters"]["GroupBadgeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupBadgeRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated badge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "badges/delete-group-badge": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+                /**
+                 * @description The ID of the badge. Type not stated (an ID).
+                 * @example 14
+                 */
+                badge_id: components["parameters"]["GroupBadgeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteGroupBadgeRequest"];
+            };
+        };
+        responses: {
+            /** @description Badge removed; no content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "badges/render-group-badge": {
+        parameters: {
+            query: {
+                /**
+                 * @description URL the badge links to; may contain placeholders. Type not stated (a URL string).
+                 * @example http://127.0.0.1:4010/%{project_path}/-/commits/%{default_branch}
+                 */
+                link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+                /**
+                 * @description URL of the badge image; may contain placeholders. Type not stated (a URL string).
+                 * @example http://127.0.0.1:4010/%{project_path}/badges/%{default_branch}/pipeline.svg
+                 */
+                image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+                /**
+                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                id: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URLs and their rendered form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupBadgeRender"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

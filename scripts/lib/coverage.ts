@@ -88,7 +88,7 @@ function hasProperty(doc: OpenApiDocument, schemas: Schema[], name: string): boo
 function resourceSchemas(doc: OpenApiDocument, resource: string, aliases: Aliases): Schema[] | undefined {
   const [inventoryRoot, ...inventoryPath] = resource.split('.');
   const target = aliases.resources?.[resource]?.schema ?? [aliases.resources?.[inventoryRoot!]?.schema ?? inventoryRoot, ...inventoryPath].join('.');
-  const [name, ...path] = target.split('.');
+  const [name = '', ...path] = target.split('.');
   const schema = (doc.components?.schemas as Record<string, Schema> | undefined)?.[name];
   if (!schema) return undefined;
   return path.reduce<Schema[]>((schemas, field) => step(doc, schemas, field), withItems(doc, schema));
