@@ -3430,7 +3430,7 @@ export interface components {
          * @example blocked
          */
         UserState: string;
-        /** @description User, public view (Part 2 §2.1): the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The record also declares, as optional properties, the fields that only the single-user view for a signed-in caller adds (`created_at` … `is_followed`); `UserSingle` is that view, with them required. Types not stated in the seed follow the fields' meaning (id an integer, text fields strings). */
+        /** @description User, public view (Part 2 §2.1): the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). Types not stated in the seed follow the fields' meaning (id an integer, text fields strings). */
         User: {
             id: number;
             username: string;
@@ -3442,42 +3442,6 @@ export interface components {
             avatar_url: string;
             /** Format: uri */
             web_url: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            created_at?: components["schemas"]["Timestamp"];
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            bio?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            bot?: boolean;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            location?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            public_email?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            skype?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            linkedin?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            twitter?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            discord?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            website_url?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            organization?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            job_title?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            pronouns?: string;
-            /** @description Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            work_information?: string;
-            /** @description Number of followers. Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            followers?: number;
-            /** @description Number of users followed. Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            following?: number;
-            /** @description The user's local time, as a string (format not shown in the seed). Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            local_time?: string;
-            /** @description Whether the caller follows this user. Not in the public view; added by the single-user view (`UserSingle`, `GET /users/{id}` for a signed-in caller); several also appear in the administrator views. */
-            is_followed?: boolean;
         };
         /**
          * Format: date
@@ -3549,16 +3513,6 @@ export interface components {
             /** @description ID of the group that provisioned the user (Premium and Ultimate). Type not stated; its value for users not provisioned by a group is not shown. */
             provisioned_by_group_id?: unknown;
             scim_identities?: components["schemas"]["UserScimIdentity"][];
-            /** @description Administrator single-user view only (`UserAdminSingle`). */
-            public_email?: string;
-            /** @description Administrator single-user view only (`UserAdminSingle`). */
-            commit_email?: string;
-            /** @description Subscription plan; administrator single-user view only, enterprise edition only. Type not stated in the seed. */
-            plan?: unknown;
-            /** @description Trial information; administrator single-user view only, enterprise edition only. Type not stated in the seed. */
-            trial?: unknown;
-            /** @description Number of sign-ins; administrator single-user view only (`UserAdminSingle`). */
-            sign_in_count?: number;
         };
         /**
          * @description Body of `POST /users` (Part 2 §4.1). Only the password rules and two defaults are shown in the seed; the full parameter table is not shown. This is therefore the one request body that stays open (`additionalProperties` allowed, `x-not-shown`): the service accepts further user attributes that the seeds do not list, and a closed schema would reject valid requests.
@@ -3581,10 +3535,35 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | unknown | unknown | unknown;
-        /** @description User, administrator single-user view (Part 2 §2.2): the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count` (declared in `UserAdmin`). Returned by `GET /users/{id}` to administrators. `plan` and `trial` exist only on the enterprise edition, so they are not required. */
-        UserAdminSingle: components["schemas"]["UserAdmin"] & Record<string, never>;
-        /** @description User, single-user view for a signed-in caller (Part 2 §2.1): the public view plus the profile fields `created_at` … `is_followed` (declared in `User`, required here). Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). */
-        UserSingle: components["schemas"]["User"] & Record<string, never>;
+        /** @description User, administrator single-user view (Part 2 §2.2): the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count` . Returned by `GET /users/{id}` to administrators. `plan` and `trial` exist only on the enterprise edition, so they are not required. */
+        UserAdminSingle: components["schemas"]["UserAdmin"] & {
+            public_email: string;
+            commit_email: string;
+            plan?: unknown;
+            trial?: unknown;
+            sign_in_count: number;
+        };
+        /** @description User, single-user view for a signed-in caller (Part 2 §2.1): the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). */
+        UserSingle: components["schemas"]["User"] & {
+            created_at: components["schemas"]["Timestamp"];
+            bio: string;
+            bot: boolean;
+            location: string;
+            public_email: string;
+            skype: string;
+            linkedin: string;
+            twitter: string;
+            discord: string;
+            website_url: string;
+            organization: string;
+            job_title: string;
+            pronouns: string;
+            work_information: string;
+            followers: number;
+            following: number;
+            local_time: string;
+            is_followed: boolean;
+        };
         /**
          * @description Scope of an impersonation token. Part 2 §4.1 lists the values accepted at creation: `api`, `read_user`.
          * @enum {string}
@@ -3632,7 +3611,7 @@ export interface components {
             /** @description Scopes of the token. The seed does not list the accepted values for this operation (item type not stated), so the items stay open strings; scopes seen across the API (Part 1 §5 rule 6) are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
         };
-        /** @description Personal access token record (Part 2 §2.3). The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`, where it is required) and cannot be read back. Types not stated in the seed follow the fields' meaning; `expires_at` is a date, as in the creation parameters. */
+        /** @description Personal access token record (Part 2 §2.3). The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. Types not stated in the seed follow the fields' meaning; `expires_at` is a date, as in the creation parameters. */
         PersonalAccessToken: {
             id: number;
             name: string;
@@ -3643,11 +3622,11 @@ export interface components {
             user_id: number;
             active: boolean;
             expires_at: components["schemas"]["Date"];
-            /** @description The secret token value; present only in the creation response (`PersonalAccessTokenCreated`). */
-            token?: string;
         };
         /** @description Personal access token as returned by its creation (Part 2 §2.3, §4.1): the record plus the secret `token` string, which is returned only here. */
-        PersonalAccessTokenCreated: components["schemas"]["PersonalAccessToken"] & Record<string, never>;
+        PersonalAccessTokenCreated: components["schemas"]["PersonalAccessToken"] & {
+            token: string;
+        };
         /** @description Body of `POST /user/personal_access_tokens` (Part 2 §4.1): a token for the caller, limited to the `k8s_proxy` scope. */
         CreatePersonalAccessTokenRequest: {
             /** @description Name of the token. Type not stated (a string by meaning). */
