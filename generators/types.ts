@@ -1,16 +1,29 @@
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { slashBanner } from './lib/banner.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 
 export const folder = 'generated/types';
 
-/** TypeScript types of every path, operation and component (openapi-typescript), plus a root alias per schema. */
-export async function generateTypes(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+/**
+ * The openapi-typescript source for the document: `paths`, `operations`, `components` and a root alias per schema.
+ * Files (`format: binary`) are typed `Blob`, which is what a client uploads and a download returns.
+ */
+export async function typesSource(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(structuredClone(doc) as Parameters<typeof openapiTS>[0], {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
     silent: true,
+    transform(schema) {
+      if (schema.format === 'binary') return ts.factory.createTypeReferenceNode('Blob');
+      return undefined;
+    },
   });
-  return [{ path: `${folder}/index.ts`, contents: slashBanner(doc, 'types') + astToString(ast) }];
+  return astToString(ast);
+}
+
+/** TypeScript types of every path, operation and component (openapi-typescript), plus a root alias per schema. */
+export async function generateTypes(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  return [{ path: `${folder}/index.ts`, contents: slashBanner(doc, 'types') + (await typesSource(doc)) }];
 }
