@@ -25,25 +25,38 @@ const spec: PackageSpec = {
  */
 export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'validators');
+  const parts = await validatorParts(doc, folder, banner, 'index');
+  const sources = [{ path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) }, ...parts.sources];
+  return [
+    packageJson(doc, spec),
+    packageReadme(doc, spec, 'validators', readme(parts.index)),
+    ...sources,
+    ...compilePackage(sources, banner, { declarations: parts.declarations }),
+    ...parts.dist,
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/**
+ * The validators of a package (this one, or another that embeds them): `src/<module>.ts` and `src/validation.ts`
+ * to compile, the `.d.ts` of the standalone modules for the compiler, and the standalone `.js` and `.d.ts` for `dist/`.
+ * The sources import `./types.js`, which the package provides.
+ */
+export async function validatorParts(doc: OpenApiDocument, folder: string, banner: string, module: string) {
   const built = buildValidators(doc);
   const sources: GeneratedFile[] = [
-    { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
-    { path: `${folder}/src/runtime.ts`, contents: banner + (await template('validators-runtime.ts')) },
-    { path: `${folder}/src/index.ts`, contents: banner + indexModule(doc, built.index) },
+    { path: `${folder}/src/validation.ts`, contents: banner + (await template('validators-runtime.ts')) },
+    { path: `${folder}/src/${module}.ts`, contents: banner + indexModule(doc, built.index) },
   ];
   const declarations = [
     { path: `${folder}/src/standalone.d.ts`, contents: banner + built.declarations('schemas') },
     { path: `${folder}/src/requests.d.ts`, contents: banner + built.declarations('requests') },
   ];
-  return [
-    packageJson(doc, spec),
-    packageReadme(doc, spec, 'validators', readme(built.index)),
-    ...sources,
-    ...compilePackage(sources, banner, { declarations }),
+  const dist = [
     { path: `${folder}/dist/standalone.js`, contents: banner + built.schemasCode },
     { path: `${folder}/dist/requests.js`, contents: banner + built.requestsCode },
     ...declarations.map((d) => ({ ...d, path: d.path.replace('/src/', '/dist/') })),
-  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  ];
+  return { index: built.index, sources, declarations, dist };
 }
 
 function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
@@ -58,11 +71,11 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
   const lines = [
     `import * as s from './standalone.js';`,
     `import * as r from './requests.js';`,
-    `import { formatErrors, formatRequestErrors, type ValidateFunction, type ValidationResult } from './runtime.js';`,
+    `import { formatErrors, formatRequestErrors, type ValidateFunction, type ValidationResult } from './validation.js';`,
     `import type { components } from './types.js';`,
     ``,
-    `export { formatErrors, formatRequestErrors } from './runtime.js';`,
-    `export type { ValidateFunction, ValidationError, ValidationResult } from './runtime.js';`,
+    `export { formatErrors, formatRequestErrors } from './validation.js';`,
+    `export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';`,
     `export type { components, operations, paths } from './types.js';`,
     ``,
     `export const specVersion = ${q(doc.info.version)};`,

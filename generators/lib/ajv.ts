@@ -91,7 +91,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
     schemasCode: esm(standaloneCode.default(exact, schemaExports)),
     requestsCode: esm(standaloneCode.default(coercing, requestExports)),
     declarations: (module) =>
-      `import type { ValidateFunction } from './runtime.js';\n${Object.keys(module === 'schemas' ? schemaExports : requestExports)
+      `import type { ValidateFunction } from './validation.js';\n${Object.keys(module === 'schemas' ? schemaExports : requestExports)
         .map((name) => `export declare const ${name}: ValidateFunction;`)
         .join('\n')}\n`,
   };
@@ -134,7 +134,11 @@ function anyFiles(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, anyFiles(v)]));
 }
 
-/** Ajv's ESM output still calls require() for its runtime helpers and formats: turn those into imports. */
+/**
+ * Ajv's ESM output still calls require() for its runtime helpers and formats: turn those into namespace imports.
+ * Node gives a CommonJS module's `module.exports` as `default`; bundlers and Vite give `exports.default` when the
+ * module sets `__esModule`. `__cjs` returns what require() would have, in both.
+ */
 function esm(code: string): string {
   const imports = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)/g, (_, module: string) => {
@@ -142,6 +146,7 @@ function esm(code: string): string {
     if (!imports.has(specifier)) imports.set(specifier, `__import${imports.size}`);
     return imports.get(specifier)!;
   });
-  const head = [...imports].map(([specifier, name]) => `import ${name} from ${JSON.stringify(specifier)};`).join('\n');
-  return `${head}\n${body.replace(/^"use strict";/, '')}\n`;
+  const head = [...imports].map(([specifier, name]) => `import * as ${name}_ns from ${JSON.stringify(specifier)};\nconst ${name} = __cjs(${name}_ns);`);
+  const helper = 'function __cjs(ns) { const d = ns.default; return d !== null && typeof d === "object" && d.__esModule ? d : ns; }';
+  return `${[...head, helper].join('\n')}\n${body.replace(/^"use strict";/, '')}\n`;
 }
