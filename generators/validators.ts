@@ -38,7 +38,8 @@ export async function generateValidators(doc: OpenApiDocument): Promise<Generate
 
 /**
  * The validators of a package (this one, or another that embeds them): `src/<module>.ts` and `src/validation.ts`
- * to compile, the `.d.ts` of the standalone modules for the compiler, and the standalone `.js` and `.d.ts` for `dist/`.
+ * to compile, the `.d.ts` of the standalone modules for the compiler, and the files to write as they are: those `.d.ts`
+ * in `src/` and, in `dist/`, the standalone `.js` with its `.d.ts`.
  * The sources import `./types.js`, which the package provides.
  */
 export async function validatorParts(doc: OpenApiDocument, folder: string, banner: string, module: string) {
@@ -52,6 +53,7 @@ export async function validatorParts(doc: OpenApiDocument, folder: string, banne
     { path: `${folder}/src/requests.d.ts`, contents: banner + built.declarations('requests') },
   ];
   const dist = [
+    ...declarations,
     { path: `${folder}/dist/standalone.js`, contents: banner + built.schemasCode },
     { path: `${folder}/dist/requests.js`, contents: banner + built.requestsCode },
     ...declarations.map((d) => ({ ...d, path: d.path.replace('/src/', '/dist/') })),

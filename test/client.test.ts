@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient, resolveBaseUrl, specVersion, type Credentials } from '../generated/client/index.ts';
+import { createServiceClient, resolveBaseUrl, specVersion, type Credentials } from '../generated/client/dist/index.js';
 import { useMock } from './support/mock.ts';
 
 const api = useMock();
