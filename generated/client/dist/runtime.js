@@ -255,7 +255,7 @@ export class Transport {
                 throw await this.error(op, response);
             const items = await readJson(response);
             yield Array.isArray(items) ? items : [];
-            const next = nextUrl(response, request.url);
+            const next = page < maxPages ? nextUrl(response, request.url) : undefined;
             if (!next)
                 return;
             if (new URL(next).origin !== this.origin)
