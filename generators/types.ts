@@ -14,6 +14,8 @@ export async function typesSource(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(structuredClone(doc) as Parameters<typeof openapiTS>[0], {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
+    // An object schema without properties is open (`x-not-shown`): any fields, not none.
+    emptyObjectsUnknown: true,
     silent: true,
     transform(schema) {
       if (schema.format === 'binary') return ts.factory.createTypeReferenceNode('Blob');

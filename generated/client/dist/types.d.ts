@@ -283,7 +283,7 @@ export interface components {
             /** @description Runner tags. */
             tag_list: string[];
             /** @description The runner that ran the job, or null. The object's shape is not shown in the seeds. */
-            runner: Record<string, never> | null;
+            runner: Record<string, unknown> | null;
         };
         /** @description Error body whose shape is not shown in the seeds (Part 1 §7: "Bodies for other errors: not shown"); open to any fields. Where the service sends a human-readable `message`, it is a string. */
         ErrorBody: {
@@ -807,7 +807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];

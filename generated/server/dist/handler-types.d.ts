@@ -40,9 +40,10 @@ type Responses<K extends OperationId> = Op<K>['responses'];
 type ResponseBody<R> = R extends {
     content: infer C;
 } ? ('application/json' extends keyof C ? C['application/json'] : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array>) : undefined;
+/** Documented headers are optional: a server omits some by design (no `Link` on the last page). */
 type ResponseHeaders<R> = R extends {
     headers: infer H;
-} ? H : Record<string, unknown>;
+} ? Partial<H> : Record<string, unknown>;
 /** What a handler returns: one of the operation's documented responses. */
 export type HandlerResult<K extends OperationId> = {
     [S in keyof Responses<K>]: {
