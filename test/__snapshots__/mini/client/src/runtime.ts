@@ -306,7 +306,7 @@ export class Transport {
       if (!response.ok) throw await this.error(op, response);
       const items = await readJson(response);
       yield Array.isArray(items) ? items : [];
-      const next = nextUrl(response, request.url);
+      const next = page < maxPages ? nextUrl(response, request.url) : undefined;
       if (!next) return;
       if (new URL(next).origin !== this.origin) throw new ServiceApiError(op.id, response.status, { message: `Refusing to follow a next page off the API origin: ${next}` }, response.headers, request.url);
       request = { ...request, url: next };

@@ -34,7 +34,8 @@ export interface HandlerContext<Principal> {
 type Responses<K extends OperationId> = Op<K>['responses'];
 /** JSON bodies as documented; files as a Blob, bytes, text or a stream. */
 type ResponseBody<R> = R extends { content: infer C } ? ('application/json' extends keyof C ? C['application/json'] : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array>) : undefined;
-type ResponseHeaders<R> = R extends { headers: infer H } ? H : Record<string, unknown>;
+/** Documented headers are optional: a server omits some by design (no `Link` on the last page). */
+type ResponseHeaders<R> = R extends { headers: infer H } ? Partial<H> : Record<string, unknown>;
 
 /** What a handler returns: one of the operation's documented responses. */
 export type HandlerResult<K extends OperationId> = {
