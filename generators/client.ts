@@ -209,18 +209,20 @@ export function isServiceApiError(error: unknown, operationId?: string): boolean
 }
 
 function readme(models: OperationModel[]): string {
-  const example = models.find((m) => m.pagination) ?? models[0];
-  const call = example ? `api.${example.group}.${example.name}` : 'api.jobs.listProjectJobs';
+  const first = models[0];
+  const paged = models.find((m) => m.pagination);
+  const path = (m: OperationModel) => m.pathParams.map((p) => `${p}: ${p === 'id' ? "'my-group/my-project'" : '1'}`).join(', ');
+  const call = (m: OperationModel) => `api.${m.group}.${m.name}(${m.pathParams.length ? `{ path: { ${path(m)} } }` : ''})`;
   return `
 \`\`\`ts
 import { createServiceApi, createServiceClient, isServiceApiError } from '@service-api/client';
 
-const api = createServiceApi({ host: 'https://service.example', auth: { privateToken: process.env.TOKEN! } });
-const first = await ${call}({ path: { id: 'my-group/my-project' } });
-for await (const item of ${call}.iterate?.({ path: { id: 42 } }, { maxPages: 10 }) ?? []) console.log(item);
+const api = createServiceApi({ host: 'https://service.example', auth: { privateToken: 'glpat-…' } });
+${first ? `const result = await ${call(first)};` : ''}
+${paged ? `for await (const item of ${call(paged).replace(/\($/, '')}`.replace(`.${paged.name}(`, `.${paged.name}.iterate(`) + `) console.log(item);` : ''}
 
-// Low level (openapi-fetch): const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' });
-// await client.GET('/projects/{id}/jobs', { params: { path: { id: 42 } } });
+// Low level (openapi-fetch), same options:
+const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' });
 \`\`\`
 
 - Options: \`host\` (\`/api/v4\` is added) or \`baseUrl\`; \`auth\`: \`{ privateToken }\` (\`PRIVATE-TOKEN\`), \`{ oauthToken }\`

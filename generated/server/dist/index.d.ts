@@ -28,6 +28,6 @@ export interface ServiceApiOptions<Principal = unknown> {
     prefix?: string;
 }
 /** A Fastify plugin that registers every operation; register it with `{ prefix: '/api/v4' }` or use `registerServiceApi`. */
-export declare const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<any>>;
+export declare const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<unknown>>;
 /** Registers every operation under `/api/v4` (or `options.prefix`) on a Fastify instance. */
 export declare function registerServiceApi<Principal>(app: FastifyInstance, options: ServiceApiOptions<Principal>): Promise<void>;

@@ -64,5 +64,6 @@ function checkResponse(operationId, status, body) {
 }
 /** Registers every operation under `/api/v4` (or `options.prefix`) on a Fastify instance. */
 export async function registerServiceApi(app, options) {
+    // Handlers<Principal> is not a Handlers<unknown> (handlers read the principal): the plugin only passes it through.
     await app.register(serviceApiPlugin, { ...options, prefix: options.prefix ?? apiPrefix });
 }

@@ -71,7 +71,7 @@ export interface ServiceApiOptions<Principal = unknown> {
 }
 
 /** A Fastify plugin that registers every operation; register it with `{ prefix: '/api/v4' }` or use `registerServiceApi`. */
-export const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<any>> = async (scope, options) => {
+export const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<unknown>> = async (scope, options) => {
   await mountOperations(scope, routes, securitySchemes, { validateRequest: validateRequest as never, validateResponse: checkResponse }, {
     handlers: options.handlers as Record<string, AnyHandler | undefined>,
     authenticate: options.authenticate,
@@ -90,5 +90,6 @@ function checkResponse(operationId: string, status: number, body: unknown) {
 
 /** Registers every operation under `/api/v4` (or `options.prefix`) on a Fastify instance. */
 export async function registerServiceApi<Principal>(app: FastifyInstance, options: ServiceApiOptions<Principal>): Promise<void> {
-  await app.register(serviceApiPlugin, { ...options, prefix: options.prefix ?? apiPrefix });
+  // Handlers<Principal> is not a Handlers<unknown> (handlers read the principal): the plugin only passes it through.
+  await app.register(serviceApiPlugin, { ...(options as unknown as ServiceApiOptions<unknown>), prefix: options.prefix ?? apiPrefix });
 }
