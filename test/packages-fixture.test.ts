@@ -3,10 +3,13 @@
  * jobs domain lacks: multipart uploads, binary downloads, HEAD with X-Service-* headers, JSON bodies on PUT and
  * DELETE, deepObject, bracketed and comma-separated query parameters, an anonymous operation.
  */
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.ts';
 import { generateFixturePackages } from './support/fixture-packages.ts';
 
 type Module = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- modules generated at test time
@@ -14,10 +17,11 @@ let client: Module;
 let server: Module;
 let app: FastifyInstance;
 let base = '';
+let folder = '';
 const seen: { op: string; input: any; principal: unknown }[] = [];
 
 beforeAll(async () => {
-  const folder = await generateFixturePackages('fixture-packages');
+  folder = await generateFixturePackages('fixture-packages');
   client = (await import(pathToFileURL(join(folder, 'client', 'dist', 'index.js')).href)) as Module;
   server = (await import(pathToFileURL(join(folder, 'server', 'dist', 'index.js')).href)) as Module;
   const record = (op: string) => (input: any, ctx: any) => {
@@ -65,6 +69,14 @@ afterAll(async () => {
 });
 
 const api = (extra: object = {}) => client.createServiceApi({ baseUrl: base, auth: { privateToken: 'secret' }, ...extra });
+
+it('types the client: inputs, bodies, files, HEAD headers and errors (test/fixtures/consumers/fixture-client.ts)', async () => {
+  const file = join(folder, 'fixture-client.ts');
+  await copyFile(join(ROOT, 'test', 'fixtures', 'consumers', 'fixture-client.ts'), file);
+  const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [] });
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `line ${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  expect(diagnostics).toEqual([]);
+}, 60_000);
 
 describe('client and server on the fixture document', () => {
   it('paginate over Link rel="next" with iterate(), all() and a page cap', async () => {
