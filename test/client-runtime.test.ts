@@ -122,7 +122,7 @@ describe('Transport', () => {
   it('refuses to follow a redirect to another origin (the token would leak)', async () => {
     const { fetch } = scripted([() => new Response(null, { status: 301, headers: { location: 'https://evil.example/x' } })]);
     const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
-    await expect(transport.call(op, { path: { id: 1, iid: 2 } })).rejects.toThrow('Refusing to follow a redirect off the API origin');
+    await expect(transport.call(op, { path: { id: 1, iid: 2 } })).rejects.toMatchObject({ operationId: 'merge-requests/merge', message: expect.stringContaining('Refusing to follow a redirect off the API origin') });
   });
 
   it('stops after maxRedirects', async () => {

@@ -117,7 +117,7 @@ export declare class Transport {
     /** Adds credentials, sudo and default headers; a header the caller set explicitly is kept. */
     authorize(headers: Headers, sudo?: string | number): Promise<void>;
     /** Sends a request: retries 429 and 503 (bounded, honouring `Retry-After`) and follows a 301 on the same origin. */
-    send(request: PreparedRequest): Promise<Response>;
+    send(request: PreparedRequest, operationId?: string): Promise<Response>;
     /** A fetch for openapi-fetch: the same credentials, retries and redirects for `client.GET(…)`. */
     readonly fetch: (input: Request) => Promise<Response>;
     /** Builds the request of a typed call. */

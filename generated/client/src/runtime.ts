@@ -226,7 +226,7 @@ export class Transport {
   }
 
   /** Sends a request: retries 429 and 503 (bounded, honouring `Retry-After`) and follows a 301 on the same origin. */
-  async send(request: PreparedRequest): Promise<Response> {
+  async send(request: PreparedRequest, operationId = 'request'): Promise<Response> {
     const retry = this.options.retry ?? {};
     const attempts = Math.max(1, retry.attempts ?? 3);
     const sleep = retry.sleep ?? defaultSleep;
@@ -239,7 +239,7 @@ export class Transport {
         const location = response.headers.get('location');
         if (!location) return response;
         const target = new URL(location, url);
-        if (target.origin !== this.origin) throw new ServiceApiError('redirect', 301, { message: `Refusing to follow a redirect off the API origin to ${target.origin}` }, response.headers, url);
+        if (target.origin !== this.origin) throw new ServiceApiError(operationId, 301, { message: `Refusing to follow a redirect off the API origin to ${target.origin}` }, response.headers, url);
         if (++redirects > (this.options.maxRedirects ?? 5)) return response;
         await response.body?.cancel();
         url = target.href;
@@ -287,7 +287,7 @@ export class Transport {
 
   /** A typed call: the success body (JSON, a file, or the headers of a HEAD), or a `ServiceApiError`. */
   async call(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { as?: 'blob' | 'stream' }): Promise<unknown> {
-    const response = await this.send(await this.prepare(op, input, options));
+    const response = await this.send(await this.prepare(op, input, options), op.id);
     if (!response.ok) throw await this.error(op, response);
     if (op.response === 'headers') {
       await response.body?.cancel();
@@ -302,7 +302,7 @@ export class Transport {
     const maxPages = options?.maxPages ?? this.options.maxPages ?? 100;
     let request = await this.prepare(op, input, options);
     for (let page = 1; page <= maxPages; page += 1) {
-      const response = await this.send(request);
+      const response = await this.send(request, op.id);
       if (!response.ok) throw await this.error(op, response);
       const items = await readJson(response);
       yield Array.isArray(items) ? items : [];
