@@ -45,6 +45,7 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
     { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
+    { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
     ...validators.sources,
     { path: `${folder}/src/index.ts`, contents: banner + indexModule(doc, operationModels(doc)) },
   ];
@@ -55,6 +56,12 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
     ...compilePackage(sources, banner, { types: ['node'], declarations: validators.declarations }),
     ...validators.dist,
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** The operations callable without credentials (`{}` among their security requirements, or none). */
+function anonymousModule(models: OperationModel[]): string {
+  const ids = models.filter((m) => !m.authenticated).map((m) => JSON.stringify(m.operationId));
+  return `/** Operations that allow anonymous access: their handlers may get no principal. */\nexport type AnonymousOperationId = ${ids.join(' | ') || 'never'};\n`;
 }
 
 function route(m: OperationModel): string {

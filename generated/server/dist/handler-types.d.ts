@@ -4,6 +4,7 @@
  * `operations`. generators/server.ts copies this file into the package as `src/handler-types.ts`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnonymousOperationId } from './anonymous.js';
 import type { Credential } from './runtime.js';
 import type { operations } from './types.js';
 export type OperationId = keyof operations;
@@ -27,10 +28,10 @@ export interface HandlerInput<K extends OperationId> {
     } & Record<string, unknown>;
     body: RequestBodyOf<K>;
 }
-export interface HandlerContext<Principal> {
-    operationId: OperationId;
-    /** What `authenticate` returned (undefined on anonymous operations called without credentials). */
-    principal: Principal;
+export interface HandlerContext<Principal, K extends OperationId = OperationId> {
+    operationId: K;
+    /** What `authenticate` returned; on an operation that allows anonymous access, undefined without credentials. */
+    principal: K extends AnonymousOperationId ? Principal | undefined : Principal;
     credentials: Credential[];
     request: FastifyRequest;
     reply: FastifyReply;
@@ -55,7 +56,7 @@ export type HandlerResult<K extends OperationId> = {
         body: ResponseBody<Responses<K>[S]>;
     });
 }[keyof Responses<K>];
-export type Handler<K extends OperationId, Principal = unknown> = (input: HandlerInput<K>, context: HandlerContext<Principal>) => HandlerResult<K> | Promise<HandlerResult<K>>;
+export type Handler<K extends OperationId, Principal = unknown> = (input: HandlerInput<K>, context: HandlerContext<Principal, K>) => HandlerResult<K> | Promise<HandlerResult<K>>;
 /** Handlers keyed by operationId; an operation without one answers 501. */
 export type Handlers<Principal = unknown> = {
     [K in OperationId]?: Handler<K, Principal>;
