@@ -71,11 +71,11 @@ afterAll(async () => {
 
 const api = (extra: object = {}) => client.createServiceApi({ baseUrl: base, auth: { privateToken: 'secret' }, ...extra });
 
-it('types the client: inputs, bodies, files, HEAD headers and errors (test/fixtures/consumers/fixture-client.ts)', async () => {
-  const file = join(folder, 'fixture-client.ts');
-  await copyFile(join(ROOT, 'test', 'fixtures', 'consumers', 'fixture-client.ts'), file);
-  const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [] });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `line ${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+it('types the client and the handlers: inputs, bodies, files, HEAD headers, errors (test/fixtures/consumers/)', async () => {
+  const files = ['fixture-client.ts', 'fixture-server.ts'].map((name) => join(folder, name));
+  for (const file of files) await copyFile(join(ROOT, 'test', 'fixtures', 'consumers', file.split('/').pop()!), file);
+  const program = ts.createProgram(files, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: ['node'] });
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.split('/').pop()} line ${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
   expect(diagnostics).toEqual([]);
 }, 60_000);
 
