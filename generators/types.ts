@@ -2,13 +2,14 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { slashBanner } from './lib/banner.ts';
 import type { GeneratedFile } from './lib/files.ts';
+import { isFileSchema } from './lib/json-schema.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 
 export const folder = 'generated/types';
 
 /**
  * The openapi-typescript source for the document: `paths`, `operations`, `components` and a root alias per schema.
- * Files (`format: binary`) are typed `Blob`, which is what a client uploads and a download returns.
+ * Files are typed `Blob`, which is what a client uploads and a download returns.
  */
 export async function typesSource(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(structuredClone(doc) as Parameters<typeof openapiTS>[0], {
@@ -18,8 +19,7 @@ export async function typesSource(doc: OpenApiDocument): Promise<string> {
     emptyObjectsUnknown: true,
     silent: true,
     transform(schema) {
-      if (schema.format === 'binary') return ts.factory.createTypeReferenceNode('Blob');
-      return undefined;
+      return isFileSchema(schema) ? ts.factory.createTypeReferenceNode('Blob') : undefined;
     },
   });
   return astToString(ast);
@@ -29,3 +29,4 @@ export async function typesSource(doc: OpenApiDocument): Promise<string> {
 export async function generateTypes(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   return [{ path: `${folder}/index.ts`, contents: slashBanner(doc, 'types') + (await typesSource(doc)) }];
 }
+

@@ -2,7 +2,7 @@ import ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { listOperations, listResponses, resolve } from './document.ts';
-import { toJsonSchema } from './json-schema.ts';
+import { isFileSchema, toJsonSchema } from './json-schema.ts';
 import { identifier } from './naming.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 
@@ -126,11 +126,11 @@ function requestSchema(doc: OpenApiDocument, entry: ReturnType<typeof listOperat
   return { schema };
 }
 
-/** Files arrive as `Blob`s, not strings: a `format: binary` schema accepts any value. */
+/** Files arrive as `Blob`s, not strings: a file schema accepts any value. */
 function anyFiles(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(anyFiles);
   if (typeof schema !== 'object' || schema === null) return schema;
-  if ((schema as JsonSchema).format === 'binary') return {};
+  if (isFileSchema(schema)) return {};
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, anyFiles(v)]));
 }
 
