@@ -2,6 +2,7 @@ import { folder as clientFolder, generateClient } from './client.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
+import { folder as serverFolder, generateServer } from './server.ts';
 import { folder as typesFolder, generateTypes } from './types.ts';
 import { folder as validatorsFolder, generateValidators } from './validators.ts';
 
@@ -18,4 +19,5 @@ export const generators: GeneratorModule[] = [
   { name: 'types', folder: typesFolder, generate: generateTypes },
   { name: 'validators', folder: validatorsFolder, generate: generateValidators },
   { name: 'client', folder: clientFolder, generate: generateClient },
+  { name: 'server', folder: serverFolder, generate: generateServer },
 ];

@@ -1,149 +1,188 @@
-import ajv2020 from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import addFormats from 'ajv-formats';
 import { slashBanner } from './lib/banner.ts';
-import { listOperations, listResponses } from './lib/document.ts';
+import { compilePackage } from './lib/compile.ts';
 import type { GeneratedFile } from './lib/files.ts';
-import { toJsonSchema } from './lib/json-schema.ts';
+import { operationModels } from './lib/model.ts';
+import { pascalCase } from './lib/naming.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
+import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
+import { template } from './lib/templates.ts';
+import { typesSource } from './types.ts';
+import { buildValidators, type ValidatorIndex } from './lib/ajv.ts';
 
 export const folder = 'generated/validators';
 
-/** Absolute ids, so that references resolve the same from every schema. `.invalid` is never a real host. */
-const ID_BASE = 'https://contract.service.invalid/';
-const COMPONENTS_ID = `${ID_BASE}components`;
-const componentRef = (ref: string) => ref.replace(/^#\/components\/schemas\//, `${COMPONENTS_ID}#/$defs/`);
+const spec: PackageSpec = {
+  folder,
+  name: '@service-api/validators',
+  description: 'Ajv standalone validators of the Service HTTP API v4: type guards per schema, request and response validation',
+  // The standalone code imports Ajv's runtime helpers and ajv-formats' formats, stable within their major versions.
+  dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
+};
 
-export interface ValidatorIndex {
-  /** Component schema name → export name in the standalone module. */
-  schemas: Record<string, string>;
-  /** operationId → status → export name of the validator of that JSON response body. */
-  responses: Record<string, Record<string, string>>;
+/**
+ * The validators package: Ajv standalone code (no schema compilation at run time) for every component schema,
+ * every operation's request and every JSON response, with typed guards and lookups by operationId and status.
+ */
+export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  const banner = slashBanner(doc, 'validators');
+  const parts = await validatorParts(doc, folder, banner, 'index');
+  const sources = [{ path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) }, ...parts.sources];
+  return [
+    packageJson(doc, spec),
+    packageReadme(doc, spec, 'validators', readme(parts.index)),
+    ...sources,
+    ...compilePackage(sources, banner, { declarations: parts.declarations }),
+    ...parts.dist,
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 /**
- * Ajv standalone validators (no schema compilation at run time) for every component schema and every JSON
- * response of every operation, with an index module that looks them up by name, operationId and status.
+ * The validators of a package (this one, or another that embeds them): `src/<module>.ts` and `src/validation.ts`
+ * to compile, the `.d.ts` of the standalone modules for the compiler, and the files to write as they are: those `.d.ts`
+ * in `src/` and, in `dist/`, the standalone `.js` with its `.d.ts`.
+ * The sources import `./types.js`, which the package provides.
  */
-export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  // ajv and its plugins are CommonJS: under NodeNext their classes and functions sit on `.default`.
-  const ajv = new ajv2020.default({
-    code: { source: true, esm: true },
-    allErrors: true,
-    inlineRefs: false,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-  });
-  addFormats.default(ajv);
-  ajv.addFormat('binary', true);
-
-  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, toJsonSchema(s, componentRef)])) });
-
-  const index: ValidatorIndex = { schemas: {}, responses: {} };
-  const exports: Record<string, string> = {};
-  for (const name of Object.keys(schemas)) {
-    const exportName = `schema_${identifier(name)}`;
-    index.schemas[name] = exportName;
-    exports[exportName] = `${COMPONENTS_ID}#/$defs/${name}`;
-  }
-  for (const entry of listOperations(doc)) {
-    for (const { status, json } of listResponses(doc, entry)) {
-      if (!json?.content.schema) continue;
-      const id = `${ID_BASE}responses/${entry.operationId}/${status}`;
-      const exportName = `response_${identifier(entry.operationId)}_${status}`;
-      ajv.addSchema({ $id: id, ...toJsonSchema(json.content.schema, componentRef) });
-      (index.responses[entry.operationId] ??= {})[status] = exportName;
-      exports[exportName] = id;
-    }
-  }
-
-  const code = standaloneCode.default(ajv, exports);
-  // Ajv's ESM output still calls require() for its runtime helpers and formats.
-  const standalone = `${slashBanner(doc, 'validators')}import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${code}\n`;
-  return [
-    { path: `${folder}/standalone.js`, contents: standalone },
-    { path: `${folder}/index.js`, contents: indexModule(doc, index) },
-    { path: `${folder}/index.d.ts`, contents: declarations(doc, index) },
+export async function validatorParts(doc: OpenApiDocument, folder: string, banner: string, module: string) {
+  const built = buildValidators(doc);
+  const sources: GeneratedFile[] = [
+    { path: `${folder}/src/validation.ts`, contents: banner + (await template('validators-runtime.ts')) },
+    { path: `${folder}/src/${module}.ts`, contents: banner + indexModule(doc, built.index) },
   ];
-}
-
-function identifier(name: string): string {
-  return name.replace(/[^A-Za-z0-9_$]/g, '_');
+  const declarations = [
+    { path: `${folder}/src/standalone.d.ts`, contents: banner + built.declarations('schemas') },
+    { path: `${folder}/src/requests.d.ts`, contents: banner + built.declarations('requests') },
+  ];
+  const dist = [
+    ...declarations,
+    { path: `${folder}/dist/standalone.js`, contents: banner + built.schemasCode },
+    { path: `${folder}/dist/requests.js`, contents: banner + built.requestsCode },
+    ...declarations.map((d) => ({ ...d, path: d.path.replace('/src/', '/dist/') })),
+  ];
+  return { index: built.index, sources, declarations, dist };
 }
 
 function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
-  const schemaEntries = Object.entries(index.schemas).map(([name, fn]) => `  ${JSON.stringify(name)}: v.${fn},`);
-  const responseEntries = Object.entries(index.responses).map(
-    ([op, byStatus]) => `  ${JSON.stringify(op)}: { ${Object.entries(byStatus).map(([s, fn]) => `${JSON.stringify(s)}: v.${fn}`).join(', ')} },`,
-  );
-  return `${slashBanner(doc, 'validators')}import * as v from './standalone.js';
-
-export const specVersion = ${JSON.stringify(doc.info.version)};
-
-/** Validators of the component schemas, by schema name. */
-export const schemaValidators = {
-${schemaEntries.join('\n')}
-};
-
-/** Validators of JSON response bodies, by operationId and status. */
-export const responseValidators = {
-${responseEntries.join('\n')}
-};
-
-/** Readable messages for the errors of the last run of a validator. */
-export function formatErrors(errors) {
-  return (errors ?? []).map((e) => \`\${e.instancePath || '(root)'} \${e.message}\${e.params && e.params.additionalProperty ? \` (\${e.params.additionalProperty})\` : ''}\`);
+  const guards = new Map<string, string>();
+  for (const name of Object.keys(index.schemas)) {
+    const guard = `is${pascalCase(name)}`;
+    if (guards.has(guard)) throw new Error(`Schemas ${guards.get(guard)} and ${name} both give the guard ${guard}`);
+    guards.set(guard, name);
+  }
+  const q = JSON.stringify;
+  const ops = operationModels(doc);
+  const lines = [
+    `import * as s from './standalone.js';`,
+    `import * as r from './requests.js';`,
+    `import { formatErrors, formatRequestErrors, type ValidateFunction, type ValidationResult } from './validation.js';`,
+    `import type { components } from './types.js';`,
+    ``,
+    `export { formatErrors, formatRequestErrors } from './validation.js';`,
+    `export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';`,
+    `export type { components, operations, paths } from './types.js';`,
+    ``,
+    `export const specVersion = ${q(doc.info.version)};`,
+    ``,
+    `type Schemas = components['schemas'];`,
+    `export type SchemaName = ${Object.keys(index.schemas).map((n) => q(n)).join(' | ') || 'never'};`,
+    ``,
+    `/** Validators of the component schemas, by schema name. */`,
+    `export const schemaValidators: Record<SchemaName, ValidateFunction> = {`,
+    ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: s.${fn},`),
+    `};`,
+    ``,
+    ...[...guards].map(([guard, name]) => `/** Whether \`value\` is a valid \`${name}\`. */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return s.${index.schemas[name]}(value);\n}`),
+    ``,
+    `/** For each operationId, the statuses whose JSON body has a validator. */`,
+    `export interface ResponseStatuses {`,
+    ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: ${Object.keys(byStatus).map((st) => q(st)).join(' | ')};`),
+    `}`,
+    ``,
+    `/** Validators of JSON response bodies, by operationId and status. */`,
+    `export const responseValidators: { [Op in keyof ResponseStatuses]: Record<ResponseStatuses[Op], ValidateFunction> } = {`,
+    ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: { ${Object.entries(byStatus).map(([st, fn]) => `${q(st)}: s.${fn}`).join(', ')} },`),
+    `};`,
+    ``,
+    `/** Exact validators of JSON request bodies, by operationId. */`,
+    `export const bodyValidators: Partial<Record<RequestOperationId, ValidateFunction>> = {`,
+    ...Object.entries(index.bodies).map(([op, fn]) => `  ${q(op)}: s.${fn},`),
+    `};`,
+    ``,
+    `export type RequestOperationId = ${ops.map((o) => q(o.operationId)).join(' | ') || 'never'};`,
+    ``,
+    `/** Validators of whole requests \`{ params, query, headers, body }\`, by operationId (strings are coerced). */`,
+    `export const requestValidators: Record<RequestOperationId, ValidateFunction> = {`,
+    ...Object.entries(index.requests).map(([op, fn]) => `  ${q(op)}: r.${fn},`),
+    `};`,
+    ``,
+    `/** The parts of a request as a server sees them: path parameters, query, headers (any case) and body. */`,
+    `export interface RequestParts {`,
+    `  params?: Record<string, unknown>;`,
+    `  query?: Record<string, unknown>;`,
+    `  headers?: Record<string, unknown>;`,
+    `  body?: unknown;`,
+    `}`,
+    ``,
+    `export interface RequestValidationResult extends ValidationResult {`,
+    `  /** The request with query, path and header strings coerced to the documented types and header names in lower case. */`,
+    `  value: { params: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, unknown>; body?: unknown };`,
+    `  /** Each problem with the part (\`params\`, \`query\`, \`headers\`, \`body\`) and the field it concerns. */`,
+    `  problems: { in: string; field: string; problem: string }[];`,
+    `}`,
+    ``,
+    `/** Validates a value against a component schema by name. */`,
+    `export function validateSchema(name: SchemaName, value: unknown): ValidationResult {`,
+    `  const validate = schemaValidators[name];`,
+    `  if (!validate) throw new Error(\`Unknown schema \${String(name)}\`);`,
+    `  const valid = validate(value);`,
+    `  return { valid, errors: valid ? [] : formatErrors(validate.errors) };`,
+    `}`,
+    ``,
+    `/** Validates a JSON response body of an operation; statuses without a JSON body have no validator. */`,
+    `export function validateResponse<Op extends keyof ResponseStatuses>(operationId: Op, status: ResponseStatuses[Op] | number, body: unknown): ValidationResult {`,
+    `  const byStatus = responseValidators[operationId] as Record<string, ValidateFunction> | undefined;`,
+    `  if (!byStatus) throw new Error(\`Unknown operation \${String(operationId)}\`);`,
+    `  const validate = byStatus[String(status)];`,
+    `  if (!validate) throw new Error(\`Operation \${String(operationId)} documents no JSON body for status \${status}\`);`,
+    `  const valid = validate(body);`,
+    `  return { valid, errors: valid ? [] : formatErrors(validate.errors) };`,
+    `}`,
+    ``,
+    `/** Validates a request of an operation; errors name the bad field (\`query parameter per_page must be <= 100\`). */`,
+    `export function validateRequest(operationId: RequestOperationId, request: RequestParts): RequestValidationResult {`,
+    `  const validate = requestValidators[operationId];`,
+    `  if (!validate) throw new Error(\`Unknown operation \${String(operationId)}\`);`,
+    `  const headers: Record<string, unknown> = {};`,
+    `  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;`,
+    `  const value: RequestValidationResult['value'] = { params: { ...request.params }, query: { ...request.query }, headers };`,
+    `  if (request.body !== undefined) value.body = request.body;`,
+    `  const errors = validate(value) ? [] : [...(validate.errors ?? [])];`,
+    `  const validateBody = bodyValidators[operationId];`,
+    `  if (validateBody && value.body !== undefined && !validateBody(value.body)) {`,
+    `    for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: \`/body\${e.instancePath}\` });`,
+    `  }`,
+    `  const valid = errors.length === 0;`,
+    `  const problems = formatRequestErrors(errors);`,
+    `  return { valid, errors: problems.map((p) => p.problem), problems, value };`,
+    `}`,
+    ``,
+  ];
+  return lines.join('\n');
 }
 
-/** Validates a value against a component schema by name. */
-export function validateSchema(name, value) {
-  const validate = schemaValidators[name];
-  if (!validate) throw new Error(\`Unknown schema \${name}\`);
-  const valid = validate(value);
-  return { valid, errors: valid ? [] : formatErrors(validate.errors) };
-}
+function readme(index: ValidatorIndex): string {
+  const schema = Object.keys(index.schemas)[0] ?? 'Job';
+  const op = Object.keys(index.responses)[0] ?? 'jobs/list-project-jobs';
+  return `
+\`\`\`ts
+import { is${pascalCase(schema)}, validateRequest, validateResponse, validateSchema } from '@service-api/validators';
 
-/** Validates a JSON response body of an operation; statuses without a JSON body have no validator. */
-export function validateResponse(operationId, status, body) {
-  const byStatus = responseValidators[operationId];
-  if (!byStatus) throw new Error(\`Unknown operation \${operationId}\`);
-  const validate = byStatus[String(status)];
-  if (!validate) throw new Error(\`Operation \${operationId} documents no JSON body for status \${status}\`);
-  const valid = validate(body);
-  return { valid, errors: valid ? [] : formatErrors(validate.errors) };
-}
+if (is${pascalCase(schema)}(value)) { /* value is typed */ }
+const { valid, errors } = validateResponse(${JSON.stringify(op)}, 200, body); // errors: ['/0/id must be integer']
+const request = validateRequest(${JSON.stringify(op)}, { params, query, headers, body }); // strings coerced, errors name the field
+\`\`\`
+
+The validators are Ajv standalone code: nothing is compiled at run time. They need \`ajv\` and \`ajv-formats\`
+(runtime helpers only) and run in Node >= 20 and in browsers (through a bundler).
 `;
 }
 
-function declarations(doc: OpenApiDocument, index: ValidatorIndex): string {
-  const schemaNames = Object.keys(index.schemas).map((n) => JSON.stringify(n)).join(' | ') || 'never';
-  const ops = Object.entries(index.responses)
-    .map(([op, byStatus]) => `  ${JSON.stringify(op)}: ${Object.keys(byStatus).map((s) => JSON.stringify(s)).join(' | ')};`)
-    .join('\n');
-  return `${slashBanner(doc, 'validators')}export interface ValidationResult {
-  valid: boolean;
-  errors: string[];
-}
-
-export interface ValidateFunction {
-  (value: unknown): boolean;
-  errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
-}
-
-export type SchemaName = ${schemaNames};
-
-/** For each operationId, the statuses whose JSON body has a validator. */
-export interface ResponseStatuses {
-${ops}
-}
-
-export declare const specVersion: string;
-export declare const schemaValidators: Record<SchemaName, ValidateFunction>;
-export declare const responseValidators: { [Op in keyof ResponseStatuses]: Record<ResponseStatuses[Op], ValidateFunction> };
-export declare function formatErrors(errors: ValidateFunction['errors']): string[];
-export declare function validateSchema(name: SchemaName, value: unknown): ValidationResult;
-export declare function validateResponse<Op extends keyof ResponseStatuses>(operationId: Op, status: ResponseStatuses[Op] | number, body: unknown): ValidationResult;
-`;
-}

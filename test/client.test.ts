@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient, resolveBaseUrl, specVersion, type Credentials } from '../generated/client/index.ts';
+import { createServiceApi, createServiceClient, isServiceApiError, resolveBaseUrl, specVersion, type Credentials } from '../generated/client/dist/index.js';
 import { useMock } from './support/mock.ts';
 
 const api = useMock();
@@ -67,5 +67,43 @@ describe('generated client', () => {
   it('refuses ambiguous or missing base URLs', () => {
     expect(() => resolveBaseUrl('https://a', 'https://b/api/v4')).toThrow('Pass either host or baseUrl, not both');
     expect(() => resolveBaseUrl(undefined, undefined)).toThrow('Pass host (the client adds /api/v4) or baseUrl');
+  });
+});
+
+describe('generated client, high level, against the mock', () => {
+  it('has one typed method per operation, grouped by tag', async () => {
+    const client = createServiceApi({ baseUrl: api(), auth: { privateToken: 't' } });
+    const jobs = await client.jobs.listProjectJobs({ path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } });
+    expect(jobs[0]?.status).toBe('failed');
+    const single = await client.jobs.getProjectJob({ path: { id: 42, job_id: 7 } });
+    expect(single).toBeTypeOf('object');
+  });
+
+  it('reads every page with all(): the mock serves one page and says there is no next', async () => {
+    const seen: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      seen.push(new Request(input, init).url);
+      return fetch(input, init);
+    };
+    const client = createServiceApi({ baseUrl: api(), auth: { privateToken: 't' }, fetch: recording });
+    const items = await client.jobs.listPipelineJobs.all({ path: { id: 42, pipeline_id: 6 } });
+    expect(items.length).toBeGreaterThan(0);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('rejects with a typed ServiceApiError carrying the status and error body', async () => {
+    const client = createServiceApi({ baseUrl: api() });
+    const error = await client.jobs.listProjectJobs({ path: { id: 42 } }).catch((e: unknown) => e);
+    expect(isServiceApiError(error, 'jobs/list-project-jobs')).toBe(true);
+    if (isServiceApiError(error, 'jobs/list-project-jobs')) {
+      expect(error.status).toBe(401);
+      expect(error.body).toEqual({ message: '401 Unauthorized' });
+    }
+  });
+
+  it('exposes the low-level client as raw, with the same credentials', async () => {
+    const client = createServiceApi({ baseUrl: api(), auth: { jobToken: 'j' } });
+    const { data } = await client.raw.GET('/job');
+    expect(data?.id).toBe(12);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listOperations, listResponses, requiresAuthentication, successStatus } from '../generators/lib/document.ts';
-import { validateResponse } from '../generated/validators/index.js';
+import { validateResponse } from '../generated/validators/dist/index.js';
 import { publishedDocument } from './support/documents.ts';
 import { useMock } from './support/mock.ts';
 import { buildRequest, credentialsFor, invalidValue, jsonRequestBody, type BuiltRequest } from './support/requests.ts';

@@ -26,8 +26,8 @@ describe.each(generators.map((g) => [g.name, g] as const))('generator %s', (_nam
     expect(mini).toEqual(before);
   });
 
-  it('matches its file snapshots', async () => {
-    for (const file of await generator.generate(mini)) {
+  it('matches its file snapshots (sources; dist/ is what the TypeScript compiler makes of them)', async () => {
+    for (const file of (await generator.generate(mini)).filter((f) => !f.path.includes('/dist/'))) {
       await expect(file.contents).toMatchFileSnapshot(join('__snapshots__', 'mini', file.path.replace(/^generated\//, '')));
     }
   });
@@ -51,4 +51,42 @@ it('the client generator explains a document without the token schemes it needs'
   const withoutJobToken = structuredClone(mini);
   delete (withoutJobToken.components!.securitySchemes as Record<string, unknown>).jobTokenHeader;
   await expect(client.generate(withoutJobToken)).rejects.toThrow('The client needs the header security scheme "jobTokenHeader"');
+});
+
+const packages = generators.filter((g) => ['client', 'server', 'validators'].includes(g.name));
+
+describe.each(packages.map((g) => [g.name, g] as const))('package %s', (_name, generator) => {
+  it('has a package.json that an npm consumer can use: ESM, exports with types, version = spec version', async () => {
+    const files = await generator.generate(mini);
+    const manifest = JSON.parse(files.find((f) => f.path === `${generator.folder}/package.json`)!.contents);
+    expect(manifest).toMatchObject({
+      name: `@service-api/${generator.name}`,
+      version: '1.2.3',
+      type: 'module',
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+      files: ['dist', 'README.md'],
+      sideEffects: false,
+      engines: { node: '>=20' },
+    });
+    for (const path of ['dist/index.js', 'dist/index.d.ts', 'README.md']) expect(files.map((f) => f.path)).toContain(`${generator.folder}/${path}`);
+  });
+
+  it.runIf(generator.name !== 'server')('ships no Node-only import in its runtime code (it also runs in browsers)', async () => {
+    for (const file of (await generator.generate(mini)).filter((f) => f.path.endsWith('.js'))) {
+      expect(file.contents, file.path).not.toMatch(/from\s+["']node:|require\(/);
+    }
+  });
+
+  it('imports only its own files and the registry packages it declares', async () => {
+    const files = await generator.generate(mini);
+    const manifest = JSON.parse(files.find((f) => f.path.endsWith('package.json'))!.contents);
+    const allowed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    for (const file of files.filter((f) => /\/dist\/.*\.(js|d\.ts)$/.test(f.path))) {
+      for (const [, specifier] of file.contents.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+        if (specifier!.startsWith('.') || specifier!.startsWith('node:')) continue;
+        const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!;
+        expect(allowed, `${file.path} imports ${specifier}`).toContain(name);
+      }
+    }
+  });
 });

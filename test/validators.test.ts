@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatErrors, responseValidators, schemaValidators, specVersion, validateResponse, validateSchema } from '../generated/validators/index.js';
+import { formatErrors, responseValidators, schemaValidators, specVersion, validateResponse, validateSchema } from '../generated/validators/dist/index.js';
 import { listOperations, listResponses } from '../generators/lib/document.ts';
 import { publishedDocument } from './support/documents.ts';
 

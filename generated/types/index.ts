@@ -2828,7 +2828,7 @@ export interface components {
             /** @description Runner tags. */
             tag_list: string[];
             /** @description The runner that ran the job, or null. The object's shape is not shown in the seeds. */
-            runner: Record<string, never> | null;
+            runner: Record<string, unknown> | null;
         };
         /** @description Error body whose shape is not shown in the seeds (Part 1 §7: "Bodies for other errors: not shown"); open to any fields. Where the service sends a human-readable `message`, it is a string. */
         ErrorBody: {
@@ -2964,7 +2964,7 @@ export interface components {
              * Format: binary
              * @description The export file (gzip tarball) to import.
              */
-            file: string;
+            file: Blob;
             /** @description Name and path of the new project. */
             path: string;
             /** @description Name of the new project; defaults to `path`. */
@@ -3050,7 +3050,7 @@ export interface components {
              * Format: binary
              * @description A project export archive (gzip tarball) holding the relation.
              */
-            file: string;
+            file: Blob;
             /** @description Full path of the existing project to import the relation into. */
             path: string;
             relation: components["schemas"]["ImportRelation"];
@@ -3587,7 +3587,7 @@ export interface components {
             token?: never;
         };
         /** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}` (Part 2 §4.1). The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
-        DeleteImpersonationTokenRequest: Record<string, never>;
+        DeleteImpersonationTokenRequest: Record<string, unknown>;
         /** @description Body of `POST /users/{user_id}/impersonation_tokens` (Part 2 §4.1). */
         CreateImpersonationTokenRequest: {
             /** @description Name of the token. */
@@ -3666,7 +3666,7 @@ export interface components {
             access_level: components["schemas"]["AccessLevel"];
         };
         /** @description Body of `PATCH /users/{id}/disable_two_factor` (Part 2 §4.1). The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
-        DisableTwoFactorRequest: Record<string, never>;
+        DisableTwoFactorRequest: Record<string, unknown>;
         /**
          * @description Scope of a runner (Part 2 §2.9): instance, group or project runner.
          * @enum {string}
@@ -3716,7 +3716,7 @@ export interface components {
              * Format: binary
              * @description The avatar image file, at most 200 KiB (204800 bytes; `maxLength` counts bytes of the file part). Ideal dimensions 192 x 192 pixels. The accepted image formats are not shown in the seed.
              */
-            avatar: string;
+            avatar: Blob;
         };
         /** @description Result of an avatar upload (Part 2 §4.1, `PUT /user/avatar`). */
         UserAvatar: {
@@ -3901,11 +3901,11 @@ export interface components {
             token?: never;
         };
         /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}` (Part 2 §4.2). No parameters besides the path: an empty JSON object (or no body). */
-        DeleteGroupHookRequest: Record<string, never>;
+        DeleteGroupHookRequest: Record<string, unknown>;
         /** @description Body of `POST /groups/{id}/ldap_sync` (Part 2 §4.2). No parameters besides the path: an empty JSON object (or no body). */
-        SyncGroupLdapRequest: Record<string, never>;
+        SyncGroupLdapRequest: Record<string, unknown>;
         /** @description LDAP group link (Part 2 §2.6). The fields of the returned record are not shown in the seed, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. Premium and Ultimate. */
-        LdapGroupLink: Record<string, never>;
+        LdapGroupLink: Record<string, unknown>;
         /** @description Body of `POST /groups/{id}/ldap_group_links` (Part 2 §4.2). Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
         CreateLdapGroupLinkRequest: {
             /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
@@ -3927,9 +3927,9 @@ export interface components {
             provider: string;
         } & (unknown | unknown);
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}` (Part 2 §4.2). No parameters besides the path. */
-        DeleteLdapGroupLinkByCnRequest: Record<string, never>;
+        DeleteLdapGroupLinkByCnRequest: Record<string, unknown>;
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}` (Part 2 §4.2). No parameters besides the path. */
-        DeleteLdapGroupLinkByProviderRequest: Record<string, never>;
+        DeleteLdapGroupLinkByProviderRequest: Record<string, unknown>;
         /** @description SAML group link (Part 2 §2.6). Premium and Ultimate. */
         SamlGroupLink: {
             /** @description Name of the SAML group. */
@@ -3949,7 +3949,7 @@ export interface components {
             member_role_id?: number;
         };
         /** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}` (Part 2 §4.2). No parameters besides the path. */
-        DeleteSamlGroupLinkRequest: Record<string, never>;
+        DeleteSamlGroupLinkRequest: Record<string, unknown>;
         /** @description Body of `POST /groups/{id}/share` (Part 2 §4.2). */
         ShareGroupRequest: {
             /** @description ID of the group to share with. */
@@ -3960,7 +3960,7 @@ export interface components {
             expires_at?: components["schemas"]["Date"];
         };
         /** @description Body of `DELETE /groups/{id}/share/{group_id}` (Part 2 §4.2). No parameters besides the path. */
-        UnshareGroupRequest: Record<string, never>;
+        UnshareGroupRequest: Record<string, unknown>;
         /** @description Group push rule (Part 2 §2.6). Premium and Ultimate. Types the seed does not state follow the fields' meaning (the checks are booleans and the `*_regex` fields strings holding regular expressions, as in the create parameters). */
         GroupPushRule: {
             id: number;
@@ -4056,7 +4056,7 @@ export interface components {
             name?: string;
         };
         /** @description Body of `DELETE /groups/{id}/badges/{badge_id}` (Part 2 §4.2). No parameters besides the path. */
-        DeleteGroupBadgeRequest: Record<string, never>;
+        DeleteGroupBadgeRequest: Record<string, unknown>;
         /** @description Preview of badge URLs (Part 2 §4.2, `GET /groups/{id}/badges/render`): the given URLs and their rendered form, with the placeholders replaced using the group's oldest project (unchanged when the group has no projects). */
         GroupBadgeRender: {
             link_url: components["schemas"]["GroupBadgeUrlTemplate"];
@@ -4180,7 +4180,7 @@ export interface components {
             access_level: components["schemas"]["AccessLevel"];
         };
         /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}` (Part 2 §4.4). The operation has no parameters besides the path, so the body is an empty object or absent. */
-        DeleteInvitationRequest: Record<string, never>;
+        DeleteInvitationRequest: Record<string, unknown>;
         /**
          * @description Runner status (Part 2 §3). Transitions are not shown in the seed. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
          * @enum {string}
@@ -4525,7 +4525,7 @@ export interface components {
         /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind's schema is closed, and so is the union (`unevaluatedProperties: false`). Integrations beyond these kinds are not shown in the seed. */
         SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
         /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
-        DisableIntegrationRequest: Record<string, never>;
+        DisableIntegrationRequest: Record<string, unknown>;
         /** @description The namespace (user or group) the project belongs to (Part 3 §2.1). Field types are not stated in the seed; they follow the fields' meaning. */
         ProjectNamespace: {
             id: number;
@@ -4987,7 +4987,7 @@ export interface components {
             approvals_before_merge?: unknown;
         };
         /** @description The reduced merge request record returned by the lists when `view=simple` (Part 3 §4.2). Its fields are not shown in the seed, so the schema is open. */
-        MergeRequestSimple: Record<string, never>;
+        MergeRequestSimple: Record<string, unknown>;
         /** @description Body of `POST /projects/{id}/merge_requests` (Part 3 §4.2). Types not stated in the seed follow the fields of the merge request record. */
         CreateMergeRequestRequest: {
             /** @description The source branch. */
@@ -5074,7 +5074,7 @@ export interface components {
             title?: string;
         };
         /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}` (Part 3 §4.2): the operation takes no parameters besides the path, so the body is absent or `{}`. */
-        DeleteMergeRequestRequest: Record<string, never>;
+        DeleteMergeRequestRequest: Record<string, unknown>;
         /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` (Part 3 §4.2); every attribute is optional. */
         MergeMergeRequestRequest: {
             /** @description Custom merge commit message. Type not stated in the seed; text. */
@@ -5126,12 +5126,12 @@ export interface components {
             name: string;
             rule_type: components["schemas"]["ApprovalRuleType"];
             /** @description Users who may approve under this rule (user shape not stated in §2.4). */
-            eligible_approvers: Record<string, never>[];
+            eligible_approvers: Record<string, unknown>[];
             approvals_required: number;
             /** @description Users of the rule (user shape not stated in §2.4). */
-            users: Record<string, never>[];
+            users: Record<string, unknown>[];
             /** @description Groups of the rule; the group object's shape is not stated in §2.4. */
-            groups: Record<string, never>[];
+            groups: Record<string, unknown>[];
             contains_hidden_groups: boolean;
             /** @description When true the rule applies to every protected branch and `protected_branches` (the `protected_branch_ids` sent) is ignored. */
             applies_to_all_protected_branches: boolean;
@@ -5729,9 +5729,9 @@ export interface components {
             include_token?: boolean;
         };
         /** @description Body of `POST /projects/{id}/error_tracking/client_keys` (Part 3 §4.8): not shown in the seed, so the schema is open. */
-        CreateClientKeyRequest: Record<string, never>;
+        CreateClientKeyRequest: Record<string, unknown>;
         /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}` (Part 3 §4.8): not shown in the seed, so the schema is open. */
-        DeleteClientKeyRequest: Record<string, never>;
+        DeleteClientKeyRequest: Record<string, unknown>;
     };
     responses: {
         /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
@@ -7422,7 +7422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7559,7 +7559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": string;
+                    "application/gzip": Blob;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7647,7 +7647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7690,7 +7690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7788,7 +7788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["RelationImport"] & Record<string, never>)[];
+                    "application/json": (components["schemas"]["RelationImport"] & Record<string, unknown>)[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7830,7 +7830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, never>;
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8697,7 +8697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8927,7 +8927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8978,7 +8978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": string;
+                    "application/gzip": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9043,10 +9043,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": string;
-                    "application/x-tar": string;
-                    "application/x-bzip2": string;
-                    "application/zip": string;
+                    "application/gzip": Blob;
+                    "application/x-tar": Blob;
+                    "application/x-bzip2": Blob;
+                    "application/zip": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9590,7 +9590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10805,7 +10805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -11426,7 +11426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13018,7 +13018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": Record<string, unknown>[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13189,7 +13189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": Record<string, unknown>[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13254,7 +13254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": Record<string, unknown>[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13317,7 +13317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": Record<string, unknown>[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13372,7 +13372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": Record<string, unknown>[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13474,7 +13474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -13524,7 +13524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             400: components["responses"]["BadRequest"];

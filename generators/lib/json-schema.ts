@@ -24,3 +24,9 @@ export function toJsonSchema(schema: unknown, rewriteRef: (ref: string) => strin
 
 /** Keywords whose value maps names to schemas: the names are data, not keywords. */
 const PROPERTY_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/** A file: `format: binary` (OpenAPI 3.0 style) or a string with a non-text `contentMediaType` (3.1 style). */
+export function isFileSchema(schema: object): boolean {
+  const { format, type, contentMediaType } = schema as { format?: unknown; type?: unknown; contentMediaType?: unknown };
+  return format === 'binary' || (type === 'string' && typeof contentMediaType === 'string' && !/^(text\/|application\/json)/i.test(contentMediaType));
+}

@@ -1,0 +1,346 @@
+/**
+ * The hand-written runtime of the generated client: URLs, query forms, credentials, retries on 429/503, the 301 of a
+ * renamed project, pagination, files and typed errors. generators/client.ts copies it into the package as
+ * `src/runtime.ts`. It runs in Node >= 20 and in browsers: only web platform APIs (fetch, Headers, FormData, Blob),
+ * no Node modules.
+ */
+
+/** A token, or a function that returns one (called before every request, so it may refresh). */
+export type TokenSource = string | (() => string | Promise<string>);
+
+/** The credential kinds of Part 1 §5 that a client sends in a header. */
+export type Credentials = { privateToken: TokenSource } | { oauthToken: TokenSource } | { jobToken: TokenSource };
+
+/** Header name and value prefix of each credential kind, read from the document's security schemes. */
+export type CredentialTransport = Record<'privateToken' | 'oauthToken' | 'jobToken', { header: string; prefix: string }>;
+
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 3; 1 disables retries). */
+  attempts?: number;
+  /** Upper bound of one wait, whatever `Retry-After` says (default 30 000 ms). */
+  maxDelayMs?: number;
+  /** Wait before the first retry when the response has no usable `Retry-After`; doubled each retry (default 500 ms). */
+  baseDelayMs?: number;
+  /** How to wait; tests inject a fake. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** The API root, e.g. `https://service.example/api/v4`. */
+  baseUrl: string;
+  auth?: Credentials;
+  /** Act as this user (ID or username) on every request (Part 1 §5 rule 4); a call's `sudo` wins. */
+  sudo?: string | number;
+  /** Headers sent on every request. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  retry?: RetryOptions;
+  /**
+   * `manual` (default): a 301 with `Location` on the API's origin is followed by repeating the same method and body
+   * (Part 1 §7 rule 3). Browsers hide manual redirects (an opaque response): pass `follow` there, which lets the
+   * browser follow the redirect itself (a 301 after a POST then becomes a GET, as the fetch standard says).
+   */
+  redirect?: 'manual' | 'follow';
+  /** Redirects followed for one call (default 5). */
+  maxRedirects?: number;
+  /** Pages read by `all()` and iteration unless the call says otherwise (default 100). */
+  maxPages?: number;
+}
+
+/** What the generated code knows about each operation. */
+export interface OperationDescriptor {
+  id: string;
+  method: string;
+  path: string;
+  response: 'json' | 'binary' | 'headers';
+  body?: 'json' | 'multipart' | 'binary';
+  /** Query parameters not written as repeated `name=v`: `deep` is `name[key]=v`, `csv` is `name=a,b`. */
+  query?: Record<string, 'deep' | 'csv'>;
+  /** Documented response headers and how to read them (HEAD operations return them). */
+  headers?: Record<string, 'string' | 'number' | 'boolean'>;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Act as this user for this call only. */
+  sudo?: string | number;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** The input of a call, as generated per operation: path, query and header parameters and the body. */
+export interface CallInput {
+  path?: object;
+  query?: object;
+  headers?: object;
+  body?: unknown;
+}
+
+/** A response outside 2xx. `body` is the parsed error body, typed by `isServiceApiError(error, operationId)`. */
+export class ServiceApiError<Body = unknown> extends Error {
+  readonly name = 'ServiceApiError';
+  constructor(
+    readonly operationId: string,
+    readonly status: number,
+    readonly body: Body,
+    readonly headers: Headers,
+    readonly url: string,
+  ) {
+    super(`${operationId} answered ${status}${messageOf(body)}`);
+  }
+}
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'string' && body) return `: ${body.slice(0, 200)}`;
+  if (body && typeof body === 'object') {
+    const { message, error } = body as { message?: unknown; error?: unknown };
+    const text = message ?? error;
+    if (text !== undefined) return `: ${typeof text === 'string' ? text : JSON.stringify(text)}`;
+  }
+  return '';
+}
+
+/** Milliseconds to wait before retry number `retry` (1-based): `Retry-After` seconds or HTTP-date, else backoff; capped. */
+export function retryDelay(retryAfter: string | null, retry: number, options: RetryOptions = {}, now = Date.now()): number {
+  const max = options.maxDelayMs ?? 30_000;
+  const base = options.baseDelayMs ?? 500;
+  let delay = base * 2 ** (retry - 1);
+  const value = retryAfter?.trim();
+  if (value && /^\d+$/.test(value)) delay = Number(value) * 1000;
+  else if (value) {
+    const date = Date.parse(value);
+    if (!Number.isNaN(date)) delay = Math.max(0, date - now);
+  }
+  return Math.min(Math.max(0, delay), max);
+}
+
+/** The URL of `rel="next"` in a `Link` header, if any. */
+export function nextLink(link: string | null): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(match[2]!)) return match[1];
+  }
+  return undefined;
+}
+
+/** Encodes the query as the API reads it: arrays as repeated names (`scope[]=a&scope[]=b`), `name[key]=v`, `a,b`. */
+export function serializeQuery(query: object | undefined, styles: Record<string, 'deep' | 'csv'> = {}): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  const add = (name: string, value: unknown) => {
+    if (value === undefined || value === null) return;
+    parts.push(`${encodeName(name)}=${encodeURIComponent(value instanceof Date ? value.toISOString() : String(value))}`);
+  };
+  for (const [name, value] of Object.entries(query)) {
+    const style = styles[name];
+    if (style === 'deep' && value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) for (const one of [item].flat()) add(`${name}[${key}]`, one);
+    } else if (Array.isArray(value)) {
+      if (style === 'csv') add(name, value.join(','));
+      else for (const item of value) add(name, item);
+    } else add(name, value);
+  }
+  return parts.join('&');
+}
+
+function encodeName(name: string): string {
+  return encodeURIComponent(name).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+}
+
+/** Fills `{name}` with URL-encoded values, so that `group/project` and file paths travel as one segment. */
+export function fillPath(template: string, values: object | undefined): string {
+  const given = (values ?? {}) as Record<string, unknown>;
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = given[name];
+    if (value === undefined || value === null || value === '') throw new TypeError(`Missing path parameter ${name} for ${template}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * A multipart body from a plain object: files (`Blob`/`File`) as they are, arrays as repeated fields, and hashes as
+ * one field per key, `name[key]` (`override_params[visibility]=private`), as the API reads forms.
+ */
+export function toFormData(body: unknown): FormData {
+  if (body instanceof FormData) return body;
+  const form = new FormData();
+  const add = (name: string, value: unknown): void => {
+    if (value === undefined || value === null) return;
+    if (Array.isArray(value)) value.forEach((item) => add(name, item));
+    else if (value instanceof Blob) form.append(name, value, (value as { name?: string }).name || name);
+    else if (typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
+    else form.append(name, String(value));
+  };
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) add(name, value);
+  return form;
+}
+
+/** Reads the documented headers of a response into an object, converting numbers and booleans. */
+export function readHeaders(headers: Headers, types: Record<string, 'string' | 'number' | 'boolean'> = {}): Record<string, string | number | boolean | undefined> {
+  const out: Record<string, string | number | boolean | undefined> = {};
+  for (const [name, type] of Object.entries(types)) {
+    const value = headers.get(name);
+    if (value === null) out[name] = undefined;
+    else if (type === 'number') out[name] = Number(value);
+    else if (type === 'boolean') out[name] = value === 'true';
+    else out[name] = value;
+  }
+  return out;
+}
+
+interface PreparedRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body?: BodyInit;
+  signal?: AbortSignal;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The request pipeline shared by the typed methods and the low-level openapi-fetch client. */
+export class Transport {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(
+    readonly options: RuntimeOptions,
+    private readonly credentialHeaders: CredentialTransport,
+  ) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.baseUrl).origin;
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Adds credentials, sudo and default headers; a header the caller set explicitly is kept. */
+  async authorize(headers: Headers, sudo?: string | number): Promise<void> {
+    for (const [name, value] of Object.entries(this.options.headers ?? {})) if (!headers.has(name)) headers.set(name, value);
+    const auth = this.options.auth;
+    if (auth) {
+      const kind = 'privateToken' in auth ? 'privateToken' : 'oauthToken' in auth ? 'oauthToken' : 'jobToken';
+      const source = (auth as Record<string, TokenSource>)[kind]!;
+      const { header, prefix } = this.credentialHeaders[kind];
+      if (!headers.has(header)) headers.set(header, prefix + (typeof source === 'function' ? await source() : source));
+    }
+    const who = sudo ?? this.options.sudo;
+    if (who !== undefined && !headers.has('Sudo')) headers.set('Sudo', String(who));
+  }
+
+  /** Sends a request: retries 429 and 503 (bounded, honouring `Retry-After`) and follows a 301 on the same origin. */
+  async send(request: PreparedRequest, operationId = 'request'): Promise<Response> {
+    const retry = this.options.retry ?? {};
+    const attempts = Math.max(1, retry.attempts ?? 3);
+    const sleep = retry.sleep ?? defaultSleep;
+    const manual = (this.options.redirect ?? 'manual') === 'manual';
+    let url = request.url;
+    let redirects = 0;
+    for (let attempt = 1; ; ) {
+      const response = await this.fetchImpl(url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, redirect: manual ? 'manual' : 'follow' });
+      if (response.status === 301 && manual) {
+        const location = response.headers.get('location');
+        if (!location) return response;
+        const target = new URL(location, url);
+        if (target.origin !== this.origin) throw new ServiceApiError(operationId, 301, { message: `Refusing to follow a redirect off the API origin to ${target.origin}` }, response.headers, url);
+        if (++redirects > (this.options.maxRedirects ?? 5)) return response;
+        await response.body?.cancel();
+        url = target.href;
+        continue;
+      }
+      if ((response.status === 429 || response.status === 503) && attempt < attempts) {
+        await response.body?.cancel();
+        await sleep(retryDelay(response.headers.get('retry-after'), attempt, retry));
+        attempt += 1;
+        continue;
+      }
+      return response;
+    }
+  }
+
+  /** A fetch for openapi-fetch: the same credentials, retries and redirects for `client.GET(…)`. */
+  readonly fetch = async (input: Request): Promise<Response> => {
+    const headers = new Headers(input.headers);
+    await this.authorize(headers);
+    const body = input.body === null ? undefined : await input.arrayBuffer();
+    return this.send({ url: input.url, method: input.method, headers, body, signal: input.signal });
+  };
+
+  /** Builds the request of a typed call. */
+  async prepare(op: OperationDescriptor, input: CallInput | undefined, options: CallOptions | undefined, url?: string): Promise<PreparedRequest> {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(input?.headers ?? {})) if (value !== undefined && value !== null) headers.set(name, String(value));
+    for (const [name, value] of Object.entries(options?.headers ?? {})) headers.set(name, value);
+    await this.authorize(headers, options?.sudo);
+    let body: BodyInit | undefined;
+    if (input?.body !== undefined) {
+      if (op.body === 'multipart') body = toFormData(input.body);
+      else if (op.body === 'binary') body = input.body as BodyInit;
+      else {
+        body = JSON.stringify(input.body);
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+      }
+    }
+    if (url === undefined) {
+      const search = serializeQuery(input?.query, op.query);
+      url = `${this.baseUrl}${fillPath(op.path, input?.path)}${search ? `?${search}` : ''}`;
+    }
+    return { url, method: op.method, headers, body, signal: options?.signal };
+  }
+
+  /** A typed call: the success body (JSON, a file, or the headers of a HEAD), or a `ServiceApiError`. */
+  async call(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { as?: 'blob' | 'stream' }): Promise<unknown> {
+    const response = await this.send(await this.prepare(op, input, options), op.id);
+    if (!response.ok) throw await this.error(op, response);
+    if (op.response === 'headers') {
+      await response.body?.cancel();
+      return readHeaders(response.headers, op.headers);
+    }
+    if (op.response === 'binary') return options?.as === 'stream' ? response.body : response.blob();
+    return readJson(response);
+  }
+
+  /** The pages of a paginated list: follows `Link: <…>; rel="next"`, else `x-next-page`, up to `maxPages`. */
+  async *pages(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { maxPages?: number }): AsyncGenerator<unknown[], void, undefined> {
+    const maxPages = options?.maxPages ?? this.options.maxPages ?? 100;
+    let request = await this.prepare(op, input, options);
+    for (let page = 1; page <= maxPages; page += 1) {
+      const response = await this.send(request, op.id);
+      if (!response.ok) throw await this.error(op, response);
+      const items = await readJson(response);
+      yield Array.isArray(items) ? items : [];
+      const next = page < maxPages ? nextUrl(response, request.url) : undefined;
+      if (!next) return;
+      if (new URL(next).origin !== this.origin) throw new ServiceApiError(op.id, response.status, { message: `Refusing to follow a next page off the API origin: ${next}` }, response.headers, request.url);
+      request = { ...request, url: next };
+    }
+  }
+
+  async error(op: OperationDescriptor, response: Response): Promise<ServiceApiError> {
+    let body: unknown;
+    try {
+      const text = await response.text();
+      body = /json/i.test(response.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text;
+    } catch {
+      body = undefined;
+    }
+    return new ServiceApiError(op.id, response.status, body, response.headers, response.url);
+  }
+}
+
+function nextUrl(response: Response, current: string): string | undefined {
+  const link = nextLink(response.headers.get('link'));
+  if (link) return new URL(link, current).href;
+  const nextPage = response.headers.get('x-next-page');
+  if (!nextPage) return undefined;
+  const url = new URL(current);
+  url.searchParams.set('page', nextPage);
+  return url.href.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 205) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  return /json/i.test(response.headers.get('content-type') ?? '') || /^[[{"]/.test(text) ? JSON.parse(text) : text;
+}

@@ -1,0 +1,30 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import YAML from 'yaml';
+import { generators } from '../../generators/index.ts';
+import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
+
+/** The fixture document with every shape the package generators handle (multipart, files, HEAD, query forms). */
+export function fixtureDocument(): OpenApiDocument {
+  return YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'packages.yaml'), 'utf8')) as OpenApiDocument;
+}
+
+/**
+ * Generates the client, server and validators packages of the fixture under `.tmp/<name>/` (inside the repository,
+ * so that their dependencies resolve from its node_modules) and returns the folder.
+ */
+export async function generateFixturePackages(name: string): Promise<string> {
+  const out = join(ROOT, '.tmp', name);
+  await rm(out, { recursive: true, force: true });
+  const doc = fixtureDocument();
+  for (const generator of generators.filter((g) => ['client', 'server', 'validators'].includes(g.name))) {
+    for (const file of await generator.generate(doc)) {
+      const path = join(out, file.path.replace(/^generated\//, ''));
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, file.contents);
+    }
+  }
+  return out;
+}
