@@ -159,17 +159,21 @@ export function fillPath(template: string, values: object | undefined): string {
   });
 }
 
-/** A multipart body from a plain object: files (`Blob`/`File`) as they are, arrays as repeated fields, objects as JSON. */
+/**
+ * A multipart body from a plain object: files (`Blob`/`File`) as they are, arrays as repeated fields, and hashes as
+ * one field per key, `name[key]` (`override_params[visibility]=private`), as the API reads forms.
+ */
 export function toFormData(body: unknown): FormData {
   if (body instanceof FormData) return body;
   const form = new FormData();
-  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item === undefined || item === null) continue;
-      if (item instanceof Blob) form.append(name, item, (item as { name?: string }).name || name);
-      else form.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
-    }
-  }
+  const add = (name: string, value: unknown): void => {
+    if (value === undefined || value === null) return;
+    if (Array.isArray(value)) value.forEach((item) => add(name, item));
+    else if (value instanceof Blob) form.append(name, value, (value as { name?: string }).name || name);
+    else if (typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
+    else form.append(name, String(value));
+  };
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) add(name, value);
   return form;
 }
 

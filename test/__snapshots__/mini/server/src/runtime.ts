@@ -132,14 +132,28 @@ function message(status: number, text: string): { message: string } {
   return { message: `${status} ${text}` };
 }
 
+/**
+ * The fields of a multipart form as an object: a repeated name becomes an array, and `name[key]` fields become a hash
+ * (`override_params[visibility]=private` → `{ override_params: { visibility: 'private' } }`).
+ */
+export function formFields(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form) {
+    const [head = name, ...keys] = name.split(/\[|\]\[|\]$/).filter((part, i) => i === 0 || part !== '');
+    let target = out;
+    for (const key of [head, ...keys].slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    const last = keys.length > 0 ? keys[keys.length - 1]! : head;
+    target[last] = last in target ? [target[last], value].flat() : value;
+  }
+  return out;
+}
+
 /** Registers every operation on a Fastify scope (the caller sets the `/api/v4` prefix). */
 export async function mountOperations(scope: FastifyInstance, routes: RouteDescriptor[], schemes: Record<string, SchemeLocation>, hooks: RuntimeHooks, options: MountOptions): Promise<void> {
   const bodyLimit = options.bodyLimit ?? 100 * 1024 * 1024;
   scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
     const form = await new Response(new Uint8Array(body), { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
-    const out: Record<string, unknown> = {};
-    for (const [name, value] of form) out[name] = name in out ? [out[name], value].flat() : value;
-    return out;
+    return formFields(form);
   });
   scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, async (_request: FastifyRequest, body: Buffer) => body);
   scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
