@@ -29,6 +29,12 @@ export interface BuiltValidators {
   declarations(module: 'schemas' | 'requests'): string;
 }
 
+/** The export name of the component validator a `components#/$defs/X` reference points to. */
+function schemaExportOf(index: ValidatorIndex, ref: string): string | undefined {
+  const prefix = `${COMPONENTS_ID}#/$defs/`;
+  return ref.startsWith(prefix) ? index.schemas[ref.slice(prefix.length)] : undefined;
+}
+
 function newAjv(coerce: boolean) {
   // ajv and its plugins are CommonJS: under NodeNext their classes and functions sit on `.default`.
   const ajv = new ajv2020.default({
@@ -58,24 +64,47 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   coercing.addSchema(anyFiles(components) as JsonSchema);
 
   const index: ValidatorIndex = { schemas: {}, responses: {}, requests: {}, bodies: {} };
+  // Operations share most of their parameter sets (the same path ids, Sudo, pagination): each distinct set is
+  // compiled once and referenced, which keeps the request validators small enough to load quickly.
+  const parts = new Map<string, string>();
+  const sharedPart = (part: JsonSchema): JsonSchema => {
+    const key = JSON.stringify(part);
+    let id = parts.get(key);
+    if (!id) {
+      id = `${ID_BASE}request-parts/${parts.size}`;
+      parts.set(key, id);
+      coercing.addSchema({ $id: id, ...part });
+    }
+    return { $ref: id };
+  };
   const schemaExports: Record<string, string> = {};
   const requestExports: Record<string, string> = {};
   for (const name of Object.keys(schemas)) {
     index.schemas[name] = `schema_${identifier(name)}`;
     schemaExports[`schema_${identifier(name)}`] = `${COMPONENTS_ID}#/$defs/${name}`;
   }
+  // Most operations share their error responses: an identical response schema is compiled once, and a bare
+  // reference to a component reuses that component's validator.
+  const responseExports = new Map<string, string>();
   for (const entry of listOperations(doc)) {
     for (const { status, json } of listResponses(doc, entry)) {
       if (!json?.content.schema) continue;
-      const id = `${ID_BASE}responses/${entry.operationId}/${status}`;
-      const exportName = `response_${identifier(entry.operationId)}_${status}`;
-      exact.addSchema({ $id: id, ...toJsonSchema(json.content.schema, componentRef) });
+      const schema = toJsonSchema(json.content.schema, componentRef);
+      const key = JSON.stringify(schema);
+      const bareRef = Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? String(schema.$ref) : undefined;
+      let exportName = responseExports.get(key) ?? (bareRef ? schemaExportOf(index, bareRef) : undefined);
+      if (!exportName) {
+        const id = `${ID_BASE}responses/${entry.operationId}/${status}`;
+        exportName = `response_${identifier(entry.operationId)}_${status}`;
+        exact.addSchema({ $id: id, ...schema });
+        schemaExports[exportName] = id;
+      }
+      responseExports.set(key, exportName);
       (index.responses[entry.operationId] ??= {})[status] = exportName;
-      schemaExports[exportName] = id;
     }
     const id = `${ID_BASE}requests/${entry.operationId}`;
     const exportName = `request_${identifier(entry.operationId)}`;
-    const { schema, jsonBody } = requestSchema(doc, entry);
+    const { schema, jsonBody } = requestSchema(doc, entry, sharedPart);
     coercing.addSchema({ $id: id, ...schema });
     if (jsonBody) {
       const bodyId = `${ID_BASE}bodies/${entry.operationId}`;
@@ -101,7 +130,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
  * The JSON Schema of a whole request: `{ params, query, headers (lower case), body }`. Form bodies are validated
  * here with coercion (their fields are strings); a JSON body is returned apart, to be validated exactly.
  */
-function requestSchema(doc: OpenApiDocument, entry: ReturnType<typeof listOperations>[number]): { schema: JsonSchema; jsonBody?: JsonSchema } {
+function requestSchema(doc: OpenApiDocument, entry: ReturnType<typeof listOperations>[number], sharedPart: (part: JsonSchema) => JsonSchema): { schema: JsonSchema; jsonBody?: JsonSchema } {
   const part = (where: string, lower = false) => {
     const parameters = entry.parameters.filter((p) => p.in === where);
     const key = (name: string) => (lower ? name.toLowerCase() : name);
@@ -113,7 +142,7 @@ function requestSchema(doc: OpenApiDocument, entry: ReturnType<typeof listOperat
   };
   const schema: JsonSchema = {
     type: 'object',
-    properties: { params: part('path'), query: part('query'), headers: part('header', true) },
+    properties: { params: sharedPart(part('path')), query: sharedPart(part('query')), headers: sharedPart(part('header', true)) },
     required: ['params', 'query', 'headers'],
   };
   const body = entry.operation.requestBody ? resolve<{ required?: boolean; content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;

@@ -35,7 +35,7 @@ export interface ResponseStatuses {
 
 /** Validators of JSON response bodies, by operationId and status. */
 export const responseValidators: { [Op in keyof ResponseStatuses]: Record<ResponseStatuses[Op], ValidateFunction> } = {
-  "widgets/get-widget": { "200": s.response_widgets_get_widget_200, "401": s.response_widgets_get_widget_401 },
+  "widgets/get-widget": { "200": s.schema_Widget, "401": s.schema_ErrorMessage },
 };
 
 /** Exact validators of JSON request bodies, by operationId. */

@@ -2,5 +2,3 @@
 import type { ValidateFunction } from './validation.js';
 export declare const schema_Widget: ValidateFunction;
 export declare const schema_ErrorMessage: ValidateFunction;
-export declare const response_widgets_get_widget_200: ValidateFunction;
-export declare const response_widgets_get_widget_401: ValidateFunction;
