@@ -107,3 +107,37 @@ describe('generated client, high level, against the mock', () => {
     expect(data?.id).toBe(12);
   });
 });
+
+describe('generated client, files and headers of the real operations, against the mock', () => {
+  const seen: Request[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    seen.push(request.clone());
+    return fetch(request);
+  };
+  const client = () => createServiceApi({ baseUrl: api(), auth: { privateToken: 't' }, fetch: recording });
+
+  it('reads a HEAD operation as a typed object of the X-Service-* headers', async () => {
+    const headers = await client().repository.getFileMetadata({ path: { id: 42, file_path: 'app/models/key.rb' }, query: { ref: 'main' } });
+    expect(typeof headers['X-Service-Blob-Id']).toBe('string');
+    expect(typeof headers['X-Service-Size']).toBe('number');
+    expect(seen.at(-1)!.url).toContain('/repository/files/app%2Fmodels%2Fkey.rb?ref=main');
+  });
+
+  it('downloads an archive as a Blob, or as a stream', async () => {
+    const blob = await client().repository.downloadArchive({ path: { id: 42 } });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(blob.size).toBeGreaterThan(0);
+    const stream = await client().repository.downloadArchive({ path: { id: 42 } }, { as: 'stream' });
+    expect(stream).toBeInstanceOf(ReadableStream);
+  });
+
+  it('uploads a project export as multipart, hashes as name[key] fields', async () => {
+    const file = new File([new Uint8Array([0x1f, 0x8b, 0x08])], 'export.tar.gz', { type: 'application/gzip' });
+    const created = await client().projectImportExport.importProject({ body: { file, path: 'imported', override_params: { visibility: 'private' } } });
+    expect(created).toMatchObject({ import_status: 'scheduled' });
+    const form = await seen.at(-1)!.formData();
+    expect((form.get('file') as File).name).toBe('export.tar.gz');
+    expect(form.get('override_params[visibility]')).toBe('private');
+  });
+});
