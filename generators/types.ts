@@ -15,6 +15,8 @@ export async function typesSource(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(structuredClone(doc) as Parameters<typeof openapiTS>[0], {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
+    // A default is what the server assumes when a field is absent: the caller may leave it out.
+    defaultNonNullable: false,
     // An object schema without properties is open (`x-not-shown`): any fields, not none.
     emptyObjectsUnknown: true,
     silent: true,

@@ -50,6 +50,11 @@ const cases: [string, Record<string, string>, string[]][] = [
     'gadgets/paths/widgets.yaml': widgetPath.replace('../schemas', '../../widgets/schemas'),
     'widgets/schemas/Widget.yaml': 'type: object\n',
   }, ['gadgets/paths/widgets.yaml: get is tagged widgets but lives in gadgets/']],
+  ['reports a component named like a platform global', {
+    'openapi.yaml': root('  /widgets:\n    $ref: widgets/paths/widgets.yaml\n'),
+    'widgets/paths/widgets.yaml': widgetPath.replace('Widget.yaml', 'Blob.yaml'),
+    'widgets/schemas/Blob.yaml': 'type: object\n',
+  }, ['widgets/schemas/Blob.yaml: "Blob" would shadow the global of that name in the generated TypeScript; choose another name']],
   ['reports an inline path item', { 'openapi.yaml': root('  /widgets:\n    get: {}\n') }, ['paths["/widgets"]: write the path item in its own file and $ref it']],
 ];
 

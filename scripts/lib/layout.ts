@@ -5,6 +5,13 @@ import YAML from 'yaml';
 const COMPONENT_KINDS = ['schemas', 'parameters', 'examples', 'responses', 'headers', 'securitySchemes', 'requestBodies'];
 const SHARED = 'components';
 
+/**
+ * Names a component may not take: the generated TypeScript exports one type alias per schema, and an alias named like
+ * a platform global (`Blob`, `Date` …) would shadow it in the generated modules (a binary field typed `Blob` would
+ * silently become the schema).
+ */
+export const RESERVED_COMPONENT_NAMES = new Set(['Array', 'ArrayBuffer', 'Blob', 'Boolean', 'Date', 'Error', 'File', 'FormData', 'Headers', 'Map', 'Number', 'Object', 'Promise', 'ReadableStream', 'Record', 'Request', 'Response', 'Set', 'String', 'Symbol', 'URL', 'URLSearchParams']);
+
 /** Every `$ref` file target reachable from the root fragment, as absolute paths. */
 export function reachableFiles(rootFile: string): Set<string> {
   const reached = new Set<string>([rootFile]);
@@ -63,6 +70,7 @@ export function checkLayout(openapiDir: string): string[] {
     const rel = relative(openapiDir, file);
     const kind = basename(dirname(file));
     if (!COMPONENT_KINDS.includes(kind)) continue;
+    if (RESERVED_COMPONENT_NAMES.has(basename(file, '.yaml'))) problems.push(`${rel}: "${basename(file, '.yaml')}" would shadow the global of that name in the generated TypeScript; choose another name`);
     const key = `${kind}/${basename(file)}`;
     const owner = owners.get(key);
     if (owner) problems.push(`${rel}: component file name also used by ${owner}; the bundle would rename one of them`);

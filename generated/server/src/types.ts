@@ -2947,7 +2947,7 @@ export interface components {
                  * @default PUT
                  * @enum {string}
                  */
-                http_method: "PUT" | "POST";
+                http_method?: "PUT" | "POST";
             };
         };
         /** @description Answer of `POST /projects/{id}/export`, 202 Accepted (Part 1 §4.2). */
@@ -2977,7 +2977,7 @@ export interface components {
              * @description Replace a project with the same path.
              * @default false
              */
-            overwrite: boolean;
+            overwrite?: boolean;
         };
         /**
          * @description Status of a project import (Part 1 §3.3). Transitions are not shown in the seeds.
@@ -3017,7 +3017,7 @@ export interface components {
              * @description Replace a project with the same path.
              * @default false
              */
-            overwrite: boolean;
+            overwrite?: boolean;
             override_params?: components["schemas"]["ProjectImportOverrideParams"];
         };
         /** @description Body of `POST /projects/remote-import-s3` (Part 1 §4.3): import a project export file from an S3-compatible bucket. Field types are not stated in the seed except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
@@ -3114,7 +3114,7 @@ export interface components {
              * @description Also migrate the projects of the group. Group entities only.
              * @default true
              */
-            migrate_projects: boolean;
+            migrate_projects?: boolean;
         };
         /** @description Body of `POST /bulk_imports` (Part 1 §4.4). */
         CreateBulkImportRequest: {
@@ -3319,7 +3319,7 @@ export interface components {
             mode: string;
         };
         /** @description Blob record (Part 1 §2.6): the blob's size and its Base64 content. Its other fields are not shown in the seeds, so the object is open. */
-        Blob: {
+        RepositoryBlob: {
             /** @description Size in bytes (type not stated in the seed; a size is an integer). */
             size: number;
             /** @description The blob content, Base64-encoded. */
@@ -3401,7 +3401,7 @@ export interface components {
              * @description The changelog configuration file.
              * @default .gitlab/changelog_config.yml
              */
-            config_file: string;
+            config_file?: string;
             /**
              * Format: date-time
              * @description A datetime; defaults to now.
@@ -3411,7 +3411,7 @@ export interface components {
              * @description The changelog file.
              * @default CHANGELOG.md
              */
-            file: string;
+            file?: string;
             /** @description SHA of the start of the commit range, not included. When absent, the start is the tag of the last stable version before `version` (tags `vX.Y.Z` or `X.Y.Z`; pre-release tags are ignored); when no such tag exists an error is returned and `from` must be given. */
             from?: string;
             /** @description The commit message; defaults to a message naming the version. */
@@ -3422,7 +3422,7 @@ export interface components {
              * @description The commit trailer; case-sensitive.
              * @default Changelog
              */
-            trailer: string;
+            trailer?: string;
         };
         /**
          * @description Account state (Part 2 §2.1, §3). Values seen: `active`, `blocked`; the seed does not close the list, so the string is open. `locked` is a separate boolean. State transitions are not shown in the seeds.
@@ -3447,7 +3447,7 @@ export interface components {
          * Format: date
          * @description A calendar date, `YYYY-MM-DD`.
          */
-        Date: string;
+        CalendarDate: string;
         /** @description External identity of a user (Part 2 §2.2, `identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. Types not stated; they follow the fields' meaning. */
         UserIdentity: {
             /**
@@ -3485,7 +3485,7 @@ export interface components {
             last_sign_in_at: components["schemas"]["Timestamp"];
             confirmed_at: components["schemas"]["Timestamp"];
             theme_id: number;
-            last_activity_on: components["schemas"]["Date"];
+            last_activity_on: components["schemas"]["CalendarDate"];
             color_scheme_id: number;
             /** @description Maximum number of projects the user may create. */
             projects_limit: number;
@@ -3531,7 +3531,7 @@ export interface components {
              * @description Profile biography; defaults to the empty string.
              * @default
              */
-            bio: string;
+            bio?: string;
         } & {
             [key: string]: unknown;
         }) | unknown | unknown | unknown;
@@ -3580,7 +3580,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description True for impersonation tokens. */
             impersonation: boolean;
-            expires_at: components["schemas"]["Date"];
+            expires_at: components["schemas"]["CalendarDate"];
         };
         /** @description Impersonation token as read back (Part 2 §2.3). It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
         ImpersonationToken: components["schemas"]["ImpersonationTokenBase"] & {
@@ -3593,7 +3593,7 @@ export interface components {
             /** @description Name of the token. */
             name: string;
             /** @description Expiry date, `YYYY-MM-DD`. */
-            expires_at: components["schemas"]["Date"];
+            expires_at: components["schemas"]["CalendarDate"];
             /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
             scopes: components["schemas"]["ImpersonationTokenScope"][];
         };
@@ -3607,7 +3607,7 @@ export interface components {
             /** @description Name of the token. Type not stated (a string by meaning). */
             name: string;
             /** @description Expiry date. Default is the maximum allowed lifetime. */
-            expires_at?: components["schemas"]["Date"];
+            expires_at?: components["schemas"]["CalendarDate"];
             /** @description Scopes of the token. The seed does not list the accepted values for this operation (item type not stated), so the items stay open strings; scopes seen across the API (Part 1 §5 rule 6) are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
         };
@@ -3621,7 +3621,7 @@ export interface components {
             scopes: string[];
             user_id: number;
             active: boolean;
-            expires_at: components["schemas"]["Date"];
+            expires_at: components["schemas"]["CalendarDate"];
         };
         /** @description Personal access token as returned by its creation (Part 2 §2.3, §4.1): the record plus the secret `token` string, which is returned only here. */
         PersonalAccessTokenCreated: components["schemas"]["PersonalAccessToken"] & {
@@ -3634,12 +3634,12 @@ export interface components {
             /** @description Scopes of the token; only `k8s_proxy` is accepted. */
             scopes: "k8s_proxy"[];
             /** @description Expiry date. Default: the end of the creation day (Part 2 §8: the default lifetime of a k8s_proxy token ends the day of creation), capped by the maximum lifetime. */
-            expires_at?: components["schemas"]["Date"];
+            expires_at?: components["schemas"]["CalendarDate"];
         };
         /** @description Activity entry of a user (Part 2 §4.1, `GET /user/activities`). `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. */
         UserActivity: {
             username: string;
-            last_activity_on: components["schemas"]["Date"];
+            last_activity_on: components["schemas"]["CalendarDate"];
             /**
              * Format: date-time
              * @deprecated
@@ -3957,7 +3957,7 @@ export interface components {
             /** @description Role given to the members of the group shared with. */
             group_access: components["schemas"]["AccessLevel"];
             /** @description When the share expires, an ISO 8601 date (`YYYY-MM-DD`). */
-            expires_at?: components["schemas"]["Date"];
+            expires_at?: components["schemas"]["CalendarDate"];
         };
         /** @description Body of `DELETE /groups/{id}/share/{group_id}` (Part 2 §4.2). No parameters besides the path. */
         UnshareGroupRequest: Record<string, unknown>;
@@ -4094,7 +4094,7 @@ export interface components {
             /** @description E-mail address; conditional (the condition is not detailed in the seed). */
             email?: string;
             /** @description Day of the last activity (a date, as the user record's `last_activity_on`, Part 2 §2.2). */
-            last_activity_on: components["schemas"]["Date"];
+            last_activity_on: components["schemas"]["CalendarDate"];
             /**
              * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are not shown, so the set is open.
              * @example group_member
@@ -4139,7 +4139,7 @@ export interface components {
             user_id?: number | string;
             access_level: components["schemas"]["AccessLevel"];
             /** @description When the membership expires, a date `YYYY-MM-DD` (Part 2 §4.4). */
-            expires_at?: components["schemas"]["Date"];
+            expires_at?: components["schemas"]["CalendarDate"];
             /** @description Source of the invitation (meaning not detailed in the seed). */
             invite_source?: string;
             /** @description ID of a custom member role. Ultimate only. */
@@ -4166,7 +4166,7 @@ export interface components {
              * @description New role of the invitee; default 30 (Developer).
              * @default 30
              */
-            access_level: components["schemas"]["AccessLevel"];
+            access_level?: components["schemas"]["AccessLevel"];
             /**
              * Format: date-time
              * @description New expiry, an ISO 8601 date-time (Part 2 §4.4; creation takes a `YYYY-MM-DD` date instead).
@@ -4353,7 +4353,7 @@ export interface components {
              * @description Verify the server's TLS certificate.
              * @default true
              */
-            enable_ssl_verification: boolean;
+            enable_ssl_verification?: boolean;
             /** @description Build key on the build server (required). */
             build_key: string;
             /** @description User name on the build server (required). */
@@ -4471,7 +4471,7 @@ export interface components {
              * @default default
              * @enum {string}
              */
-            branches_to_be_notified: "all" | "default" | "protected" | "default_and_protected";
+            branches_to_be_notified?: "all" | "default" | "protected" | "default_and_protected";
             /** @description Send pipeline notifications only for broken pipelines. */
             notify_only_broken_pipelines?: boolean;
             /** @description Notify on confidential issues events. */
@@ -5232,7 +5232,7 @@ export interface components {
              * @description Apply the rule to all protected branches; when true, `protected_branch_ids` is ignored. Default false.
              * @default false
              */
-            applies_to_all_protected_branches: boolean;
+            applies_to_all_protected_branches?: boolean;
             /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
             group_ids?: number[];
             /** @description IDs of the protected branches the rule applies to; ignored when `applies_to_all_protected_branches` is true. Type not stated in the seed; an array of IDs (integers). */
@@ -5479,7 +5479,7 @@ export interface components {
              * @description Default true.
              * @default true
              */
-            allow_runner_registration_token: boolean;
+            allow_runner_registration_token?: boolean;
             /** @description Age after which jobs are archived and can no longer be retried, in human-readable form; empty means never. */
             archive_builds_in_human_readable?: string;
             /** @description Requires `throttle_unauthenticated_api_period_in_seconds` and `throttle_unauthenticated_api_requests_per_period`. */
@@ -5504,7 +5504,7 @@ export interface components {
              * @description Default false.
              * @default false
              */
-            time_tracking_limit_to_hours: boolean;
+            time_tracking_limit_to_hours?: boolean;
             /** @description Hours; required by `require_two_factor_authentication`. */
             two_factor_grace_period?: number;
             /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. Type not stated in the seed; boolean by meaning. */
@@ -5513,7 +5513,7 @@ export interface components {
              * @description Used when `delete_unconfirmed_users` is true. Default 7, minimum 1. Self-managed, Premium and Ultimate.
              * @default 7
              */
-            unconfirmed_users_delete_after_days: number;
+            unconfirmed_users_delete_after_days?: number;
             /** @description Named only in the rule of `unconfirmed_users_delete_after_days` (Premium/Ultimate field of §2.5). Type not stated in the seed; boolean by meaning. */
             delete_unconfirmed_users?: boolean;
             /** @description Requires `unique_ips_limit_per_user` and `unique_ips_limit_time_window`. */
@@ -5535,7 +5535,7 @@ export interface components {
              * @description Default false.
              * @default false
              */
-            user_defaults_to_private_profile: boolean;
+            user_defaults_to_private_profile?: boolean;
             /** @description Who may register runners: `[]`, `[group]`, `[project]` or `[group, project]`. */
             valid_runner_registrars?: ("group" | "project")[];
             /** @enum {string} */
@@ -5544,13 +5544,13 @@ export interface components {
              * @description Maximum wiki page content, in bytes. Default 52428800, minimum 1024.
              * @default 52428800
              */
-            wiki_page_max_content_bytes: number;
+            wiki_page_max_content_bytes?: number;
             bulk_import_concurrent_pipeline_batch_limit?: number;
             /**
              * @description Maximum AsciiDoc includes. Default 32, maximum 64.
              * @default 32
              */
-            asciidoc_max_includes: number;
+            asciidoc_max_includes?: number;
             /** @description Self-managed, Premium and Ultimate. */
             assistant_features_enabled?: boolean;
             /** @description Self-managed, Premium and Ultimate. */
@@ -5560,22 +5560,22 @@ export interface components {
              * @description Default false.
              * @default false
              */
-            delete_inactive_projects: boolean;
+            delete_inactive_projects?: boolean;
             /**
              * @description Default 2.
              * @default 2
              */
-            inactive_projects_delete_after_months: number;
+            inactive_projects_delete_after_months?: number;
             /**
              * @description Default 0.
              * @default 0
              */
-            inactive_projects_min_size_mb: number;
+            inactive_projects_min_size_mb?: number;
             /**
              * @description Default 1.
              * @default 1
              */
-            inactive_projects_send_warning_email_after_months: number;
+            inactive_projects_send_warning_email_after_months?: number;
             /** @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated. */
             housekeeping_optimize_repository_period?: number;
             default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
@@ -6832,7 +6832,7 @@ export type DeleteRepositoryFileRequest = components['schemas']['DeleteRepositor
 export type BlameCommit = components['schemas']['BlameCommit'];
 export type BlameRange = components['schemas']['BlameRange'];
 export type TreeEntry = components['schemas']['TreeEntry'];
-export type Blob = components['schemas']['Blob'];
+export type RepositoryBlob = components['schemas']['RepositoryBlob'];
 export type CompareCommit = components['schemas']['CompareCommit'];
 export type RepositoryDiff = components['schemas']['RepositoryDiff'];
 export type CompareResult = components['schemas']['CompareResult'];
@@ -6842,7 +6842,7 @@ export type ChangelogVersion = components['schemas']['ChangelogVersion'];
 export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
 export type UserState = components['schemas']['UserState'];
 export type User = components['schemas']['User'];
-export type Date = components['schemas']['Date'];
+export type CalendarDate = components['schemas']['CalendarDate'];
 export type UserIdentity = components['schemas']['UserIdentity'];
 export type UserScimIdentity = components['schemas']['UserScimIdentity'];
 export type UserAdmin = components['schemas']['UserAdmin'];
@@ -8895,7 +8895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Blob"];
+                    "application/json": components["schemas"]["RepositoryBlob"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9916,7 +9916,7 @@ export interface operations {
                  * @description Only activity on or after this date, `YEAR-MM-DD`. Default: six months ago.
                  * @example 2025-01-01
                  */
-                from?: components["schemas"]["Date"];
+                from?: components["schemas"]["CalendarDate"];
                 /**
                  * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
                  * @example 1

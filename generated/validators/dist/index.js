@@ -65,7 +65,7 @@ export const schemaValidators = {
     "BlameCommit": s.schema_BlameCommit,
     "BlameRange": s.schema_BlameRange,
     "TreeEntry": s.schema_TreeEntry,
-    "Blob": s.schema_Blob,
+    "RepositoryBlob": s.schema_RepositoryBlob,
     "CompareCommit": s.schema_CompareCommit,
     "RepositoryDiff": s.schema_RepositoryDiff,
     "CompareResult": s.schema_CompareResult,
@@ -75,7 +75,7 @@ export const schemaValidators = {
     "CreateChangelogRequest": s.schema_CreateChangelogRequest,
     "UserState": s.schema_UserState,
     "User": s.schema_User,
-    "Date": s.schema_Date,
+    "CalendarDate": s.schema_CalendarDate,
     "UserIdentity": s.schema_UserIdentity,
     "UserScimIdentity": s.schema_UserScimIdentity,
     "UserAdmin": s.schema_UserAdmin,
@@ -441,9 +441,9 @@ export function isBlameRange(value) {
 export function isTreeEntry(value) {
     return s.schema_TreeEntry(value);
 }
-/** Whether `value` is a valid `Blob`. */
-export function isBlob(value) {
-    return s.schema_Blob(value);
+/** Whether `value` is a valid `RepositoryBlob`. */
+export function isRepositoryBlob(value) {
+    return s.schema_RepositoryBlob(value);
 }
 /** Whether `value` is a valid `CompareCommit`. */
 export function isCompareCommit(value) {
@@ -481,9 +481,9 @@ export function isUserState(value) {
 export function isUser(value) {
     return s.schema_User(value);
 }
-/** Whether `value` is a valid `Date`. */
-export function isDate(value) {
-    return s.schema_Date(value);
+/** Whether `value` is a valid `CalendarDate`. */
+export function isCalendarDate(value) {
+    return s.schema_CalendarDate(value);
 }
 /** Whether `value` is a valid `UserIdentity`. */
 export function isUserIdentity(value) {
@@ -1028,7 +1028,7 @@ export const responseValidators = {
     "repository/get-file-blame": { "200": s.response_repository_get_file_blame_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "repository/get-raw-file": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "repository/list-tree": { "200": s.response_repository_list_tree_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "repository/get-blob": { "200": s.schema_Blob, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "repository/get-blob": { "200": s.schema_RepositoryBlob, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "repository/get-raw-blob": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "repository/download-archive": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "repository/download-archive-in-format": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
