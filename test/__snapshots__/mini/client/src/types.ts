@@ -75,6 +75,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "401 Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
