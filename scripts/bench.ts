@@ -18,7 +18,7 @@ import ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createServiceApi, createServiceClient } from '../generated/client/dist/index.js';
 import { schemaValidators } from '../generated/validators/dist/index.js';
-import { toJsonSchema } from '../generators/lib/json-schema.ts';
+import { componentSchemaId, componentsSchema } from '../generators/lib/ajv.ts';
 import { PUBLISHED_JSON, ROOT } from './lib/paths.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
@@ -72,7 +72,6 @@ console.log(`\nClient: ${ROUNDS} × ${CALLS} sequential GETs of a ${payload.leng
 console.log(table(['contender', 'µs/call', 'calls/s', '× raw fetch', '× gitbeaker'], contenders.map(([name]) => [name, perCall(name).toFixed(1), (1e6 / perCall(name)).toFixed(0), (perCall(name) / raw).toFixed(2), (perCall(name) / beaker).toFixed(2)])));
 
 // Validators: a merge request, the largest record of the API, from the document's own example.
-const schemas = doc.components.schemas as Record<string, unknown>;
 const largest = 'MergeRequest';
 const examples = doc.components.examples as Record<string, { value: unknown }>;
 const record = examples.MergeRequestCreated?.value;
@@ -82,9 +81,8 @@ const compileStart = performance.now();
 const ajv = new ajv2020.default({ allErrors: true, strict: false, allowUnionTypes: true });
 addFormats.default(ajv);
 ajv.addFormat('binary', true);
-const componentRef = (ref: string) => ref.replace(/^#\/components\/schemas\//, 'https://c.invalid/components#/$defs/');
-ajv.addSchema({ $id: 'https://c.invalid/components', $defs: Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, toJsonSchema(s, componentRef)])) });
-const compiled = ajv.getSchema(`https://c.invalid/components#/$defs/${largest}`)!;
+ajv.addSchema(componentsSchema(doc));
+const compiled = ajv.getSchema(componentSchemaId(largest))!;
 const compileMs = performance.now() - compileStart;
 if (!standalone(record) || !compiled(record)) throw new Error(`The example ${largest} is not valid: ${JSON.stringify(standalone.errors ?? compiled.errors)}`);
 

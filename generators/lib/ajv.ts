@@ -29,6 +29,17 @@ export interface BuiltValidators {
   declarations(module: 'schemas' | 'requests'): string;
 }
 
+/** Every component schema as one JSON Schema document, `$defs` by name, addressed by `componentSchemaId`. */
+export function componentsSchema(doc: OpenApiDocument): JsonSchema {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  return { $id: COMPONENTS_ID, $defs: Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, toJsonSchema(s, componentRef)])) };
+}
+
+/** The id under which a component schema of `componentsSchema` is compiled. */
+export function componentSchemaId(name: string): string {
+  return `${COMPONENTS_ID}#/$defs/${name}`;
+}
+
 /** The export name of the component validator a `components#/$defs/X` reference points to. */
 function schemaExportOf(index: ValidatorIndex, ref: string): string | undefined {
   const prefix = `${COMPONENTS_ID}#/$defs/`;
@@ -57,7 +68,7 @@ function newAjv(coerce: boolean) {
  */
 export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
-  const components = { $id: COMPONENTS_ID, $defs: Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, toJsonSchema(s, componentRef)])) };
+  const components = componentsSchema(doc);
   const exact = newAjv(false);
   const coercing = newAjv(true);
   exact.addSchema(components);
@@ -81,7 +92,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   const requestExports: Record<string, string> = {};
   for (const name of Object.keys(schemas)) {
     index.schemas[name] = `schema_${identifier(name)}`;
-    schemaExports[`schema_${identifier(name)}`] = `${COMPONENTS_ID}#/$defs/${name}`;
+    schemaExports[`schema_${identifier(name)}`] = componentSchemaId(name);
   }
   // Most operations share their error responses: an identical response schema is compiled once, and a bare
   // reference to a component reuses that component's validator.
