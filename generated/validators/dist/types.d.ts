@@ -4017,8 +4017,8 @@ export interface components {
         };
         /**
          * @description A badge URL that may contain placeholders (Part 2 §4.2): `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. Not `format: uri`, because a URL with placeholders is not a valid URI until rendered.
-         * @example http://127.0.0.1:4010/%{project_path}/-/commits/%{default_branch}
-         * @example http://127.0.0.1:4010/%{project_path}/badges/%{default_branch}/pipeline.svg
+         * @example https://service.example/%{project_path}/-/commits/%{default_branch}
+         * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
          */
         GroupBadgeUrlTemplate: string;
         /** @description Group badge (Part 2 §2.6). `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects (Part 2 §4.2). Types the seed does not state follow the fields' meaning. */
@@ -6707,12 +6707,12 @@ export interface components {
     headers: {
         /**
          * @description Pagination links with `rel` values `prev`, `next`, `first` and `last` (Part 1 §8 rule 2); clients follow these URLs rather than building their own. With keyset pagination, `rel="next"` carries the cursor of the next page. On the hosted offering some pagination headers may be absent.
-         * @example <http://127.0.0.1:4010/api/v4/projects/42/jobs?page=2&per_page=20>; rel="next", <http://127.0.0.1:4010/api/v4/projects/42/jobs?page=1&per_page=20>; rel="first"
+         * @example <https://service.example/api/v4/projects/42/jobs?page=1&per_page=20>; rel="first", <https://service.example/api/v4/projects/42/jobs?page=1&per_page=20>; rel="last"
          */
         Link: string;
         /**
          * @description Number of the next page (Part 1 §8 rule 2); other pagination headers are not shown in the seeds. May be absent on the hosted offering.
-         * @example 2
+         * @example
          */
         XNextPage: string;
         /**
@@ -11756,12 +11756,12 @@ export interface operations {
             query: {
                 /**
                  * @description URL the badge links to; may contain placeholders. Type not stated (a URL string).
-                 * @example http://127.0.0.1:4010/%{project_path}/-/commits/%{default_branch}
+                 * @example https://service.example/%{project_path}/-/commits/%{default_branch}
                  */
                 link_url: components["schemas"]["GroupBadgeUrlTemplate"];
                 /**
                  * @description URL of the badge image; may contain placeholders. Type not stated (a URL string).
-                 * @example http://127.0.0.1:4010/%{project_path}/badges/%{default_branch}/pipeline.svg
+                 * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
                  */
                 image_url: components["schemas"]["GroupBadgeUrlTemplate"];
                 /**
