@@ -35,7 +35,7 @@ it('runs every house rule', async () => {
   };
   bad.paths['/widgets/{id}'].put = {
     operationId: 'widgets/update-widget', summary: 'Update', tags: ['widgets'],
-    requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+    requestBody: { content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } } },
     responses: { '200': { description: 'Updated' }, '401': { description: 'Unauthorized' } },
   };
   const codes = new Set((JSON.parse(await lint(bad)) as { code: string }[]).map((r) => r.code));

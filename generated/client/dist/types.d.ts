@@ -3227,7 +3227,7 @@ export interface components {
          * @enum {string}
          */
         RepositoryFileEncoding: "text" | "base64";
-        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. The fields are repeated rather than composed with `allOf`, so that the body stays closed (`additionalProperties: false`). */
+        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. */
         UpdateRepositoryFileRequest: {
             /** @description Name of the branch to commit to (created from `start_branch` when given). */
             branch: string;
@@ -4523,7 +4523,7 @@ export interface components {
             /** @description Channel (webhook override) for wiki page notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
             wiki_page_channel?: string;
         };
-        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind's schema is closed, and so is the union (`unevaluatedProperties: false`). Integrations beyond these kinds are not shown in the seed. */
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind lists its documented parameters; the Service ignores others. Integrations beyond these kinds are not shown in the seed. */
         SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
         /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
         DisableIntegrationRequest: Record<string, unknown>;
@@ -5923,6 +5923,8 @@ export interface components {
          * @example main
          */
         RepositoryFileRef: string;
+        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+        RepositoryWriteFilePath: string;
         /**
          * @description First line of the range to blame (Part 1 §4.5). `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
          * @example 1
@@ -7001,6 +7003,7 @@ export type ParameterBulkImportId = components['parameters']['BulkImportId'];
 export type ParameterBulkImportEntityId = components['parameters']['BulkImportEntityId'];
 export type ParameterRepositoryFilePath = components['parameters']['RepositoryFilePath'];
 export type ParameterRepositoryFileRef = components['parameters']['RepositoryFileRef'];
+export type ParameterRepositoryWriteFilePath = components['parameters']['RepositoryWriteFilePath'];
 export type ParameterBlameRangeStart = components['parameters']['BlameRangeStart'];
 export type ParameterBlameRangeEnd = components['parameters']['BlameRangeEnd'];
 export type ParameterRepositoryRawFileRef = components['parameters']['RepositoryRawFileRef'];
@@ -7491,6 +7494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectExportStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7586,6 +7590,7 @@ export interface operations {
                     "application/gzip": Blob;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7857,6 +7862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8084,6 +8090,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImport"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8211,6 +8218,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportEntitySummary"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8260,6 +8268,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportFailure"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8336,8 +8345,8 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
-                file_path: components["parameters"]["RepositoryFilePath"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
         };
@@ -8392,8 +8401,8 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
-                file_path: components["parameters"]["RepositoryFilePath"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
         };
@@ -8448,8 +8457,8 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
-                file_path: components["parameters"]["RepositoryFilePath"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
         };
@@ -8898,6 +8907,7 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryBlob"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8944,6 +8954,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -9709,6 +9720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImpersonationToken"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -9760,6 +9772,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -10779,6 +10792,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -10824,6 +10838,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11017,6 +11032,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11070,6 +11086,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11217,6 +11234,7 @@ export interface operations {
                     "application/json": components["schemas"]["SamlGroupLink"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11265,6 +11283,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11359,6 +11378,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11400,6 +11420,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupPushRule"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11644,6 +11665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Badge"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11743,6 +11765,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12157,6 +12180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12203,6 +12227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12249,6 +12274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12295,6 +12321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12406,6 +12433,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12717,6 +12745,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
             403: {
@@ -12841,6 +12870,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
             403: {
@@ -13082,6 +13112,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunnerDetails"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13493,6 +13524,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13592,6 +13624,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14792,6 +14825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectApprovalSettings"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14985,6 +15019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalRule"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15023,6 +15058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSettings"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
             403: {
@@ -15390,6 +15426,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
