@@ -5738,6 +5738,14 @@ export interface components {
         DeleteClientKeyRequest: Record<string, unknown>;
     };
     responses: {
+        /** @description 301 Moved Permanently: the project was addressed by an old path after a path change. The `Location` header gives the new URL, addressed by the numeric ID; clients follow it and repeat the request (same method and body). */
+        MovedPermanently: {
+            headers: {
+                Location: components["headers"]["Location"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
         BadRequest: {
             headers: {
@@ -6723,6 +6731,11 @@ export interface components {
          */
         XPage: string;
         /**
+         * @description The new URL of the resource, addressed by the project's numeric ID.
+         * @example https://service.example/api/v4/projects/42/jobs
+         */
+        Location: string;
+        /**
          * @description Object ID (SHA) of the file blob (`blob_id` of the file record, Part 1 §2.6, §4.5).
          * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
          */
@@ -6973,6 +6986,7 @@ export type ProductAnalyticsQuery = components['schemas']['ProductAnalyticsQuery
 export type ProductAnalyticsQueryRequest = components['schemas']['ProductAnalyticsQueryRequest'];
 export type CreateClientKeyRequest = components['schemas']['CreateClientKeyRequest'];
 export type DeleteClientKeyRequest = components['schemas']['DeleteClientKeyRequest'];
+export type ResponseMovedPermanently = components['responses']['MovedPermanently'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -7163,6 +7177,7 @@ export type ParameterProductAnalyticsProjectId = components['parameters']['Produ
 export type HeaderLink = components['headers']['Link'];
 export type HeaderXNextPage = components['headers']['XNextPage'];
 export type HeaderXPage = components['headers']['XPage'];
+export type HeaderLocation = components['headers']['Location'];
 export type HeaderXServiceBlobId = components['headers']['XServiceBlobId'];
 export type HeaderXServiceCommitId = components['headers']['XServiceCommitId'];
 export type HeaderXServiceContentSha256 = components['headers']['XServiceContentSha256'];
@@ -7228,6 +7243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7295,6 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7357,6 +7374,7 @@ export interface operations {
                     "application/json": components["schemas"]["TriggerJob"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7452,6 +7470,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7494,6 +7513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectExportStatus"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7540,6 +7560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectExportScheduled"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7), for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -7590,6 +7611,7 @@ export interface operations {
                     "application/gzip": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7820,6 +7842,7 @@ export interface operations {
                     "application/json": (components["schemas"]["RelationImport"] & Record<string, unknown>)[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7862,6 +7885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8317,6 +8341,7 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryFile"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8365,6 +8390,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileWriteResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -8421,6 +8447,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileWriteResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -8475,6 +8502,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -8540,6 +8568,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["RepositoryHeadBadRequest"];
             401: components["responses"]["RepositoryHeadUnauthorized"];
             403: components["responses"]["RepositoryHeadForbidden"];
@@ -8612,6 +8641,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlameRange"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8679,6 +8709,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["RepositoryHeadBadRequest"];
             401: components["responses"]["RepositoryHeadUnauthorized"];
             403: components["responses"]["RepositoryHeadForbidden"];
@@ -8733,6 +8764,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8785,6 +8817,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["RepositoryHeadBadRequest"];
             401: components["responses"]["RepositoryHeadUnauthorized"];
             403: components["responses"]["RepositoryHeadForbidden"];
@@ -8860,6 +8893,7 @@ export interface operations {
                     "application/json": components["schemas"]["TreeEntry"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8907,6 +8941,7 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryBlob"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8954,6 +8989,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9006,6 +9042,7 @@ export interface operations {
                     "application/gzip": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9074,6 +9111,7 @@ export interface operations {
                     "application/zip": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9149,6 +9187,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompareResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9214,6 +9253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contributor"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9264,6 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeBaseCommit"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example fewer than two `refs[]`. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -9344,6 +9385,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -9398,6 +9440,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -11977,6 +12020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12133,6 +12177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12227,6 +12272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12321,6 +12367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12599,6 +12646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12645,6 +12693,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationCreateResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12821,6 +12870,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationUpdateResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12870,6 +12920,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
@@ -13304,6 +13355,7 @@ export interface operations {
                     "application/json": Record<string, unknown>[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13477,6 +13529,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationSummary"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13524,6 +13577,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13575,6 +13629,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13624,6 +13679,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14391,6 +14447,7 @@ export interface operations {
                     "application/json": (components["schemas"]["MergeRequest"] | components["schemas"]["MergeRequestSimple"])[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14437,6 +14494,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14488,6 +14546,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request: none of the optional attributes was given (Part 3 §7), or an attribute is invalid. The message text is not shown in the seed. */
             400: {
                 headers: {
@@ -14545,6 +14604,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14596,6 +14656,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             /** @description 401: the caller may not accept (merge) this merge request (Part 3 §7; the seed gives 401 here, not 403), or the credentials are missing or invalid (Part 1 §5). */
             401: {
@@ -14825,6 +14886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectApprovalSettings"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14871,6 +14933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectApprovalSettingsUpdated"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14926,6 +14989,7 @@ export interface operations {
                     "application/json": WithRequired<components["schemas"]["ApprovalRule"], "usernames">[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14972,6 +15036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalRule"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15019,6 +15084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalRule"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15283,6 +15349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dependency"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15481,6 +15548,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15527,6 +15595,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15576,6 +15645,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
