@@ -30,8 +30,8 @@ export const schemaValidators = {
     "AllowedAgent": s.schema_AllowedAgent,
     "IdOnly": s.schema_IdOnly,
     "AllowedAgents": s.schema_AllowedAgents,
-    "ProjectExportLinks": s.schema_ProjectExportLinks,
     "ProjectExportState": s.schema_ProjectExportState,
+    "ProjectExportLinks": s.schema_ProjectExportLinks,
     "ProjectExportStatus": s.schema_ProjectExportStatus,
     "ExportProjectRequest": s.schema_ExportProjectRequest,
     "ProjectExportScheduled": s.schema_ProjectExportScheduled,
@@ -301,13 +301,13 @@ export function isIdOnly(value) {
 export function isAllowedAgents(value) {
     return s.schema_AllowedAgents(value);
 }
-/** Whether `value` is a valid `ProjectExportLinks`. */
-export function isProjectExportLinks(value) {
-    return s.schema_ProjectExportLinks(value);
-}
 /** Whether `value` is a valid `ProjectExportState`. */
 export function isProjectExportState(value) {
     return s.schema_ProjectExportState(value);
+}
+/** Whether `value` is a valid `ProjectExportLinks`. */
+export function isProjectExportLinks(value) {
+    return s.schema_ProjectExportLinks(value);
 }
 /** Whether `value` is a valid `ProjectExportStatus`. */
 export function isProjectExportStatus(value) {

@@ -5,14 +5,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * List project jobs
-         * @description Jobs of a project, sorted by id descending (Part 1 §4.1). Offset and keyset pagination are supported; keyset pagination is recommended for consecutive pages.
+         * @description Jobs of a project, sorted by id descending. Offset and keyset pagination are supported; keyset pagination is recommended for consecutive pages. The parameter that selects keyset mode on this list is not documented; once in keyset mode, the next page is the `Link` header's `rel="next"` URL.
          */
         get: operations["jobs/list-project-jobs"];
         put?: never;
@@ -28,7 +28,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the pipeline.
@@ -40,7 +40,7 @@ export interface paths {
         };
         /**
          * List pipeline jobs
-         * @description Jobs of a pipeline, sorted by id descending, including the jobs of child pipelines (Part 1 §4.1). Retried jobs are excluded unless `include_retried` is true.
+         * @description Jobs of a pipeline, sorted by id descending, including the jobs of child pipelines. Retried jobs are excluded unless `include_retried` is true.
          */
         get: operations["jobs/list-pipeline-jobs"];
         put?: never;
@@ -56,7 +56,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the pipeline.
@@ -68,7 +68,7 @@ export interface paths {
         };
         /**
          * List pipeline trigger jobs (bridges)
-         * @description Trigger jobs (bridges) of a pipeline (Part 1 §4.1).
+         * @description Trigger jobs (bridges) of a pipeline.
          */
         get: operations["jobs/list-pipeline-bridges"];
         put?: never;
@@ -88,7 +88,7 @@ export interface paths {
         };
         /**
          * Get the job of a job token
-         * @description The job record of the job that generated the job token used to authenticate (Part 1 §4.1). Takes no parameters; authenticated by a job token only.
+         * @description The job record of the job that generated the job token used to authenticate. Takes no parameters; authenticated by a job token only.
          */
         get: operations["jobs/get-token-job"];
         put?: never;
@@ -108,7 +108,7 @@ export interface paths {
         };
         /**
          * Get the agents allowed for a job token
-         * @description The agents the job's project may use, in the context of the job token used to authenticate (Part 1 §4.1). The job token is required; send it as in Part 1 §5 (`JOB-TOKEN` header, `job_token` query parameter or `Authorization: Bearer`). Premium and Ultimate.
+         * @description The agents the job's project may use, in the context of the job token used to authenticate. The job token is required; send it as for every job-token endpoint (`JOB-TOKEN` header, `job_token` query parameter or `Authorization: Bearer`). Premium and Ultimate.
          */
         get: operations["jobs/get-allowed-agents"];
         put?: never;
@@ -124,7 +124,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the job.
@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * Get a single job
-         * @description A single job of the project (Part 1 §4.1). The response body is not shown in the seeds, so its schema is an open object.
+         * @description A single job of the project. The response body is not documented, so its schema is an open object.
          */
         get: operations["jobs/get-project-job"];
         put?: never;
@@ -152,20 +152,20 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Get the project export status
-         * @description The export status record of the project (Part 1 §2.4, §4.2), with the export state of §3.2. `_links` (`api_url`, `web_url`) appear only when `export_status` is `finished`. `created_at` is the project's creation time, not the start of the export.
+         * @description The export status record of the project, with the export state (`export_status`). `_links` (`api_url`, `web_url`) appear only when `export_status` is `finished`. `created_at` is the project's creation time, not the start of the export.
          */
         get: operations["project-import-export/get-export-status"];
         put?: never;
         /**
          * Schedule a project export
-         * @description Schedules an export of the project (Part 1 §4.2) and answers 202 with a `message`. Follow its progress with `GET /projects/{id}/export` and download the result with `GET /projects/{id}/export/download`, or have it uploaded with the `upload` hash.
+         * @description Schedules an export of the project and answers 202 with a `message`. Follow its progress with `GET /projects/{id}/export` and download the result with `GET /projects/{id}/export/download`, or have it uploaded with the `upload` hash.
          *
          *     Upload rules: `upload[url]` is required whenever `upload` is present; `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
          *
@@ -183,14 +183,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Download the finished project export
-         * @description The binary archive (gzip tarball) of the finished export (Part 1 §4.2). The body is the file itself, not JSON.
+         * @description The binary archive (gzip tarball) of the finished export. The body is the file itself, not JSON.
          */
         get: operations["project-import-export/download-export"];
         put?: never;
@@ -212,11 +212,11 @@ export interface paths {
         put?: never;
         /**
          * Import a project from an uploaded export file
-         * @description Creates a project from an uploaded project export file (Part 1 §4.3), sent as `multipart/form-data`. Answers with the import record (§2.5) whose `import_status` is `scheduled`; follow the import with `GET /projects/{id}/import`.
+         * @description Creates a project from an uploaded project export file, sent as `multipart/form-data`. Answers with the import record whose `import_status` is `scheduled`; follow the import with `GET /projects/{id}/import`.
          *
-         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file (rule 1). `overwrite` replaces a project with the same path.
+         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file. `overwrite` replaces a project with the same path.
          *
-         *     The maximum import size is the administrator setting `max_import_size`, unlimited by default (0) (rule 3). The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         *     The maximum import size is the administrator setting `max_import_size`, unlimited by default (0). The status is 201, as for every POST that creates a resource.
          */
         post: operations["project-import-export/import-project"];
         delete?: never;
@@ -236,11 +236,11 @@ export interface paths {
         put?: never;
         /**
          * Import a project from a remote file
-         * @description Creates a project from a project export file at a remote URL (Part 1 §4.3). Beta, behind a feature flag that can be disabled on self-managed.
+         * @description Creates a project from a project export file at a remote URL. Beta, behind a feature flag that can be disabled on self-managed.
          *
-         *     The remote file must report a valid Content-Length, have Content-Type `application/gzip`, and be at most 10 GB (rule 2); the maximum import size is also limited by the administrator setting `max_import_size`, unlimited by default (0) (rule 3). `name`, `namespace`, `overwrite` and `override_params` work as in `POST /projects/import`; override parameters take precedence over the values in the export file (rule 1).
+         *     The remote file must report a valid Content-Length, have Content-Type `application/gzip`, and be at most 10 GB; the maximum import size is also limited by the administrator setting `max_import_size`, unlimited by default (0). `name`, `namespace`, `overwrite` and `override_params` work as in `POST /projects/import`; override parameters take precedence over the values in the export file.
          *
-         *     Answers with the import record including `import_error`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         *     Answers with the import record including `import_error`. The status is 201, as for every POST that creates a resource.
          */
         post: operations["project-import-export/import-project-from-url"];
         delete?: never;
@@ -260,9 +260,9 @@ export interface paths {
         put?: never;
         /**
          * Import a project from an S3-compatible bucket
-         * @description Creates a project from a project export file stored in an S3-compatible bucket (Part 1 §4.3). `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0) (rule 3).
+         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
          *
-         *     Answers with the import record including `import_error`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         *     Answers with the import record including `import_error`. The status is 201, as for every POST that creates a resource.
          */
         post: operations["project-import-export/import-project-from-s3"];
         delete?: never;
@@ -282,11 +282,11 @@ export interface paths {
         put?: never;
         /**
          * Import one relation into an existing project
-         * @description Imports one relation (`issues`, `milestones`, `ci_pipelines` or `merge_requests`) from a project export archive into the existing project at `path` (Part 1 §4.3), sent as `multipart/form-data`. Items already imported are skipped. Beta, disabled by default via a feature flag.
+         * @description Imports one relation (`issues`, `milestones`, `ci_pipelines` or `merge_requests`) from a project export archive into the existing project at `path`, sent as `multipart/form-data`. Items already imported are skipped. Beta, disabled by default via a feature flag.
          *
-         *     Only one relation import can be scheduled at a time per project (§3.4); the status answered when another one is already scheduled is not shown in the seeds. The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export (rule 3).
+         *     Only one relation import can be scheduled at a time per project; the status answered when another one is already scheduled is not documented. The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export.
          *
-         *     Answers with `{id, project_path, relation, status}`. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         *     Answers with `{id, project_path, relation, status}`. The status is 201, as for every POST that creates a resource.
          */
         post: operations["project-import-export/import-relation"];
         delete?: never;
@@ -300,14 +300,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * List the relation imports of a project
-         * @description The relation imports of the project with their status (§3.4) and `created_at`/`updated_at` (Part 1 §2.6, §4.3). Paginated like every list endpoint (Part 1 §4, §8).
+         * @description The relation imports of the project with their status and `created_at`/`updated_at`. Paginated like every list endpoint.
          */
         get: operations["project-import-export/list-relation-imports"];
         put?: never;
@@ -323,14 +323,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Get the project import status
-         * @description The import record of the project (Part 1 §2.5, §4.3). Its status is the field `import_status`, one of `none`, `scheduled`, `failed`, `started`, `finished` (§3.3); the §4.3 table calls it "status", the record of §2.5 names the field `import_status`. `import_error` is present (a string) when the import failed; `failed_relations` may be present when the status is `failed`, `started` or `finished`.
+         * @description The import record of the project. Its status is the field `import_status`, one of `none`, `scheduled`, `failed`, `started`, `finished`. `import_error` is present (a string) when the import failed; `failed_relations` may be present when the status is `failed`, `started` or `finished`.
          */
         get: operations["project-import-export/get-import-status"];
         put?: never;
@@ -350,15 +350,15 @@ export interface paths {
         };
         /**
          * List migrations
-         * @description Migrations by direct transfer (Part 1 §4.4), sorted by creation date (`sort`, default `desc`), optionally filtered by `status` (§3.5). Paginated with `page` and `per_page`.
+         * @description Migrations by direct transfer, sorted by creation date (`sort`, default `desc`), optionally filtered by `status`. Paginated with `page` and `per_page`.
          */
         get: operations["bulk-imports/list-migrations"];
         put?: never;
         /**
          * Start a migration by direct transfer
-         * @description Starts a migration of groups and projects from another instance by direct transfer (Part 1 §4.4). `configuration` gives the source instance's `url` and an `access_token` for it (a secret, never returned). Each item of `entities` names a group (`group_entity`) or a project (`project_entity`, Beta) by its `source_full_path`, and where it goes: `destination_namespace`, the full path of an existing destination group, and `destination_slug`, used as the URL path (the imported name is copied from the source). `destination_name` is deprecated. `migrate_projects` (default true) applies to group entities only.
+         * @description Starts a migration of groups and projects from another instance by direct transfer. `configuration` gives the source instance's `url` and an `access_token` for it (a secret, never returned). Each item of `entities` names a group (`group_entity`) or a project (`project_entity`, Beta) by its `source_full_path`, and where it goes: `destination_namespace`, the full path of an existing destination group, and `destination_slug`, used as the URL path (the imported name is copied from the source). `destination_name` is deprecated. `migrate_projects` (default true) applies to group entities only.
          *
-         *     Answers with the migration record. The response status is not stated for this endpoint; it follows the general rule (POST 201).
+         *     Answers with the migration record. The status is 201, as for every POST that creates a resource.
          */
         post: operations["bulk-imports/create-migration"];
         delete?: never;
@@ -376,7 +376,7 @@ export interface paths {
         };
         /**
          * List the entities of all migrations
-         * @description The entities of migrations by direct transfer (Part 1 §4.4), with the same parameters as `GET /bulk_imports`: sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
+         * @description The entities of migrations by direct transfer, with the same parameters as `GET /bulk_imports`: sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
          */
         get: operations["bulk-imports/list-all-entities"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
@@ -402,7 +402,7 @@ export interface paths {
         };
         /**
          * Get a migration
-         * @description One migration by direct transfer (Part 1 §4.4).
+         * @description One migration by direct transfer.
          */
         get: operations["bulk-imports/get-migration"];
         put?: never;
@@ -419,7 +419,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
@@ -428,7 +428,7 @@ export interface paths {
         };
         /**
          * List the entities of a migration
-         * @description The entities of one migration (Part 1 §4.4), each with `id`, `status`, `source_type`, `created_at`, `updated_at` and `stats`. Sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
+         * @description The entities of one migration, each with `id`, `status`, `source_type`, `created_at`, `updated_at` and `stats`. Sorted by creation date (`sort`, default `desc`), optionally filtered by `status`, paginated with `page` and `per_page`.
          */
         get: operations["bulk-imports/list-migration-entities"];
         put?: never;
@@ -445,12 +445,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
                 /**
-                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @description The ID of the migration entity.
                  * @example 2
                  */
                 entity_id: components["parameters"]["BulkImportEntityId"];
@@ -459,7 +459,7 @@ export interface paths {
         };
         /**
          * Get a migration entity
-         * @description Summary of one entity of a migration: `id`, `status`, `source_type`, `created_at`, `updated_at` (Part 1 §4.4).
+         * @description Summary of one entity of a migration: `id`, `status`, `source_type`, `created_at`, `updated_at`.
          */
         get: operations["bulk-imports/get-migration-entity"];
         put?: never;
@@ -476,12 +476,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
                 /**
-                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @description The ID of the migration entity.
                  * @example 2
                  */
                 entity_id: components["parameters"]["BulkImportEntityId"];
@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Get the failures of a migration entity
-         * @description The failure record of a migration entity (Part 1 §2.7, §4.4). The seed gives the result as "failure record", a single object, although the path's plural suggests a list; the seed's wording is followed.
+         * @description The failure record of a migration entity. The result is documented as a single failure record (one object), although the path's plural suggests a list.
          */
         get: operations["bulk-imports/get-entity-failures"];
         put?: never;
@@ -506,37 +506,37 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
         };
         /**
          * Get a file from the repository
-         * @description The file record (Part 1 §2.6): metadata of the file at `ref` and its content as Base64 text (Part 1 §4.5). `file_path` is the full path of the file, URL-encoded into one path segment (`app%2Fmodels%2Fuser.rb`). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5). Rate limits of the repository file endpoints are configurable; their values are not shown in the seeds (Part 1 §8).
+         * @description The file record: metadata of the file at `ref` and its content as Base64 text. `file_path` is the full path of the file, URL-encoded into one path segment (`app%2Fmodels%2Fuser.rb`). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories. Rate limits of the repository file endpoints are configurable; their values are not documented.
          */
         get: operations["repository/get-file"];
         /**
          * Update a file in the repository
-         * @description Replaces the content of one file with a commit on `branch` (Part 1 §4.5). Takes the same fields as `POST` plus `last_commit_id`, the last known commit of the file. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         * @description Replaces the content of one file with a commit on `branch`. Takes the same fields as `POST` plus `last_commit_id`, the last known commit of the file. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope; read scopes (`read_api`, `read_repository`) are not enough.
          */
         put: operations["repository/update-file"];
         /**
          * Create a file in the repository
-         * @description Creates one file with a commit on `branch` (Part 1 §4.5); `start_branch` creates `branch` from another branch. `encoding` is `text` (default) or `base64`. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. The response status is not stated for this endpoint; it follows the general rule (POST 201). Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         * @description Creates one file with a commit on `branch`; `start_branch` creates `branch` from another branch. `encoding` is `text` (default) or `base64`. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. The status is 201, as for every POST that creates a resource. Authentication: a personal access token needs the `api` scope; read scopes (`read_api`, `read_repository`) are not enough.
          */
         post: operations["repository/create-file"];
         /**
          * Delete a file from the repository
-         * @description Deletes one file with a commit on `branch` (Part 1 §4.5). The seed shows no response body shape beyond success, so success is described by the general rule for DELETE: 204 with no body. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope (Part 1 §4.5); read scopes (`read_api`, `read_repository`) are not enough.
+         * @description Deletes one file with a commit on `branch`. No response body is documented beyond success, so success follows the general rule for DELETE: 204 with no body. These write endpoints change one file per request; several files at once use the commits endpoints, which are not covered here. Authentication: a personal access token needs the `api` scope; read scopes (`read_api`, `read_repository`) are not enough.
          */
         delete: operations["repository/delete-file"];
         options?: never;
         /**
          * Get the metadata of a file as headers
-         * @description Like `GET`, but answers with headers only (Part 1 §4.5): `X-Service-Blob-Id`, `X-Service-Commit-Id`, `X-Service-Content-Sha256`, `X-Service-Encoding`, `X-Service-File-Name`, `X-Service-File-Path`, `X-Service-Last-Commit-Id`, `X-Service-Ref`, `X-Service-Size` and `X-Service-Execute-Filemode`. The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         * @description Like `GET`, but answers with headers only: `X-Service-Blob-Id`, `X-Service-Commit-Id`, `X-Service-Content-Sha256`, `X-Service-Encoding`, `X-Service-File-Name`, `X-Service-File-Path`, `X-Service-Last-Commit-Id`, `X-Service-Ref`, `X-Service-Size` and `X-Service-Execute-Filemode`. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         head: operations["repository/get-file-metadata"];
         patch?: never;
@@ -547,16 +547,16 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
         };
         /**
          * Get the blame of a file
-         * @description Blame ranges of the file at `ref` (Part 1 §4.5): each range is a commit and the lines it is blamed for. `range[start]` and `range[end]` (the `range` hash) limit the blame to those lines, first and last. Paginated like every list endpoint (Part 1 §4, §8). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         * @description Blame ranges of the file at `ref`: each range is a commit and the lines it is blamed for. `range[start]` and `range[end]` (the `range` hash) limit the blame to those lines, first and last. Paginated like every list endpoint. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         get: operations["repository/get-file-blame"];
         put?: never;
@@ -565,7 +565,7 @@ export interface paths {
         options?: never;
         /**
          * Get the metadata of a file as headers (blame path)
-         * @description HEAD on the blame path returns the file metadata headers of `HEAD .../files/{file_path}` and no body (Part 1 §4.5). The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         * @description HEAD on the blame path returns the file metadata headers of `HEAD .../files/{file_path}` and no body. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         head: operations["repository/get-file-blame-metadata"];
         patch?: never;
@@ -576,16 +576,16 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
         };
         /**
          * Get the raw content of a file
-         * @description The raw content of the file (Part 1 §4.5), not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not stated in the seeds; it is described as `application/octet-stream`. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         * @description The raw content of the file, not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not documented; it is described as `application/octet-stream`. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         get: operations["repository/get-raw-file"];
         put?: never;
@@ -594,7 +594,7 @@ export interface paths {
         options?: never;
         /**
          * HEAD of the raw content of a file
-         * @description HEAD on the raw path (Part 1 §4.5: "HEAD supported"): the response has no body. The seed does not list the response headers of this HEAD (it lists the `X-Service-*` metadata headers only for the file and blame paths), so none are declared. The success status is not stated in the seed; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories (Part 1 §4.5).
+         * @description HEAD on the raw path: the response has no body. Its response headers are not documented (the `X-Service-*` metadata headers are documented only for the file and blame paths), so none are declared. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         head: operations["repository/get-raw-file-metadata"];
         patch?: never;
@@ -605,14 +605,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * List repository tree entries
-         * @description Files and directories of the repository at `ref` (default: the default branch), in `path` (default: the root), recursively with `recursive=true` (Part 1 §4.6). This endpoint supports keyset pagination only; page-number iteration is unsupported (there is no `page` parameter). Pass `pagination=keyset` and `per_page` (default 20, maximum 100), then follow the `Link` header's `rel="next"` URL or pass the `page_token` (a tree record ID). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         * @description Files and directories of the repository at `ref` (default: the default branch), in `path` (default: the root), recursively with `recursive=true`. This endpoint supports keyset pagination only; page-number iteration is unsupported (there is no `page` parameter). Pass `pagination=keyset` and `per_page` (default 20, maximum 100), then follow the `Link` header's `rel="next"` URL or pass the `page_token` (a tree record ID). Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/list-tree"];
         put?: never;
@@ -628,10 +628,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The blob SHA (Part 1 §4.6).
+                 * @description The blob SHA.
                  * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
@@ -640,7 +640,7 @@ export interface paths {
         };
         /**
          * Get a blob
-         * @description The blob record (Part 1 §2.6, §4.6): its size and Base64 content; its other fields are not shown in the seeds. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         * @description The blob record: its size and Base64 content; its other fields are not documented. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/get-blob"];
         put?: never;
@@ -656,10 +656,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The blob SHA (Part 1 §4.6).
+                 * @description The blob SHA.
                  * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
@@ -668,7 +668,7 @@ export interface paths {
         };
         /**
          * Get the raw bytes of a blob
-         * @description The raw bytes of the blob (Part 1 §4.6), not JSON. The media type is not stated in the seeds; it is described as `application/octet-stream`. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         * @description The raw bytes of the blob, not JSON. The media type is not documented; it is described as `application/octet-stream`. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/get-raw-blob"];
         put?: never;
@@ -684,14 +684,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Download a repository archive (tar.gz)
-         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository), Part 1 §4.6. The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8); above it the answer is 429. Reads work without authentication on publicly accessible repositories (Part 1 §4.6). Without a format suffix the archive is a `tar.gz`; `GET /projects/{id}/repository/archive.{format}` chooses another format.
+         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository). The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute; above it the answer is 429. Reads work without authentication on publicly accessible repositories. Without a format suffix the archive is a `tar.gz`; `GET /projects/{id}/repository/archive.{format}` chooses another format.
          */
         get: operations["repository/download-archive"];
         put?: never;
@@ -707,10 +707,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
                  * @example zip
                  */
                 format: components["parameters"]["RepositoryArchiveFormat"];
@@ -719,7 +719,7 @@ export interface paths {
         };
         /**
          * Download a repository archive in a given format
-         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository), Part 1 §4.6. The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8); above it the answer is 429. Reads work without authentication on publicly accessible repositories (Part 1 §4.6). The format is the path suffix: `bz2`, `tar`, `tar.bz2`, `tar.gz`, `tb2`, `tbz`, `tbz2` or `zip` (without a suffix, `GET /projects/{id}/repository/archive`, it is `tar.gz`). The response's media type matches the format: `application/gzip` for `tar.gz`, `application/x-tar` for `tar`, `application/x-bzip2` for `bz2`, `tar.bz2`, `tb2`, `tbz` and `tbz2`, `application/zip` for `zip` (the media types are not stated in the seeds; they follow the formats).
+         * @description Archive of the repository at `sha` (a commit SHA, tag or branch; default: the tip of the default branch), limited to the subpath `path` when given (empty: the whole repository). The body is the archive's bytes, not JSON. On the hosted offering archive downloads are limited to 5 requests per minute; above it the answer is 429. Reads work without authentication on publicly accessible repositories. The format is the path suffix: `bz2`, `tar`, `tar.bz2`, `tar.gz`, `tb2`, `tbz`, `tbz2` or `zip` (without a suffix, `GET /projects/{id}/repository/archive`, it is `tar.gz`). The response's media type matches the format: `application/gzip` for `tar.gz`, `application/x-tar` for `tar`, `application/x-bzip2` for `bz2`, `tar.bz2`, `tb2`, `tbz` and `tbz2`, `application/zip` for `zip` (the media types are not documented; they follow the formats).
          */
         get: operations["repository/download-archive-in-format"];
         put?: never;
@@ -735,14 +735,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Compare two refs
-         * @description Commits and diffs between `from` and `to` (Part 1 §2.6, §4.6). With `straight=true` the comparison is `from..to`; with `straight=false` (default) it starts at the merge base of the two. `unidiff` defaults to false; `from_project_id` is an integer project ID. A diff string can be empty when diff limits are reached; `compare_timeout` tells whether the comparison timed out and `compare_same_ref` whether both refs are the same. Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         * @description Commits and diffs between `from` and `to`. With `straight=true` the comparison is `from..to`; with `straight=false` (default) it starts at the merge base of the two. `unidiff` defaults to false; `from_project_id` is an integer project ID. A diff string can be empty when diff limits are reached; `compare_timeout` tells whether the comparison timed out and `compare_same_ref` whether both refs are the same. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/compare"];
         put?: never;
@@ -758,14 +758,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * List repository contributors
-         * @description Contributors of the repository with their commit, addition and deletion counts (Part 1 §2.6, §4.6), ordered by `order_by` (`name`, `email` or `commits`, default `commits`) in the `sort` direction (default `asc`). Paginated like every list endpoint (Part 1 §4, §8). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         * @description Contributors of the repository with their commit, addition and deletion counts, ordered by `order_by` (`name`, `email` or `commits`, default `commits`) in the `sort` direction (default `asc`). Paginated like every list endpoint. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/list-contributors"];
         put?: never;
@@ -781,14 +781,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Get the merge base of two or more refs
-         * @description The common ancestor commit of two or more refs, passed as `refs[]` (Part 1 §2.6, §4.6). Reads work without authentication on publicly accessible repositories (Part 1 §4.6).
+         * @description The common ancestor commit of two or more refs, passed as `refs[]`. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/get-merge-base"];
         put?: never;
@@ -804,26 +804,26 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         /**
          * Generate changelog data without committing it
-         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed (Part 1 §4.7). The seed lists the parameters up to `from` (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not shown, so the response schema is open.
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented, so the response schema is open.
          *
-         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored (rule 1). When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly (rule 2; Part 1 §7 rule 2: the status of that error is not shown in the seeds, so no response is declared for it). The commit range read is limited to 15000 commits unless a feature flag is disabled (rule 3, Part 1 §8). Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z` (rule 4).
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented, so no response is declared for it. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
         get: operations["repository/get-changelog"];
         put?: never;
         /**
          * Generate changelog data and commit it
-         * @description Generates the changelog of `version` from the commits of a range (`from`, excluded, to `to`, included; `to` defaults to the branch) and commits it to `file` (default `CHANGELOG.md`) on `branch` (default: the default branch), Part 1 §4.7. `trailer` defaults to `Changelog` and is case-sensitive; `config_file` defaults to `.gitlab/changelog_config.yml`; `date` (a datetime) defaults to now; `message` defaults to a message naming the version.
+         * @description Generates the changelog of `version` from the commits of a range (`from`, excluded, to `to`, included; `to` defaults to the branch) and commits it to `file` (default `CHANGELOG.md`) on `branch` (default: the default branch). `trailer` defaults to `Changelog` and is case-sensitive; `config_file` defaults to `.gitlab/changelog_config.yml`; `date` (a datetime) defaults to now; `message` defaults to a message naming the version.
          *
-         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored (rule 1). When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly (rule 2; Part 1 §7 rule 2: the status of that error is not shown in the seeds, so no response is declared for it). The commit range read is limited to 15000 commits unless a feature flag is disabled (rule 3, Part 1 §8). Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z` (rule 4).
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented, so no response is declared for it. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          *
-         *     The response status is not stated for this endpoint; it follows the general rule (POST 201). The response body is not shown in the seeds, so its schema is open.
+         *     The status is 201, as for every POST that creates a resource. The response body is not documented, so its schema is open.
          */
         post: operations["repository/create-changelog"];
         delete?: never;
@@ -1128,7 +1128,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1151,7 +1151,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1174,7 +1174,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1197,7 +1197,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the group hook. Type not stated (an ID).
@@ -1229,7 +1229,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1252,7 +1252,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1283,7 +1283,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
@@ -1312,7 +1312,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description LDAP provider ID. Type not stated (an identifier string).
@@ -1346,7 +1346,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1373,7 +1373,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
@@ -1405,7 +1405,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1428,7 +1428,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description ID of the group the group is shared with. Type not stated (an ID).
@@ -1456,7 +1456,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1487,7 +1487,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1514,7 +1514,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the badge. Type not stated (an ID).
@@ -1550,7 +1550,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1573,7 +1573,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1596,7 +1596,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -1619,7 +1619,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1642,7 +1642,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -1665,7 +1665,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -1693,7 +1693,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -1721,7 +1721,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -1749,7 +1749,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -1777,7 +1777,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1800,7 +1800,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -1828,7 +1828,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -1857,7 +1857,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -1886,7 +1886,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
@@ -1918,7 +1918,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
@@ -2046,7 +2046,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2100,7 +2100,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -2123,7 +2123,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2146,7 +2146,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
@@ -2245,7 +2245,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2272,7 +2272,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
@@ -2315,7 +2315,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
@@ -2356,7 +2356,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -2383,7 +2383,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
@@ -2411,7 +2411,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2438,7 +2438,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2465,7 +2465,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
@@ -2541,7 +2541,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2642,7 +2642,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -2669,7 +2669,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description ID of the client key. Type not stated in the seed; an integer ID by meaning.
@@ -2696,26 +2696,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A project or group reference, the numeric ID or the URL-encoded full path (Part 1 §1). */
+        /** @description A project or group reference, the numeric ID or the URL-encoded full path. */
         ProjectOrGroupRef: number | string;
         /**
-         * @description Status of a job (Part 1 §3.1); the same values are the `scope` filter values. Transitions are not shown in the seeds.
+         * @description Status of a job; the same values are the `scope` filter values. Transitions between the values are not documented.
          * @enum {string}
          */
         JobStatus: "created" | "pending" | "running" | "failed" | "success" | "canceled" | "skipped" | "waiting_for_resource" | "manual";
-        /** @description The user to act as, by numeric ID or username (case-insensitive), Part 1 §5 rule 4. */
+        /** @description The user to act as, by numeric ID or username (case-insensitive). */
         SudoUser: string;
         /**
          * Format: date-time
-         * @description ISO 8601 timestamp (Part 1 §1), or null.
+         * @description ISO 8601 timestamp, or null.
          */
         NullableTimestamp: string | null;
         /**
          * Format: date-time
-         * @description ISO 8601 timestamp (Part 1 §1).
+         * @description ISO 8601 timestamp.
          */
         Timestamp: string;
-        /** @description The commit a job ran on (Part 1 §2.1). Field types are not stated in the seed; they follow the fields' meaning. */
+        /** @description The commit a job ran on. */
         JobCommit: {
             /** @description Commit SHA. */
             id: string;
@@ -2726,43 +2726,44 @@ export interface components {
             author_email: string;
             created_at: components["schemas"]["Timestamp"];
         };
-        /** @description The pipeline of a job (Part 1 §2.1). */
+        /** @description The pipeline of a job. */
         JobPipeline: {
             id: number;
             project_id: number;
             ref: string;
             sha: string;
-            /** @description Pipeline status; its values are not shown in the seeds. */
+            /** @description Pipeline status; its values are not documented. */
             status: string;
         };
-        /** @description Project facts carried by a job record (Part 1 §2.1). */
+        /** @description Project facts carried by a job record. */
         JobProject: {
             ci_job_token_scope_enabled: boolean;
         };
-        /** @description The small user object embedded in other records: id, name, username, state, avatar_url, web_url (Part 1 §2.3, Part 3 §2.3). */
+        /** @description The small user object embedded in other records: id, name, username, state, avatar_url, web_url. `avatar_url` is null for a user without an avatar (its type is not documented). */
         UserBasic: {
             id: number;
             name: string;
             username: string;
-            /** @description Account state; values seen in Part 2 §2.1 are `active` and `blocked`, others not shown. */
+            /** @description Account state; values seen are `active` and `blocked`, others are possible (the set is open). */
             state: string;
-            avatar_url: string;
-            /** Format: uri */
+            /** @description URL of the user's avatar, or null. */
+            avatar_url: string | null;
+            /** @description URL of the user's profile page. */
             web_url: string;
         };
-        /** @description The user who started the job (Part 1 §2.1). Types beyond the small user object are not stated in the seed; they follow the fields' meaning. */
+        /** @description The user who started the job: the small user object plus profile fields. The profile fields are what the user filled in; their types are not documented, so each is a string or null. */
         JobUser: components["schemas"]["UserBasic"] & {
             created_at: components["schemas"]["Timestamp"];
-            bio: string;
-            location: string;
-            public_email: string;
-            skype: string;
-            linkedin: string;
-            twitter: string;
-            website_url: string;
-            organization: string;
+            bio: string | null;
+            location: string | null;
+            public_email: string | null;
+            skype: string | null;
+            linkedin: string | null;
+            twitter: string | null;
+            website_url: string | null;
+            organization: string | null;
         };
-        /** @description Fields shared by the job record (Part 1 §2.1) and the trigger job record (Part 1 §2.2). */
+        /** @description Fields shared by the job record and the trigger job record. */
         JobBase: {
             id: number;
             name: string;
@@ -2777,23 +2778,22 @@ export interface components {
             started_at: components["schemas"]["NullableTimestamp"];
             finished_at: components["schemas"]["NullableTimestamp"];
             erased_at: components["schemas"]["NullableTimestamp"];
-            /** @description Seconds. */
-            duration: number;
-            /** @description Seconds. */
-            queued_duration: number;
-            /** Format: uri */
+            /** @description Seconds the job ran; null while it has not started (`started_at` is null). */
+            duration: number | null;
+            /** @description Seconds the job waited in the queue; null while it has not been queued or started. */
+            queued_duration: number | null;
             web_url: string;
             commit: components["schemas"]["JobCommit"];
             pipeline: components["schemas"]["JobPipeline"];
             project: components["schemas"]["JobProject"];
             user: components["schemas"]["JobUser"];
         };
-        /** @description The job's artifacts archive (Part 1 §2.1); present only on some jobs. */
+        /** @description The job's artifacts archive; present only on some jobs. */
         JobArtifactsFile: {
             filename: string;
             size: number;
         };
-        /** @description One artifact of a job (Part 1 §2.1). */
+        /** @description One artifact of a job. */
         JobArtifact: {
             /**
              * @description Values seen `archive`, `metadata`, `trace`, `junit`; the set is open.
@@ -2813,10 +2813,10 @@ export interface components {
              */
             file_format: string;
         };
-        /** @description CI job record (Part 1 §2.1). */
+        /** @description CI job record. */
         Job: components["schemas"]["JobBase"] & {
             /**
-             * @description Why the job failed (Part 1 §2.1). Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are not shown in the seeds, so the set is open. The seed lists the field without saying whether it is sent for jobs that did not fail, so it is not marked required.
+             * @description Why the job failed. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open). Whether the field is sent for jobs that did not fail is not documented, so it is optional.
              * @example script_failure
              * @example stuck_or_timeout_failure
              */
@@ -2824,21 +2824,23 @@ export interface components {
             artifacts_file?: components["schemas"]["JobArtifactsFile"];
             /** @description Artifacts of the job; an empty array when there are none. */
             artifacts: components["schemas"]["JobArtifact"][];
-            artifacts_expire_at: components["schemas"]["Timestamp"];
+            /** @description When the artifacts expire; null when the job has no artifacts or they do not expire. */
+            artifacts_expire_at: components["schemas"]["NullableTimestamp"];
             /** @description Runner tags. */
             tag_list: string[];
-            /** @description The runner that ran the job, or null. The object's shape is not shown in the seeds. */
+            /** @description The runner that ran the job, or null. The object's shape is not documented. */
             runner: Record<string, unknown> | null;
         };
-        /** @description Error body whose shape is not shown in the seeds (Part 1 §7: "Bodies for other errors: not shown"); open to any fields. Where the service sends a human-readable `message`, it is a string. */
+        /** @description Error body whose shape is not documented; open to any fields. The Service usually sends a `message`, which may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
         ErrorBody: {
-            message?: string;
+            /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
+            message?: unknown;
         };
-        /** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown (Part 1 §7). */
+        /** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown. */
         ErrorMessage: {
             message: string;
         };
-        /** @description 403 body when the token lacks the `sudo` scope needed for sudo (Part 1 §5 rule 4, §7). */
+        /** @description 403 body when the token lacks the `sudo` scope needed for sudo. */
         InsufficientScopeError: {
             /** @constant */
             error: "insufficient_scope";
@@ -2846,50 +2848,50 @@ export interface components {
             /** @constant */
             scope: "sudo";
         };
-        /** @description The pipeline of a trigger job (Part 1 §2.2). */
+        /** @description The pipeline of a trigger job. */
         TriggerJobPipeline: components["schemas"]["JobPipeline"] & {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
-            /** Format: uri */
             web_url: string;
         };
-        /** @description The pipeline a trigger job started (Part 1 §2.2). Field types are not stated in the seed; they follow the fields' meaning. */
+        /** @description The pipeline a trigger job started. */
         DownstreamPipeline: {
             id: number;
             sha: string;
             ref: string;
-            /** @description Pipeline status; its values are not shown in the seeds. */
+            /** @description Pipeline status; its values are not documented. */
             status: string;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
-            /** Format: uri */
             web_url: string;
         };
-        /** @description Trigger job (bridge) record (Part 1 §2.2): the fields of the job record without the artifact fields (`artifacts_file`, `artifacts`, `artifacts_expire_at`), `runner`, `failure_reason` and `tag_list`; its `pipeline` carries more fields, and `downstream_pipeline` is added. */
+        /** @description Trigger job (bridge) record: the fields of the job record without the artifact fields (`artifacts_file`, `artifacts`, `artifacts_expire_at`), `runner`, `failure_reason` and `tag_list`; its `pipeline` carries more fields, and `downstream_pipeline` is added. */
         TriggerJob: components["schemas"]["JobBase"] & {
             pipeline: components["schemas"]["TriggerJobPipeline"];
-            downstream_pipeline: components["schemas"]["DownstreamPipeline"];
+            /** @description The pipeline the trigger job started; null while it has not started one (for example a trigger job that is still `created`). */
+            downstream_pipeline: components["schemas"]["DownstreamPipeline"] | null;
         };
-        /** @description The project that holds an agent's configuration (Part 1 §2.3). Field types are not stated in the seed; they follow the fields' meaning. */
+        /** @description The project that holds an agent's configuration. Field types are not documented; they follow the fields' meaning. */
         AgentConfigProject: {
             id: number;
-            description: string;
+            /** @description The project description; null when the project has none (its type is not documented). */
+            description: string | null;
             name: string;
             name_with_namespace: string;
             path: string;
             path_with_namespace: string;
             created_at: components["schemas"]["Timestamp"];
         };
-        /** @description An agent allowed in the job token context, with its configuration project (Part 1 §2.3). */
+        /** @description An agent allowed in the job token context, with its configuration project. */
         AllowedAgent: {
             id: number;
             config_project: components["schemas"]["AgentConfigProject"];
         };
-        /** @description An object that carries only the `id` of a job, pipeline or group (Part 1 §2.3). */
+        /** @description An object that carries only the `id` of a job, pipeline or group. */
         IdOnly: {
             id: number;
         };
-        /** @description Allowed-agents record in the job token context (Part 1 §2.3): the agents the job's project may use, with the job, pipeline, project and user of the token. */
+        /** @description Allowed-agents record in the job token context: the agents the job's project may use, with the job, pipeline, project and user of the token. */
         AllowedAgents: {
             allowed_agents: components["schemas"]["AllowedAgent"][];
             job: components["schemas"]["IdOnly"];
@@ -2900,28 +2902,23 @@ export interface components {
             };
             user: components["schemas"]["UserBasic"];
         };
-        /** @description Links to the finished export (Part 1 §2.4); present only when `export_status` is `finished`. */
-        ProjectExportLinks: {
-            /**
-             * Format: uri
-             * @description API URL of the finished export (type not stated in the seed; a URL string).
-             */
-            api_url: string;
-            /**
-             * Format: uri
-             * @description Web URL of the finished export (type not stated in the seed; a URL string).
-             */
-            web_url: string;
-        };
         /**
-         * @description State of a project export (Part 1 §3.2). Transitions between the states are not shown in the seeds.
+         * @description State of a project export. Transitions between the states are not documented.
          * @enum {string}
          */
         ProjectExportState: "none" | "queued" | "started" | "finished" | "regeneration_in_progress";
-        /** @description Project export status record (Part 1 §2.4): the project's identity fields, the export state (§3.2) and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
+        /** @description Links to the finished export; present only when `export_status` is `finished`. */
+        ProjectExportLinks: {
+            /** @description API URL of the finished export. */
+            api_url: string;
+            /** @description Web URL of the finished export. */
+            web_url: string;
+        };
+        /** @description Project export status record: the project's identity fields, the export state and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
         ProjectExportStatus: {
             id: number;
-            description: string;
+            /** @description The project description; null when the project has none (its type is not documented). */
+            description: string | null;
             name: string;
             name_with_namespace: string;
             path: string;
@@ -2931,16 +2928,13 @@ export interface components {
             export_status: components["schemas"]["ProjectExportState"];
             _links?: components["schemas"]["ProjectExportLinks"];
         };
-        /** @description Body of `POST /projects/{id}/export` (Part 1 §4.2). Every field is optional, so `{}` schedules a plain export. */
+        /** @description Body of `POST /projects/{id}/export`. Every field is optional, so `{}` schedules a plain export. */
         ExportProjectRequest: {
             /** @description Overrides the project description in the export. */
             description?: string;
-            /** @description Upload the export file to a remote server (Part 1 §4.2). `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
+            /** @description Upload the export file to a remote server. `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
             upload?: {
-                /**
-                 * Format: uri
-                 * @description The URL the export file is uploaded to (for example a pre-signed object-storage URL).
-                 */
+                /** @description The URL the export file is uploaded to (for example a pre-signed object-storage URL). */
                 url: string;
                 /**
                  * @description HTTP method of the upload request.
@@ -2950,15 +2944,15 @@ export interface components {
                 http_method?: "PUT" | "POST";
             };
         };
-        /** @description Answer of `POST /projects/{id}/export`, 202 Accepted (Part 1 §4.2). */
+        /** @description Answer of `POST /projects/{id}/export`, 202 Accepted. */
         ProjectExportScheduled: {
             message: string;
         };
-        /** @description Project fields that override the values in the export file (Part 1 §4.3 rule 1); any project field may be given, so the object is open. */
+        /** @description Project fields that override the values in the export file; any project field may be given, so the object is open. */
         ProjectImportOverrideParams: {
             [key: string]: unknown;
         };
-        /** @description Multipart body of `POST /projects/import` (Part 1 §4.3). The size of the import is limited by the administrator setting `max_import_size` (0, unlimited, by default; rule 3). */
+        /** @description Multipart body of `POST /projects/import`. The size of the import is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
         ImportProjectRequest: {
             /**
              * Format: binary
@@ -2980,14 +2974,15 @@ export interface components {
             overwrite?: boolean;
         };
         /**
-         * @description Status of a project import (Part 1 §3.3). Transitions are not shown in the seeds.
+         * @description Status of a project import. Transitions are not documented.
          * @enum {string}
          */
         ProjectImportStatus: "none" | "scheduled" | "failed" | "started" | "finished";
-        /** @description Project import record (Part 1 §2.5). `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished (Part 1 §4.3); the shape of its items is not shown in the seeds. */
+        /** @description Project import record. `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished; the shape of its items is not documented. */
         ProjectImport: {
             id: number;
-            description: string;
+            /** @description The project description; null when the project has none (its type is not documented). */
+            description: string | null;
             name: string;
             name_with_namespace: string;
             path: string;
@@ -2995,19 +2990,16 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             import_status: components["schemas"]["ProjectImportStatus"];
             correlation_id: string;
-            /** @description Relations that failed to import. The item shape is not shown in the seeds, so items are open. */
+            /** @description Relations that failed to import. The item shape is not documented, so items are open. */
             failed_relations?: unknown[];
             /** @description The import error. Present for remote and object-storage imports; on the import status endpoint it is filled when `import_status` is `failed`. */
             import_error?: string | null;
         };
-        /** @description Body of `POST /projects/remote-import` (Part 1 §4.3). The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB (rule 2). */
+        /** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
         RemoteImportProjectRequest: {
             /** @description Name and path of the new project. */
             path: string;
-            /**
-             * Format: uri
-             * @description URL of the remote export file (gzip, valid Content-Length, at most 10 GB).
-             */
+            /** @description URL of the remote export file (gzip, valid Content-Length, at most 10 GB). */
             url: string;
             /** @description Name of the new project; defaults to `path`. */
             name?: string;
@@ -3020,7 +3012,7 @@ export interface components {
             overwrite?: boolean;
             override_params?: components["schemas"]["ProjectImportOverrideParams"];
         };
-        /** @description Body of `POST /projects/remote-import-s3` (Part 1 §4.3): import a project export file from an S3-compatible bucket. Field types are not stated in the seed except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
+        /** @description Body of `POST /projects/remote-import-s3`: import a project export file from an S3-compatible bucket. Field types are not documented except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
         RemoteImportS3ProjectRequest: {
             /** @description Access key ID of the bucket credentials (an identifier, not the secret). */
             access_key_id: string;
@@ -3040,27 +3032,27 @@ export interface components {
             namespace?: components["schemas"]["ProjectOrGroupRef"];
         };
         /**
-         * @description A relation that can be imported on its own with `POST /projects/import-relation` (Part 1 §4.3).
+         * @description A relation that can be imported on its own with `POST /projects/import-relation`.
          * @enum {string}
          */
         ImportRelation: "issues" | "milestones" | "ci_pipelines" | "merge_requests";
-        /** @description Multipart body of `POST /projects/import-relation` (Part 1 §4.3). The archive must not exceed `max_import_size` and must have the structure of a project export (rule 3). */
+        /** @description Multipart body of `POST /projects/import-relation`. The archive must not exceed `max_import_size` and must have the structure of a project export. */
         ImportRelationRequest: {
             /**
              * Format: binary
              * @description A project export archive (gzip tarball) holding the relation.
              */
             file: Blob;
-            /** @description Full path of the existing project to import the relation into. */
+            /** @description Path of the project the relation is imported into. */
             path: string;
             relation: components["schemas"]["ImportRelation"];
         };
         /**
-         * @description Status of a relation import (Part 1 §3.4). Only one relation import can be scheduled at a time per project. Transitions are not shown in the seeds.
+         * @description Status of a relation import. Only one relation import can be scheduled at a time per project. Transitions are not documented.
          * @enum {string}
          */
         RelationImportStatus: "created" | "started" | "finished" | "failed";
-        /** @description Relation import record (Part 1 §2.6, the first of the two sections numbered 2.6). `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
+        /** @description Relation import record. `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
         RelationImport: {
             id: number;
             project_path: string;
@@ -3077,25 +3069,25 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Status of a direct-transfer migration or of one of its entities (Part 1 §3.5). Transitions are not shown in the seeds.
+         * @description Status of a direct-transfer migration or of one of its entities. Transitions are not documented.
          * @enum {string}
          */
         BulkImportStatus: "created" | "started" | "finished" | "failed";
-        /** @description Direct-transfer migration record (Part 1 §2.7, "Migration"). */
+        /** @description Direct-transfer migration record. */
         BulkImport: {
             id: number;
             status: components["schemas"]["BulkImportStatus"];
-            /** @description Type of the source instance; its values are not shown in the seeds. */
+            /** @description Type of the source instance; its values are not documented. */
             source_type: string;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Kind of entity to migrate (Part 1 §4.4): `group_entity` migrates a group, `project_entity` a project. Migrating a project (`project_entity`) is Beta.
+         * @description Kind of entity to migrate: `group_entity` migrates a group, `project_entity` a project. Migrating a project (`project_entity`) is Beta.
          * @enum {string}
          */
         BulkImportSourceType: "group_entity" | "project_entity";
-        /** @description One group or project to migrate, an item of `entities` in `POST /bulk_imports` (Part 1 §4.4). */
+        /** @description One group or project to migrate, an item of `entities` in `POST /bulk_imports`. */
         BulkImportEntityRequest: {
             /** @description `group_entity` or `project_entity`; migrating a project (`project_entity`) is Beta. */
             source_type: components["schemas"]["BulkImportSourceType"];
@@ -3116,14 +3108,11 @@ export interface components {
              */
             migrate_projects?: boolean;
         };
-        /** @description Body of `POST /bulk_imports` (Part 1 §4.4). */
+        /** @description Body of `POST /bulk_imports`. */
         CreateBulkImportRequest: {
             /** @description Connection to the source instance. */
             configuration: {
-                /**
-                 * Format: uri
-                 * @description URL of the source instance.
-                 */
+                /** @description URL of the source instance. */
                 url: string;
                 /** @description Access token for the source instance. Sent only; never returned. */
                 access_token: string;
@@ -3131,18 +3120,18 @@ export interface components {
             /** @description The groups and projects to migrate. */
             entities: components["schemas"]["BulkImportEntityRequest"][];
         };
-        /** @description A failure of a migrated entity, an item of its `failures` (Part 1 §2.7, "Entity failure"). Field types are not stated in the seed; they follow the fields' meaning. */
+        /** @description A failure of a migrated entity, an item of its `failures`. Field types are not documented: `relation` is a string, `created_at` a timestamp, and the other fields are strings or null. */
         BulkImportEntityFailure: {
             relation: string;
-            step: string;
-            exception_message: string;
-            exception_class: string;
-            correlation_id_value: string;
+            step: string | null;
+            exception_message: string | null;
+            exception_class: string | null;
+            correlation_id_value: string | null;
             created_at: components["schemas"]["Timestamp"];
-            pipeline_class: string;
-            pipeline_step: string;
+            pipeline_class: string | null;
+            pipeline_step: string | null;
         };
-        /** @description Counts of one relation of a migrated entity (Part 1 §2.7), a value of `stats`. */
+        /** @description Counts of one relation of a migrated entity, a value of `stats`. */
         BulkImportRelationStats: {
             /** @description Items of the relation on the source. */
             source: number;
@@ -3151,17 +3140,17 @@ export interface components {
             /** @description Items imported. */
             imported: number;
         };
-        /** @description Statistics of a migrated entity (Part 1 §2.7): an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
+        /** @description Statistics of a migrated entity: an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
         BulkImportEntityStats: {
             [key: string]: components["schemas"]["BulkImportRelationStats"];
         };
-        /** @description Direct-transfer migration entity record (Part 1 §2.7, "Entity"): one group or project of a migration. `source_type` is not in the §2.7 field list, but §4.4 names it among the fields of the entity list and the entity summary, so it is described here as an optional field. */
+        /** @description Direct-transfer migration entity record: one group or project of a migration. `source_type` is named among the fields of the entity lists and the entity summary, not in the entity record's own field list, so it is optional. */
         BulkImportEntity: {
             id: number;
             bulk_import_id: number;
             status: components["schemas"]["BulkImportStatus"];
             /**
-             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). Named in §4.4's entity list and summary, not in §2.7.
+             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). Named among the fields of the entity lists and the entity summary.
              * @example group_entity
              * @example project_entity
              */
@@ -3177,7 +3166,7 @@ export interface components {
             failures: components["schemas"]["BulkImportEntityFailure"][];
             stats: components["schemas"]["BulkImportEntityStats"];
         };
-        /** @description Entity summary (Part 1 §4.4): `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity (fields of the entity record, §2.7, plus `source_type`). Other fields are not stated; the object is open like every response. */
+        /** @description Entity summary: `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity. Other fields are not documented; the object is open like every response. */
         BulkImportEntitySummary: {
             id: number;
             status: components["schemas"]["BulkImportStatus"];
@@ -3190,17 +3179,16 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures` (Part 1 §2.7). The seed calls the result "failure record" (singular). Field types are not stated in the seed; they follow the fields' meaning. */
+        /** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures`. The result is a single failure record. Field types are not documented: `relation` is a string, and the other fields are strings or null (a failure need not have a source item or a correlation ID). */
         BulkImportFailure: {
             relation: string;
-            exception_message: string;
-            exception_class: string;
-            correlation_id_value: string;
-            /** Format: uri */
-            source_url: string;
-            source_title: string;
+            exception_message: string | null;
+            exception_class: string | null;
+            correlation_id_value: string | null;
+            source_url: string | null;
+            source_title: string | null;
         };
-        /** @description File record (Part 1 §2.6, repository records): the file's metadata and its content as Base64 text. Field types not stated in the seed follow the fields' meaning (names, paths, refs and object IDs are strings). */
+        /** @description File record: the file's metadata and its content as Base64 text. */
         RepositoryFile: {
             file_name: string;
             file_path: string;
@@ -3222,12 +3210,12 @@ export interface components {
             execute_filemode: boolean;
         };
         /**
-         * @description Encoding of the `content` sent to create or update a file (Part 1 §4.5).
+         * @description Encoding of the `content` sent to create or update a file.
          * @default text
          * @enum {string}
          */
         RepositoryFileEncoding: "text" | "base64";
-        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. */
+        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}`: the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. */
         UpdateRepositoryFileRequest: {
             /** @description Name of the branch to commit to (created from `start_branch` when given). */
             branch: string;
@@ -3247,12 +3235,12 @@ export interface components {
             /** @description The last known commit ID of the file. */
             last_commit_id?: string;
         };
-        /** @description Result of creating or updating a file (Part 1 §2.6, "File write result"). */
+        /** @description Result of creating or updating a file. */
         FileWriteResult: {
             file_path: string;
             branch: string;
         };
-        /** @description Body of `POST /projects/{id}/repository/files/{file_path}` (Part 1 §4.5). Types not stated in the seed follow the fields' meaning (messages, content, names and branches are strings). */
+        /** @description Body of `POST /projects/{id}/repository/files/{file_path}`. Types not documented follow the fields' meaning (messages, content, names and branches are strings). */
         CreateRepositoryFileRequest: {
             /** @description Name of the branch to commit to (created from `start_branch` when given). */
             branch: string;
@@ -3270,7 +3258,7 @@ export interface components {
             /** @description Base branch to create `branch` from, when `branch` is a new branch. */
             start_branch?: string;
         };
-        /** @description Body of `DELETE /projects/{id}/repository/files/{file_path}` (Part 1 §4.5). Types not stated in the seed follow the fields' meaning. */
+        /** @description Body of `DELETE /projects/{id}/repository/files/{file_path}`. */
         DeleteRepositoryFileRequest: {
             /** @description Name of the branch to commit the deletion to. */
             branch: string;
@@ -3285,7 +3273,7 @@ export interface components {
             /** @description Base branch to create `branch` from, when `branch` is a new branch. */
             start_branch?: string;
         };
-        /** @description The commit of a blame range (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        /** @description The commit of a blame range. */
         BlameCommit: {
             /** @description Commit SHA. */
             id: string;
@@ -3299,12 +3287,12 @@ export interface components {
             committer_name: string;
             committer_email: string;
         };
-        /** @description A blame range (Part 1 §2.6), a commit and the lines of the file attributed to it. */
+        /** @description A blame range, a commit and the lines of the file attributed to it. */
         BlameRange: {
             commit: components["schemas"]["BlameCommit"];
             lines: string[];
         };
-        /** @description An entry of the repository tree (Part 1 §2.6, "Tree entry"). */
+        /** @description An entry of the repository tree. */
         TreeEntry: {
             /** @description Object ID. */
             id: string;
@@ -3318,14 +3306,14 @@ export interface components {
             /** @description File mode. */
             mode: string;
         };
-        /** @description Blob record (Part 1 §2.6): the blob's size and its Base64 content. Its other fields are not shown in the seeds, so the object is open. */
+        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented, so the object is open. */
         RepositoryBlob: {
-            /** @description Size in bytes (type not stated in the seed; a size is an integer). */
+            /** @description Size in bytes. */
             size: number;
             /** @description The blob content, Base64-encoded. */
             content: string;
         };
-        /** @description A commit in a compare result (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        /** @description A commit in a compare result. */
         CompareCommit: {
             /** @description Commit SHA. */
             id: string;
@@ -3335,7 +3323,7 @@ export interface components {
             author_email: string;
             created_at: components["schemas"]["Timestamp"];
         };
-        /** @description The diff of one file in a compare result (Part 1 §2.6). `diff` can be empty when diff limits are reached. Types not stated in the seed follow the fields' meaning. */
+        /** @description The diff of one file in a compare result. `diff` can be empty when diff limits are reached. */
         RepositoryDiff: {
             old_path: string;
             new_path: string;
@@ -3349,19 +3337,19 @@ export interface components {
             renamed_file: boolean;
             deleted_file: boolean;
         };
-        /** @description Result of comparing two refs (Part 1 §2.6, "Compare result"). */
+        /** @description Result of comparing two refs. */
         CompareResult: {
-            commit: components["schemas"]["CompareCommit"];
+            /** @description A commit of the comparison; null when the comparison has no commits (for example when `from` and `to` are the same ref and `commits` is empty). */
+            commit: components["schemas"]["CompareCommit"] | null;
             commits: components["schemas"]["CompareCommit"][];
             diffs: components["schemas"]["RepositoryDiff"][];
             /** @description Whether the comparison timed out. */
             compare_timeout: boolean;
             /** @description Whether `from` and `to` are the same ref. */
             compare_same_ref: boolean;
-            /** Format: uri */
             web_url: string;
         };
-        /** @description A repository contributor (Part 1 §2.6). */
+        /** @description A repository contributor. */
         Contributor: {
             name: string;
             email: string;
@@ -3369,7 +3357,7 @@ export interface components {
             additions: number;
             deletions: number;
         };
-        /** @description The merge-base commit of two or more refs (Part 1 §2.6). Types not stated in the seed follow the fields' meaning. */
+        /** @description The merge-base commit of two or more refs. */
         MergeBaseCommit: {
             /** @description Commit SHA. */
             id: string;
@@ -3387,12 +3375,12 @@ export interface components {
             committed_date: components["schemas"]["Timestamp"];
         };
         /**
-         * @description The version to generate the changelog for: a semantic version (`X.Y.Z`, with optional pre-release and build parts), which may begin with `v` (Part 1 §4.7).
+         * @description The version to generate the changelog for: a semantic version (`X.Y.Z`, with optional pre-release and build parts), which may begin with `v`.
          * @example 1.0.0
          * @example v1.2.0
          */
         ChangelogVersion: string;
-        /** @description Body of `POST /projects/{id}/repository/changelog` (Part 1 §4.7). Types not stated in the seed follow the fields' meaning (branches, SHAs, paths and messages are strings). */
+        /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
         CreateChangelogRequest: {
             version: components["schemas"]["ChangelogVersion"];
             /** @description The branch; defaults to the default branch. */
@@ -3648,7 +3636,7 @@ export interface components {
             last_activity_at: string;
         };
         /**
-         * @description Role as an integer (Part 1 §1): 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
+         * @description Role as an integer: 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
          * @enum {integer}
          */
         AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
@@ -5746,7 +5734,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
+        /** @description 400 Bad Request: a required attribute is missing or the request is invalid. The body is not documented beyond an open object; its `message` may be a string or an object of field names to lists of messages. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -5755,7 +5743,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description 401 Unauthorized: missing or invalid credentials (Part 1 §5 rule 3, §7). */
+        /** @description 401 Unauthorized: missing or invalid credentials. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -5764,7 +5752,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
-        /** @description 403 Forbidden: the request is not allowed for this user (Part 1 §7). With sudo, a non-administrator gets a `message` body and a token without the `sudo` scope gets an `insufficient_scope` body (Part 1 §5 rule 4). Bodies of other 403 cases are not shown in the seeds. */
+        /** @description 403 Forbidden: the request is not allowed for this user. With sudo, a non-administrator gets a `message` body and a token without the `sudo` scope gets an `insufficient_scope` body. Bodies of other 403 cases are not documented. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -5773,7 +5761,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
             };
         };
-        /** @description 404 Not Found: the resource does not exist or is not accessible (Part 1 §7); also an unknown sudo user, with a message body (Part 1 §5 rule 4). Other 404 bodies are not shown in the seeds. */
+        /** @description 404 Not Found: the resource does not exist or is not accessible; also an unknown sudo user, with a message body. Other 404 bodies are not documented. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -5782,7 +5770,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description 429 Too Many Requests: rate limit exceeded (Part 1 §7). Limits per endpoint are given with the endpoint where the seeds state them. Body shape not shown in the seeds. */
+        /** @description 429 Too Many Requests: rate limit exceeded. Limits per endpoint are given with the endpoint where they are documented. Body shape not documented. */
         TooManyRequests: {
             headers: {
                 [name: string]: unknown;
@@ -5791,7 +5779,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description 500 Internal Server Error (Part 1 §7). Body shape not shown in the seeds. */
+        /** @description 500 Internal Server Error. Body shape not documented. */
         InternalServerError: {
             headers: {
                 [name: string]: unknown;
@@ -5800,7 +5788,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description 503 Service Unavailable: the server is temporarily overloaded (Part 1 §7). Body shape not shown in the seeds. */
+        /** @description 503 Service Unavailable: the server is temporarily overloaded. Body shape not documented. */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -5809,49 +5797,49 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description 400 Bad Request: a required attribute is missing or a parameter is invalid (Part 1 §7). A HEAD response has no body. */
+        /** @description 400 Bad Request: a required attribute is missing or a parameter is invalid. A HEAD response has no body. */
         RepositoryHeadBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description 401 Unauthorized: missing or invalid credentials (Part 1 §5 rule 3, §7). A HEAD response has no body. */
+        /** @description 401 Unauthorized: missing or invalid credentials. A HEAD response has no body. */
         RepositoryHeadUnauthorized: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description 403 Forbidden: the request is not allowed for this user, including sudo by a non-administrator or with a token lacking the `sudo` scope (Part 1 §5 rule 4, §7). A HEAD response has no body. */
+        /** @description 403 Forbidden: the request is not allowed for this user, including sudo by a non-administrator or with a token lacking the `sudo` scope. A HEAD response has no body. */
         RepositoryHeadForbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description 404 Not Found: the project, file or ref does not exist or is not accessible, or the sudo user is unknown (Part 1 §5 rule 4, §7). A HEAD response has no body. */
+        /** @description 404 Not Found: the project, file or ref does not exist or is not accessible, or the sudo user is unknown. A HEAD response has no body. */
         RepositoryHeadNotFound: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description 429 Too Many Requests: rate limit exceeded (Part 1 §7). Rate limits of the repository file endpoints are configurable; their values are not shown in the seeds (Part 1 §8). A HEAD response has no body. */
+        /** @description 429 Too Many Requests: rate limit exceeded. Rate limits of the repository file endpoints are configurable; their values are not documented. A HEAD response has no body. */
         RepositoryHeadTooManyRequests: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description 500 Internal Server Error (Part 1 §7). A HEAD response has no body. */
+        /** @description 500 Internal Server Error. A HEAD response has no body. */
         RepositoryHeadInternalServerError: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description 503 Service Unavailable: the server is temporarily overloaded (Part 1 §7). A HEAD response has no body. */
+        /** @description 503 Service Unavailable: the server is temporarily overloaded. A HEAD response has no body. */
         RepositoryHeadServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -5860,32 +5848,27 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+        /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
         ProjectId: components["schemas"]["ProjectOrGroupRef"];
-        /** @description Job statuses to include (Part 1 §3.1). One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
+        /** @description Job statuses to include. One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
         JobScope: components["schemas"]["JobStatus"][];
         /**
-         * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+         * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
          * @example 1
          */
         Page: number;
         /**
-         * @description Number of items per page (Part 1 §8 rule 1).
+         * @description Number of items per page.
          * @example 20
          */
         PerPage: number;
         /**
-         * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
-         * @example keyset
-         */
-        KeysetPagination: "keyset";
-        /**
-         * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+         * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
          * @example jdoe
          */
         SudoHeader: components["schemas"]["SudoUser"];
         /**
-         * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+         * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
          * @example jdoe
          */
         SudoQuery: components["schemas"]["SudoUser"];
@@ -5910,131 +5893,131 @@ export interface components {
          */
         BulkImportSort: "asc" | "desc";
         /**
-         * @description Only items with this status (Part 1 §3.5).
+         * @description Only items with this status.
          * @example finished
          */
         BulkImportStatusFilter: components["schemas"]["BulkImportStatus"];
         /**
-         * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+         * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
          * @example 1
          */
         BulkImportId: number;
         /**
-         * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+         * @description The ID of the migration entity.
          * @example 2
          */
         BulkImportEntityId: number;
-        /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+        /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
         RepositoryFilePath: string;
         /**
-         * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+         * @description The branch, tag or commit to read the file at.
          * @example main
          */
         RepositoryFileRef: string;
         /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
         RepositoryWriteFilePath: string;
         /**
-         * @description First line of the range to blame (Part 1 §4.5). `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
+         * @description First line of the range to blame. `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
          * @example 1
          */
         BlameRangeStart: number;
         /**
-         * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+         * @description Last line of the range to blame, sent with `range[start]`.
          * @example 20
          */
         BlameRangeEnd: number;
         /**
-         * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+         * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project.
          * @example main
          */
         RepositoryRawFileRef: string;
         /**
-         * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+         * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS.
          * @example true
          */
         RepositoryRawFileLfs: boolean;
         /**
-         * @description A subdirectory to list instead of the repository root (Part 1 §4.6). Type not stated in the seed; a path is a string.
+         * @description A subdirectory to list instead of the repository root. Type not documented; a path is a string.
          * @example app/models
          */
         RepositoryTreePath: string;
         /**
-         * @description The branch, tag or commit to list; defaults to the default branch (Part 1 §4.6). Type not stated in the seed; a ref name is a string.
+         * @description The branch, tag or commit to list; defaults to the default branch. Type not documented; a ref name is a string.
          * @example main
          */
         RepositoryTreeRef: string;
         /**
-         * @description List the entries of subdirectories too (Part 1 §4.6).
+         * @description List the entries of subdirectories too.
          * @example true
          */
         RepositoryTreeRecursive: boolean;
         /**
-         * @description `keyset` selects keyset mode (Part 1 §4.6). The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+         * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
          * @example keyset
          */
-        RepositoryTreePagination: "keyset";
+        RepositoryTreePagination: string;
         /**
-         * @description A tree record ID; keyset mode only (Part 1 §4.6).
+         * @description A tree record ID; keyset mode only.
          * @example a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba
          */
         RepositoryTreePageToken: string;
         /**
-         * @description The blob SHA (Part 1 §4.6).
+         * @description The blob SHA.
          * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
          */
         RepositoryBlobSha: string;
         /**
-         * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+         * @description A subpath of the repository to archive; empty means the whole repository. Type not documented; a path is a string.
          * @example app/models
          */
         RepositoryArchivePath: string;
         /**
-         * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+         * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch. Type not documented; a ref is a string.
          * @example v1.2.0
          */
         RepositoryArchiveSha: string;
         /**
-         * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+         * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
          * @example zip
          */
         RepositoryArchiveFormat: "bz2" | "tar" | "tar.bz2" | "tar.gz" | "tb2" | "tbz" | "tbz2" | "zip";
         /**
-         * @description The commit SHA or branch to compare from (Part 1 §4.6).
+         * @description The commit SHA or branch to compare from.
          * @example main
          */
         RepositoryCompareFrom: string;
         /**
-         * @description The commit SHA or branch to compare to (Part 1 §4.6).
+         * @description The commit SHA or branch to compare to.
          * @example feature/login
          */
         RepositoryCompareTo: string;
         /**
-         * @description A project ID (Part 1 §4.6); the seed gives only its name and type.
+         * @description A project ID; only its name and type are documented.
          * @example 43
          */
         RepositoryCompareFromProjectId: number;
         /**
-         * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to` (Part 1 §4.6).
+         * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to`.
          * @example true
          */
         RepositoryCompareStraight: boolean;
         /**
-         * @description Unified-diff option (Part 1 §4.6); the seed gives only its name, type and default.
+         * @description Unified-diff option; only its name, type and default are documented.
          * @example true
          */
         RepositoryCompareUnidiff: boolean;
         /**
-         * @description Field to order contributors by (Part 1 §4.6).
+         * @description Field to order contributors by.
          * @example name
          */
         RepositoryContributorsOrderBy: "name" | "email" | "commits";
         /**
-         * @description Sort direction (Part 1 §4.6).
+         * @description Sort direction.
          * @example desc
          */
         RepositoryContributorsSort: "asc" | "desc";
         /**
-         * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`), Part 1 §4.6.
+         * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`).
          * @example [
          *       "main",
          *       "feature/login"
@@ -6042,32 +6025,32 @@ export interface components {
          */
         RepositoryMergeBaseRefs: string[];
         /**
-         * @description The version to generate the changelog for: a semantic version, optionally beginning with `v` (Part 1 §4.7).
+         * @description The version to generate the changelog for: a semantic version, optionally beginning with `v`.
          * @example 1.0.0
          */
         ChangelogVersionQuery: components["schemas"]["ChangelogVersion"];
         /**
-         * @description The branch; defaults to the default branch (Part 1 §4.7).
+         * @description The branch; defaults to the default branch.
          * @example main
          */
         ChangelogBranchQuery: string;
         /**
-         * @description Path of the changelog configuration file (Part 1 §4.7).
+         * @description Path of the changelog configuration file.
          * @example .gitlab/changelog_config.yml
          */
         ChangelogConfigFileQuery: string;
         /**
-         * @description A datetime; defaults to now (Part 1 §4.7).
+         * @description A datetime; defaults to now.
          * @example 2025-03-11T10:00:00.000Z
          */
         ChangelogDateQuery: string;
         /**
-         * @description The changelog file (Part 1 §4.7).
+         * @description The changelog file.
          * @example CHANGELOG.md
          */
         ChangelogFileQuery: string;
         /**
-         * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version` (Part 1 §4.7 rule 1).
+         * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version`.
          * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
          */
         ChangelogFromQuery: string;
@@ -6097,6 +6080,11 @@ export interface components {
          * @example 20
          */
         UsersPerPage: number;
+        /**
+         * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
+         * @example keyset
+         */
+        KeysetPagination: string;
         /**
          * @description The ID of the user (an integer, not a project or group reference).
          * @example 12
@@ -6160,7 +6148,7 @@ export interface components {
          * @example 30
          */
         GroupsMinAccessLevel: components["schemas"]["AccessLevel"];
-        /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+        /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
         GroupId: components["schemas"]["ProjectOrGroupRef"];
         /**
          * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
@@ -6716,17 +6704,17 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Pagination links with `rel` values `prev`, `next`, `first` and `last` (Part 1 §8 rule 2); clients follow these URLs rather than building their own. With keyset pagination, `rel="next"` carries the cursor of the next page. On the hosted offering some pagination headers may be absent.
+         * @description Pagination links with `rel` values `prev`, `next`, `first` and `last`; clients follow these URLs rather than building their own. On the hosted offering some pagination headers may be absent.
          * @example <https://service.example/api/v4/projects/42/jobs?page=1&per_page=20>; rel="first", <https://service.example/api/v4/projects/42/jobs?page=1&per_page=20>; rel="last"
          */
         Link: string;
         /**
-         * @description Number of the next page (Part 1 §8 rule 2); other pagination headers are not shown in the seeds. May be absent on the hosted offering.
+         * @description Number of the next page; other pagination headers are not documented. May be absent on the hosted offering.
          * @example
          */
         XNextPage: string;
         /**
-         * @description Number of the current page (Part 1 §8 rule 2). May be absent on the hosted offering.
+         * @description Number of the current page. May be absent on the hosted offering.
          * @example 1
          */
         XPage: string;
@@ -6736,12 +6724,12 @@ export interface components {
          */
         Location: string;
         /**
-         * @description Object ID (SHA) of the file blob (`blob_id` of the file record, Part 1 §2.6, §4.5).
+         * @description Object ID (SHA) of the file blob (`blob_id` of the file record).
          * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
          */
         XServiceBlobId: string;
         /**
-         * @description ID of the commit the `ref` points to (`commit_id` of the file record).
+         * @description The `commit_id` of the file record.
          * @example d5a3ff139356ce33e37e73add446f16869741b50
          */
         XServiceCommitId: string;
@@ -6812,8 +6800,8 @@ export type AgentConfigProject = components['schemas']['AgentConfigProject'];
 export type AllowedAgent = components['schemas']['AllowedAgent'];
 export type IdOnly = components['schemas']['IdOnly'];
 export type AllowedAgents = components['schemas']['AllowedAgents'];
-export type ProjectExportLinks = components['schemas']['ProjectExportLinks'];
 export type ProjectExportState = components['schemas']['ProjectExportState'];
+export type ProjectExportLinks = components['schemas']['ProjectExportLinks'];
 export type ProjectExportStatus = components['schemas']['ProjectExportStatus'];
 export type ExportProjectRequest = components['schemas']['ExportProjectRequest'];
 export type ProjectExportScheduled = components['schemas']['ProjectExportScheduled'];
@@ -7005,7 +6993,6 @@ export type ParameterProjectId = components['parameters']['ProjectId'];
 export type ParameterJobScope = components['parameters']['JobScope'];
 export type ParameterPage = components['parameters']['Page'];
 export type ParameterPerPage = components['parameters']['PerPage'];
-export type ParameterKeysetPagination = components['parameters']['KeysetPagination'];
 export type ParameterSudoHeader = components['parameters']['SudoHeader'];
 export type ParameterSudoQuery = components['parameters']['SudoQuery'];
 export type ParameterPipelineId = components['parameters']['PipelineId'];
@@ -7049,6 +7036,7 @@ export type ParameterUsersCustomAttributes = components['parameters']['UsersCust
 export type ParameterUsersWithCustomAttributes = components['parameters']['UsersWithCustomAttributes'];
 export type ParameterUsersPage = components['parameters']['UsersPage'];
 export type ParameterUsersPerPage = components['parameters']['UsersPerPage'];
+export type ParameterKeysetPagination = components['parameters']['KeysetPagination'];
 export type ParameterUsersIdPath = components['parameters']['UsersIdPath'];
 export type ParameterUsersUserIdPath = components['parameters']['UsersUserIdPath'];
 export type ParameterImpersonationTokenId = components['parameters']['ImpersonationTokenId'];
@@ -7193,38 +7181,33 @@ export interface operations {
     "jobs/list-project-jobs": {
         parameters: {
             query?: {
-                /** @description Job statuses to include (Part 1 §3.1). One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
+                /** @description Job statuses to include. One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
                 "scope[]"?: components["parameters"]["JobScope"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
-                 * @example keyset
-                 */
-                pagination?: components["parameters"]["KeysetPagination"];
-                /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -7261,33 +7244,33 @@ export interface operations {
                  * @example true
                  */
                 include_retried?: components["parameters"]["IncludeRetried"];
-                /** @description Job statuses to include (Part 1 §3.1). One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
+                /** @description Job statuses to include. One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
                 "scope[]"?: components["parameters"]["JobScope"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the pipeline.
@@ -7324,33 +7307,33 @@ export interface operations {
     "jobs/list-pipeline-bridges": {
         parameters: {
             query?: {
-                /** @description Job statuses to include (Part 1 §3.1). One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
+                /** @description Job statuses to include. One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
                 "scope[]"?: components["parameters"]["JobScope"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the pipeline.
@@ -7436,20 +7419,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the job.
@@ -7461,7 +7444,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The job. Body shape not shown in the seeds. */
+            /** @description The job. Body shape not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7484,20 +7467,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -7527,20 +7510,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -7561,7 +7544,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7), for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a required attribute is missing or the request is invalid, for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7582,20 +7565,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -7625,14 +7608,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -7671,14 +7654,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -7714,14 +7697,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -7757,14 +7740,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -7800,30 +7783,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -7856,20 +7839,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -7882,7 +7865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown> & Record<string, unknown>;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -7899,12 +7882,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
@@ -7914,19 +7897,19 @@ export interface operations {
                  */
                 sort?: components["parameters"]["BulkImportSort"];
                 /**
-                 * @description Only items with this status (Part 1 §3.5).
+                 * @description Only items with this status.
                  * @example finished
                  */
                 status?: components["parameters"]["BulkImportStatusFilter"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -7948,7 +7931,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImport"][];
                 };
             };
-            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7969,14 +7952,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -8012,12 +7995,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
@@ -8027,19 +8010,19 @@ export interface operations {
                  */
                 sort?: components["parameters"]["BulkImportSort"];
                 /**
-                 * @description Only items with this status (Part 1 §3.5).
+                 * @description Only items with this status.
                  * @example finished
                  */
                 status?: components["parameters"]["BulkImportStatusFilter"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -8061,7 +8044,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportEntity"][];
                 };
             };
-            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8082,21 +8065,21 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
@@ -8127,12 +8110,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
@@ -8142,26 +8125,26 @@ export interface operations {
                  */
                 sort?: components["parameters"]["BulkImportSort"];
                 /**
-                 * @description Only items with this status (Part 1 §3.5).
+                 * @description Only items with this status.
                  * @example finished
                  */
                 status?: components["parameters"]["BulkImportStatusFilter"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
@@ -8184,7 +8167,7 @@ export interface operations {
                     })[];
                 };
             };
-            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values (Part 1 §7). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a parameter is invalid, for example a `status` or `sort` outside its values. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8205,26 +8188,26 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
                 /**
-                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @description The ID of the migration entity.
                  * @example 2
                  */
                 entity_id: components["parameters"]["BulkImportEntityId"];
@@ -8255,26 +8238,26 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
                 /**
-                 * @description The ID of the migration (Part 1 §2.7). Here `:id` is a migration ID, not a project or group reference.
+                 * @description The ID of the migration. Here `:id` is a migration ID, not a project or group reference.
                  * @example 1
                  */
                 id: components["parameters"]["BulkImportId"];
                 /**
-                 * @description The ID of the migration entity (type not stated in the seed; entity IDs are integers by meaning).
+                 * @description The ID of the migration entity.
                  * @example 2
                  */
                 entity_id: components["parameters"]["BulkImportEntityId"];
@@ -8305,27 +8288,27 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @description The branch, tag or commit to read the file at.
                  * @example main
                  */
                 ref: components["parameters"]["RepositoryFileRef"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -8355,20 +8338,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
@@ -8391,7 +8374,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8412,20 +8395,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
@@ -8448,7 +8431,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8469,20 +8452,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
@@ -8495,7 +8478,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The file was deleted; no body (no response body shape is shown in the seed beyond success). */
+            /** @description The file was deleted; no body. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -8503,7 +8486,7 @@ export interface operations {
                 content?: never;
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8524,27 +8507,27 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @description The branch, tag or commit to read the file at.
                  * @example main
                  */
                 ref: components["parameters"]["RepositoryFileRef"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -8582,47 +8565,47 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @description The branch, tag or commit to read the file at.
                  * @example main
                  */
                 ref: components["parameters"]["RepositoryFileRef"];
                 /**
-                 * @description First line of the range to blame (Part 1 §4.5). `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
+                 * @description First line of the range to blame. `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
                  * @example 1
                  */
                 "range[start]"?: components["parameters"]["BlameRangeStart"];
                 /**
-                 * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+                 * @description Last line of the range to blame, sent with `range[start]`.
                  * @example 20
                  */
                 "range[end]"?: components["parameters"]["BlameRangeEnd"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -8655,37 +8638,37 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The branch, tag or commit to read the file at (Part 1 §4.5).
+                 * @description The branch, tag or commit to read the file at.
                  * @example main
                  */
                 ref: components["parameters"]["RepositoryFileRef"];
                 /**
-                 * @description First line of the range to blame (Part 1 §4.5). `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
+                 * @description First line of the range to blame. `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
                  * @example 1
                  */
                 "range[start]"?: components["parameters"]["BlameRangeStart"];
                 /**
-                 * @description Last line of the range to blame (Part 1 §4.5), sent with `range[start]`.
+                 * @description Last line of the range to blame, sent with `range[start]`.
                  * @example 20
                  */
                 "range[end]"?: components["parameters"]["BlameRangeEnd"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -8723,32 +8706,32 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project.
                  * @example main
                  */
                 ref?: components["parameters"]["RepositoryRawFileRef"];
                 /**
-                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS.
                  * @example true
                  */
                 lfs?: components["parameters"]["RepositoryRawFileLfs"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -8778,39 +8761,39 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project (Part 1 §4.5).
+                 * @description The branch, tag or commit to read the file at; defaults to the HEAD of the project.
                  * @example main
                  */
                 ref?: components["parameters"]["RepositoryRawFileRef"];
                 /**
-                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS (Part 1 §4.5).
+                 * @description Return the large-file-storage (LFS) contents instead of the LFS pointer file. Ignored for files not tracked in LFS.
                  * @example true
                  */
                 lfs?: components["parameters"]["RepositoryRawFileLfs"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success; no body. Response headers not stated in the seed. */
+            /** @description Success; no body. Response headers not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8831,50 +8814,50 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A subdirectory to list instead of the repository root (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @description A subdirectory to list instead of the repository root. Type not documented; a path is a string.
                  * @example app/models
                  */
                 path?: components["parameters"]["RepositoryTreePath"];
                 /**
-                 * @description The branch, tag or commit to list; defaults to the default branch (Part 1 §4.6). Type not stated in the seed; a ref name is a string.
+                 * @description The branch, tag or commit to list; defaults to the default branch. Type not documented; a ref name is a string.
                  * @example main
                  */
                 ref?: components["parameters"]["RepositoryTreeRef"];
                 /**
-                 * @description List the entries of subdirectories too (Part 1 §4.6).
+                 * @description List the entries of subdirectories too.
                  * @example true
                  */
                 recursive?: components["parameters"]["RepositoryTreeRecursive"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset mode (Part 1 §4.6). The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+                 * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["RepositoryTreePagination"];
                 /**
-                 * @description A tree record ID; keyset mode only (Part 1 §4.6).
+                 * @description A tree record ID; keyset mode only.
                  * @example a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba
                  */
                 page_token?: components["parameters"]["RepositoryTreePageToken"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -8907,23 +8890,23 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The blob SHA (Part 1 §4.6).
+                 * @description The blob SHA.
                  * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
@@ -8955,23 +8938,23 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The blob SHA (Part 1 §4.6).
+                 * @description The blob SHA.
                  * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
@@ -9003,30 +8986,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @description A subpath of the repository to archive; empty means the whole repository. Type not documented; a path is a string.
                  * @example app/models
                  */
                 path?: components["parameters"]["RepositoryArchivePath"];
                 /**
-                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch. Type not documented; a ref is a string.
                  * @example v1.2.0
                  */
                 sha?: components["parameters"]["RepositoryArchiveSha"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -9047,7 +9030,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description 429 Too Many Requests (Part 1 §7). On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8). Body shape not shown in the seeds. */
+            /** @description 429 Too Many Requests. On the hosted offering archive downloads are limited to 5 requests per minute. Body shape not documented. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9064,33 +9047,33 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A subpath of the repository to archive; empty means the whole repository (Part 1 §4.6). Type not stated in the seed; a path is a string.
+                 * @description A subpath of the repository to archive; empty means the whole repository. Type not documented; a path is a string.
                  * @example app/models
                  */
                 path?: components["parameters"]["RepositoryArchivePath"];
                 /**
-                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch (Part 1 §4.6). Type not stated in the seed; a ref is a string.
+                 * @description The commit SHA, tag or branch to archive; defaults to the tip of the default branch. Type not documented; a ref is a string.
                  * @example v1.2.0
                  */
                 sha?: components["parameters"]["RepositoryArchiveSha"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`, Part 1 §4.6). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
+                 * @description Archive format, written as the suffix of the path (`archive.zip`, `archive.tar.gz`). Without a suffix (`GET /projects/{id}/repository/archive`) the format is `tar.gz`.
                  * @example zip
                  */
                 format: components["parameters"]["RepositoryArchiveFormat"];
@@ -9116,7 +9099,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description 429 Too Many Requests (Part 1 §7). On the hosted offering archive downloads are limited to 5 requests per minute (Part 1 §8). Body shape not shown in the seeds. */
+            /** @description 429 Too Many Requests. On the hosted offering archive downloads are limited to 5 requests per minute. Body shape not documented. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9133,45 +9116,45 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The commit SHA or branch to compare from (Part 1 §4.6).
+                 * @description The commit SHA or branch to compare from.
                  * @example main
                  */
                 from: components["parameters"]["RepositoryCompareFrom"];
                 /**
-                 * @description The commit SHA or branch to compare to (Part 1 §4.6).
+                 * @description The commit SHA or branch to compare to.
                  * @example feature/login
                  */
                 to: components["parameters"]["RepositoryCompareTo"];
                 /**
-                 * @description A project ID (Part 1 §4.6); the seed gives only its name and type.
+                 * @description A project ID; only its name and type are documented.
                  * @example 43
                  */
                 from_project_id?: components["parameters"]["RepositoryCompareFromProjectId"];
                 /**
-                 * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to` (Part 1 §4.6).
+                 * @description `true` compares `from..to` directly; `false` (default) compares from the merge base of `from` and `to`.
                  * @example true
                  */
                 straight?: components["parameters"]["RepositoryCompareStraight"];
                 /**
-                 * @description Unified-diff option (Part 1 §4.6); the seed gives only its name, type and default.
+                 * @description Unified-diff option; only its name, type and default are documented.
                  * @example true
                  */
                 unidiff?: components["parameters"]["RepositoryCompareUnidiff"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -9201,40 +9184,40 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Field to order contributors by (Part 1 §4.6).
+                 * @description Field to order contributors by.
                  * @example name
                  */
                 order_by?: components["parameters"]["RepositoryContributorsOrderBy"];
                 /**
-                 * @description Sort direction (Part 1 §4.6).
+                 * @description Sort direction.
                  * @example desc
                  */
                 sort?: components["parameters"]["RepositoryContributorsSort"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -9267,7 +9250,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`), Part 1 §4.6.
+                 * @description Two or more refs (commit SHAs, branches or tags) to find the common ancestor of, each sent as `refs[]=x` (`?refs[]=main&refs[]=feature`).
                  * @example [
                  *       "main",
                  *       "feature/login"
@@ -9275,20 +9258,20 @@ export interface operations {
                  */
                 "refs[]": components["parameters"]["RepositoryMergeBaseRefs"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -9305,7 +9288,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example fewer than two `refs[]`. Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a required attribute is missing or invalid, for example fewer than two `refs[]`. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9326,57 +9309,57 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The version to generate the changelog for: a semantic version, optionally beginning with `v` (Part 1 §4.7).
+                 * @description The version to generate the changelog for: a semantic version, optionally beginning with `v`.
                  * @example 1.0.0
                  */
                 version: components["parameters"]["ChangelogVersionQuery"];
                 /**
-                 * @description The branch; defaults to the default branch (Part 1 §4.7).
+                 * @description The branch; defaults to the default branch.
                  * @example main
                  */
                 branch?: components["parameters"]["ChangelogBranchQuery"];
                 /**
-                 * @description Path of the changelog configuration file (Part 1 §4.7).
+                 * @description Path of the changelog configuration file.
                  * @example .gitlab/changelog_config.yml
                  */
                 config_file?: components["parameters"]["ChangelogConfigFileQuery"];
                 /**
-                 * @description A datetime; defaults to now (Part 1 §4.7).
+                 * @description A datetime; defaults to now.
                  * @example 2025-03-11T10:00:00.000Z
                  */
                 date?: components["parameters"]["ChangelogDateQuery"];
                 /**
-                 * @description The changelog file (Part 1 §4.7).
+                 * @description The changelog file.
                  * @example CHANGELOG.md
                  */
                 file?: components["parameters"]["ChangelogFileQuery"];
                 /**
-                 * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version` (Part 1 §4.7 rule 1).
+                 * @description SHA of the start of the commit range, not included; when absent, the tag of the last stable version before `version`.
                  * @example ae73cb07c9eeaf35924a10f713b364d32b2dd34f
                  */
                 from?: components["parameters"]["ChangelogFromQuery"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The generated changelog data. Response body not shown in the seeds. */
+            /** @description The generated changelog data. Response body not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9386,7 +9369,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9407,20 +9390,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -9431,7 +9414,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changelog was committed. Response body not shown in the seeds. */
+            /** @description The changelog was committed. Response body not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9441,7 +9424,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9586,19 +9569,19 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["UsersPerPage"];
                 /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["KeysetPagination"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9633,14 +9616,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9681,14 +9664,14 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["UsersWithCustomAttributes"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9726,14 +9709,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9776,14 +9759,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9828,14 +9811,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9877,14 +9860,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9926,14 +9909,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -9974,24 +9957,24 @@ export interface operations {
                  */
                 from?: components["schemas"]["CalendarDate"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -10031,24 +10014,24 @@ export interface operations {
                  */
                 type?: "Project" | "Namespace";
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -10113,14 +10096,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -10184,14 +10167,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -10227,14 +10210,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -10350,29 +10333,29 @@ export interface operations {
                     [key: string]: string;
                 };
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["KeysetPagination"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -10455,30 +10438,30 @@ export interface operations {
                  */
                 min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -10558,30 +10541,30 @@ export interface operations {
                  */
                 min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -10693,30 +10676,30 @@ export interface operations {
                  */
                 with_security_reports?: boolean;
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -10748,20 +10731,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the group hook. Type not stated (an ID).
@@ -10799,20 +10782,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the group hook. Type not stated (an ID).
@@ -10848,20 +10831,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -10894,30 +10877,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -10949,20 +10932,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -10995,20 +10978,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11039,20 +11022,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
@@ -11088,20 +11071,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description LDAP provider ID. Type not stated (an identifier string).
@@ -11142,30 +11125,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11197,20 +11180,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11243,20 +11226,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
@@ -11290,20 +11273,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
@@ -11339,20 +11322,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11385,20 +11368,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description ID of the group the group is shared with. Type not stated (an ID).
@@ -11434,20 +11417,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11476,20 +11459,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11522,20 +11505,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11573,30 +11556,30 @@ export interface operations {
                  */
                 name?: string;
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11628,20 +11611,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11674,20 +11657,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the badge. Type not stated (an ID).
@@ -11721,20 +11704,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the badge. Type not stated (an ID).
@@ -11772,20 +11755,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the badge. Type not stated (an ID).
@@ -11831,20 +11814,20 @@ export interface operations {
                  */
                 image_url: components["schemas"]["GroupBadgeUrlTemplate"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11898,30 +11881,30 @@ export interface operations {
                  */
                 show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -11978,30 +11961,30 @@ export interface operations {
                  */
                 show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -12057,30 +12040,30 @@ export interface operations {
                  */
                 state?: components["parameters"]["MemberState"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -12135,30 +12118,30 @@ export interface operations {
                  */
                 state?: components["parameters"]["MemberState"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -12191,20 +12174,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -12238,20 +12221,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -12286,20 +12269,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -12333,20 +12316,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -12391,30 +12374,30 @@ export interface operations {
                  */
                 sort?: components["parameters"]["BillableMemberSort"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -12446,20 +12429,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the user whose membership is read.
@@ -12493,12 +12476,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
@@ -12508,20 +12491,20 @@ export interface operations {
                  */
                 query?: components["parameters"]["InvitationQuery"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -12553,20 +12536,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -12599,12 +12582,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
@@ -12614,20 +12597,20 @@ export interface operations {
                  */
                 query?: components["parameters"]["InvitationQuery"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -12660,20 +12643,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -12707,20 +12690,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
@@ -12758,20 +12741,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
@@ -12832,20 +12815,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
@@ -12884,20 +12867,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
@@ -12993,24 +12976,24 @@ export interface operations {
                  */
                 version_prefix?: components["parameters"]["RunnerVersionPrefix"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13079,24 +13062,24 @@ export interface operations {
                  */
                 version_prefix?: components["parameters"]["RunnerVersionPrefix"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13131,14 +13114,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13176,14 +13159,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13245,24 +13228,24 @@ export interface operations {
                  */
                 sort?: components["parameters"]["RunnerJobsSort"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13313,30 +13296,30 @@ export interface operations {
                  */
                 type?: components["parameters"]["RunnerTypeFilter"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -13369,24 +13352,24 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13432,30 +13415,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -13487,30 +13470,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -13543,20 +13526,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
@@ -13591,20 +13574,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
@@ -13643,20 +13626,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
@@ -13850,29 +13833,29 @@ export interface operations {
                  */
                 custom_attributes?: components["parameters"]["ProjectListCustomAttributes"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["KeysetPagination"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -13987,29 +13970,29 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["UserProjectListWithCustomAttributes"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages (Part 1 §8 rule 3). Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not shown in the seeds.
+                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["KeysetPagination"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -14228,24 +14211,24 @@ export interface operations {
                  */
                 wip?: components["parameters"]["MergeRequestListWip"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -14405,30 +14388,30 @@ export interface operations {
                  */
                 order_by?: components["parameters"]["MergeRequestListOrderBy"];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -14461,20 +14444,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -14508,20 +14491,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
@@ -14568,20 +14551,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
@@ -14618,20 +14601,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
@@ -14705,30 +14688,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -14760,20 +14743,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
             };
             cookie?: never;
@@ -14806,20 +14789,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`), Part 1 §1. */
+                /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
                  * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
@@ -14857,20 +14840,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -14900,20 +14883,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -14947,30 +14930,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -15003,20 +14986,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -15050,20 +15033,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
@@ -15098,14 +15081,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15145,14 +15128,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15201,14 +15184,14 @@ export interface operations {
                  */
                 plan_name?: string;
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15248,14 +15231,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15307,30 +15290,30 @@ export interface operations {
                  */
                 package_manager?: components["schemas"]["DependencyPackageManager"][];
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -15363,14 +15346,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15412,14 +15395,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15461,14 +15444,14 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
@@ -15506,30 +15489,30 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is capped by a maximum offset whose value is not shown in the seeds.
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Number of items per page (Part 1 §8 rule 1).
+                 * @description Number of items per page.
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -15562,20 +15545,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
             };
             cookie?: never;
@@ -15609,20 +15592,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Same as the `Sudo` header (Part 1 §5 rule 4), as a query parameter.
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
                 sudo?: components["parameters"]["SudoQuery"];
             };
             header?: {
                 /**
-                 * @description Act as another user (Part 1 §5 rule 4): the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
                  * @example jdoe
                  */
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description ID of the client key. Type not stated in the seed; an integer ID by meaning.
