@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * Get the raw content of a file
-         * @description The raw content of the file, not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not documented; it is described as `application/octet-stream`. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
+         * @description The raw content of the file, not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not documented; it is described as `application/octet-stream`, and a client should not rely on the `Content-Type` value. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         get: operations["repository/get-raw-file"];
         put?: never;
@@ -668,7 +668,7 @@ export interface paths {
         };
         /**
          * Get the raw bytes of a blob
-         * @description The raw bytes of the blob, not JSON. The media type is not documented; it is described as `application/octet-stream`. Reads work without authentication on publicly accessible repositories.
+         * @description The raw bytes of the blob, not JSON. The media type is not documented; it is described as `application/octet-stream`, and a client should not rely on the `Content-Type` value. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/get-raw-blob"];
         put?: never;
