@@ -33,7 +33,7 @@ function job(item: Body, index: number, all: Body[]): string[] {
       [item.started_at === null && item.finished_at != null && item.status !== 'canceled', 'finished_at without started_at'],
       [Array.isArray(artifacts) && artifacts.length === 0 && 'artifacts_file' in item, 'artifacts_file with no artifacts'],
       [Array.isArray(artifacts) && artifacts.length === 0 && item.artifacts_expire_at != null, 'artifacts_expire_at with no artifacts'],
-      [index > 0 && (all[index - 1].id as number) <= (item.id as number), 'not sorted by id descending'],
+      [index > 0 && (all[index - 1]?.id as number) <= (item.id as number), 'not sorted by id descending'],
     ),
   ];
 }
@@ -112,6 +112,12 @@ const CHECKS: Record<string, Check> = {
   'bulk-imports/get-migration-entity': one(migration),
 };
 
+function check(operationId: string): Check {
+  const found = CHECKS[operationId];
+  if (!found) throw new Error(`no state-table check for ${operationId}`);
+  return found;
+}
+
 const doc = publishedDocument();
 const operations = new Map(listOperations(doc).map((entry) => [entry.operation.operationId as string, entry]));
 const cases = Object.keys(CHECKS).flatMap((operationId) => {
@@ -128,20 +134,20 @@ describe('Part 1 state tables', () => {
   });
 
   it.each(cases)('%s example %s obeys its state table', (operationId, _name, value) => {
-    expect(CHECKS[operationId](value)).toEqual([]);
+    expect(check(operationId)(value)).toEqual([]);
   });
 
   it('the checks catch examples that break the tables', () => {
     const started = { id: 1, status: 'pending', started_at: null, finished_at: null, duration: 3, artifacts: [] };
-    expect(CHECKS['jobs/list-project-jobs']([started])).toEqual(['[0] duration without started_at']);
-    expect(CHECKS['jobs/list-project-jobs']([{ id: 1, status: 'success' }, { id: 2, status: 'success' }])).toEqual(['[1] not sorted by id descending']);
-    expect(CHECKS['jobs/list-pipeline-bridges']([{ id: 1, status: 'created', started_at: null, duration: null, downstream_pipeline: { id: 2 } }])).toEqual(['[0] a created trigger job has a downstream pipeline']);
+    expect(check('jobs/list-project-jobs')([started])).toEqual(['[0] duration without started_at']);
+    expect(check('jobs/list-project-jobs')([{ id: 1, status: 'success' }, { id: 2, status: 'success' }])).toEqual(['[1] not sorted by id descending']);
+    expect(check('jobs/list-pipeline-bridges')([{ id: 1, status: 'created', started_at: null, duration: null, downstream_pipeline: { id: 2 } }])).toEqual(['[0] a created trigger job has a downstream pipeline']);
     expect(exportStatus({ export_status: 'started', _links: {} })).toEqual(['_links while started']);
     expect(exportStatus({ export_status: 'finished' })).toEqual(['finished without _links']);
     expect(importStatus({ import_status: 'failed', import_error: null })).toEqual(['failed without import_error']);
     expect(importStatus({ import_status: 'scheduled', failed_relations: [] })).toEqual(['failed_relations while scheduled']);
-    expect(CHECKS['bulk-imports/create-migration']({ status: 'finished' })).toEqual(['a new migration is not created']);
-    expect(CHECKS['bulk-imports/list-all-entities']([{ status: 'created', stats: { labels: { imported: 2 } } }])).toEqual(['[0] a created entity has imported items']);
-    expect(CHECKS['bulk-imports/get-migration']({ status: 'paused' })).toEqual(['status paused is not a state of its table']);
+    expect(check('bulk-imports/create-migration')({ status: 'finished' })).toEqual(['a new migration is not created']);
+    expect(check('bulk-imports/list-all-entities')([{ status: 'created', stats: { labels: { imported: 2 } } }])).toEqual(['[0] a created entity has imported items']);
+    expect(check('bulk-imports/get-migration')({ status: 'paused' })).toEqual(['status paused is not a state of its table']);
   });
 });
