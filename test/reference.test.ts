@@ -122,7 +122,7 @@ describe.skipIf(!haveChromium)('HTML reference in headless Chromium', () => {
     const missing = await page.evaluate(async (entries) => {
       const problems: string[] = [];
       const waitFor = async (id: string) => {
-        for (let i = 0; i < 200; i++) {
+        for (let i = 0; i < 500; i++) {
           const element = document.getElementById(id);
           if (element?.querySelector('h1, h2, h3')) return element;
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -142,7 +142,7 @@ describe.skipIf(!haveChromium)('HTML reference in headless Chromium', () => {
     await page.evaluate(() => (window.location.hash = '#/merge-requests/merge-requests/merge'));
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ARTIFACTS, 'reference-operation.png') });
-  }, 120_000);
+  }, 300_000);
 
   it('loads nothing from the network and logs no console error', () => {
     expect(remoteRequests).toEqual([]);
