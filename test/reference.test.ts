@@ -140,7 +140,10 @@ describe.skipIf(!haveChromium)('HTML reference in headless Chromium', () => {
     }, index);
     expect(missing).toEqual([]);
     await page.evaluate(() => (window.location.hash = '#/merge-requests/merge-requests/merge'));
-    await page.waitForTimeout(300);
+    await page.waitForFunction(() => {
+      const section = document.getElementById('merge-requests/merge-requests/merge');
+      return section !== null && Math.abs(section.getBoundingClientRect().top) < 200;
+    });
     await page.screenshot({ path: join(ARTIFACTS, 'reference-operation.png') });
   }, 300_000);
 
