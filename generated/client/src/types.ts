@@ -3227,7 +3227,7 @@ export interface components {
          * @enum {string}
          */
         RepositoryFileEncoding: "text" | "base64";
-        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. The fields are repeated rather than composed with `allOf`, so that the body stays closed (`additionalProperties: false`). */
+        /** @description Body of `PUT /projects/{id}/repository/files/{file_path}` (Part 1 §4.5): the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. */
         UpdateRepositoryFileRequest: {
             /** @description Name of the branch to commit to (created from `start_branch` when given). */
             branch: string;
@@ -4523,7 +4523,7 @@ export interface components {
             /** @description Channel (webhook override) for wiki page notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
             wiki_page_channel?: string;
         };
-        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind's schema is closed, and so is the union (`unevaluatedProperties: false`). Integrations beyond these kinds are not shown in the seed. */
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind lists its documented parameters; the Service ignores others. Integrations beyond these kinds are not shown in the seed. */
         SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
         /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
         DisableIntegrationRequest: Record<string, unknown>;
@@ -5738,6 +5738,14 @@ export interface components {
         DeleteClientKeyRequest: Record<string, unknown>;
     };
     responses: {
+        /** @description 301 Moved Permanently: the project was addressed by an old path after a path change. The `Location` header gives the new URL, addressed by the numeric ID; clients follow it and repeat the request (same method and body). */
+        MovedPermanently: {
+            headers: {
+                Location: components["headers"]["Location"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7). Body shape not shown in the seeds. */
         BadRequest: {
             headers: {
@@ -5923,6 +5931,8 @@ export interface components {
          * @example main
          */
         RepositoryFileRef: string;
+        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+        RepositoryWriteFilePath: string;
         /**
          * @description First line of the range to blame (Part 1 §4.5). `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
          * @example 1
@@ -6721,6 +6731,11 @@ export interface components {
          */
         XPage: string;
         /**
+         * @description The new URL of the resource, addressed by the project's numeric ID.
+         * @example https://service.example/api/v4/projects/42/jobs
+         */
+        Location: string;
+        /**
          * @description Object ID (SHA) of the file blob (`blob_id` of the file record, Part 1 §2.6, §4.5).
          * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
          */
@@ -6971,6 +6986,7 @@ export type ProductAnalyticsQuery = components['schemas']['ProductAnalyticsQuery
 export type ProductAnalyticsQueryRequest = components['schemas']['ProductAnalyticsQueryRequest'];
 export type CreateClientKeyRequest = components['schemas']['CreateClientKeyRequest'];
 export type DeleteClientKeyRequest = components['schemas']['DeleteClientKeyRequest'];
+export type ResponseMovedPermanently = components['responses']['MovedPermanently'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -7001,6 +7017,7 @@ export type ParameterBulkImportId = components['parameters']['BulkImportId'];
 export type ParameterBulkImportEntityId = components['parameters']['BulkImportEntityId'];
 export type ParameterRepositoryFilePath = components['parameters']['RepositoryFilePath'];
 export type ParameterRepositoryFileRef = components['parameters']['RepositoryFileRef'];
+export type ParameterRepositoryWriteFilePath = components['parameters']['RepositoryWriteFilePath'];
 export type ParameterBlameRangeStart = components['parameters']['BlameRangeStart'];
 export type ParameterBlameRangeEnd = components['parameters']['BlameRangeEnd'];
 export type ParameterRepositoryRawFileRef = components['parameters']['RepositoryRawFileRef'];
@@ -7160,6 +7177,7 @@ export type ParameterProductAnalyticsProjectId = components['parameters']['Produ
 export type HeaderLink = components['headers']['Link'];
 export type HeaderXNextPage = components['headers']['XNextPage'];
 export type HeaderXPage = components['headers']['XPage'];
+export type HeaderLocation = components['headers']['Location'];
 export type HeaderXServiceBlobId = components['headers']['XServiceBlobId'];
 export type HeaderXServiceCommitId = components['headers']['XServiceCommitId'];
 export type HeaderXServiceContentSha256 = components['headers']['XServiceContentSha256'];
@@ -7225,6 +7243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7292,6 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7354,6 +7374,7 @@ export interface operations {
                     "application/json": components["schemas"]["TriggerJob"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7449,6 +7470,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7491,6 +7513,8 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectExportStatus"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7536,6 +7560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectExportScheduled"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request: a required attribute is missing or the request is invalid (Part 1 §7), for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -7586,6 +7611,8 @@ export interface operations {
                     "application/gzip": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7815,6 +7842,7 @@ export interface operations {
                     "application/json": (components["schemas"]["RelationImport"] & Record<string, unknown>)[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7857,6 +7885,8 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8084,6 +8114,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImport"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8211,6 +8242,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportEntitySummary"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8260,6 +8292,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportFailure"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8308,6 +8341,7 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryFile"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8336,8 +8370,8 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
-                file_path: components["parameters"]["RepositoryFilePath"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
         };
@@ -8356,6 +8390,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileWriteResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -8392,8 +8427,8 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
-                file_path: components["parameters"]["RepositoryFilePath"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
         };
@@ -8412,6 +8447,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileWriteResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -8448,8 +8484,8 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`), Part 1 §1. A request by a project's old path after a rename can answer 301 with a `Location` header (Part 1 §7 rule 3). */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F` (Part 1 §4.5), so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes (Part 1 §7 rule 1). */
-                file_path: components["parameters"]["RepositoryFilePath"];
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
         };
@@ -8466,6 +8502,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7). Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit (Part 1 §7 rule 1). Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -8531,6 +8568,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["RepositoryHeadBadRequest"];
             401: components["responses"]["RepositoryHeadUnauthorized"];
             403: components["responses"]["RepositoryHeadForbidden"];
@@ -8603,6 +8641,7 @@ export interface operations {
                     "application/json": components["schemas"]["BlameRange"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8670,6 +8709,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["RepositoryHeadBadRequest"];
             401: components["responses"]["RepositoryHeadUnauthorized"];
             403: components["responses"]["RepositoryHeadForbidden"];
@@ -8724,6 +8764,7 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8776,6 +8817,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["RepositoryHeadBadRequest"];
             401: components["responses"]["RepositoryHeadUnauthorized"];
             403: components["responses"]["RepositoryHeadForbidden"];
@@ -8851,6 +8893,7 @@ export interface operations {
                     "application/json": components["schemas"]["TreeEntry"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8898,6 +8941,8 @@ export interface operations {
                     "application/json": components["schemas"]["RepositoryBlob"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8944,6 +8989,8 @@ export interface operations {
                     "application/octet-stream": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -8995,6 +9042,7 @@ export interface operations {
                     "application/gzip": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9063,6 +9111,7 @@ export interface operations {
                     "application/zip": Blob;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9138,6 +9187,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompareResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9203,6 +9253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contributor"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9253,6 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeBaseCommit"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example fewer than two `refs[]`. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -9333,6 +9385,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -9387,6 +9440,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request (Part 1 §7): a required attribute is missing or invalid, for example a `version` that is not a semantic version. Body shape not shown in the seeds. */
             400: {
                 headers: {
@@ -9709,6 +9763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImpersonationToken"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -9760,6 +9815,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -10779,6 +10835,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -10824,6 +10881,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11017,6 +11075,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11070,6 +11129,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11217,6 +11277,7 @@ export interface operations {
                     "application/json": components["schemas"]["SamlGroupLink"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11265,6 +11326,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11359,6 +11421,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11400,6 +11463,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupPushRule"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11644,6 +11708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Badge"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11743,6 +11808,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11954,6 +12020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12110,6 +12177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12157,6 +12225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12203,6 +12272,8 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12249,6 +12320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12295,6 +12367,8 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12406,6 +12480,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12571,6 +12646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12617,6 +12693,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationCreateResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12717,6 +12794,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
             403: {
@@ -12792,6 +12870,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationUpdateResult"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12841,6 +12920,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
             403: {
@@ -13082,6 +13163,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunnerDetails"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13273,6 +13355,7 @@ export interface operations {
                     "application/json": Record<string, unknown>[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13446,6 +13529,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationSummary"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13493,6 +13577,8 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13543,6 +13629,7 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13592,6 +13679,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14358,6 +14447,7 @@ export interface operations {
                     "application/json": (components["schemas"]["MergeRequest"] | components["schemas"]["MergeRequestSimple"])[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14404,6 +14494,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14455,6 +14546,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             /** @description 400 Bad Request: none of the optional attributes was given (Part 3 §7), or an attribute is invalid. The message text is not shown in the seed. */
             400: {
                 headers: {
@@ -14512,6 +14604,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14563,6 +14656,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             /** @description 401: the caller may not accept (merge) this merge request (Part 3 §7; the seed gives 401 here, not 403), or the credentials are missing or invalid (Part 1 §5). */
             401: {
@@ -14792,6 +14886,8 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectApprovalSettings"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14837,6 +14933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectApprovalSettingsUpdated"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14892,6 +14989,7 @@ export interface operations {
                     "application/json": WithRequired<components["schemas"]["ApprovalRule"], "usernames">[];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14938,6 +15036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalRule"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14985,6 +15084,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalRule"];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15023,6 +15124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSettings"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
             403: {
@@ -15247,6 +15349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dependency"][];
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15390,6 +15493,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15444,6 +15548,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15490,6 +15595,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15539,6 +15645,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -1016,22 +1016,22 @@ export interface ResponseStatuses {
   "jobs/get-token-job": "200" | "401" | "429" | "500" | "503";
   "jobs/get-allowed-agents": "200" | "401" | "429" | "500" | "503";
   "jobs/get-project-job": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "project-import-export/get-export-status": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/get-export-status": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "project-import-export/export-project": "202" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "project-import-export/download-export": "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/download-export": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "project-import-export/import-project": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "project-import-export/import-project-from-url": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "project-import-export/import-project-from-s3": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "project-import-export/import-relation": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "project-import-export/list-relation-imports": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "project-import-export/get-import-status": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "project-import-export/get-import-status": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "bulk-imports/list-migrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "bulk-imports/create-migration": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "bulk-imports/list-all-entities": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "bulk-imports/get-migration": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/get-migration": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "bulk-imports/list-migration-entities": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "bulk-imports/get-migration-entity": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "bulk-imports/get-entity-failures": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/get-migration-entity": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "bulk-imports/get-entity-failures": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/get-file": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/update-file": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/create-file": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
@@ -1039,8 +1039,8 @@ export interface ResponseStatuses {
   "repository/get-file-blame": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/get-raw-file": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/list-tree": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "repository/get-blob": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "repository/get-raw-blob": "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-blob": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "repository/get-raw-blob": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/download-archive": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/download-archive-in-format": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "repository/compare": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
@@ -1051,8 +1051,8 @@ export interface ResponseStatuses {
   "users/list-users": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "users/create-user": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "users/get-user": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "users/get-impersonation-token": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "users/revoke-impersonation-token": "401" | "403" | "404" | "429" | "500" | "503";
+  "users/get-impersonation-token": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "users/revoke-impersonation-token": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "users/create-impersonation-token": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "users/create-user-personal-access-token": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "users/create-personal-access-token": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
@@ -1066,58 +1066,58 @@ export interface ResponseStatuses {
   "groups/list-descendant-groups": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/list-projects": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/update-hook": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/delete-hook": "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/sync-ldap": "201" | "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/delete-hook": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/sync-ldap": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/list-ldap-group-links": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/create-ldap-group-link": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/delete-ldap-group-link": "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/delete-ldap-group-link-by-cn": "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/delete-ldap-group-link-by-provider": "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/delete-ldap-group-link-by-cn": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/delete-ldap-group-link-by-provider": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/list-saml-group-links": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/create-saml-group-link": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/get-saml-group-link": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/delete-saml-group-link": "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/get-saml-group-link": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/delete-saml-group-link": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/share": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/unshare": "401" | "403" | "404" | "429" | "500" | "503";
-  "groups/get-push-rule": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/unshare": "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "groups/get-push-rule": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/update-push-rule": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "groups/create-push-rule": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "badges/list-group-badges": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "badges/create-group-badge": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "badges/get-group-badge": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "badges/get-group-badge": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "badges/update-group-badge": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "badges/delete-group-badge": "401" | "403" | "404" | "429" | "500" | "503";
+  "badges/delete-group-badge": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "badges/render-group-badge": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "members/list-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "members/list-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "members/list-all-group-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "members/list-all-project-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "members/get-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "members/get-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "members/get-inherited-group-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "members/get-inherited-project-member": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-group-member": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-project-member": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-group-member": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/get-inherited-project-member": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "members/list-billable-members": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "members/list-billable-member-memberships": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "members/list-billable-member-memberships": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "invitations/list-group-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "invitations/create-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "invitations/list-project-invitations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "invitations/create-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "invitations/update-group-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "invitations/delete-group-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "invitations/delete-group-invitation": "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
   "invitations/update-project-invitation": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "invitations/delete-project-invitation": "401" | "403" | "404" | "409" | "429" | "500" | "503";
+  "invitations/delete-project-invitation": "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
   "runners/list-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "runners/list-all-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "runners/get-runner": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "runners/get-runner": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "runners/update-runner": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "runners/list-runner-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "runners/list-project-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "runners/list-runner-manager-jobs": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "runners/list-group-runners": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "integrations/list-integrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "integrations/get-integration": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/get-integration": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "integrations/set-up-integration": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "integrations/disable-integration": "401" | "403" | "404" | "429" | "500" | "503";
+  "integrations/disable-integration": "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "projects/list-projects": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "projects/list-user-projects": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "merge-requests/list-merge-requests": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
@@ -1129,19 +1129,19 @@ export interface ResponseStatuses {
   "approvals/list-group-approval-rules": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "approvals/create-group-approval-rule": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "approvals/update-group-approval-rule": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "approvals/get-project-approval-settings": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/get-project-approval-settings": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "approvals/update-project-approval-settings": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "approvals/list-project-approval-rules": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "approvals/create-project-approval-rule": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "approvals/get-project-approval-rule": "200" | "401" | "403" | "404" | "429" | "500" | "503";
-  "application/get-settings": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "approvals/get-project-approval-rule": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+  "application/get-settings": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "application/update-settings": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "application/get-plan-limits": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "application/update-plan-limits": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "dependencies/list-project-dependencies": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "product-analytics/load-query": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "product-analytics/dry-run-query": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-  "product-analytics/get-meta": "200" | "401" | "403" | "404" | "429" | "500" | "503";
+  "product-analytics/get-meta": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "error-tracking/list-client-keys": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "error-tracking/create-client-key": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
   "error-tracking/delete-client-key": "400" | "401" | "403" | "404" | "429" | "500" | "503";
@@ -1155,22 +1155,22 @@ export const responseValidators: { [Op in keyof ResponseStatuses]: Record<Respon
   "jobs/get-token-job": { "200": s.schema_Job, "401": s.schema_ErrorMessage, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "jobs/get-allowed-agents": { "200": s.schema_AllowedAgents, "401": s.schema_ErrorMessage, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "jobs/get-project-job": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "project-import-export/get-export-status": { "200": s.schema_ProjectExportStatus, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "project-import-export/get-export-status": { "200": s.schema_ProjectExportStatus, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "project-import-export/export-project": { "202": s.schema_ProjectExportScheduled, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "project-import-export/download-export": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "project-import-export/download-export": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "project-import-export/import-project": { "201": s.response_project_import_export_import_project_201, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "project-import-export/import-project-from-url": { "201": s.response_project_import_export_import_project_from_url_201, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "project-import-export/import-project-from-s3": { "201": s.response_project_import_export_import_project_from_url_201, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "project-import-export/import-relation": { "201": s.schema_RelationImport, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "project-import-export/list-relation-imports": { "200": s.response_project_import_export_list_relation_imports_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "project-import-export/get-import-status": { "200": s.response_project_import_export_get_import_status_200, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "project-import-export/get-import-status": { "200": s.response_project_import_export_get_import_status_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "bulk-imports/list-migrations": { "200": s.response_bulk_imports_list_migrations_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "bulk-imports/create-migration": { "201": s.schema_BulkImport, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "bulk-imports/list-all-entities": { "200": s.response_bulk_imports_list_all_entities_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "bulk-imports/get-migration": { "200": s.schema_BulkImport, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "bulk-imports/get-migration": { "200": s.schema_BulkImport, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "bulk-imports/list-migration-entities": { "200": s.response_bulk_imports_list_migration_entities_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "bulk-imports/get-migration-entity": { "200": s.schema_BulkImportEntitySummary, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "bulk-imports/get-entity-failures": { "200": s.schema_BulkImportFailure, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "bulk-imports/get-migration-entity": { "200": s.schema_BulkImportEntitySummary, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "bulk-imports/get-entity-failures": { "200": s.schema_BulkImportFailure, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/get-file": { "200": s.schema_RepositoryFile, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/update-file": { "200": s.schema_FileWriteResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/create-file": { "201": s.schema_FileWriteResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
@@ -1178,8 +1178,8 @@ export const responseValidators: { [Op in keyof ResponseStatuses]: Record<Respon
   "repository/get-file-blame": { "200": s.response_repository_get_file_blame_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/get-raw-file": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/list-tree": { "200": s.response_repository_list_tree_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "repository/get-blob": { "200": s.schema_RepositoryBlob, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "repository/get-raw-blob": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "repository/get-blob": { "200": s.schema_RepositoryBlob, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "repository/get-raw-blob": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/download-archive": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/download-archive-in-format": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "repository/compare": { "200": s.schema_CompareResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
@@ -1190,8 +1190,8 @@ export const responseValidators: { [Op in keyof ResponseStatuses]: Record<Respon
   "users/list-users": { "200": s.response_users_list_users_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "users/create-user": { "201": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "users/get-user": { "200": s.response_users_get_user_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "users/get-impersonation-token": { "200": s.schema_ImpersonationToken, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "users/revoke-impersonation-token": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "users/get-impersonation-token": { "200": s.schema_ImpersonationToken, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "users/revoke-impersonation-token": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "users/create-impersonation-token": { "201": s.schema_ImpersonationTokenCreated, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "users/create-user-personal-access-token": { "201": s.schema_PersonalAccessTokenCreated, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "users/create-personal-access-token": { "201": s.schema_PersonalAccessTokenCreated, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
@@ -1205,58 +1205,58 @@ export const responseValidators: { [Op in keyof ResponseStatuses]: Record<Respon
   "groups/list-descendant-groups": { "200": s.response_groups_list_groups_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/list-projects": { "200": s.response_groups_list_projects_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/update-hook": { "200": s.schema_GroupHook, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/delete-hook": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/sync-ldap": { "201": s.response_jobs_get_project_job_200, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/delete-hook": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/sync-ldap": { "201": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/list-ldap-group-links": { "200": s.response_groups_list_ldap_group_links_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/create-ldap-group-link": { "201": s.schema_LdapGroupLink, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/delete-ldap-group-link": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/delete-ldap-group-link-by-cn": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/delete-ldap-group-link-by-provider": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/delete-ldap-group-link-by-cn": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/delete-ldap-group-link-by-provider": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/list-saml-group-links": { "200": s.response_groups_list_saml_group_links_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/create-saml-group-link": { "201": s.schema_SamlGroupLink, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/get-saml-group-link": { "200": s.schema_SamlGroupLink, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/delete-saml-group-link": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/get-saml-group-link": { "200": s.schema_SamlGroupLink, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/delete-saml-group-link": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/share": { "200": s.schema_Group, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/unshare": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "groups/get-push-rule": { "200": s.schema_GroupPushRule, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/unshare": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "groups/get-push-rule": { "200": s.schema_GroupPushRule, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/update-push-rule": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "groups/create-push-rule": { "201": s.schema_GroupPushRule, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "badges/list-group-badges": { "200": s.response_badges_list_group_badges_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "badges/create-group-badge": { "201": s.schema_Badge, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "badges/get-group-badge": { "200": s.schema_Badge, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "badges/get-group-badge": { "200": s.schema_Badge, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "badges/update-group-badge": { "200": s.schema_Badge, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "badges/delete-group-badge": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "badges/delete-group-badge": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "badges/render-group-badge": { "200": s.schema_GroupBadgeRender, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "members/list-group-members": { "200": s.response_members_list_group_members_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "members/list-project-members": { "200": s.response_members_list_group_members_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "members/list-all-group-members": { "200": s.response_members_list_group_members_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "members/list-all-project-members": { "200": s.response_members_list_group_members_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "members/get-group-member": { "200": s.schema_Member, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "members/get-project-member": { "200": s.schema_Member, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "members/get-inherited-group-member": { "200": s.schema_Member, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "members/get-inherited-project-member": { "200": s.schema_Member, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "members/get-group-member": { "200": s.schema_Member, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "members/get-project-member": { "200": s.schema_Member, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "members/get-inherited-group-member": { "200": s.schema_Member, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "members/get-inherited-project-member": { "200": s.schema_Member, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "members/list-billable-members": { "200": s.response_members_list_billable_members_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "members/list-billable-member-memberships": { "200": s.response_repository_get_changelog_200, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "members/list-billable-member-memberships": { "200": s.response_repository_get_changelog_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "invitations/list-group-invitations": { "200": s.response_invitations_list_group_invitations_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "invitations/create-group-invitation": { "200": s.schema_InvitationCreateResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "invitations/list-project-invitations": { "200": s.response_invitations_list_group_invitations_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "invitations/create-project-invitation": { "200": s.schema_InvitationCreateResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "invitations/update-group-invitation": { "200": s.schema_InvitationUpdateResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "invitations/delete-group-invitation": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "409": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "invitations/delete-group-invitation": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "409": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "invitations/update-project-invitation": { "200": s.schema_InvitationUpdateResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "invitations/delete-project-invitation": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "409": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "invitations/delete-project-invitation": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "409": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/list-runners": { "200": s.response_runners_list_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/list-all-runners": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "runners/get-runner": { "200": s.schema_RunnerDetails, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "runners/get-runner": { "200": s.schema_RunnerDetails, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/update-runner": { "200": s.schema_RunnerDetails, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/list-runner-jobs": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/list-project-runners": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/list-runner-manager-jobs": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "runners/list-group-runners": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "integrations/list-integrations": { "200": s.response_integrations_list_integrations_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "integrations/get-integration": { "200": s.response_jobs_get_project_job_200, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "integrations/get-integration": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "integrations/set-up-integration": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "integrations/disable-integration": { "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "integrations/disable-integration": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "projects/list-projects": { "200": s.response_projects_list_projects_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "projects/list-user-projects": { "200": s.response_projects_list_projects_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "merge-requests/list-merge-requests": { "200": s.response_merge_requests_list_merge_requests_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
@@ -1268,19 +1268,19 @@ export const responseValidators: { [Op in keyof ResponseStatuses]: Record<Respon
   "approvals/list-group-approval-rules": { "200": s.response_approvals_list_group_approval_rules_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "approvals/create-group-approval-rule": { "201": s.schema_ApprovalRule, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "approvals/update-group-approval-rule": { "200": s.schema_ApprovalRule, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "approvals/get-project-approval-settings": { "200": s.schema_ProjectApprovalSettings, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "approvals/get-project-approval-settings": { "200": s.schema_ProjectApprovalSettings, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "approvals/update-project-approval-settings": { "201": s.schema_ProjectApprovalSettingsUpdated, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "approvals/list-project-approval-rules": { "200": s.response_approvals_list_project_approval_rules_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "approvals/create-project-approval-rule": { "201": s.schema_ApprovalRule, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "approvals/get-project-approval-rule": { "200": s.schema_ApprovalRule, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "application/get-settings": { "200": s.schema_ApplicationSettings, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "approvals/get-project-approval-rule": { "200": s.schema_ApprovalRule, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "application/get-settings": { "200": s.schema_ApplicationSettings, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "application/update-settings": { "200": s.schema_ApplicationSettings, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "application/get-plan-limits": { "200": s.schema_PlanLimits, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "application/update-plan-limits": { "200": s.schema_PlanLimits, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "dependencies/list-project-dependencies": { "200": s.response_dependencies_list_project_dependencies_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "product-analytics/load-query": { "201": s.response_repository_get_changelog_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "product-analytics/dry-run-query": { "201": s.response_repository_get_changelog_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-  "product-analytics/get-meta": { "200": s.response_repository_get_changelog_200, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+  "product-analytics/get-meta": { "200": s.response_repository_get_changelog_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "error-tracking/list-client-keys": { "200": s.response_repository_get_changelog_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "error-tracking/create-client-key": { "201": s.response_repository_get_changelog_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
   "error-tracking/delete-client-key": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import openResponseSchema from '../../scripts/spectral/open-response-schema.js';
+import openSchema from '../../scripts/spectral/open-schema.js';
 
 const cases: [string, object, (string | number)[][]][] = [
   ['accepts an open object', { type: 'object', properties: { id: { type: 'integer' } } }, []],
@@ -8,8 +8,8 @@ const cases: [string, object, (string | number)[][]][] = [
   ['rejects a closed nested object', { type: 'array', items: { allOf: [{ type: 'object', unevaluatedProperties: false }] } }, [['items', 'allOf', 0, 'unevaluatedProperties']]],
 ];
 
-describe('open-response-schema', () => {
+describe('open-schema', () => {
   it.each(cases)('%s', (_title, given, want) => {
-    expect(openResponseSchema(given).map((p: { path: (string | number)[] }) => p.path)).toEqual(want.map((path) => path.map(String)));
+    expect(openSchema(given).map((p: { path: (string | number)[] }) => p.path)).toEqual(want.map((path) => path.map(String)));
   });
 });
