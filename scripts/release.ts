@@ -3,6 +3,7 @@
  * Copies generated/openapi/openapi.{json,yaml} to releases/<version>/ and appends their hashes to releases/SHA256SUMS.
  * Refuses when the version is already released, generated/ is stale, the versions disagree, the CHANGELOG has no
  * section for the version, or the breaking-change gate fails.
+ *   npm run release -- --dry-run    every check, nothing written
  */
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +32,10 @@ const result = gate(input);
 console.log(formatGate(result));
 if (!result.ok) fail('the breaking-change gate fails');
 
+if (process.argv.includes('--dry-run')) {
+  console.log(`\nDry run: ${version} can be released (releases/${version}/ not written).`);
+  process.exit(0);
+}
 mkdirSync(target, { recursive: true });
 for (const name of RELEASE_FILES) {
   copyFileSync(join(ROOT, 'generated', 'openapi', name), join(target, name));
