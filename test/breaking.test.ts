@@ -99,7 +99,7 @@ const cases: Case[] = [
   ['request-rule-added', (d) => void ((body(d).properties.ref as Json).pattern = '^[a-z]+$'), ['breaking request-rule-added']],
   ['request-extra-fields-refused', (d) => void (body(d).additionalProperties = false), ['breaking request-extra-fields-refused'], (d) => void delete body(d).additionalProperties],
   ['request-body-newly-required', (d) => void (post(d).requestBody.required = true), ['breaking request-body-newly-required']],
-  ['request-body-removed', (d) => void delete post(d).requestBody, ['breaking request-body-removed']],
+  ['request-body-removed', (d) => void delete (post(d) as Json).requestBody, ['breaking request-body-removed']],
   ['request-media-type-removed', (d) => void (post(d).requestBody.content = { 'multipart/form-data': (post(d).requestBody.content as Json)['application/json'] }), ['breaking request-media-type-removed', 'compatible request-media-type-added']],
   ['success-response-removed', (d) => void ((post(d).responses['200'] = post(d).responses['201']), delete post(d).responses['201']), ['breaking success-response-removed', 'compatible response-added']],
   ['error-response-removed', (d) => void delete post(d).responses['404'], ['compatible error-response-removed']],

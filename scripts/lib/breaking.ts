@@ -11,6 +11,11 @@
  *   - what the generated packages name from the document: an operationId or tag changed (client method
  *     `api.<tag>.<operation>` and server handler keys), a component schema removed (an exported type alias).
  * Compatible: everything else (additions, relaxed request rules, new optional fields, texts, examples, extensions).
+ *
+ * Why not a diff tool from the registry: api-smart-diff 1.0.6 (maintained, offline, ~5 s on this document) classifies a
+ * response field made nullable and a removed response enum value as non-breaking; @pb33f/openapi-changes downloads a
+ * Go binary at install (not reachable here); oasdiff has no npm package; openapi-diff 0.24 (not tried) models documents
+ * with openapi3-ts 2, whose model is OpenAPI 3.0.
  */
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 
