@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,8 +88,21 @@ function referenceDocument(doc: OpenApiDocument, index: string): OpenApiDocument
   return { ...doc, info: { ...doc.info, description: `${description}\n\n## Operation index\n\n${linked}` } };
 }
 
+/** Renderings of this process by input: the renderer is a subprocess of a few seconds, and its output depends only on the input. */
+const rendered = new Map<string, Promise<string>>();
+
 /** Renders the document to one HTML file with Redocly's renderer, scripts and styles inline. */
-async function renderHtml(doc: OpenApiDocument): Promise<string> {
+function renderHtml(doc: OpenApiDocument): Promise<string> {
+  const key = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+  if (!rendered.has(key)) {
+    if (rendered.size >= 4) rendered.clear();
+    rendered.set(key, runRenderer(doc));
+    rendered.get(key)!.catch(() => rendered.delete(key));
+  }
+  return rendered.get(key)!;
+}
+
+async function runRenderer(doc: OpenApiDocument): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'service-api-reference-'));
   try {
     const input = join(dir, 'openapi.json');
