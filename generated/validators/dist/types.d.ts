@@ -3814,7 +3814,8 @@ export interface components {
             subgroup_creation_level?: string;
             emails_disabled?: boolean;
             emails_enabled?: boolean;
-            mentions_disabled?: boolean;
+            /** @description Whether mentions of the group are disabled; null when the group has never set it. */
+            mentions_disabled?: boolean | null;
             lfs_enabled?: boolean;
             /** @description Default branch name for new projects, or null when the group sets none. */
             default_branch?: string | null;
