@@ -1135,7 +1135,7 @@ export interface paths {
         };
         /**
          * List direct subgroups
-         * @description The direct subgroups of the group `id` (the parent) that the caller can see. Unauthenticated callers see only public groups; authenticated callers see only the groups they belong to. `search` looks at short paths only. `statistics` and `with_custom_attributes` are for administrators. Paginated as every list.
+         * @description The direct subgroups of the group `id` (the parent) that the caller can see. Unauthenticated callers see only public groups; authenticated callers see only the groups they belong to. `search` looks at short paths only. Paginated as every list.
          */
         get: operations["groups/list-subgroups"];
         put?: never;
