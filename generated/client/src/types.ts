@@ -3963,7 +3963,7 @@ export interface components {
             cn?: string;
             /** @description LDAP filter of the link. */
             filter?: string;
-            /** @description LDAP provider ID. Type not documented. */
+            /** @description LDAP provider ID. */
             provider: string;
         } & (unknown | unknown);
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}`. No parameters besides the path. */
