@@ -283,6 +283,12 @@ export interface ServiceApiMethods {
     integrations: {
         /** List active integrations of a project (`GET /projects/{id}/integrations`, `integrations/list-integrations`). */
         listIntegrations: PaginatedMethod<"integrations/list-integrations", false>;
+        /** Get the settings of the custom issue tracker (`GET /projects/{id}/integrations/custom-issue-tracker`, `integrations/get-custom-issue-tracker`). */
+        getCustomIssueTracker: Method<"integrations/get-custom-issue-tracker", false>;
+        /** Set up the custom issue tracker (`PUT /projects/{id}/integrations/custom-issue-tracker`, `integrations/set-up-custom-issue-tracker`). */
+        setUpCustomIssueTracker: Method<"integrations/set-up-custom-issue-tracker", false>;
+        /** Disable the custom issue tracker (`DELETE /projects/{id}/integrations/custom-issue-tracker`, `integrations/disable-custom-issue-tracker`). */
+        disableCustomIssueTracker: Method<"integrations/disable-custom-issue-tracker", false>;
         /** Get the settings of an integration (`GET /projects/{id}/integrations/{slug}`, `integrations/get-integration`). */
         getIntegration: Method<"integrations/get-integration", false>;
         /** Set up an integration (`PUT /projects/{id}/integrations/{slug}`, `integrations/set-up-integration`). */

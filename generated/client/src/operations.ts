@@ -263,6 +263,12 @@ export interface ServiceApiMethods {
   integrations: {
     /** List active integrations of a project (`GET /projects/{id}/integrations`, `integrations/list-integrations`). */
     listIntegrations: PaginatedMethod<"integrations/list-integrations", false>;
+    /** Get the settings of the custom issue tracker (`GET /projects/{id}/integrations/custom-issue-tracker`, `integrations/get-custom-issue-tracker`). */
+    getCustomIssueTracker: Method<"integrations/get-custom-issue-tracker", false>;
+    /** Set up the custom issue tracker (`PUT /projects/{id}/integrations/custom-issue-tracker`, `integrations/set-up-custom-issue-tracker`). */
+    setUpCustomIssueTracker: Method<"integrations/set-up-custom-issue-tracker", false>;
+    /** Disable the custom issue tracker (`DELETE /projects/{id}/integrations/custom-issue-tracker`, `integrations/disable-custom-issue-tracker`). */
+    disableCustomIssueTracker: Method<"integrations/disable-custom-issue-tracker", false>;
     /** Get the settings of an integration (`GET /projects/{id}/integrations/{slug}`, `integrations/get-integration`). */
     getIntegration: Method<"integrations/get-integration", false>;
     /** Set up an integration (`PUT /projects/{id}/integrations/{slug}`, `integrations/set-up-integration`). */
@@ -450,6 +456,9 @@ export const operationTable: [string, string, OperationDescriptor, boolean][] = 
   ["runners", "listRunnerManagerJobs", {"id":"runners/list-runner-manager-jobs","method":"GET","path":"/runners/{id}/managers/{system_id}/jobs","response":"json","headers":{"Link":"string","x-next-page":"string","x-page":"string"}}, true],
   ["runners", "listGroupRunners", {"id":"runners/list-group-runners","method":"GET","path":"/groups/{id}/runners","response":"json","headers":{"Link":"string","x-next-page":"string","x-page":"string"}}, true],
   ["integrations", "listIntegrations", {"id":"integrations/list-integrations","method":"GET","path":"/projects/{id}/integrations","response":"json","headers":{"Link":"string","x-next-page":"string","x-page":"string"}}, true],
+  ["integrations", "getCustomIssueTracker", {"id":"integrations/get-custom-issue-tracker","method":"GET","path":"/projects/{id}/integrations/custom-issue-tracker","response":"json"}, false],
+  ["integrations", "setUpCustomIssueTracker", {"id":"integrations/set-up-custom-issue-tracker","method":"PUT","path":"/projects/{id}/integrations/custom-issue-tracker","response":"json","body":"json"}, false],
+  ["integrations", "disableCustomIssueTracker", {"id":"integrations/disable-custom-issue-tracker","method":"DELETE","path":"/projects/{id}/integrations/custom-issue-tracker","response":"json","body":"json"}, false],
   ["integrations", "getIntegration", {"id":"integrations/get-integration","method":"GET","path":"/projects/{id}/integrations/{slug}","response":"json"}, false],
   ["integrations", "setUpIntegration", {"id":"integrations/set-up-integration","method":"PUT","path":"/projects/{id}/integrations/{slug}","response":"json","body":"json"}, false],
   ["integrations", "disableIntegration", {"id":"integrations/disable-integration","method":"DELETE","path":"/projects/{id}/integrations/{slug}","response":"json","body":"json"}, false],

@@ -75,7 +75,6 @@ export const schemaValidators = {
     "CreateChangelogRequest": s.schema_CreateChangelogRequest,
     "UserState": s.schema_UserState,
     "User": s.schema_User,
-    "CalendarDate": s.schema_CalendarDate,
     "UserIdentity": s.schema_UserIdentity,
     "UserScimIdentity": s.schema_UserScimIdentity,
     "UserAdmin": s.schema_UserAdmin,
@@ -83,6 +82,7 @@ export const schemaValidators = {
     "UserAdminSingle": s.schema_UserAdminSingle,
     "UserSingle": s.schema_UserSingle,
     "ImpersonationTokenScope": s.schema_ImpersonationTokenScope,
+    "CalendarDate": s.schema_CalendarDate,
     "ImpersonationTokenBase": s.schema_ImpersonationTokenBase,
     "ImpersonationToken": s.schema_ImpersonationToken,
     "DeleteImpersonationTokenRequest": s.schema_DeleteImpersonationTokenRequest,
@@ -147,19 +147,20 @@ export const schemaValidators = {
     "RunnerDetails": s.schema_RunnerDetails,
     "UpdateRunnerRequest": s.schema_UpdateRunnerRequest,
     "IntegrationSummary": s.schema_IntegrationSummary,
+    "IssueTrackerIntegrationSettingsRequest": s.schema_IssueTrackerIntegrationSettingsRequest,
+    "DisableIntegrationRequest": s.schema_DisableIntegrationRequest,
     "MobileStoreConnectorIntegrationSettingsRequest": s.schema_MobileStoreConnectorIntegrationSettingsRequest,
     "TaskTrackerIntegrationSettingsRequest": s.schema_TaskTrackerIntegrationSettingsRequest,
     "TokenSubdomainIntegrationSettingsRequest": s.schema_TokenSubdomainIntegrationSettingsRequest,
     "BuildServerIntegrationSettingsRequest": s.schema_BuildServerIntegrationSettingsRequest,
-    "IssueTrackerIntegrationSettingsRequest": s.schema_IssueTrackerIntegrationSettingsRequest,
     "ShortIssueTrackerIntegrationSettingsRequest": s.schema_ShortIssueTrackerIntegrationSettingsRequest,
     "PipelineNotifierIntegrationSettingsRequest": s.schema_PipelineNotifierIntegrationSettingsRequest,
     "WikiWorkspaceIntegrationSettingsRequest": s.schema_WikiWorkspaceIntegrationSettingsRequest,
     "MonitoringIntegrationSettingsRequest": s.schema_MonitoringIntegrationSettingsRequest,
     "TestGenerationIntegrationSettingsRequest": s.schema_TestGenerationIntegrationSettingsRequest,
     "ChatNotificationsIntegrationSettingsRequest": s.schema_ChatNotificationsIntegrationSettingsRequest,
+    "OtherIntegrationSettingsRequest": s.schema_OtherIntegrationSettingsRequest,
     "SetUpIntegrationRequest": s.schema_SetUpIntegrationRequest,
-    "DisableIntegrationRequest": s.schema_DisableIntegrationRequest,
     "ProjectNamespace": s.schema_ProjectNamespace,
     "ProjectSimple": s.schema_ProjectSimple,
     "ProjectLinks": s.schema_ProjectLinks,
@@ -481,10 +482,6 @@ export function isUserState(value) {
 export function isUser(value) {
     return s.schema_User(value);
 }
-/** Whether `value` is a valid `CalendarDate`. */
-export function isCalendarDate(value) {
-    return s.schema_CalendarDate(value);
-}
 /** Whether `value` is a valid `UserIdentity`. */
 export function isUserIdentity(value) {
     return s.schema_UserIdentity(value);
@@ -512,6 +509,10 @@ export function isUserSingle(value) {
 /** Whether `value` is a valid `ImpersonationTokenScope`. */
 export function isImpersonationTokenScope(value) {
     return s.schema_ImpersonationTokenScope(value);
+}
+/** Whether `value` is a valid `CalendarDate`. */
+export function isCalendarDate(value) {
+    return s.schema_CalendarDate(value);
 }
 /** Whether `value` is a valid `ImpersonationTokenBase`. */
 export function isImpersonationTokenBase(value) {
@@ -769,6 +770,14 @@ export function isUpdateRunnerRequest(value) {
 export function isIntegrationSummary(value) {
     return s.schema_IntegrationSummary(value);
 }
+/** Whether `value` is a valid `IssueTrackerIntegrationSettingsRequest`. */
+export function isIssueTrackerIntegrationSettingsRequest(value) {
+    return s.schema_IssueTrackerIntegrationSettingsRequest(value);
+}
+/** Whether `value` is a valid `DisableIntegrationRequest`. */
+export function isDisableIntegrationRequest(value) {
+    return s.schema_DisableIntegrationRequest(value);
+}
 /** Whether `value` is a valid `MobileStoreConnectorIntegrationSettingsRequest`. */
 export function isMobileStoreConnectorIntegrationSettingsRequest(value) {
     return s.schema_MobileStoreConnectorIntegrationSettingsRequest(value);
@@ -784,10 +793,6 @@ export function isTokenSubdomainIntegrationSettingsRequest(value) {
 /** Whether `value` is a valid `BuildServerIntegrationSettingsRequest`. */
 export function isBuildServerIntegrationSettingsRequest(value) {
     return s.schema_BuildServerIntegrationSettingsRequest(value);
-}
-/** Whether `value` is a valid `IssueTrackerIntegrationSettingsRequest`. */
-export function isIssueTrackerIntegrationSettingsRequest(value) {
-    return s.schema_IssueTrackerIntegrationSettingsRequest(value);
 }
 /** Whether `value` is a valid `ShortIssueTrackerIntegrationSettingsRequest`. */
 export function isShortIssueTrackerIntegrationSettingsRequest(value) {
@@ -813,13 +818,13 @@ export function isTestGenerationIntegrationSettingsRequest(value) {
 export function isChatNotificationsIntegrationSettingsRequest(value) {
     return s.schema_ChatNotificationsIntegrationSettingsRequest(value);
 }
+/** Whether `value` is a valid `OtherIntegrationSettingsRequest`. */
+export function isOtherIntegrationSettingsRequest(value) {
+    return s.schema_OtherIntegrationSettingsRequest(value);
+}
 /** Whether `value` is a valid `SetUpIntegrationRequest`. */
 export function isSetUpIntegrationRequest(value) {
     return s.schema_SetUpIntegrationRequest(value);
-}
-/** Whether `value` is a valid `DisableIntegrationRequest`. */
-export function isDisableIntegrationRequest(value) {
-    return s.schema_DisableIntegrationRequest(value);
 }
 /** Whether `value` is a valid `ProjectNamespace`. */
 export function isProjectNamespace(value) {
@@ -1056,7 +1061,7 @@ export const responseValidators = {
     "groups/list-projects": { "200": s.response_groups_list_projects_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "groups/update-hook": { "200": s.schema_GroupHook, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "groups/delete-hook": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "groups/sync-ldap": { "201": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "groups/sync-ldap": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "groups/list-ldap-group-links": { "200": s.response_groups_list_ldap_group_links_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "groups/create-ldap-group-link": { "201": s.schema_LdapGroupLink, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "groups/delete-ldap-group-link": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
@@ -1096,14 +1101,17 @@ export const responseValidators = {
     "invitations/update-project-invitation": { "200": s.schema_InvitationUpdateResult, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "invitations/delete-project-invitation": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "409": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "runners/list-runners": { "200": s.response_runners_list_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "runners/list-all-runners": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "runners/list-all-runners": { "200": s.response_runners_list_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "runners/get-runner": { "200": s.schema_RunnerDetails, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "runners/update-runner": { "200": s.schema_RunnerDetails, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "runners/list-runner-jobs": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "runners/list-project-runners": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "runners/list-runner-manager-jobs": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
-    "runners/list-group-runners": { "200": s.response_runners_list_all_runners_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "runners/list-runner-jobs": { "200": s.response_runners_list_runner_jobs_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "runners/list-project-runners": { "200": s.response_runners_list_runner_jobs_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "runners/list-runner-manager-jobs": { "200": s.response_runners_list_runner_jobs_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "runners/list-group-runners": { "200": s.response_runners_list_runner_jobs_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "integrations/list-integrations": { "200": s.response_integrations_list_integrations_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "integrations/get-custom-issue-tracker": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "integrations/set-up-custom-issue-tracker": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
+    "integrations/disable-custom-issue-tracker": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "integrations/get-integration": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "integrations/set-up-integration": { "200": s.response_jobs_get_project_job_200, "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
     "integrations/disable-integration": { "400": s.schema_ErrorBody, "401": s.schema_ErrorMessage, "403": s.response_jobs_list_project_jobs_403, "404": s.schema_ErrorBody, "429": s.schema_ErrorBody, "500": s.schema_ErrorBody, "503": s.schema_ErrorBody },
@@ -1175,6 +1183,8 @@ export const bodyValidators = {
     "invitations/update-project-invitation": s.body_invitations_update_project_invitation,
     "invitations/delete-project-invitation": s.body_invitations_delete_project_invitation,
     "runners/update-runner": s.body_runners_update_runner,
+    "integrations/set-up-custom-issue-tracker": s.body_integrations_set_up_custom_issue_tracker,
+    "integrations/disable-custom-issue-tracker": s.body_integrations_disable_custom_issue_tracker,
     "integrations/set-up-integration": s.body_integrations_set_up_integration,
     "integrations/disable-integration": s.body_integrations_disable_integration,
     "merge-requests/create-merge-request": s.body_merge_requests_create_merge_request,
@@ -1302,6 +1312,9 @@ export const requestValidators = {
     "runners/list-runner-manager-jobs": r.request_runners_list_runner_manager_jobs,
     "runners/list-group-runners": r.request_runners_list_group_runners,
     "integrations/list-integrations": r.request_integrations_list_integrations,
+    "integrations/get-custom-issue-tracker": r.request_integrations_get_custom_issue_tracker,
+    "integrations/set-up-custom-issue-tracker": r.request_integrations_set_up_custom_issue_tracker,
+    "integrations/disable-custom-issue-tracker": r.request_integrations_disable_custom_issue_tracker,
     "integrations/get-integration": r.request_integrations_get_integration,
     "integrations/set-up-integration": r.request_integrations_set_up_integration,
     "integrations/disable-integration": r.request_integrations_disable_integration,
