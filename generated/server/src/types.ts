@@ -6478,9 +6478,9 @@ export interface components {
          * @example true
          */
         UserProjectListWithCustomAttributes: boolean;
-        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
         MergeRequestListApprovedByIds: number[] | ("None" | "Any");
-        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
         MergeRequestListApproverIds: number[] | ("None" | "Any");
         /**
          * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -14007,9 +14007,9 @@ export interface operations {
     "merge-requests/list-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -14240,9 +14240,9 @@ export interface operations {
     "merge-requests/list-project-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -15266,7 +15266,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only dependencies of these package managers, sent repeated: `package_manager=bundler&package_manager=yarn`.
+                 * @description Only dependencies of these package managers. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `package_manager=bundler&package_manager=yarn`).
                  * @example [
                  *       "bundler",
                  *       "yarn"
