@@ -118,7 +118,7 @@ describe('merge request state table', () => {
 });
 
 describe('cross-parameter rules of Part 3 (x-query-schema, dependentSchemas)', () => {
-  const ajv = new ajv2020({ strict: false, allErrors: true });
+  const ajv = new ajv2020.default({ strict: false, allErrors: true });
   const querySchema = (path: string) => (doc as OpenApiDocument & { paths: { [p: string]: { get: { 'x-query-schema'?: object } } } }).paths[path]!.get['x-query-schema'];
 
   it.each([
