@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../generated/validators/dist/index.js';
 import { listOperations, listResponses, resolve } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
+import type { MergeRequest, Project, ProjectSimple } from '../generated/types/index.ts';
 import { publishedDocument } from './support/documents.ts';
 
 /**
@@ -105,8 +106,8 @@ describe('merge request state table', () => {
     expect(stateTableViolations({ ...base, state: 'merged', merged_at: 'x', merge_user: user, merge_commit_sha: 'abc' })).toEqual([]);
   });
 
-  it('a realistic fresh, unassigned merge request validates', () => {
-    const fresh = {
+  it('a realistic fresh, unassigned merge request validates and types without a cast', () => {
+    const fresh: MergeRequest = {
       id: 85, iid: 2, project_id: 42, title: 'Reset password flow', description: null, state: 'opened',
       source_branch: 'feature/reset-password', target_branch: 'main', web_url: 'https://service.example/g/p/-/merge_requests/2',
       merge_user: null, merged_by: null, closed_by: null, assignee: null, assignees: [], milestone: null, pipeline: null,
@@ -114,6 +115,20 @@ describe('merge request state table', () => {
     };
     expect(validateSchema('MergeRequest', fresh).errors).toEqual([]);
     expect(validateSchema('MergeRequest', { ...fresh, milestone: 'v1' }).valid).toBe(false);
+    // a milestone is read through a null check: the type says it can be null
+    const title: string | undefined = fresh.milestone?.title;
+    expect(title).toBeUndefined();
+  });
+
+  it('a project seen by an anonymous caller, with an empty repository, types and validates without a cast', () => {
+    const anonymous: ProjectSimple = {
+      id: 3, name: 'Empty', name_with_namespace: 'My Group / Empty', path: 'empty', path_with_namespace: 'my-group/empty',
+      web_url: 'https://service.example/my-group/empty', description: null, default_branch: null, avatar_url: null,
+      namespace: { id: 9, name: 'My Group', path: 'my-group', kind: 'group', full_path: 'my-group', parent_id: null, avatar_url: null },
+    };
+    const full: Project = { ...anonymous, readme_url: null, import_url: null, _links: { self: 'https://service.example/api/v4/projects/3' } };
+    expect(validateSchema('ProjectSimple', anonymous).errors).toEqual([]);
+    expect(validateSchema('Project', full).errors).toEqual([]);
   });
 });
 
