@@ -5104,11 +5104,11 @@ export interface components {
             access_level_description: string;
             /** @description Group and user variants only. */
             id?: number;
-            /** @description Group and user variants only. Type and nullability not documented (a user ID). */
+            /** @description Group and user variants only. A user ID; type not documented. */
             user_id?: unknown;
-            /** @description Group and user variants only. Type and nullability not documented (a group ID). */
+            /** @description Group and user variants only. A group ID; type not documented. */
             group_id?: unknown;
-            /** @description Group and user variants only. Type and nullability not documented (a deploy key ID). */
+            /** @description Group and user variants only. A deploy key ID; type not documented. */
             deploy_key_id?: unknown;
         };
         /** @description A protected branch the rule applies to. Types follow the fields' meaning. */
@@ -5310,8 +5310,8 @@ export interface components {
             domain_denylist_enabled: boolean;
             /** @description Item type not documented. */
             domain_denylist: unknown[];
-            /** @description Type not documented (the bracketed type after it belongs to gravatar_enabled); a file path by meaning. */
-            default_ci_config_path: string;
+            /** @description Default path of the CI configuration file of new projects; null when not set. */
+            default_ci_config_path: string | null;
             gravatar_enabled: boolean;
             container_expiration_policies_enable_historic_entries: boolean;
             container_registry_cleanup_tags_service_max_list_size: number;
@@ -5371,18 +5371,18 @@ export interface components {
             keep_latest_artifact: boolean;
             /** @description Administrators re-authenticate for administrative tasks. */
             admin_mode: boolean;
-            /** @description Type not documented (the bracketed type after the group belongs to silent_mode_enabled). */
+            /** @description Type not documented. */
             external_pipeline_validation_service_timeout: unknown;
-            /** @description Type not documented (the bracketed type after the group belongs to silent_mode_enabled). Listed among the fields GET returns. */
+            /** @description Type not documented. Listed among the fields GET returns. */
             external_pipeline_validation_service_token: unknown;
-            /** @description Type not documented (the bracketed type after the group belongs to silent_mode_enabled). */
+            /** @description Type not documented. */
             external_pipeline_validation_service_url: unknown;
             silent_mode_enabled: boolean;
             package_registry_allow_anyone_to_pull_option: boolean;
             bulk_import_max_download_file_size: number;
             project_jobs_api_rate_limit: number;
             projects_api_rate_limit_unauthenticated: number;
-            /** @description Type not documented (the bracketed type after it belongs to bulk_import_concurrent_pipeline_batch_limit). */
+            /** @description Type not documented. */
             security_txt_content: unknown;
             bulk_import_concurrent_pipeline_batch_limit: number;
             downstream_pipeline_trigger_limit_per_project_user_sha: number;
