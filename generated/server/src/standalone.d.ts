@@ -276,12 +276,15 @@ export declare const response_merge_requests_list_merge_requests_200: ValidateFu
 export declare const body_merge_requests_create_merge_request: ValidateFunction;
 export declare const body_merge_requests_update_merge_request: ValidateFunction;
 export declare const body_merge_requests_delete_merge_request: ValidateFunction;
+export declare const response_merge_requests_merge_409: ValidateFunction;
+export declare const response_merge_requests_merge_422: ValidateFunction;
 export declare const body_merge_requests_merge: ValidateFunction;
 export declare const response_approvals_list_group_approval_rules_200: ValidateFunction;
 export declare const body_approvals_create_group_approval_rule: ValidateFunction;
 export declare const body_approvals_update_group_approval_rule: ValidateFunction;
 export declare const body_approvals_update_project_approval_settings: ValidateFunction;
 export declare const response_approvals_list_project_approval_rules_200: ValidateFunction;
+export declare const response_approvals_create_project_approval_rule_201: ValidateFunction;
 export declare const body_approvals_create_project_approval_rule: ValidateFunction;
 export declare const body_application_update_settings: ValidateFunction;
 export declare const body_application_update_plan_limits: ValidateFunction;

@@ -2186,7 +2186,7 @@ export interface paths {
         };
         /**
          * List projects
-         * @description All projects visible to the caller, filtered by the parameters below, all optional (Part 3 §4.1). Authenticated callers get the full view (`Project`, Part 3 §2.2) unless `simple=true`; with `simple=true`, and for anonymous callers, each item is the simple view (`ProjectSimple`, Part 3 §2.1). `updated_after` and `updated_before` require `order_by=updated_at`. Offset pagination stops at 50,000 records: beyond that, keyset pagination (`pagination=keyset`) is required, and keyset pagination supports only `order_by=id` (Part 3 §4.1, §8). Other project endpoints (create, read one, edit, delete, fork, star, archive and similar) are not shown in the seed.
+         * @description All projects visible to the caller, filtered by the parameters below, all optional. Authenticated callers get the full view (`Project`.2) unless `simple=true`; with `simple=true`, and for anonymous callers, each item is the simple view (`ProjectSimple`.1). `updated_after` and `updated_before` require `order_by=updated_at`. Offset pagination stops at 50,000 records: beyond that, keyset pagination (`pagination=keyset`) is required, and keyset pagination supports only `order_by=id`. Other project endpoints (create, read one, edit, delete, fork, star, archive and similar) are not documented.
          */
         get: operations["projects/list-projects"];
         put?: never;
@@ -2202,14 +2202,14 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The user, by numeric ID or username (Part 3 §4.1: string, ID or username). */
+                /** @description The user, by numeric ID or username (a string). */
                 user_id: components["parameters"]["UserProjectListUserId"];
             };
             cookie?: never;
         };
         /**
          * List a user's projects
-         * @description Projects in the user's own namespace (Part 3 §4.1); an empty list when the user's profile is private. Which project view the items use is not stated in the seed, so each item is either the full view (`Project`) or the simple view (`ProjectSimple`); `simple=true` presumably selects the simple view as on `GET /projects`. Keyset pagination is supported for selected orderings (which ones is not shown). Parameters after `with_custom_attributes` are not shown in the seed.
+         * @description Projects in the user's own namespace; an empty list when the user's profile is private. Which project view the items use is not documented, so each item is either the full view (`Project`) or the simple view (`ProjectSimple`); `simple=true` presumably selects the simple view as on `GET /projects`. Keyset pagination is supported for selected orderings (which ones is not shown). Parameters after `with_custom_attributes` are not documented.
          */
         get: operations["projects/list-user-projects"];
         put?: never;
@@ -2229,7 +2229,7 @@ export interface paths {
         };
         /**
          * List merge requests
-         * @description All merge requests the caller can access; by default only those created by the caller (`scope=created_by_me`), Part 3 §4.2. Every parameter is optional. `author_id`/`author_username`, `merge_user_id`/`merge_user_username` and `reviewer_id`/`reviewer_username` are mutually exclusive pairs. `assignee_id`, `reviewer_id`, `approved_by_ids` and `approver_ids` also accept `None` and `Any`; `labels`, `milestone`, `my_reaction_emoji` and `reviewer_username` accept them as names. The `not` hash is sent as separate `not[<key>]` parameters. `view=simple` returns reduced records; `with_labels_details=true` turns `labels` into objects. The list does not proactively update `merge_status` unless `with_merge_status_recheck=true`. `deployed_after`, `deployed_before` and `scope` exist on this global list only; `iids[]` only on the project list.
+         * @description All merge requests the caller can access; by default only those created by the caller (`scope=created_by_me`). Every parameter is optional. `author_id`/`author_username`, `merge_user_id`/`merge_user_username` and `reviewer_id`/`reviewer_username` are mutually exclusive pairs. `assignee_id`, `reviewer_id`, `approved_by_ids` and `approver_ids` also accept `None` and `Any`; `labels`, `milestone`, `my_reaction_emoji` and `reviewer_username` accept them as names. The `not` hash is sent as separate `not[<key>]` parameters. `view=simple` returns reduced records; `with_labels_details=true` turns `labels` into objects. The list does not proactively update `merge_status` unless `with_merge_status_recheck=true`. `deployed_after`, `deployed_before` and `scope` exist on this global list only; `iids[]` only on the project list.
          */
         get: operations["merge-requests/list-merge-requests"];
         put?: never;
@@ -2252,13 +2252,13 @@ export interface paths {
         };
         /**
          * List project merge requests
-         * @description Merge requests of one project (Part 3 §4.2). The seed gives one parameter table for both lists and says the project list's parameters after `order_by` are not shown: this operation therefore lists the rows up to `order_by` (alphabetical in the seed) plus the project-only `iids[]`, and not the global-only `deployed_after`/`deployed_before`. Further parameters exist but are not shown in the seed. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
+         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in alphabetical order, plus the project-only `iids[]` (the global-only `deployed_after`/`deployed_before` are not accepted). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
          */
         get: operations["merge-requests/list-project-merge-requests"];
         put?: never;
         /**
          * Create a merge request
-         * @description Create a merge request from `source_branch` to `target_branch` (Part 3 §4.2). The description is limited to 1,048,576 characters (Part 3 §8). Labels that do not exist are created.
+         * @description Create a merge request from `source_branch` to `target_branch`. The description is limited to 1,048,576 characters. Labels that do not exist are created.
          */
         post: operations["merge-requests/create-merge-request"];
         delete?: never;
@@ -2275,7 +2275,7 @@ export interface paths {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @description The internal ID (IID) of the merge request in its project.
                  * @example 1
                  */
                 merge_request_iid: components["parameters"]["MergeRequestIid"];
@@ -2285,9 +2285,9 @@ export interface paths {
         get?: never;
         /**
          * Update a merge request
-         * @description Change attributes of a merge request (Part 3 §4.2). At least one attribute must be given; a body with none gives 400 (Part 3 §7). `state_event=close` closes an opened merge request and `state_event=reopen` reopens a closed one, when the caller may update it.
+         * @description Change attributes of a merge request. At least one attribute must be given; a body with none gives 400. `state_event=close` closes an opened merge request and `state_event=reopen` reopens a closed one, when the caller may update it.
          *
-         *     Transitions (Part 3 §3):
+         *     Transitions:
          *
          *     | From | Trigger | Condition | To | Other effects |
          *     |---|---|---|---|---|
@@ -2296,13 +2296,13 @@ export interface paths {
          *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
-         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
          */
         put: operations["merge-requests/update-merge-request"];
         post?: never;
         /**
          * Delete a merge request
-         * @description Delete a merge request (Part 3 §4.2). Administrators and project owners only; for any other caller the general rule applies (403, request not allowed, Part 1 §7). The operation takes no parameters besides the path.
+         * @description Delete a merge request. Administrators and project owners only; for any other caller the general rule applies (403, request not allowed). The operation takes no parameters besides the path.
          */
         delete: operations["merge-requests/delete-merge-request"];
         options?: never;
@@ -2318,7 +2318,7 @@ export interface paths {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @description The internal ID (IID) of the merge request in its project.
                  * @example 1
                  */
                 merge_request_iid: components["parameters"]["MergeRequestIid"];
@@ -2328,11 +2328,11 @@ export interface paths {
         get?: never;
         /**
          * Merge a merge request
-         * @description Accept and merge an opened merge request (Part 3 §4.2, §3). It merges when the merge request is mergeable, the optional `sha` equals the source branch head and the caller is permitted; then `merged_at`, `merge_user` and `merge_commit_sha` are set, the source branch is removed when `should_remove_source_branch` is true, and the commits are squashed when `squash` is true. With `merge_when_pipeline_succeeds=true` the merge request stays opened until the pipeline succeeds, then it is merged.
+         * @description Accept and merge an opened merge request. It merges when the merge request is mergeable, the optional `sha` equals the source branch head and the caller is permitted; then `merged_at`, `merge_user` and `merge_commit_sha` are set, the source branch is removed when `should_remove_source_branch` is true, and the commits are squashed when `squash` is true. With `merge_when_pipeline_succeeds=true` the merge request stays opened until the pipeline succeeds, then it is merged.
          *
-         *     Errors (Part 3 §7): 401 the caller may not accept the merge request; 405 it cannot be merged; 409 `SHA does not match HEAD of source branch`; 422 `Branch cannot be merged`.
+         *     Errors: 401 the caller may not accept the merge request; 405 it cannot be merged; 409 `SHA does not match HEAD of source branch`; 422 `Branch cannot be merged`.
          *
-         *     Transitions (Part 3 §3):
+         *     Transitions:
          *
          *     | From | Trigger | Condition | To | Other effects |
          *     |---|---|---|---|---|
@@ -2341,7 +2341,7 @@ export interface paths {
          *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
-         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
          */
         put: operations["merge-requests/merge"];
         post?: never;
@@ -2363,13 +2363,13 @@ export interface paths {
         };
         /**
          * List group approval rules
-         * @description Approval rules of a group (Part 3 §4.3). Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (the seed says only "hosted offering unavailable", so the other offerings, self-managed and dedicated, are listed). For group admins. The seed states these facts on this list row of §4.3 only.
+         * @description Approval rules of a group. Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (so the other offerings, self-managed and dedicated, are listed). For group admins. These facts are documented for this list.
          */
         get: operations["approvals/list-group-approval-rules"];
         put?: never;
         /**
          * Create a group approval rule
-         * @description Create an approval rule for a group (Part 3 §4.3). `report_approver` rules are system-created and not for this API. Part 3 §4.3 states "Experiment, disabled by default behind a feature flag, hosted offering unavailable; group admins" on the list row (`GET /groups/{id}/approval_rules`) only; for this operation the seed does not state them, so no stability, flag or offering restriction is declared here.
+         * @description Create an approval rule for a group. `report_approver` rules are system-created and not for this API. The list (`GET /groups/{id}/approval_rules`) is documented as "Experiment, disabled by default behind a feature flag, hosted offering unavailable; group admins"; no such restriction is documented for this operation, so none is declared here.
          */
         post: operations["approvals/create-group-approval-rule"];
         delete?: never;
@@ -2386,7 +2386,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @description The ID of the approval rule.
                  * @example 7
                  */
                 approval_rule_id: components["parameters"]["ApprovalRuleId"];
@@ -2396,7 +2396,7 @@ export interface paths {
         get?: never;
         /**
          * Update a group approval rule
-         * @description Change an approval rule of a group (Part 3 §4.3); every attribute is optional, with the types of creation. Part 3 §4.3 states "Experiment, disabled by default behind a feature flag, hosted offering unavailable; group admins" on the list row (`GET /groups/{id}/approval_rules`) only; for this operation the seed does not state them, so no stability, flag or offering restriction is declared here.
+         * @description Change an approval rule of a group; every attribute is optional, with the types of creation. The list (`GET /groups/{id}/approval_rules`) is documented as "Experiment, disabled by default behind a feature flag, hosted offering unavailable; group admins"; no such restriction is documented for this operation, so none is declared here.
          */
         put: operations["approvals/update-group-approval-rule"];
         post?: never;
@@ -2418,13 +2418,13 @@ export interface paths {
         };
         /**
          * Get project approval settings
-         * @description Merge request approval settings of a project (Part 3 §4.3). `approvers` and `approver_groups` are deprecated and always empty. The `/approvals` endpoint for merge requests was removed.
+         * @description Merge request approval settings of a project. `approvers` and `approver_groups` are deprecated and always empty. The `/approvals` endpoint for merge requests was removed.
          */
         get: operations["approvals/get-project-approval-settings"];
         put?: never;
         /**
          * Change project approval settings
-         * @description Change the approval settings of a project (Part 3 §4.3). `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled. Returns the updated settings without the approver arrays. The success status is not stated in the seed; 201 follows the general rule for POST (Part 1 §7).
+         * @description Change the approval settings of a project. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled. Returns the updated settings without the approver arrays. The success status is not documented; 201 follows the general rule for POST.
          */
         post: operations["approvals/update-project-approval-settings"];
         delete?: never;
@@ -2445,13 +2445,13 @@ export interface paths {
         };
         /**
          * List project approval rules
-         * @description Approval rules of a project (Part 3 §4.3); this list also shows `usernames`.
+         * @description Approval rules of a project; this list also shows `usernames`.
          */
         get: operations["approvals/list-project-approval-rules"];
         put?: never;
         /**
          * Create a project approval rule
-         * @description Create an approval rule for a project (Part 3 §4.3). With `applies_to_all_protected_branches=true`, `protected_branch_ids` is ignored. `usernames` are added together with `user_ids`. The creation response body beyond a rule record is not shown in the seed.
+         * @description Create an approval rule for a project. With `applies_to_all_protected_branches=true`, `protected_branch_ids` is ignored. `usernames` are added together with `user_ids`. The creation response body beyond a rule record is not documented.
          */
         post: operations["approvals/create-project-approval-rule"];
         delete?: never;
@@ -2468,7 +2468,7 @@ export interface paths {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @description The ID of the approval rule.
                  * @example 7
                  */
                 approval_rule_id: components["parameters"]["ApprovalRuleId"];
@@ -2477,7 +2477,7 @@ export interface paths {
         };
         /**
          * Get a project approval rule
-         * @description One approval rule of a project (Part 3 §4.3). Updating and deleting project rules are not shown in the seed.
+         * @description One approval rule of a project. Updating and deleting project rules are not documented.
          */
         get: operations["approvals/get-project-approval-rule"];
         put?: never;
@@ -2497,12 +2497,12 @@ export interface paths {
         };
         /**
          * Get application settings
-         * @description The instance application settings (Part 3 §4.4, §2.5). Administrators only; other callers get 403. Takes no parameters.
+         * @description The instance application settings. Administrators only; other callers get 403. Takes no parameters.
          */
         get: operations["application/get-settings"];
         /**
          * Change application settings
-         * @description Change instance settings (Part 3 §4.4); every setting is optional. Settings may be cached: a change takes effect after about 60 seconds by default (Part 3 §8). Some settings require companion settings when enabled (see the request schema). Administrators only; other callers get 403.
+         * @description Change instance settings; every setting is optional. Settings may be cached: a change takes effect after about 60 seconds by default. Some settings require companion settings when enabled (see the request schema). Administrators only; other callers get 403.
          */
         put: operations["application/update-settings"];
         post?: never;
@@ -2521,12 +2521,12 @@ export interface paths {
         };
         /**
          * Get plan limits
-         * @description Limits of a plan (Part 3 §4.5). Administrators only, self-managed. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
+         * @description Limits of a plan. Administrators only, self-managed. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
          */
         get: operations["application/get-plan-limits"];
         /**
          * Change plan limits
-         * @description Change limits of a plan (Part 3 §4.5): `plan_name` is required, every limit optional (integers; `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB). Administrators only, self-managed. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
+         * @description Change limits of a plan: `plan_name` is required, every limit optional (integers; `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB). Administrators only, self-managed. Only the plan `default` exists on the community edition; other plans exist on the enterprise edition.
          */
         put: operations["application/update-plan-limits"];
         post?: never;
@@ -2548,7 +2548,7 @@ export interface paths {
         };
         /**
          * List project dependencies
-         * @description Dependencies detected in the project (Part 3 §4.6). Ultimate; Experiment: the payload may change between releases. Authentication is required, with permission to read the repository; `vulnerabilities` appear only with permission to read the security dashboard. 20 dependencies per page by default.
+         * @description Dependencies detected in the project. Ultimate; Experiment: the payload may change between releases. Authentication is required, with permission to read the repository; `vulnerabilities` appear only with permission to read the security dashboard. 20 dependencies per page by default.
          */
         get: operations["dependencies/list-project-dependencies"];
         put?: never;
@@ -2565,7 +2565,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -2576,7 +2576,7 @@ export interface paths {
         put?: never;
         /**
          * Run an analytics query
-         * @description Run an analytics query through the proxy (Part 3 §4.7). The body is a query object; `include_token` only serves funnel generation. Ultimate; behind feature flags on self-managed; not production ready (the seed gives no Beta/Experiment label; marked experiment). The analytics query engine base URL and key application settings (Part 3 §4.4) must be set first. The success status is not stated in the seed; 201 follows the general rule for POST (Part 1 §7).
+         * @description Run an analytics query through the proxy. The body is a query object; `include_token` only serves funnel generation. Ultimate; behind feature flags on self-managed; not production ready (no stability label such as Beta or Experiment is documented, so none is declared). The analytics query engine base URL and key application settings must be set first. The success status is not documented; 201 follows the general rule for POST.
          */
         post: operations["product-analytics/load-query"];
         delete?: never;
@@ -2591,7 +2591,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -2602,7 +2602,7 @@ export interface paths {
         put?: never;
         /**
          * Dry-run an analytics query
-         * @description Dry-run an analytics query (Part 3 §4.7): same parameters and result as the load operation. Ultimate; behind feature flags on self-managed; not production ready (the seed gives no Beta/Experiment label; marked experiment). The analytics query engine base URL and key application settings (Part 3 §4.4) must be set first. The success status is not stated in the seed; 201 follows the general rule for POST (Part 1 §7).
+         * @description Dry-run an analytics query: same parameters and result as the load operation. Ultimate; behind feature flags on self-managed; not production ready (no stability label such as Beta or Experiment is documented, so none is declared). The analytics query engine base URL and key application settings must be set first. The success status is not documented; 201 follows the general rule for POST.
          */
         post: operations["product-analytics/dry-run-query"];
         delete?: never;
@@ -2617,7 +2617,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -2626,7 +2626,7 @@ export interface paths {
         };
         /**
          * Get analytics metadata
-         * @description Metadata of the analytics data (Part 3 §4.7); its shape is not stated in the seed. Ultimate; behind feature flags on self-managed; not production ready (the seed gives no Beta/Experiment label; marked experiment). The analytics query engine base URL and key application settings (Part 3 §4.4) must be set first.
+         * @description Metadata of the analytics data; its shape is not documented. Ultimate; behind feature flags on self-managed; not production ready (no stability label such as Beta or Experiment is documented, so none is declared). The analytics query engine base URL and key application settings must be set first.
          */
         get: operations["product-analytics/get-meta"];
         put?: never;
@@ -2649,13 +2649,13 @@ export interface paths {
         };
         /**
          * List client keys
-         * @description Client keys (DSNs) of the project (Part 3 §4.8). Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not shown in the seed, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days (Part 3 §8).
+         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
          */
         get: operations["error-tracking/list-client-keys"];
         put?: never;
         /**
          * Create a client key (DSN)
-         * @description Create a new client key (DSN) for error tracking (Part 3 §4.8). Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not shown in the seed, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days (Part 3 §8). The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
+         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
          */
         post: operations["error-tracking/create-client-key"];
         delete?: never;
@@ -2672,7 +2672,7 @@ export interface paths {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description ID of the client key. Type not stated in the seed; an integer ID by meaning.
+                 * @description ID of the client key.
                  * @example 2
                  */
                 key_id: number;
@@ -2684,7 +2684,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a client key
-         * @description Delete a client key (Part 3 §4.8), for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not shown in the seed, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days (Part 3 §8). The success status is not stated; 204 follows the general rule for DELETE (Part 1 §7).
+         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
          */
         delete: operations["error-tracking/delete-client-key"];
         options?: never;
@@ -4515,269 +4515,259 @@ export interface components {
         SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
         /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
         DisableIntegrationRequest: Record<string, unknown>;
-        /** @description The namespace (user or group) the project belongs to (Part 3 §2.1). Field types are not stated in the seed; they follow the fields' meaning. */
+        /** @description The namespace (user or group) the project belongs to. Field types follow the fields' meaning. */
         ProjectNamespace: {
             id: number;
             name: string;
             path: string;
-            /** @description Kind of namespace; the values are not shown in the seed. */
+            /** @description Kind of namespace (user or group); the set of values is not documented, so it stays open. */
             kind: string;
             full_path: string;
-            /** @description ID of the parent namespace. Type and nullability not stated in the seed. */
-            parent_id: unknown;
-            /** @description Avatar URL of the namespace. Type and nullability not stated in the seed. */
-            avatar_url: unknown;
-            /** Format: uri */
-            web_url: string;
+            /** @description ID of the parent namespace; null for a top-level namespace. */
+            parent_id?: number | null;
+            /** @description Avatar URL of the namespace; null when it has none. */
+            avatar_url?: string | null;
+            web_url?: string;
         };
-        /** @description Project, simple view (Part 3 §2.1): returned when `simple=true` is sent, and to anonymous callers. Field types are not stated in the seed unless noted; they follow the fields' meaning, and fields whose type is not obvious are left untyped. */
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. Fields returned vary with the caller's permissions, so only the identifying fields are always there. Field types follow the fields' meaning; fields that may be empty are nullable. */
         ProjectSimple: {
             id: number;
-            /** @description Project description. Type and nullability not stated in the seed. */
-            description: unknown;
+            /** @description Project description; null or empty when none was given. */
+            description?: string | null;
             name: string;
             name_with_namespace: string;
             path: string;
             path_with_namespace: string;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description Name of the default branch. Type and nullability not stated in the seed. */
-            default_branch: unknown;
+            created_at?: components["schemas"]["Timestamp"];
+            /** @description Name of the default branch; null when the repository is empty. */
+            default_branch?: string | null;
             /**
              * @deprecated
-             * @description Deprecated, use `topics`; planned for removal in a future v5 (Part 3 §2.1, §2.2). Type not stated in the seed; typed as its replacement `topics` (array of string).
+             * @description Deprecated, use `topics`; planned for removal in a future v5. Typed as its replacement `topics` (array of string).
              */
-            tag_list: string[];
-            topics: string[];
-            ssh_url_to_repo: string;
-            /** Format: uri */
-            http_url_to_repo: string;
-            /** Format: uri */
+            tag_list?: string[];
+            topics?: string[];
+            ssh_url_to_repo?: string;
+            http_url_to_repo?: string;
             web_url: string;
-            /** @description Avatar URL of the project. Type and nullability not stated in the seed. */
-            avatar_url: unknown;
-            star_count: number;
-            /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record), Part 3 §2.2. */
-            last_activity_at: components["schemas"]["Timestamp"];
-            namespace: components["schemas"]["ProjectNamespace"];
+            /** @description Avatar URL of the project; null when it has none. */
+            avatar_url?: string | null;
+            star_count?: number;
+            /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
+            last_activity_at?: components["schemas"]["Timestamp"];
+            namespace?: components["schemas"]["ProjectNamespace"];
         };
-        /** @description API links of the project (Part 3 §2.2). Types not stated in the seed; they are URLs. */
+        /** @description API links of the project (URLs). Which links appear depends on the features enabled and the caller's permissions; only `self` is always there. */
         ProjectLinks: {
-            /** Format: uri */
             self: string;
-            /** Format: uri */
-            issues: string;
-            /** Format: uri */
-            merge_requests: string;
-            /** Format: uri */
-            repo_branches: string;
-            /** Format: uri */
-            labels: string;
-            /** Format: uri */
-            events: string;
-            /** Format: uri */
-            members: string;
-            /** Format: uri */
-            cluster_agents: string;
+            issues?: string;
+            merge_requests?: string;
+            repo_branches?: string;
+            labels?: string;
+            events?: string;
+            members?: string;
+            cluster_agents?: string;
         };
-        /** @description Cleanup policy of the project's container registry (Part 3 §2.2). Types are not stated in the seed; `cadence` and `older_than` are left untyped. */
+        /** @description Cleanup policy of the project's container registry. The API documents the field names only: every field may be absent or null, and `cadence`, `keep_n` and `older_than` are left untyped. */
         ProjectContainerExpirationPolicy: {
-            /** @description How often the policy runs. Type not stated in the seed. */
-            cadence: unknown;
-            enabled: boolean;
-            /** @description Number of tags to keep. Type not stated in the seed (a count). */
-            keep_n: unknown;
-            /** @description Age beyond which tags are removed. Type not stated in the seed. */
-            older_than: unknown;
-            /** @description Regular expression of tag names to remove. Type not stated in the seed. */
-            name_regex: unknown;
-            /** @description Regular expression of tag names to keep. Type not stated in the seed. */
-            name_regex_keep: unknown;
-            /** @description When the policy runs next (a timestamp). Type and nullability not stated in the seed. */
-            next_run_at: unknown;
+            /** @description How often the policy runs. Type not documented. */
+            cadence?: unknown;
+            enabled?: boolean;
+            /** @description Number of tags to keep (a count). Type not documented. */
+            keep_n?: unknown;
+            /** @description Age beyond which tags are removed. Type not documented. */
+            older_than?: unknown;
+            /** @description Regular expression of tag names to remove; null when not set. */
+            name_regex?: string | null;
+            /** @description Regular expression of tag names to keep; null when not set. */
+            name_regex_keep?: string | null;
+            /** @description When the policy runs next; null when it is not scheduled. */
+            next_run_at?: components["schemas"]["NullableTimestamp"];
         };
-        /** @description The caller's access to the project (Part 3 §2.2). The shapes of `project_access` and `group_access` are not shown in the seed. */
+        /** @description The caller's access to the project, through project membership and through group membership. The shapes of `project_access` and `group_access` are not documented; either is null when the caller has no such membership. */
         ProjectPermissions: {
-            /** @description Access through project membership. Shape not shown in the seed. */
-            project_access: unknown;
-            /** @description Access through group membership. Shape not shown in the seed. */
-            group_access: unknown;
+            /** @description Access through project membership; null without one. Shape not documented. */
+            project_access?: unknown;
+            /** @description Access through group membership; null without one. Shape not documented. */
+            group_access?: unknown;
         };
-        /** @description Project, full view for authenticated callers (Part 3 §2.2): every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions (Part 3 §1). Deprecated fields are planned for removal in a future v5. Field types are not stated in the seed; they follow the fields' meaning, and fields whose type is not obvious are left untyped. */
+        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Field types follow the fields' meaning; fields whose type is not documented and not obvious are left untyped, and fields that may be empty are nullable. */
         Project: components["schemas"]["ProjectSimple"] & {
             /** @description The description rendered as HTML. */
-            description_html: string;
-            /** @description Follows any change of the project record (Part 3 §2.2). */
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description URL of the README file. Type and nullability not stated in the seed. */
-            readme_url: unknown;
-            forks_count: number;
-            container_registry_image_prefix: string;
-            _links: components["schemas"]["ProjectLinks"];
-            packages_enabled: boolean;
-            empty_repo: boolean;
-            archived: boolean;
+            description_html?: string;
+            /** @description Follows any change of the project record. */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @description URL of the README file; null when the project has none. */
+            readme_url?: string | null;
+            forks_count?: number;
+            container_registry_image_prefix?: string;
+            _links?: components["schemas"]["ProjectLinks"];
+            packages_enabled?: boolean;
+            empty_repo?: boolean;
+            archived?: boolean;
             /**
-             * @description Visibility of the project (Part 3 §1).
+             * @description Visibility of the project.
              * @enum {string}
              */
-            visibility: "private" | "internal" | "public";
-            resolve_outdated_diff_discussions: boolean;
-            container_expiration_policy: components["schemas"]["ProjectContainerExpirationPolicy"];
-            issues_enabled: boolean;
-            merge_requests_enabled: boolean;
-            wiki_enabled: boolean;
-            jobs_enabled: boolean;
-            snippets_enabled: boolean;
-            container_registry_enabled: boolean;
-            service_desk_enabled: boolean;
-            can_create_merge_request_in: boolean;
+            visibility?: "private" | "internal" | "public";
+            resolve_outdated_diff_discussions?: boolean;
+            container_expiration_policy?: components["schemas"]["ProjectContainerExpirationPolicy"];
+            issues_enabled?: boolean;
+            merge_requests_enabled?: boolean;
+            wiki_enabled?: boolean;
+            jobs_enabled?: boolean;
+            snippets_enabled?: boolean;
+            container_registry_enabled?: boolean;
+            service_desk_enabled?: boolean;
+            can_create_merge_request_in?: boolean;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            issues_access_level: string;
+            issues_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            repository_access_level: string;
+            repository_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            merge_requests_access_level: string;
+            merge_requests_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            forking_access_level: string;
+            forking_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            wiki_access_level: string;
+            wiki_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            builds_access_level: string;
+            builds_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            snippets_access_level: string;
+            snippets_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            pages_access_level: string;
+            pages_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            analytics_access_level: string;
+            analytics_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            container_registry_access_level: string;
+            container_registry_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            security_and_compliance_access_level: string;
+            security_and_compliance_access_level?: string;
             /**
-             * @description Feature access level. Values seen: `enabled`, `private`; other allowed values are not shown in the seed, so the set is open.
+             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
              * @example enabled
              * @example private
              */
-            requirements_access_level: string;
-            emails_disabled: boolean;
-            emails_enabled: boolean;
-            shared_runners_enabled: boolean;
-            group_runners_enabled: boolean;
-            lfs_enabled: boolean;
-            creator_id: number;
-            /** @description URL the project was imported from. Type not stated in the seed. */
-            import_url: unknown;
-            /** @description Kind of import the project came from. Type not stated in the seed. */
-            import_type: unknown;
-            /** @description Import status. Values not stated in Part 3 (Part 1 §3.3 lists none, scheduled, failed, started, finished for project imports); the string stays open. */
-            import_status: string;
-            /** @description Error of a failed import. Type not stated in the seed. */
-            import_error: unknown;
-            open_issues_count: number;
-            ci_default_git_depth: number;
-            ci_forward_deployment_enabled: boolean;
-            ci_forward_deployment_rollback_allowed: boolean;
-            ci_allow_fork_pipelines_to_run_in_parent_project: boolean;
-            ci_job_token_scope_enabled: boolean;
-            ci_separated_caches: boolean;
-            /** @description Role needed to cancel pipelines; values not shown. Type not stated in the seed. */
-            ci_restrict_pipeline_cancellation_role: unknown;
-            public_jobs: boolean;
+            requirements_access_level?: string;
+            emails_disabled?: boolean;
+            emails_enabled?: boolean;
+            shared_runners_enabled?: boolean;
+            group_runners_enabled?: boolean;
+            lfs_enabled?: boolean;
+            creator_id?: number;
+            /** @description URL the project was imported from; null when it was not imported from a URL. */
+            import_url?: string | null;
+            /** @description Kind of import the project came from; null when it was not imported. */
+            import_type?: string | null;
+            /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); the set stays open. */
+            import_status?: string;
+            /** @description Error of a failed import; null otherwise. */
+            import_error?: string | null;
+            open_issues_count?: number;
+            ci_default_git_depth?: number;
+            ci_forward_deployment_enabled?: boolean;
+            ci_forward_deployment_rollback_allowed?: boolean;
+            ci_allow_fork_pipelines_to_run_in_parent_project?: boolean;
+            ci_job_token_scope_enabled?: boolean;
+            ci_separated_caches?: boolean;
+            /** @description Role needed to cancel pipelines. Type and values not documented. */
+            ci_restrict_pipeline_cancellation_role?: unknown;
+            public_jobs?: boolean;
             /** @description Job timeout in seconds. */
-            build_timeout: number;
-            /** @description Whether pending pipelines are cancelled automatically. Type not stated in the seed. */
-            auto_cancel_pending_pipelines: unknown;
-            /** @description Path of the CI configuration file. Type not stated in the seed. */
-            ci_config_path: unknown;
-            /** @description Groups the project is shared with. Item shape not shown in the seed. */
-            shared_with_groups: unknown[];
-            only_allow_merge_if_pipeline_succeeds: boolean;
-            allow_merge_on_skipped_pipeline: boolean;
-            restrict_user_defined_variables: boolean;
-            request_access_enabled: boolean;
-            only_allow_merge_if_all_discussions_are_resolved: boolean;
-            remove_source_branch_after_merge: boolean;
-            printing_merge_request_link_enabled: boolean;
+            build_timeout?: number;
+            /** @description Whether pending pipelines are cancelled automatically. Type not documented. */
+            auto_cancel_pending_pipelines?: unknown;
+            /** @description Path of the CI configuration file; null or empty for the default path. */
+            ci_config_path?: string | null;
+            /** @description Groups the project is shared with. Item shape not documented. */
+            shared_with_groups?: unknown[];
+            only_allow_merge_if_pipeline_succeeds?: boolean;
+            allow_merge_on_skipped_pipeline?: boolean;
+            restrict_user_defined_variables?: boolean;
+            request_access_enabled?: boolean;
+            only_allow_merge_if_all_discussions_are_resolved?: boolean;
+            remove_source_branch_after_merge?: boolean;
+            printing_merge_request_link_enabled?: boolean;
             /**
-             * @description How merge requests are merged (Part 3 §2.2): `merge` creates a merge commit every time and allows the merge when there are no conflicts; `rebase_merge` creates a merge commit every time but allows the merge only if a fast-forward is possible; `ff` creates no merge commits and merges only if a fast-forward is possible.
+             * @description How merge requests are merged: `merge` creates a merge commit every time and allows the merge when there are no conflicts; `rebase_merge` creates a merge commit every time but allows the merge only if a fast-forward is possible; `ff` creates no merge commits and merges only if a fast-forward is possible.
              * @enum {string}
              */
-            merge_method: "merge" | "rebase_merge" | "ff";
-            /** @description Squash behaviour of merge requests; values not shown. Type not stated in the seed. */
-            squash_option: unknown;
-            enforce_auth_checks_on_uploads: boolean;
-            /** @description Template of suggestion commit messages. Type not stated in the seed. */
-            suggestion_commit_message: unknown;
-            /** @description Template of merge commit messages. Type not stated in the seed. */
-            merge_commit_template: unknown;
-            /** @description Template of squash commit messages. Type not stated in the seed. */
-            squash_commit_template: unknown;
-            /** @description Template of branch names created from issues. Type not stated in the seed. */
-            issue_branch_template: unknown;
-            auto_devops_enabled: boolean;
-            /** @description Auto DevOps deployment strategy; values not shown in the seed. */
-            auto_devops_deploy_strategy: string;
-            autoclose_referenced_issues: boolean;
-            keep_latest_artifact: boolean;
-            /** @description Expiration interval of runner tokens. Type not stated in the seed. */
-            runner_token_expiration_interval: unknown;
-            external_authorization_classification_label: string;
-            requirements_enabled: boolean;
-            security_and_compliance_enabled: boolean;
-            /** @description Compliance frameworks of the project. Item type not stated in the seed. */
-            compliance_frameworks: unknown[];
-            warn_about_potentially_unwanted_characters: boolean;
-            permissions: components["schemas"]["ProjectPermissions"];
+            merge_method?: "merge" | "rebase_merge" | "ff";
+            /** @description Squash behaviour of merge requests. Type and values not documented. */
+            squash_option?: unknown;
+            enforce_auth_checks_on_uploads?: boolean;
+            /** @description Template of suggestion commit messages; null when the default is used. */
+            suggestion_commit_message?: string | null;
+            /** @description Template of merge commit messages; null when the default is used. */
+            merge_commit_template?: string | null;
+            /** @description Template of squash commit messages; null when the default is used. */
+            squash_commit_template?: string | null;
+            /** @description Template of branch names created from issues; null when the default is used. */
+            issue_branch_template?: string | null;
+            auto_devops_enabled?: boolean;
+            /** @description Auto DevOps deployment strategy; the set of values is not documented, so it stays open. */
+            auto_devops_deploy_strategy?: string;
+            autoclose_referenced_issues?: boolean;
+            keep_latest_artifact?: boolean;
+            /** @description Expiration interval of runner tokens; null when runner tokens do not expire. Type not documented. */
+            runner_token_expiration_interval?: unknown;
+            /** @description Classification label for external authorization; null or empty when not set. */
+            external_authorization_classification_label?: string | null;
+            requirements_enabled?: boolean;
+            security_and_compliance_enabled?: boolean;
+            /** @description Compliance frameworks of the project. Item type not documented. */
+            compliance_frameworks?: unknown[];
+            warn_about_potentially_unwanted_characters?: boolean;
+            permissions?: components["schemas"]["ProjectPermissions"];
             /**
              * @deprecated
-             * @description Deprecated, use `marked_for_deletion_on`; planned for removal in a future v5. Premium and Ultimate only. Type not stated in the seed.
+             * @description Deprecated, use `marked_for_deletion_on`; planned for removal in a future v5. Premium and Ultimate only. Type not documented.
              */
             marked_for_deletion_at?: unknown;
-            /** @description Replacement of `marked_for_deletion_at`, named only in the deprecation note of Part 3 §2.2. Type not stated in the seed. */
+            /** @description Replacement of `marked_for_deletion_at`; documented only by name. Premium and Ultimate only. Type not documented. */
             marked_for_deletion_on?: unknown;
             /**
              * @deprecated
@@ -4786,9 +4776,9 @@ export interface components {
             approvals_before_merge?: number;
         };
         /**
-         * @description State of a merge request (Part 3 §2.3, §3): opened, closed, locked, merged.
+         * @description State of a merge request: opened, closed, locked, merged.
          *
-         *     Transitions (Part 3 §3):
+         *     Transitions:
          *
          *     | From | Trigger | Condition | To | Other effects |
          *     |---|---|---|---|---|
@@ -4797,81 +4787,83 @@ export interface components {
          *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
-         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
          * @enum {string}
          */
         MergeRequestState: "opened" | "closed" | "locked" | "merged";
-        /** @description A label with its details, as returned in `labels` when `with_labels_details=true` (Part 3 §2.3). Types not stated in the seed. */
+        /** @description A label with its details, as returned in `labels` when the list was requested with `with_labels_details=true`. Types follow the fields' meaning; the descriptions are null when the label has none. */
         MergeRequestLabel: {
             name: string;
             /** @description Label colour, for example `#d9534f`. */
-            color: string;
-            /** @description Label description. Type and nullability not stated in the seed. */
-            description: unknown;
-            /** @description Label description rendered as HTML. Type and nullability not stated in the seed. */
-            description_html: unknown;
+            color?: string;
+            /** @description Label description; null when the label has none. */
+            description?: string | null;
+            /** @description Label description rendered as HTML; null when the label has none. */
+            description_html?: string | null;
             /** @description Text colour, for example `#FFFFFF`. */
-            text_color: string;
+            text_color?: string;
         };
-        /** @description The milestone of the merge request (Part 3 §2.3). Types not stated in the seed; they follow the fields' meaning. */
+        /** @description The milestone of a merge request. Types follow the fields' meaning; fields that may be empty (no description, no dates) are nullable. */
         MergeRequestMilestone: {
             id: number;
-            iid: number;
-            project_id: number;
+            iid?: number;
+            /** @description Project of the milestone; null or absent for a group milestone. */
+            project_id?: number | null;
             title: string;
-            /** @description Milestone description. Type and nullability not stated in the seed. */
-            description: unknown;
-            /** @description Milestone state; values not shown in the seed. */
-            state: string;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description Due date (a calendar date when set). Type and nullability not stated in the seed. */
-            due_date: unknown;
-            /** @description Start date (a calendar date when set). Type and nullability not stated in the seed. */
-            start_date: unknown;
-            /** Format: uri */
-            web_url: string;
+            /** @description Milestone description; null or empty when none was given. */
+            description?: string | null;
+            /** @description Milestone state; the set of values is not documented, so it stays open. */
+            state?: string;
+            created_at?: components["schemas"]["Timestamp"];
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @description Due date (a calendar date, `YYYY-MM-DD`); null when not set. */
+            due_date?: string | null;
+            /** @description Start date (a calendar date, `YYYY-MM-DD`); null when not set. */
+            start_date?: string | null;
+            web_url?: string;
         };
-        /** @description References to the merge request (Part 3 §2.3): short, relative and full. Types not stated in the seed; strings by meaning. */
+        /** @description References to the merge request: short, relative and full (strings). */
         MergeRequestReferences: {
-            short: string;
-            relative: string;
-            full: string;
+            short?: string;
+            relative?: string;
+            full?: string;
         };
-        /** @description Time tracking of the merge request (Part 3 §2.3). Types not stated in the seed; the estimate and time spent are numbers of seconds by meaning, the human-readable forms are left untyped. */
+        /** @description Time tracking of the merge request. The estimate and time spent are numbers of seconds; the human-readable forms are null when no time was estimated or spent. */
         MergeRequestTimeStats: {
-            time_estimate: number;
-            total_time_spent: number;
-            /** @description Human-readable estimate. Type and nullability not stated in the seed. */
-            human_time_estimate: unknown;
-            /** @description Human-readable time spent. Type and nullability not stated in the seed. */
-            human_total_time_spent: unknown;
+            time_estimate?: number;
+            total_time_spent?: number;
+            /** @description Human-readable estimate; null without an estimate. */
+            human_time_estimate?: string | null;
+            /** @description Human-readable time spent; null when no time was spent. */
+            human_total_time_spent?: string | null;
         };
-        /** @description The pipeline of the merge request (Part 3 §2.3). Types not stated in the seed; they follow the fields' meaning. */
+        /** @description The latest pipeline of a merge request. Types follow the fields' meaning. */
         MergeRequestPipeline: {
             id: number;
-            sha: string;
-            ref: string;
-            /** @description Pipeline status; values not shown in Part 3. */
-            status: string;
-            /** Format: uri */
-            web_url: string;
+            sha?: string;
+            ref?: string;
+            /** @description Pipeline status; the set of values is not documented here, so it stays open. */
+            status?: string;
+            web_url?: string;
         };
-        /** @description Commit SHAs describing the diff (Part 3 §2.3). */
+        /** @description Commit SHAs describing the diff; each is null while the diff is not computed yet. */
         MergeRequestDiffRefs: {
-            base_sha: string;
-            head_sha: string;
-            start_sha: string;
+            base_sha?: string | null;
+            head_sha?: string | null;
+            start_sha?: string | null;
         };
-        /** @description Task list completion in the description (Part 3 §2.3). */
+        /** @description Task list completion in the description. */
         MergeRequestTaskCompletionStatus: {
-            count: number;
-            completed_count: number;
+            count?: number;
+            completed_count?: number;
         };
         /**
-         * @description Merge request (Part 3 §2.3). `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
+         * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
+         *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
+         *     request is merged, `assignee` while it is unassigned, `milestone` without a milestone, `pipeline` before the first
+         *     pipeline. `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
          *
-         *     Transitions (Part 3 §3):
+         *     Transitions:
          *
          *     | From | Trigger | Condition | To | Other effects |
          *     |---|---|---|---|---|
@@ -4880,7 +4872,7 @@ export interface components {
          *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
-         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
          */
         MergeRequest: {
             id: number;
@@ -4888,96 +4880,105 @@ export interface components {
             iid: number;
             project_id: number;
             title: string;
-            /** @description Description; at most 1,048,576 characters (Part 3 §8). Type not stated in the seed; text. */
-            description: string;
+            /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
+            description?: string | null;
             state: components["schemas"]["MergeRequestState"];
-            imported: boolean;
-            imported_from: string;
+            imported?: boolean;
+            imported_from?: string;
             /**
              * @deprecated
-             * @description Deprecated, use `merge_user`.
+             * @description Deprecated, use `merge_user`. The user who merged the merge request; null until it is merged.
              */
-            merged_by: components["schemas"]["UserBasic"];
-            /** @description The user who merged the merge request (set by the merge, Part 3 §3). Nullability not stated in the seed. */
-            merge_user: components["schemas"]["UserBasic"];
+            merged_by?: components["schemas"]["UserBasic"] | null;
+            /** @description The user who merged the merge request (set by the merge); null until it is merged. */
+            merge_user?: components["schemas"]["UserBasic"] | null;
             /** @description The user who closed the merge request; may be null. */
-            closed_by: components["schemas"]["UserBasic"] | null;
-            author: components["schemas"]["UserBasic"];
-            /** @description The assignee. Nullability not stated in the seed. */
-            assignee: components["schemas"]["UserBasic"];
-            assignees: components["schemas"]["UserBasic"][];
-            reviewers: components["schemas"]["UserBasic"][];
-            merged_at: components["schemas"]["NullableTimestamp"];
-            prepared_at: components["schemas"]["NullableTimestamp"];
-            closed_at: components["schemas"]["NullableTimestamp"];
-            created_at: components["schemas"]["NullableTimestamp"];
-            updated_at: components["schemas"]["NullableTimestamp"];
+            closed_by?: components["schemas"]["UserBasic"] | null;
+            author?: components["schemas"]["UserBasic"];
+            /** @description The assignee; null while the merge request is unassigned. */
+            assignee?: components["schemas"]["UserBasic"] | null;
+            assignees?: components["schemas"]["UserBasic"][];
+            reviewers?: components["schemas"]["UserBasic"][];
+            merged_at?: components["schemas"]["NullableTimestamp"];
+            prepared_at?: components["schemas"]["NullableTimestamp"];
+            closed_at?: components["schemas"]["NullableTimestamp"];
+            created_at?: components["schemas"]["NullableTimestamp"];
+            updated_at?: components["schemas"]["NullableTimestamp"];
             target_branch: string;
             source_branch: string;
-            source_project_id: number;
-            target_project_id: number;
-            upvotes: number;
-            downvotes: number;
-            user_notes_count: number;
+            source_project_id?: number;
+            target_project_id?: number;
+            upvotes?: number;
+            downvotes?: number;
+            user_notes_count?: number;
             /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
-            labels: string[] | components["schemas"]["MergeRequestLabel"][];
-            draft: boolean;
-            work_in_progress: boolean;
-            /** @description Milestone of the merge request. Nullability not stated in the seed. */
-            milestone: components["schemas"]["MergeRequestMilestone"];
-            merge_when_pipeline_succeeds: boolean;
+            labels?: string[] | components["schemas"]["MergeRequestLabel"][];
+            draft?: boolean;
+            work_in_progress?: boolean;
+            /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
+            milestone?: components["schemas"]["MergeRequestMilestone"] | null;
+            merge_when_pipeline_succeeds?: boolean;
             /**
              * @deprecated
-             * @description Deprecated (no replacement named in the seed). Value seen: `can_be_merged`; other values are not shown, so the set is open. The lists do not proactively update it unless `with_merge_status_recheck=true`.
+             * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented, so it stays open. The lists do not proactively update it unless `with_merge_status_recheck=true`.
              * @example can_be_merged
              */
-            merge_status: string;
+            merge_status?: string;
             /**
-             * @description Value seen: `not_open`; other values are not shown in the seed, so the set is open.
+             * @description For example `not_open`; the set of values is not documented, so it stays open.
              * @example not_open
              */
-            detailed_merge_status: string;
-            merge_error: string | null;
-            sha: string | null;
-            merge_commit_sha: string | null;
-            squash_commit_sha: string | null;
-            discussion_locked: boolean | null;
-            should_remove_source_branch: boolean;
-            force_remove_source_branch: boolean;
+            detailed_merge_status?: string;
+            merge_error?: string | null;
+            sha?: string | null;
+            merge_commit_sha?: string | null;
+            squash_commit_sha?: string | null;
+            discussion_locked?: boolean | null;
+            should_remove_source_branch?: boolean;
+            force_remove_source_branch?: boolean;
             /** @description Alias of `allow_maintainer_to_push`. */
-            allow_collaboration: boolean;
+            allow_collaboration?: boolean;
             /** @description Alias of `allow_collaboration`. */
-            allow_maintainer_to_push: boolean;
-            /** Format: uri */
+            allow_maintainer_to_push?: boolean;
             web_url: string;
-            references: components["schemas"]["MergeRequestReferences"];
-            time_stats: components["schemas"]["MergeRequestTimeStats"];
-            squash: boolean;
-            subscribed: boolean;
-            /** @description Count of changes; a string (Part 3 §2.3). */
-            changes_count: string;
-            latest_build_started_at: components["schemas"]["NullableTimestamp"];
-            latest_build_finished_at: components["schemas"]["NullableTimestamp"];
-            first_deployed_to_production_at: components["schemas"]["NullableTimestamp"];
-            /** @description Pipeline of the merge request. Nullability not stated in the seed. */
-            pipeline: components["schemas"]["MergeRequestPipeline"];
-            diff_refs: components["schemas"]["MergeRequestDiffRefs"];
-            diverged_commits_count: number;
-            task_completion_status: components["schemas"]["MergeRequestTaskCompletionStatus"];
+            references?: components["schemas"]["MergeRequestReferences"];
+            time_stats?: components["schemas"]["MergeRequestTimeStats"];
+            squash?: boolean;
+            subscribed?: boolean;
+            /** @description Count of changes, as a string. */
+            changes_count?: string;
+            latest_build_started_at?: components["schemas"]["NullableTimestamp"];
+            latest_build_finished_at?: components["schemas"]["NullableTimestamp"];
+            first_deployed_to_production_at?: components["schemas"]["NullableTimestamp"];
+            /** @description Latest pipeline of the merge request; null before any pipeline ran. */
+            pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
+            diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
+            diverged_commits_count?: number;
+            task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
             /**
              * @deprecated
-             * @description Deprecated; named only in the deprecation sentence of Part 3 §2.3 (the table lists `references`). Type not stated; no replacement named.
+             * @description Deprecated; documented only by name (see `references`). Type not documented; no replacement named.
              */
             reference?: unknown;
             /**
              * @deprecated
-             * @description Deprecated; named only in the deprecation sentence of Part 3 §2.3. Type not stated. Premium and Ultimate (as the create parameter). The approvals API (Part 3 §4.3) configures approvals.
+             * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
              */
             approvals_before_merge?: unknown;
         };
-        /** @description The reduced merge request record returned by the lists when `view=simple` (Part 3 §4.2). Its fields are not shown in the seed, so the schema is open. */
-        MergeRequestSimple: Record<string, unknown>;
-        /** @description Body of `POST /projects/{id}/merge_requests` (Part 3 §4.2). Types not stated in the seed follow the fields of the merge request record. */
+        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open; the fields it shares with the full record keep their types. */
+        MergeRequestSimple: {
+            id?: number;
+            iid?: number;
+            project_id?: number;
+            title?: string;
+            description?: string | null;
+            state?: components["schemas"]["MergeRequestState"];
+            created_at?: components["schemas"]["NullableTimestamp"];
+            updated_at?: components["schemas"]["NullableTimestamp"];
+            web_url?: string;
+        };
+        /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
         CreateMergeRequestRequest: {
             /** @description The source branch. */
             source_branch: string;
@@ -4985,20 +4986,20 @@ export interface components {
             target_branch: string;
             /** @description Title of the merge request. */
             title: string;
-            /** @description Alias: `allow_maintainer_to_push`. Type not stated in the seed; boolean as the record field. */
+            /** @description Alias: `allow_maintainer_to_push`. */
             allow_collaboration?: boolean;
             /** @description Alias of `allow_collaboration`. */
             allow_maintainer_to_push?: boolean;
             /**
              * @deprecated
-             * @description Deprecated (Part 3 §4.2; no replacement named for this parameter, the project field of §2.2 points to the approvals API). Number of approvals required before merging. Premium and Ultimate. Type not stated; integer as in `POST /projects/{id}/approvals`.
+             * @description Deprecated; the approvals API (`/projects/{id}/approvals`, approval rules) replaces it. Number of approvals required before merging. Premium and Ultimate. An integer as in `POST /projects/{id}/approvals`.
              */
             approvals_before_merge?: number;
             /** @description The assignee's user ID. */
             assignee_id?: number;
             /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
-            assignee_ids?: number[];
-            /** @description Description of the merge request; at most 1,048,576 characters (Part 3 §8). Type not stated in the seed; text. */
+            assignee_ids?: number[] | 0;
+            /** @description Description of the merge request; at most 1,048,576 characters. */
             description?: string;
             /** @description Comma-separated label names; labels that do not exist are created. */
             labels?: string;
@@ -5007,29 +5008,29 @@ export interface components {
             /** @description Remove the source branch when merging. */
             remove_source_branch?: boolean;
             /** @description User IDs of the reviewers; `0` or an empty array means none. */
-            reviewer_ids?: number[];
+            reviewer_ids?: number[] | 0;
             /** @description Squash the commits into a single commit when merging. */
             squash?: boolean;
             /** @description Numeric ID of the target project. */
             target_project_id?: number;
         };
-        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}` (Part 3 §4.2). At least one attribute must be given (`minProperties: 1`); otherwise the answer is 400 (Part 3 §7). */
+        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}`. At least one attribute must be given (`minProperties: 1`); otherwise the answer is 400. */
         UpdateMergeRequestRequest: {
-            /** @description Comma-separated label names to add. Type not stated in the seed; a comma-separated string. */
+            /** @description Comma-separated label names to add. */
             add_labels?: string;
-            /** @description Comma-separated label names to remove. Type not stated in the seed; a comma-separated string. */
+            /** @description Comma-separated label names to remove. */
             remove_labels?: string;
             /** @description Comma-separated label names replacing the current labels; an empty string clears all labels. */
             labels?: string;
-            /** @description Alias: `allow_maintainer_to_push`. Type not stated in the seed; boolean as the record field. */
+            /** @description Alias: `allow_maintainer_to_push`. */
             allow_collaboration?: boolean;
             /** @description Alias of `allow_collaboration`. */
             allow_maintainer_to_push?: boolean;
             /** @description The assignee's user ID. */
             assignee_id?: number;
             /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
-            assignee_ids?: number[];
-            /** @description Description of the merge request; at most 1,048,576 characters (Part 3 §8). Type not stated in the seed; text. */
+            assignee_ids?: number[] | 0;
+            /** @description Description of the merge request; at most 1,048,576 characters. */
             description?: string;
             /** @description Lock or unlock the discussion (the record field `discussion_locked`). */
             discussion_locked?: boolean;
@@ -5038,13 +5039,13 @@ export interface components {
             /** @description Remove the source branch when merging. */
             remove_source_branch?: boolean;
             /** @description User IDs of the reviewers; `0` or an empty array means none. */
-            reviewer_ids?: number[];
+            reviewer_ids?: number[] | 0;
             /** @description Squash the commits into a single commit when merging. */
             squash?: boolean;
             /**
              * @description Change the state: `close` moves an opened merge request to closed (setting `closed_by` and `closed_at`); `reopen` moves a closed one back to opened. Both need a caller who may update the merge request. Merging uses `PUT …/merge`.
              *
-             *     Transitions (Part 3 §3):
+             *     Transitions:
              *
              *     | From | Trigger | Condition | To | Other effects |
              *     |---|---|---|---|---|
@@ -5053,7 +5054,7 @@ export interface components {
              *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
              *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
              *
-             *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not shown in the seed.
+             *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
              * @enum {string}
              */
             state_event?: "close" | "reopen";
@@ -5062,81 +5063,81 @@ export interface components {
             /** @description Title of the merge request. */
             title?: string;
         };
-        /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}` (Part 3 §4.2): the operation takes no parameters besides the path, so the body is absent or `{}`. */
+        /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}`: the operation takes no parameters besides the path, so the body is absent or `{}`. */
         DeleteMergeRequestRequest: Record<string, unknown>;
-        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` (Part 3 §4.2); every attribute is optional. */
+        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge`; every attribute is optional. */
         MergeMergeRequestRequest: {
-            /** @description Custom merge commit message. Type not stated in the seed; text. */
+            /** @description Custom merge commit message. */
             merge_commit_message?: string;
-            /** @description Merge when the pipeline succeeds: the merge request stays opened until then (Part 3 §3). */
+            /** @description Merge when the pipeline succeeds: the merge request stays opened until then. */
             merge_when_pipeline_succeeds?: boolean;
             /** @description Must match the HEAD of the source branch, otherwise 409 `SHA does not match HEAD of source branch`. */
             sha?: string;
             /** @description Remove the source branch after merging. */
             should_remove_source_branch?: boolean;
-            /** @description Custom squash commit message. Type not stated in the seed; text. */
+            /** @description Custom squash commit message. */
             squash_commit_message?: string;
             /** @description Squash the commits into a single commit when merging. */
             squash?: boolean;
         };
         /**
-         * @description Kind of approval rule (Part 3 §2.4, §4.3).
+         * @description Kind of approval rule.
          * @enum {string}
          */
         ApprovalRuleType: "any_approver" | "regular" | "code_owner" | "report_approver";
-        /** @description An entry of `push_access_levels`, `merge_access_levels` or `unprotect_access_levels` of a protected branch (Part 3 §2.4): `access_level` and its description; the group and user variants also carry `id`, `user_id`, `group_id` and `deploy_key_id`. Types not stated in the seed; integers by meaning. */
+        /** @description An entry of `push_access_levels`, `merge_access_levels` or `unprotect_access_levels` of a protected branch: `access_level` and its description; the group and user variants also carry `id`, `user_id`, `group_id` and `deploy_key_id`. */
         ApprovalRuleAccessLevel: {
-            /** @description Role as an integer (Part 1 §1), for example 40 for Maintainer. */
+            /** @description Role as an integer, for example 40 for Maintainer. */
             access_level: number;
             access_level_description: string;
             /** @description Group and user variants only. */
             id?: number;
-            /** @description Group and user variants only. Type and nullability not stated in the seed (a user ID). */
+            /** @description Group and user variants only. A user ID; type not documented. */
             user_id?: unknown;
-            /** @description Group and user variants only. Type and nullability not stated in the seed (a group ID). */
+            /** @description Group and user variants only. A group ID; type not documented. */
             group_id?: unknown;
-            /** @description Group and user variants only. Type and nullability not stated in the seed (a deploy key ID). */
+            /** @description Group and user variants only. A deploy key ID; type not documented. */
             deploy_key_id?: unknown;
         };
-        /** @description A protected branch the rule applies to (Part 3 §2.4). Types not stated in the seed follow the fields' meaning. */
+        /** @description A protected branch the rule applies to. Types follow the fields' meaning. */
         ApprovalRuleProtectedBranch: {
             id: number;
             name: string;
-            push_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
-            merge_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
-            unprotect_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
-            allow_force_push: boolean;
-            code_owner_approval_required: boolean;
-            inherited: boolean;
+            push_access_levels?: components["schemas"]["ApprovalRuleAccessLevel"][];
+            merge_access_levels?: components["schemas"]["ApprovalRuleAccessLevel"][];
+            unprotect_access_levels?: components["schemas"]["ApprovalRuleAccessLevel"][];
+            allow_force_push?: boolean;
+            code_owner_approval_required?: boolean;
+            inherited?: boolean;
         };
-        /** @description Approval rule (Part 3 §2.4), of a project or a group. `usernames` is shown by the project rule list only. */
+        /** @description Approval rule of a project or a group. Fields returned vary with the caller's permissions, so only the rule's identity, kind and required approvals are always there. `usernames` is shown by the project rule list only. */
         ApprovalRule: {
             id: number;
             name: string;
             rule_type: components["schemas"]["ApprovalRuleType"];
-            /** @description Users who may approve under this rule (user shape not stated in §2.4). */
-            eligible_approvers: Record<string, unknown>[];
+            /** @description Users who may approve under this rule (user shape not documented). */
+            eligible_approvers?: Record<string, unknown>[];
             approvals_required: number;
-            /** @description Users of the rule (user shape not stated in §2.4). */
-            users: Record<string, unknown>[];
-            /** @description Groups of the rule; the group object's shape is not stated in §2.4. */
-            groups: Record<string, unknown>[];
-            contains_hidden_groups: boolean;
-            /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored (Part 3 §4.3). */
-            applies_to_all_protected_branches: boolean;
-            protected_branches: components["schemas"]["ApprovalRuleProtectedBranch"][];
-            /** @description Usernames of the rule's users; shown by the project rule list only (Part 3 §2.4). Type not stated; an array of strings like the `usernames` create parameter. */
+            /** @description Users of the rule (user shape not documented). */
+            users?: Record<string, unknown>[];
+            /** @description Groups of the rule; the group object's shape is not documented. */
+            groups?: Record<string, unknown>[];
+            contains_hidden_groups?: boolean;
+            /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored. */
+            applies_to_all_protected_branches?: boolean;
+            protected_branches?: components["schemas"]["ApprovalRuleProtectedBranch"][];
+            /** @description Usernames of the rule's users; shown by the project rule list only. An array of strings, like the `usernames` create parameter. */
             usernames?: string[];
         };
-        /** @description Body of `POST /groups/{id}/approval_rules` (Part 3 §4.3). */
+        /** @description Body of `POST /groups/{id}/approval_rules`. */
         CreateGroupApprovalRuleRequest: {
             /** @description Number of approvals required. */
             approvals_required: number;
-            /** @description Name of the rule. Type not stated in the seed; text. */
+            /** @description Name of the rule. */
             name: string;
-            /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
+            /** @description IDs of groups whose members may approve. */
             group_ids?: number[];
-            /** @description IDs of users who may approve. Item type not stated in the seed; IDs are integers. */
+            /** @description IDs of users who may approve. */
             user_ids?: number[];
             /**
              * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
@@ -5144,15 +5145,15 @@ export interface components {
              */
             rule_type?: "any_approver" | "regular";
         };
-        /** @description Body of `PUT /groups/{id}/approval_rules/{approval_rule_id}` (Part 3 §4.3): the attributes of creation, all optional, with the same types. */
+        /** @description Body of `PUT /groups/{id}/approval_rules/{approval_rule_id}`: the attributes of creation, all optional, with the same types. */
         UpdateGroupApprovalRuleRequest: {
             /** @description Number of approvals required. */
             approvals_required?: number;
-            /** @description Name of the rule. Type not stated in the seed; text. */
+            /** @description Name of the rule. */
             name?: string;
-            /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
+            /** @description IDs of groups whose members may approve. */
             group_ids?: number[];
-            /** @description IDs of users who may approve. Item type not stated in the seed; IDs are integers. */
+            /** @description IDs of users who may approve. */
             user_ids?: number[];
             /**
              * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
@@ -5160,13 +5161,13 @@ export interface components {
              */
             rule_type?: "any_approver" | "regular";
         };
-        /** @description Project approval settings without the deprecated approver arrays, as returned by `POST /projects/{id}/approvals` (Part 3 §4.3). */
+        /** @description Project approval settings without the deprecated approver arrays, as returned by `POST /projects/{id}/approvals`. */
         ProjectApprovalSettingsUpdated: {
             /**
              * @deprecated
              * @description Deprecated. Number of approvals required; not a boolean. Typed integer as the parameter of `POST /projects/{id}/approvals`.
              */
-            approvals_before_merge: number;
+            approvals_before_merge?: number;
             /** @description Remove approvals when new commits are pushed. */
             reset_approvals_on_push: boolean;
             /** @description Remove approvals selectively by code owner; only possible when `reset_approvals_on_push` is disabled. */
@@ -5177,20 +5178,20 @@ export interface components {
             merge_requests_disable_committers_approval: boolean;
             require_password_to_approve: boolean;
         };
-        /** @description Project approval settings (Part 3 §2.4). `approvers` and `approver_groups` are deprecated and always empty. The seed calls the settings "booleans except approvals_before_merge", but §4.3 calls `approvers` and `approver_groups` the approver arrays; they are arrays here. */
+        /** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty. */
         ProjectApprovalSettings: components["schemas"]["ProjectApprovalSettingsUpdated"] & {
             /**
              * @deprecated
              * @description Deprecated; always empty.
              */
-            approvers: unknown[];
+            approvers?: unknown[];
             /**
              * @deprecated
              * @description Deprecated; always empty.
              */
-            approver_groups: unknown[];
+            approver_groups?: unknown[];
         };
-        /** @description Body of `POST /projects/{id}/approvals` (Part 3 §4.3); every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
+        /** @description Body of `POST /projects/{id}/approvals`; every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
         UpdateProjectApprovalSettingsRequest: {
             /**
              * @deprecated
@@ -5210,20 +5211,20 @@ export interface components {
             /** @description Remove approvals selectively by code owner; can be enabled only when `reset_approvals_on_push` is disabled. */
             selective_code_owner_removals?: boolean;
         };
-        /** @description Body of `POST /projects/{id}/approval_rules` (Part 3 §4.3). */
+        /** @description Body of `POST /projects/{id}/approval_rules`. `report_type` is only for `rule_type` `report_approver`: a body with `report_type` must send `rule_type: report_approver`. */
         CreateProjectApprovalRuleRequest: {
             /** @description Number of approvals required. */
             approvals_required: number;
-            /** @description Name of the rule. Type not stated in the seed; text. */
+            /** @description Name of the rule. */
             name: string;
             /**
-             * @description Apply the rule to all protected branches; when true, `protected_branch_ids` is ignored. Default false.
+             * @description Apply the rule to all protected branches; when true, `protected_branch_ids` is ignored.
              * @default false
              */
             applies_to_all_protected_branches?: boolean;
-            /** @description IDs of groups whose members may approve. Item type not stated in the seed; IDs are integers. */
+            /** @description IDs of groups whose members may approve. */
             group_ids?: number[];
-            /** @description IDs of the protected branches the rule applies to; ignored when `applies_to_all_protected_branches` is true. Type not stated in the seed; an array of IDs (integers). */
+            /** @description IDs of the protected branches the rule applies to; ignored when `applies_to_all_protected_branches` is true. */
             protected_branch_ids?: number[];
             /**
              * @description Report type, for `rule_type` `report_approver`. `license_scanning` is deprecated.
@@ -5231,16 +5232,16 @@ export interface components {
              */
             report_type?: "license_scanning" | "code_coverage";
             /**
-             * @description Kind of rule ("as above", the group creation row): `any_approver` is the default rule with `approvals_required` 0; `regular`. The group row says `report_approver` is system-created and not for this API, yet `report_type` is "for rule_type report_approver", so the value is not excluded here. `code_owner` (a rule type of the record, §2.4) is not listed for creation.
+             * @description Kind of rule: `any_approver` is the default rule with `approvals_required` 0; `regular`; `report_approver` goes with `report_type` (on groups it is system-created and not accepted). `code_owner`, a rule type of the record, is not accepted for creation.
              * @enum {string}
              */
             rule_type?: "any_approver" | "regular" | "report_approver";
-            /** @description IDs of users who may approve. Item type not stated in the seed; IDs are integers. */
+            /** @description IDs of users who may approve. */
             user_ids?: number[];
             /** @description Usernames of users who may approve; added together with `user_ids`. */
             usernames?: string[];
         };
-        /** @description Default branch protection of new projects (Part 3 §2.6); all keys optional. */
+        /** @description Default branch protection of new projects; all keys optional. */
         DefaultBranchProtectionDefaults: {
             /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
             allowed_to_push?: ((30 | 40) | {
@@ -5257,7 +5258,7 @@ export interface components {
             /** @description Developers may push the initial commit. */
             developer_can_initial_push?: boolean;
         };
-        /** @description Instance application settings (Part 3 §2.5), as returned by GET and PUT `/application/settings`. Types are the ones in brackets in the seed; where the seed gives none, the field is left untyped or typed by meaning as its description says. The last twelve fields exist on Premium and Ultimate only. */
+        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
         ApplicationSettings: {
             id: number;
             created_at: components["schemas"]["Timestamp"];
@@ -5266,21 +5267,21 @@ export interface components {
             default_projects_limit: number;
             /**
              * @deprecated
-             * @description Deprecated (no replacement named in the seed; `default_branch_protection_defaults` describes the protection).
+             * @description Deprecated, with no documented replacement (`default_branch_protection_defaults` describes the protection).
              */
-            default_branch_protection: number;
+            default_branch_protection?: number;
             default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
             default_preferred_language: string;
             failed_login_attempts_unlock_period_in_minutes: number;
-            /** @description Item type not stated in the seed. */
+            /** @description Item type not documented. */
             restricted_visibility_levels: unknown[];
             password_authentication_enabled_for_web: boolean;
             after_sign_out_path: string | null;
             max_attachment_size: number;
             max_decompressed_archive_size: number;
-            /** @description Maximum export size; 0 (the default) means unlimited (Part 1 §4.2, §8). */
+            /** @description Maximum export size; 0 (the default) means unlimited. */
             max_export_size: number;
-            /** @description Maximum import size; 0 (the default) means unlimited (Part 1 §4.3, §8). */
+            /** @description Maximum import size; 0 (the default) means unlimited. */
             max_import_size: number;
             max_import_remote_file_size: number;
             max_login_attempts: number;
@@ -5290,15 +5291,15 @@ export interface components {
             default_snippet_visibility: string;
             default_project_visibility: string;
             default_group_visibility: string;
-            /** @description Item type not stated in the seed. */
+            /** @description Item type not documented. */
             outbound_local_requests_whitelist: unknown[];
-            /** @description Item type not stated in the seed. */
+            /** @description Item type not documented. */
             domain_allowlist: unknown[];
             domain_denylist_enabled: boolean;
-            /** @description Item type not stated in the seed. */
+            /** @description Item type not documented. */
             domain_denylist: unknown[];
-            /** @description Type not stated in the seed (the bracketed type after it belongs to gravatar_enabled); a file path by meaning. */
-            default_ci_config_path: string;
+            /** @description Default path of the CI configuration file of new projects; null when not set. */
+            default_ci_config_path: string | null;
             gravatar_enabled: boolean;
             container_expiration_policies_enable_historic_entries: boolean;
             container_registry_cleanup_tags_service_max_list_size: number;
@@ -5325,22 +5326,22 @@ export interface components {
             terms: string;
             performance_bar_allowed_group_id: number;
             user_show_add_ssh_key_message: boolean;
-            /** @description Listed without a tier in Part 3 §2.5; the PUT table of §4.4 marks the setting Premium/Ultimate. */
-            allow_account_deletion: boolean;
+            /** @description Premium and Ultimate (the setting exists on those tiers), so absent on other tiers. */
+            allow_account_deletion?: boolean;
             updating_name_disabled_for_users: boolean;
             local_markdown_version: number;
             /**
              * @deprecated
-             * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services` (Part 3 §4.4).
+             * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
              */
-            allow_local_requests_from_hooks_and_services: boolean;
+            allow_local_requests_from_hooks_and_services?: boolean;
             allow_local_requests_from_web_hooks_and_services: boolean;
             allow_local_requests_from_system_hooks: boolean;
             asset_proxy_enabled: boolean;
             asset_proxy_url: string;
-            /** @description Item type not stated in the seed. */
+            /** @description Item type not documented. */
             asset_proxy_whitelist: unknown[];
-            /** @description Item type not stated in the seed. */
+            /** @description Item type not documented. */
             asset_proxy_allowlist: unknown[];
             maven_package_requests_forwarding: boolean;
             npm_package_requests_forwarding: boolean;
@@ -5349,7 +5350,7 @@ export interface components {
             snippet_size_limit: number;
             issues_create_limit: number;
             raw_blob_request_limit: number;
-            /** @description Bytes; default 52428800, minimum 1024 (Part 3 §4.4, §8). */
+            /** @description Bytes; default 52428800, minimum 1024. */
             wiki_page_max_content_bytes: number;
             require_admin_approval_after_user_signup: boolean;
             require_personal_access_token_expiry: boolean;
@@ -5358,18 +5359,18 @@ export interface components {
             keep_latest_artifact: boolean;
             /** @description Administrators re-authenticate for administrative tasks. */
             admin_mode: boolean;
-            /** @description Type not stated in the seed (the bracketed type after the group belongs to silent_mode_enabled). */
+            /** @description Type not documented. */
             external_pipeline_validation_service_timeout: unknown;
-            /** @description Type not stated in the seed (the bracketed type after the group belongs to silent_mode_enabled). Listed among the fields GET returns. */
+            /** @description Type not documented. Listed among the fields GET returns. */
             external_pipeline_validation_service_token: unknown;
-            /** @description Type not stated in the seed (the bracketed type after the group belongs to silent_mode_enabled). */
+            /** @description Type not documented. */
             external_pipeline_validation_service_url: unknown;
             silent_mode_enabled: boolean;
             package_registry_allow_anyone_to_pull_option: boolean;
             bulk_import_max_download_file_size: number;
             project_jobs_api_rate_limit: number;
             projects_api_rate_limit_unauthenticated: number;
-            /** @description Type not stated in the seed (the bracketed type after it belongs to bulk_import_concurrent_pipeline_batch_limit). */
+            /** @description Type not documented. */
             security_txt_content: unknown;
             bulk_import_concurrent_pipeline_batch_limit: number;
             downstream_pipeline_trigger_limit_per_project_user_sha: number;
@@ -5384,23 +5385,23 @@ export interface components {
             external_authorization_service_default_label: string;
             external_authorization_service_timeout: number;
             globally_allowed_ips: string;
-            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            /** @description Premium and Ultimate. */
             group_owners_can_manage_default_branch_protection?: boolean;
-            /** @description Type not stated in the seed; a project ID. Premium and Ultimate. */
+            /** @description Premium and Ultimate. */
             file_template_project_id?: number;
-            /** @description Type not stated in the seed. Premium and Ultimate. */
+            /** @description Type not documented. Premium and Ultimate. */
             geo_status_timeout?: unknown;
-            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            /** @description Premium and Ultimate. */
             default_project_deletion_protection?: boolean;
-            /** @description Type not stated in the seed. Premium and Ultimate. */
+            /** @description Type not documented. Premium and Ultimate. */
             deletion_adjourned_period?: unknown;
-            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            /** @description Premium and Ultimate. */
             disable_personal_access_tokens?: boolean;
-            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            /** @description Premium and Ultimate. */
             security_policy_global_group_approvers_enabled?: boolean;
-            /** @description Type not stated in the seed. Premium and Ultimate. */
+            /** @description Type not documented. Premium and Ultimate. */
             security_approval_policies_limit?: unknown;
-            /** @description Type not stated in the seed; boolean by meaning. Premium and Ultimate. */
+            /** @description Premium and Ultimate. */
             delete_unconfirmed_users?: boolean;
             /** @description Integer as in the PUT table. Self-managed, Premium and Ultimate. */
             unconfirmed_users_delete_after_days?: number;
@@ -5409,7 +5410,7 @@ export interface components {
             /** @description Boolean as in the PUT table. Self-managed, Premium and Ultimate. */
             lock_assistant_features_enabled?: boolean;
         };
-        /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings` (Part 3 §2.6, §4.4); all keys optional, no other keys. */
+        /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional, no other keys. */
         DefaultBranchProtectionDefaultsInput: {
             /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
             allowed_to_push?: ((30 | 40) | {
@@ -5427,13 +5428,13 @@ export interface components {
             developer_can_initial_push?: boolean;
         };
         /**
-         * @description Body of `PUT /application/settings` (Part 3 §4.4): any of the settings below, all optional. Settings may be cached and take effect after about 60 seconds by default.
+         * @description Body of `PUT /application/settings`: any of the settings below, all optional. This is a partial update: a setting that is left out keeps its current value (the "factory default" in a description is the value of a new instance, not a value assumed when the setting is omitted). Settings may be cached and take effect after about 60 seconds by default.
          *
          *     "Requires" rules are expressed with `if`/`then`: when `email_restrictions_enabled`, a `throttle_unauthenticated_*_enabled`, `unique_ips_limit_enabled` or `require_two_factor_authentication` is sent as true, its companion settings must be sent too.
          *
-         *     The analytics query engine base URL and key are settings named with the engine prefix plus `_api_base_url` and `_api_key`; the prefix is not given in the seed, so they are matched by name pattern. They must be set before product analytics queries (Part 3 §4.7).
+         *     The analytics query engine base URL and key are settings named with the engine prefix plus `_api_base_url` and `_api_key`; the prefix is not documented, so they are matched by name pattern. They must be set before product analytics queries.
          *
-         *     Not shown in the seed: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object (Part 3 §2.5) are writable; this body types the settings the seed states and, since the others are not shown, stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
+         *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
          */
         UpdateApplicationSettingsRequest: ({
             /** @description Administrators re-authenticate for administrative tasks. */
@@ -5452,7 +5453,7 @@ export interface components {
             /** @description Regular expression applied to the e-mail at registration. */
             email_restrictions?: string;
             after_sign_up_text?: string;
-            /** @description Premium and Ultimate (Part 3 §4.4). */
+            /** @description Premium and Ultimate. */
             allow_account_deletion?: boolean;
             /** @description Premium and Ultimate. */
             allow_group_owners_to_manage_ldap?: boolean;
@@ -5463,10 +5464,7 @@ export interface components {
             allow_local_requests_from_hooks_and_services?: boolean;
             allow_local_requests_from_system_hooks?: boolean;
             allow_local_requests_from_web_hooks_and_services?: boolean;
-            /**
-             * @description Default true.
-             * @default true
-             */
+            /** @description Factory default true. */
             allow_runner_registration_token?: boolean;
             /** @description Age after which jobs are archived and can no longer be retried, in human-readable form; empty means never. */
             archive_builds_in_human_readable?: string;
@@ -5478,31 +5476,25 @@ export interface components {
             throttle_unauthenticated_api_requests_per_period?: number;
             /** @description Requires `throttle_unauthenticated_packages_api_period_in_seconds` and `throttle_unauthenticated_packages_api_requests_per_period`. */
             throttle_unauthenticated_packages_api_enabled?: boolean;
-            /** @description Period in seconds. Type not stated in the seed for this pair; integer as the API pair. */
+            /** @description Period in seconds. */
             throttle_unauthenticated_packages_api_period_in_seconds?: number;
-            /** @description Requests per period. Type not stated in the seed for this pair; integer as the API pair. */
+            /** @description Requests per period. */
             throttle_unauthenticated_packages_api_requests_per_period?: number;
             /** @description Requires `throttle_unauthenticated_web_period_in_seconds` and `throttle_unauthenticated_web_requests_per_period`. */
             throttle_unauthenticated_web_enabled?: boolean;
-            /** @description Period in seconds. Type not stated in the seed for this pair; integer as the API pair. */
+            /** @description Period in seconds. */
             throttle_unauthenticated_web_period_in_seconds?: number;
-            /** @description Requests per period. Type not stated in the seed for this pair; integer as the API pair. */
+            /** @description Requests per period. */
             throttle_unauthenticated_web_requests_per_period?: number;
-            /**
-             * @description Default false.
-             * @default false
-             */
+            /** @description Factory default false. */
             time_tracking_limit_to_hours?: boolean;
             /** @description Hours; required by `require_two_factor_authentication`. */
             two_factor_grace_period?: number;
-            /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. Type not stated in the seed; boolean by meaning. */
+            /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. */
             require_two_factor_authentication?: boolean;
-            /**
-             * @description Used when `delete_unconfirmed_users` is true. Default 7, minimum 1. Self-managed, Premium and Ultimate.
-             * @default 7
-             */
+            /** @description Used when `delete_unconfirmed_users` is true. Factory default 7, minimum 1. Self-managed, Premium and Ultimate. */
             unconfirmed_users_delete_after_days?: number;
-            /** @description Named only in the rule of `unconfirmed_users_delete_after_days` (Premium/Ultimate field of §2.5). Type not stated in the seed; boolean by meaning. */
+            /** @description Whether unconfirmed users are deleted (see `unconfirmed_users_delete_after_days`). Premium and Ultimate. */
             delete_unconfirmed_users?: boolean;
             /** @description Requires `unique_ips_limit_per_user` and `unique_ips_limit_time_window`. */
             unique_ips_limit_enabled?: boolean;
@@ -5519,50 +5511,29 @@ export interface components {
             user_show_add_ssh_key_message?: boolean;
             version_check_enabled?: boolean;
             user_default_internal_regex?: string;
-            /**
-             * @description Default false.
-             * @default false
-             */
+            /** @description Factory default false. */
             user_defaults_to_private_profile?: boolean;
             /** @description Who may register runners: `[]`, `[group]`, `[project]` or `[group, project]`. */
             valid_runner_registrars?: ("group" | "project")[];
             /** @enum {string} */
             whats_new_variant?: "all_tiers" | "current_tier" | "disabled";
-            /**
-             * @description Maximum wiki page content, in bytes. Default 52428800, minimum 1024.
-             * @default 52428800
-             */
+            /** @description Maximum wiki page content, in bytes. Factory default 52428800, minimum 1024. */
             wiki_page_max_content_bytes?: number;
             bulk_import_concurrent_pipeline_batch_limit?: number;
-            /**
-             * @description Maximum AsciiDoc includes. Default 32, maximum 64.
-             * @default 32
-             */
+            /** @description Maximum AsciiDoc includes. Factory default 32, maximum 64. */
             asciidoc_max_includes?: number;
             /** @description Self-managed, Premium and Ultimate. */
             assistant_features_enabled?: boolean;
             /** @description Self-managed, Premium and Ultimate. */
             lock_assistant_features_enabled?: boolean;
             nuget_skip_metadata_url_validation?: boolean;
-            /**
-             * @description Default false.
-             * @default false
-             */
+            /** @description Factory default false. */
             delete_inactive_projects?: boolean;
-            /**
-             * @description Default 2.
-             * @default 2
-             */
+            /** @description Factory default 2. */
             inactive_projects_delete_after_months?: number;
-            /**
-             * @description Default 0.
-             * @default 0
-             */
+            /** @description Factory default 0. */
             inactive_projects_min_size_mb?: number;
-            /**
-             * @description Default 1.
-             * @default 1
-             */
+            /** @description Factory default 1. */
             inactive_projects_send_warning_email_after_months?: number;
             /** @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated. */
             housekeeping_optimize_repository_period?: number;
@@ -5570,21 +5541,21 @@ export interface components {
         } & {
             [key: string]: string;
         }) & (unknown & unknown & unknown & unknown & unknown & unknown);
-        /** @description Limits of a plan (Part 3 §2.7), all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB (Part 3 §4.5). */
+        /** @description Limits of a plan, all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
         PlanLimits: {
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_pipeline_size: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_active_jobs: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_project_subscriptions: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_pipeline_schedules: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_needs_size_limit: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_registered_group_runners: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_registered_project_runners: number;
             /** @description In bytes. */
             conan_max_file_size: number;
@@ -5609,23 +5580,23 @@ export interface components {
             /** @description In MiB. */
             storage_size_limit: number;
         };
-        /** @description Body of `PUT /application/plan_limits` (Part 3 §4.5): `plan_name` and any limit of §2.7, as integers; `*_max_file_size` in bytes, `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
+        /** @description Body of `PUT /application/plan_limits`: `plan_name` and any limit of the plan limits object, as integers; `*_max_file_size` in bytes, `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
         UpdatePlanLimitsRequest: {
             /** @description Name of the plan. Only `default` exists on the community edition; other plans exist on the enterprise edition. */
             plan_name: string;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_pipeline_size?: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_active_jobs?: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_project_subscriptions?: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_pipeline_schedules?: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_needs_size_limit?: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_registered_group_runners?: number;
-            /** @description Unit not stated in the seed. */
+            /** @description Unit not documented. */
             ci_registered_project_runners?: number;
             /** @description In bytes. */
             conan_max_file_size?: number;
@@ -5651,26 +5622,24 @@ export interface components {
             storage_size_limit?: number;
         };
         /**
-         * @description Package manager of a dependency, as accepted by the `package_manager` filter (Part 3 §4.6).
+         * @description Package manager of a dependency, as accepted by the `package_manager` filter.
          * @enum {string}
          */
         DependencyPackageManager: "bundler" | "composer" | "conan" | "go" | "gradle" | "maven" | "npm" | "nuget" | "pip" | "pipenv" | "pnpm" | "yarn" | "sbt" | "setuptools";
-        /** @description A vulnerability of the dependency (Part 3 §2.8). Types other than `id` not stated in the seed; strings by meaning. */
+        /** @description A vulnerability of the dependency. `id` is an integer; the other types follow the fields' meaning. */
         DependencyVulnerability: {
-            name: string;
-            /** @description Severity; values not shown in the seed. */
-            severity: string;
+            name?: string;
+            /** @description Severity; the set of values is not documented, so it stays open. */
+            severity?: string;
             id: number;
-            /** Format: uri */
-            url: string;
+            url?: string | null;
         };
-        /** @description A license of the dependency (Part 3 §2.8). Types not stated in the seed; strings by meaning. */
+        /** @description A license of the dependency. Types follow the fields' meaning; `url` is null when the license has none. */
         DependencyLicense: {
             name: string;
-            /** Format: uri */
-            url: string;
+            url?: string | null;
         };
-        /** @description A dependency detected in the project (Part 3 §2.8). `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
+        /** @description A dependency detected in the project. `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
         Dependency: {
             name: string;
             version: string;
@@ -5679,26 +5648,22 @@ export interface components {
             dependency_file_path: string;
             /** @description Present only when the caller may read the security dashboard. */
             vulnerabilities?: components["schemas"]["DependencyVulnerability"][];
-            licenses: components["schemas"]["DependencyLicense"][];
+            licenses?: components["schemas"]["DependencyLicense"][];
         };
-        /** @description An analytics query (Part 3 §4.7). Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
+        /** @description An analytics query. Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
         ProductAnalyticsQuery: {
             /** @description Measures, for example `TrackedEvents.count`. */
             measures?: string[];
             /** @description Dimensions, with the prefix, for example `TrackedEvents.docPath`. */
             dimensions?: string[];
-            timeDimensions?: ({
+            timeDimensions?: {
                 /** @description Time dimension member, with the prefix (for example `TrackedEvents.utcTime`). */
-                dimension: string;
+                dimension?: string;
                 /** @description Date range, for example `last 7 days`. */
                 dateRange?: string;
                 /** @description Granularity, for example `day`. */
                 granularity?: string;
-            } | {
-                dateRange: string;
-            } | {
-                granularity: string;
-            })[];
+            }[];
             /** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
             order?: {
                 [key: string]: "asc" | "desc";
@@ -5709,20 +5674,20 @@ export interface components {
             /** @description Maximum number of rows. */
             limit?: number;
         };
-        /** @description Body of the load and dry-run operations (Part 3 §4.7): `{query, queryType}`, plus `include_token`. Whether `query` and `queryType` are required is not stated in the seed. */
+        /** @description Body of the load and dry-run operations: a query object `{query, queryType}`, plus `include_token`. */
         ProductAnalyticsQueryRequest: {
-            query?: components["schemas"]["ProductAnalyticsQuery"];
+            query: components["schemas"]["ProductAnalyticsQuery"];
             /**
-             * @description Query type; the value shown in the seed is `multi` (other values not shown).
+             * @description Query type, for example `multi`; the set of values is not documented, so it stays open.
              * @example multi
              */
             queryType?: string;
-            /** @description Optional; only for funnel generation (Part 3 §4.7 gives no further detail). */
+            /** @description Optional; only for funnel generation. */
             include_token?: boolean;
         };
-        /** @description Body of `POST /projects/{id}/error_tracking/client_keys` (Part 3 §4.8): not shown in the seed, so the schema is open. */
+        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented, so the schema is open. */
         CreateClientKeyRequest: Record<string, unknown>;
-        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}` (Part 3 §4.8): not shown in the seed, so the schema is open. */
+        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented, so the schema is open. */
         DeleteClientKeyRequest: Record<string, unknown>;
     };
     responses: {
@@ -6326,7 +6291,7 @@ export interface components {
          */
         IntegrationSlug: string;
         /**
-         * @description Limit by archived status. Type not stated in the seed; boolean by meaning.
+         * @description Limit by archived status.
          * @example false
          */
         ProjectListArchived: boolean;
@@ -6341,17 +6306,17 @@ export interface components {
          */
         ProjectListIdBefore: number;
         /**
-         * @description Filter on imported projects (Part 3 §4.1 names the parameter without further detail). Type not stated in the seed; boolean by meaning.
+         * @description Filter on imported projects; no further detail is documented.
          * @example true
          */
         ProjectListImported: boolean;
         /**
-         * @description Include hidden projects. Administrators only; Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+         * @description Include hidden projects. Administrators only; Premium and Ultimate.
          * @example true
          */
         ProjectListIncludeHidden: boolean;
         /**
-         * @description Include projects pending deletion. Administrators only. Type not stated in the seed; boolean by meaning.
+         * @description Include projects pending deletion. Administrators only.
          * @example true
          */
         ProjectListIncludePendingDelete: boolean;
@@ -6366,47 +6331,47 @@ export interface components {
          */
         ProjectListLastActivityBefore: string;
         /**
-         * @description Limit to projects the current user is a member of. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects the current user is a member of.
          * @example true
          */
         ProjectListMembership: boolean;
         /**
-         * @description Limit to projects where the current user has at least this role (an access level, Part 1 §1).
+         * @description Limit to projects where the current user has at least this role, given as an access level (for example 30 for Developer).
          * @example 30
          */
-        ProjectListMinAccessLevel: components["schemas"]["AccessLevel"];
+        ProjectListMinAccessLevel: number;
         /**
          * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination (`pagination=keyset`) supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
          * @example id
          */
         ProjectListOrderBy: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at" | "similarity" | "repository_size" | "storage_size" | "packages_size" | "wiki_size";
         /**
-         * @description Limit to projects owned by the current user. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects owned by the current user.
          * @example true
          */
         ProjectListOwned: boolean;
         /**
-         * @description Limit to projects where the repository checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects where the repository checksum calculation failed. Premium and Ultimate.
          * @example true
          */
         ProjectListRepositoryChecksumFailed: boolean;
         /**
-         * @description Limit to projects stored on this repository storage. Administrators only. Type not stated in the seed; a storage name.
+         * @description Limit to projects stored on this repository storage. Administrators only.
          * @example default
          */
         ProjectListRepositoryStorage: string;
         /**
-         * @description Whether `search` also matches namespaces (by the parameter's name; Part 3 §4.1 states only the default, false).
+         * @description Whether `search` also matches namespaces; default false.
          * @example true
          */
         ProjectListSearchNamespaces: boolean;
         /**
-         * @description Return projects matching these search criteria. Type not stated in the seed; search text.
+         * @description Return projects matching these search criteria.
          * @example frontend
          */
         ProjectListSearch: string;
         /**
-         * @description When true, return the simple view of each project (`ProjectSimple`, Part 3 §2.1) instead of the full view. Type not stated in the seed; boolean by meaning.
+         * @description When true, return the simple view of each project (`ProjectSimple`.1) instead of the full view.
          * @example true
          */
         ProjectListSimple: boolean;
@@ -6416,12 +6381,12 @@ export interface components {
          */
         ProjectListSort: "asc" | "desc";
         /**
-         * @description Limit to projects starred by the current user. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects starred by the current user.
          * @example true
          */
         ProjectListStarred: boolean;
         /**
-         * @description Include project statistics; on `GET /projects`, available only to users with at least the Reporter role (Part 3 §4.1; not stated for `GET /users/{user_id}/projects`). Type not stated in the seed; boolean by meaning.
+         * @description Include project statistics; on `GET /projects`, available only to users with at least the Reporter role (no such restriction is documented for `GET /users/{user_id}/projects`).
          * @example true
          */
         ProjectListStatistics: boolean;
@@ -6431,17 +6396,17 @@ export interface components {
          */
         ProjectListTopicId: number;
         /**
-         * @description Comma-separated topic names; projects must match all of them. Type not stated in the seed; a comma-separated string.
+         * @description Comma-separated topic names; projects must match all of them.
          * @example frontend,vue
          */
         ProjectListTopic: string;
         /**
-         * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1); the seed does not state the rule for `GET /users/{user_id}/projects`. Type not stated in the seed; an ISO 8601 date-time by meaning.
+         * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
          * @example 2025-03-01T00:00:00Z
          */
         ProjectListUpdatedAfter: string;
         /**
-         * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1); the seed does not state the rule for `GET /users/{user_id}/projects`. Type not stated in the seed; an ISO 8601 date-time by meaning.
+         * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
          * @example 2025-03-31T23:59:59Z
          */
         ProjectListUpdatedBefore: string;
@@ -6451,32 +6416,32 @@ export interface components {
          */
         ProjectListVisibility: "public" | "internal" | "private";
         /**
-         * @description Limit to projects where the wiki checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects where the wiki checksum calculation failed. Premium and Ultimate.
          * @example true
          */
         ProjectListWikiChecksumFailed: boolean;
         /**
-         * @description Include custom attributes in the response. Administrators only. Type not stated in the seed; boolean by meaning.
+         * @description Include custom attributes in the response. Administrators only.
          * @example true
          */
         ProjectListWithCustomAttributes: boolean;
         /**
-         * @description Limit to projects with the issues feature enabled. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects with the issues feature enabled.
          * @example true
          */
         ProjectListWithIssuesEnabled: boolean;
         /**
-         * @description Limit to projects with the merge requests feature enabled. Type not stated in the seed; boolean by meaning.
+         * @description Limit to projects with the merge requests feature enabled.
          * @example true
          */
         ProjectListWithMergeRequestsEnabled: boolean;
         /**
-         * @description Limit to projects that use this programming language. Type not stated in the seed; a language name.
+         * @description Limit to projects that use this programming language.
          * @example Ruby
          */
         ProjectListWithProgrammingLanguage: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free). Part 3 §4.1.
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
          * @example {
          *       "location": "Antarctica"
          *     }
@@ -6484,24 +6449,29 @@ export interface components {
         ProjectListCustomAttributes: {
             [key: string]: string;
         };
-        /** @description The user, by numeric ID or username (Part 3 §4.1: string, ID or username). */
+        /** @description The user, by numeric ID or username (a string). */
         UserProjectListUserId: string;
         /**
-         * @description Order projects by this field; default `created_at`. Keyset pagination is supported for selected orderings (which ones is not shown in the seed).
+         * @description Order projects by this field; default `created_at`. Keyset pagination is supported for selected orderings (which ones is not documented).
          * @example id
          */
         UserProjectListOrderBy: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at";
         /**
-         * @description Include custom attributes in the response. Part 3 §4.1 marks this parameter administrators-only on `GET /projects` but not on this endpoint. Type not stated in the seed; boolean by meaning.
+         * @description Sort direction. The default is not documented for this list.
+         * @example asc
+         */
+        UserProjectListSort: "asc" | "desc";
+        /**
+         * @description Include custom attributes in the response. Administrators only on `GET /projects`; no such restriction is documented for this endpoint.
          * @example true
          */
         UserProjectListWithCustomAttributes: boolean;
-        /** @description Filter by the users who approved, as user IDs (at most 5, Part 3 §8), or `None` / `Any`. Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
         MergeRequestListApprovedByIds: number[] | ("None" | "Any");
-        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
         MergeRequestListApproverIds: number[] | ("None" | "Any");
         /**
-         * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not shown in the seed).
+         * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
          * @example yes
          */
         MergeRequestListApproved: "yes" | "no";
@@ -6548,7 +6518,7 @@ export interface components {
          */
         MergeRequestListDeployedBefore: string;
         /**
-         * @description Filter by environment (an environment name; Part 3 §4.2 gives no further detail).
+         * @description Filter by environment (an environment name; no further detail is documented).
          * @example production
          */
         MergeRequestListEnvironment: string;
@@ -6574,47 +6544,47 @@ export interface components {
         /** @description Merge requests the caller reacted to with this emoji; `None` for no reaction, `Any` for at least one. */
         MergeRequestListMyReactionEmoji: string;
         /**
-         * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example wontfix
          */
         MergeRequestListNotLabels: string;
         /**
-         * @description Milestone title the merge requests must not have. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Milestone title the merge requests must not have. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example v2.3
          */
         MergeRequestListNotMilestone: string;
         /**
-         * @description Exclude merge requests created by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests created by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example 3
          */
         MergeRequestListNotAuthorId: number;
         /**
-         * @description Exclude merge requests created by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests created by this username. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example bot
          */
         MergeRequestListNotAuthorUsername: string;
         /**
-         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example 3
          */
         MergeRequestListNotAssigneeId: number;
         /**
-         * @description Exclude merge requests assigned to this username (a key of the `not` hash only; type not stated, a username). One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests assigned to this username (a key of the `not` hash only). One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example bot
          */
         MergeRequestListNotAssigneeUsername: string;
         /**
-         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example 3
          */
         MergeRequestListNotReviewerId: number;
         /**
-         * @description Exclude merge requests reviewed by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests reviewed by this username. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example bot
          */
         MergeRequestListNotReviewerUsername: string;
         /**
-         * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
          * @example thumbsdown
          */
         MergeRequestListNotMyReactionEmoji: string;
@@ -6653,7 +6623,7 @@ export interface components {
          */
         MergeRequestListTargetBranch: string;
         /**
-         * @description Merge requests in this state, or `all`. `locked` is short-lived and rarely appears (Part 3 §3).
+         * @description Merge requests in this state, or `all`. `locked` is short-lived and rarely appears.
          * @example opened
          */
         MergeRequestListState: "opened" | "closed" | "locked" | "merged" | "all";
@@ -6686,17 +6656,17 @@ export interface components {
          */
         MergeRequestListIids: number[];
         /**
-         * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+         * @description The internal ID (IID) of the merge request in its project.
          * @example 1
          */
         MergeRequestIid: number;
         /**
-         * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+         * @description The ID of the approval rule.
          * @example 7
          */
         ApprovalRuleId: number;
         /**
-         * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+         * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
          * @example 42
          */
         ProductAnalyticsProjectId: number;
@@ -7116,6 +7086,7 @@ export type ParameterProjectListWithProgrammingLanguage = components['parameters
 export type ParameterProjectListCustomAttributes = components['parameters']['ProjectListCustomAttributes'];
 export type ParameterUserProjectListUserId = components['parameters']['UserProjectListUserId'];
 export type ParameterUserProjectListOrderBy = components['parameters']['UserProjectListOrderBy'];
+export type ParameterUserProjectListSort = components['parameters']['UserProjectListSort'];
 export type ParameterUserProjectListWithCustomAttributes = components['parameters']['UserProjectListWithCustomAttributes'];
 export type ParameterMergeRequestListApprovedByIds = components['parameters']['MergeRequestListApprovedByIds'];
 export type ParameterMergeRequestListApproverIds = components['parameters']['MergeRequestListApproverIds'];
@@ -13676,7 +13647,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Limit by archived status. Type not stated in the seed; boolean by meaning.
+                 * @description Limit by archived status.
                  * @example false
                  */
                 archived?: components["parameters"]["ProjectListArchived"];
@@ -13691,17 +13662,17 @@ export interface operations {
                  */
                 id_before?: components["parameters"]["ProjectListIdBefore"];
                 /**
-                 * @description Filter on imported projects (Part 3 §4.1 names the parameter without further detail). Type not stated in the seed; boolean by meaning.
+                 * @description Filter on imported projects; no further detail is documented.
                  * @example true
                  */
                 imported?: components["parameters"]["ProjectListImported"];
                 /**
-                 * @description Include hidden projects. Administrators only; Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+                 * @description Include hidden projects. Administrators only; Premium and Ultimate.
                  * @example true
                  */
                 include_hidden?: components["parameters"]["ProjectListIncludeHidden"];
                 /**
-                 * @description Include projects pending deletion. Administrators only. Type not stated in the seed; boolean by meaning.
+                 * @description Include projects pending deletion. Administrators only.
                  * @example true
                  */
                 include_pending_delete?: components["parameters"]["ProjectListIncludePendingDelete"];
@@ -13716,12 +13687,12 @@ export interface operations {
                  */
                 last_activity_before?: components["parameters"]["ProjectListLastActivityBefore"];
                 /**
-                 * @description Limit to projects the current user is a member of. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects the current user is a member of.
                  * @example true
                  */
                 membership?: components["parameters"]["ProjectListMembership"];
                 /**
-                 * @description Limit to projects where the current user has at least this role (an access level, Part 1 §1).
+                 * @description Limit to projects where the current user has at least this role, given as an access level (for example 30 for Developer).
                  * @example 30
                  */
                 min_access_level?: components["parameters"]["ProjectListMinAccessLevel"];
@@ -13731,32 +13702,32 @@ export interface operations {
                  */
                 order_by?: components["parameters"]["ProjectListOrderBy"];
                 /**
-                 * @description Limit to projects owned by the current user. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects owned by the current user.
                  * @example true
                  */
                 owned?: components["parameters"]["ProjectListOwned"];
                 /**
-                 * @description Limit to projects where the repository checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects where the repository checksum calculation failed. Premium and Ultimate.
                  * @example true
                  */
                 repository_checksum_failed?: components["parameters"]["ProjectListRepositoryChecksumFailed"];
                 /**
-                 * @description Limit to projects stored on this repository storage. Administrators only. Type not stated in the seed; a storage name.
+                 * @description Limit to projects stored on this repository storage. Administrators only.
                  * @example default
                  */
                 repository_storage?: components["parameters"]["ProjectListRepositoryStorage"];
                 /**
-                 * @description Whether `search` also matches namespaces (by the parameter's name; Part 3 §4.1 states only the default, false).
+                 * @description Whether `search` also matches namespaces; default false.
                  * @example true
                  */
                 search_namespaces?: components["parameters"]["ProjectListSearchNamespaces"];
                 /**
-                 * @description Return projects matching these search criteria. Type not stated in the seed; search text.
+                 * @description Return projects matching these search criteria.
                  * @example frontend
                  */
                 search?: components["parameters"]["ProjectListSearch"];
                 /**
-                 * @description When true, return the simple view of each project (`ProjectSimple`, Part 3 §2.1) instead of the full view. Type not stated in the seed; boolean by meaning.
+                 * @description When true, return the simple view of each project (`ProjectSimple`.1) instead of the full view.
                  * @example true
                  */
                 simple?: components["parameters"]["ProjectListSimple"];
@@ -13766,12 +13737,12 @@ export interface operations {
                  */
                 sort?: components["parameters"]["ProjectListSort"];
                 /**
-                 * @description Limit to projects starred by the current user. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects starred by the current user.
                  * @example true
                  */
                 starred?: components["parameters"]["ProjectListStarred"];
                 /**
-                 * @description Include project statistics; on `GET /projects`, available only to users with at least the Reporter role (Part 3 §4.1; not stated for `GET /users/{user_id}/projects`). Type not stated in the seed; boolean by meaning.
+                 * @description Include project statistics; on `GET /projects`, available only to users with at least the Reporter role (no such restriction is documented for `GET /users/{user_id}/projects`).
                  * @example true
                  */
                 statistics?: components["parameters"]["ProjectListStatistics"];
@@ -13781,17 +13752,17 @@ export interface operations {
                  */
                 topic_id?: components["parameters"]["ProjectListTopicId"];
                 /**
-                 * @description Comma-separated topic names; projects must match all of them. Type not stated in the seed; a comma-separated string.
+                 * @description Comma-separated topic names; projects must match all of them.
                  * @example frontend,vue
                  */
                 topic?: components["parameters"]["ProjectListTopic"];
                 /**
-                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1); the seed does not state the rule for `GET /users/{user_id}/projects`. Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-01T00:00:00Z
                  */
                 updated_after?: components["parameters"]["ProjectListUpdatedAfter"];
                 /**
-                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1); the seed does not state the rule for `GET /users/{user_id}/projects`. Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-31T23:59:59Z
                  */
                 updated_before?: components["parameters"]["ProjectListUpdatedBefore"];
@@ -13801,32 +13772,32 @@ export interface operations {
                  */
                 visibility?: components["parameters"]["ProjectListVisibility"];
                 /**
-                 * @description Limit to projects where the wiki checksum calculation failed. Premium and Ultimate. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects where the wiki checksum calculation failed. Premium and Ultimate.
                  * @example true
                  */
                 wiki_checksum_failed?: components["parameters"]["ProjectListWikiChecksumFailed"];
                 /**
-                 * @description Include custom attributes in the response. Administrators only. Type not stated in the seed; boolean by meaning.
+                 * @description Include custom attributes in the response. Administrators only.
                  * @example true
                  */
                 with_custom_attributes?: components["parameters"]["ProjectListWithCustomAttributes"];
                 /**
-                 * @description Limit to projects with the issues feature enabled. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects with the issues feature enabled.
                  * @example true
                  */
                 with_issues_enabled?: components["parameters"]["ProjectListWithIssuesEnabled"];
                 /**
-                 * @description Limit to projects with the merge requests feature enabled. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects with the merge requests feature enabled.
                  * @example true
                  */
                 with_merge_requests_enabled?: components["parameters"]["ProjectListWithMergeRequestsEnabled"];
                 /**
-                 * @description Limit to projects that use this programming language. Type not stated in the seed; a language name.
+                 * @description Limit to projects that use this programming language.
                  * @example Ruby
                  */
                 with_programming_language?: components["parameters"]["ProjectListWithProgrammingLanguage"];
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free). Part 3 §4.1.
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
                  * @example {
                  *       "location": "Antarctica"
                  *     }
@@ -13842,11 +13813,6 @@ export interface operations {
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
-                /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
-                 * @example keyset
-                 */
-                pagination?: components["parameters"]["KeysetPagination"];
                 /**
                  * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
@@ -13890,7 +13856,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Limit by archived status. Type not stated in the seed; boolean by meaning.
+                 * @description Limit by archived status.
                  * @example false
                  */
                 archived?: components["parameters"]["ProjectListArchived"];
@@ -13905,57 +13871,57 @@ export interface operations {
                  */
                 id_before?: components["parameters"]["ProjectListIdBefore"];
                 /**
-                 * @description Limit to projects the current user is a member of. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects the current user is a member of.
                  * @example true
                  */
                 membership?: components["parameters"]["ProjectListMembership"];
                 /**
-                 * @description Limit to projects where the current user has at least this role (an access level, Part 1 §1).
+                 * @description Limit to projects where the current user has at least this role, given as an access level (for example 30 for Developer).
                  * @example 30
                  */
                 min_access_level?: components["parameters"]["ProjectListMinAccessLevel"];
                 /**
-                 * @description Order projects by this field; default `created_at`. Keyset pagination is supported for selected orderings (which ones is not shown in the seed).
+                 * @description Order projects by this field; default `created_at`. Keyset pagination is supported for selected orderings (which ones is not documented).
                  * @example id
                  */
                 order_by?: components["parameters"]["UserProjectListOrderBy"];
                 /**
-                 * @description Limit to projects owned by the current user. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects owned by the current user.
                  * @example true
                  */
                 owned?: components["parameters"]["ProjectListOwned"];
                 /**
-                 * @description Return projects matching these search criteria. Type not stated in the seed; search text.
+                 * @description Return projects matching these search criteria.
                  * @example frontend
                  */
                 search?: components["parameters"]["ProjectListSearch"];
                 /**
-                 * @description When true, return the simple view of each project (`ProjectSimple`, Part 3 §2.1) instead of the full view. Type not stated in the seed; boolean by meaning.
+                 * @description When true, return the simple view of each project (`ProjectSimple`.1) instead of the full view.
                  * @example true
                  */
                 simple?: components["parameters"]["ProjectListSimple"];
                 /**
-                 * @description Sort direction; default `desc`.
+                 * @description Sort direction. The default is not documented for this list.
                  * @example asc
                  */
-                sort?: components["parameters"]["ProjectListSort"];
+                sort?: components["parameters"]["UserProjectListSort"];
                 /**
-                 * @description Limit to projects starred by the current user. Type not stated in the seed; boolean by meaning.
+                 * @description Limit to projects starred by the current user.
                  * @example true
                  */
                 starred?: components["parameters"]["ProjectListStarred"];
                 /**
-                 * @description Include project statistics; on `GET /projects`, available only to users with at least the Reporter role (Part 3 §4.1; not stated for `GET /users/{user_id}/projects`). Type not stated in the seed; boolean by meaning.
+                 * @description Include project statistics; on `GET /projects`, available only to users with at least the Reporter role (no such restriction is documented for `GET /users/{user_id}/projects`).
                  * @example true
                  */
                 statistics?: components["parameters"]["ProjectListStatistics"];
                 /**
-                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1); the seed does not state the rule for `GET /users/{user_id}/projects`. Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-01T00:00:00Z
                  */
                 updated_after?: components["parameters"]["ProjectListUpdatedAfter"];
                 /**
-                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (a dependency between query parameters that OpenAPI cannot express; Part 3 §4.1); the seed does not state the rule for `GET /users/{user_id}/projects`. Type not stated in the seed; an ISO 8601 date-time by meaning.
+                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-31T23:59:59Z
                  */
                 updated_before?: components["parameters"]["ProjectListUpdatedBefore"];
@@ -13965,7 +13931,7 @@ export interface operations {
                  */
                 visibility?: components["parameters"]["ProjectListVisibility"];
                 /**
-                 * @description Include custom attributes in the response. Part 3 §4.1 marks this parameter administrators-only on `GET /projects` but not on this endpoint. Type not stated in the seed; boolean by meaning.
+                 * @description Include custom attributes in the response. Administrators only on `GET /projects`; no such restriction is documented for this endpoint.
                  * @example true
                  */
                 with_custom_attributes?: components["parameters"]["UserProjectListWithCustomAttributes"];
@@ -13980,11 +13946,6 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
-                 * @example keyset
-                 */
-                pagination?: components["parameters"]["KeysetPagination"];
-                /**
                  * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
@@ -13998,14 +13959,14 @@ export interface operations {
                 Sudo?: components["parameters"]["SudoHeader"];
             };
             path: {
-                /** @description The user, by numeric ID or username (Part 3 §4.1: string, ID or username). */
+                /** @description The user, by numeric ID or username (a string). */
                 user_id: components["parameters"]["UserProjectListUserId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Projects in the user's namespace; empty when the profile is private. The project view is not stated in the seed. */
+            /** @description Projects in the user's namespace; empty when the profile is private. The project view is not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -14029,12 +13990,12 @@ export interface operations {
     "merge-requests/list-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5, Part 3 §8), or `None` / `Any`. Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
-                 * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not shown in the seed).
+                 * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
                  * @example yes
                  */
                 approved?: components["parameters"]["MergeRequestListApproved"];
@@ -14081,7 +14042,7 @@ export interface operations {
                  */
                 deployed_before?: components["parameters"]["MergeRequestListDeployedBefore"];
                 /**
-                 * @description Filter by environment (an environment name; Part 3 §4.2 gives no further detail).
+                 * @description Filter by environment (an environment name; no further detail is documented).
                  * @example production
                  */
                 environment?: components["parameters"]["MergeRequestListEnvironment"];
@@ -14107,47 +14068,47 @@ export interface operations {
                 /** @description Merge requests the caller reacted to with this emoji; `None` for no reaction, `Any` for at least one. */
                 my_reaction_emoji?: components["parameters"]["MergeRequestListMyReactionEmoji"];
                 /**
-                 * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example wontfix
                  */
                 "not[labels]"?: components["parameters"]["MergeRequestListNotLabels"];
                 /**
-                 * @description Milestone title the merge requests must not have. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Milestone title the merge requests must not have. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example v2.3
                  */
                 "not[milestone]"?: components["parameters"]["MergeRequestListNotMilestone"];
                 /**
-                 * @description Exclude merge requests created by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests created by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example 3
                  */
                 "not[author_id]"?: components["parameters"]["MergeRequestListNotAuthorId"];
                 /**
-                 * @description Exclude merge requests created by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests created by this username. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example bot
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
                 /**
-                 * @description Exclude merge requests assigned to this username (a key of the `not` hash only; type not stated, a username). One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this username (a key of the `not` hash only). One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example bot
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
                 /**
-                 * @description Exclude merge requests reviewed by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this username. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example bot
                  */
                 "not[reviewer_username]"?: components["parameters"]["MergeRequestListNotReviewerUsername"];
                 /**
-                 * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example thumbsdown
                  */
                 "not[my_reaction_emoji]"?: components["parameters"]["MergeRequestListNotMyReactionEmoji"];
@@ -14186,7 +14147,7 @@ export interface operations {
                  */
                 target_branch?: components["parameters"]["MergeRequestListTargetBranch"];
                 /**
-                 * @description Merge requests in this state, or `all`. `locked` is short-lived and rarely appears (Part 3 §3).
+                 * @description Merge requests in this state, or `all`. `locked` is short-lived and rarely appears.
                  * @example opened
                  */
                 state?: components["parameters"]["MergeRequestListState"];
@@ -14262,12 +14223,12 @@ export interface operations {
     "merge-requests/list-project-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5, Part 3 §8), or `None` / `Any`. Premium and Ultimate. Send repeated: `approved_by_ids=3&approved_by_ids=7`. */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. Send repeated: `approver_ids=3&approver_ids=7`. */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
-                 * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not shown in the seed).
+                 * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
                  * @example yes
                  */
                 approved?: components["parameters"]["MergeRequestListApproved"];
@@ -14304,7 +14265,7 @@ export interface operations {
                  */
                 updated_before?: components["parameters"]["MergeRequestListUpdatedBefore"];
                 /**
-                 * @description Filter by environment (an environment name; Part 3 §4.2 gives no further detail).
+                 * @description Filter by environment (an environment name; no further detail is documented).
                  * @example production
                  */
                 environment?: components["parameters"]["MergeRequestListEnvironment"];
@@ -14338,47 +14299,47 @@ export interface operations {
                 /** @description Merge requests the caller reacted to with this emoji; `None` for no reaction, `Any` for at least one. */
                 my_reaction_emoji?: components["parameters"]["MergeRequestListMyReactionEmoji"];
                 /**
-                 * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Comma-separated label names the merge requests must not carry. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example wontfix
                  */
                 "not[labels]"?: components["parameters"]["MergeRequestListNotLabels"];
                 /**
-                 * @description Milestone title the merge requests must not have. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Milestone title the merge requests must not have. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example v2.3
                  */
                 "not[milestone]"?: components["parameters"]["MergeRequestListNotMilestone"];
                 /**
-                 * @description Exclude merge requests created by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests created by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example 3
                  */
                 "not[author_id]"?: components["parameters"]["MergeRequestListNotAuthorId"];
                 /**
-                 * @description Exclude merge requests created by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests created by this username. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example bot
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
                 /**
-                 * @description Exclude merge requests assigned to this username (a key of the `not` hash only; type not stated, a username). One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this username (a key of the `not` hash only). One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example bot
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
                 /**
-                 * @description Exclude merge requests reviewed by this username. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this username. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example bot
                  */
                 "not[reviewer_username]"?: components["parameters"]["MergeRequestListNotReviewerUsername"];
                 /**
-                 * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash (Part 3 §4.2), which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests the caller reacted to with this emoji. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
                  * @example thumbsdown
                  */
                 "not[my_reaction_emoji]"?: components["parameters"]["MergeRequestListNotMyReactionEmoji"];
@@ -14507,7 +14468,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @description The internal ID (IID) of the merge request in its project.
                  * @example 1
                  */
                 merge_request_iid: components["parameters"]["MergeRequestIid"];
@@ -14530,7 +14491,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request: none of the optional attributes was given (Part 3 §7), or an attribute is invalid. The message text is not shown in the seed. */
+            /** @description 400 Bad Request: none of the optional attributes was given, or an attribute is invalid. The message text is not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14567,7 +14528,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @description The internal ID (IID) of the merge request in its project.
                  * @example 1
                  */
                 merge_request_iid: components["parameters"]["MergeRequestIid"];
@@ -14617,7 +14578,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The internal ID (IID) of the merge request in its project. Type not stated in the seed; an integer like the `iid` field.
+                 * @description The internal ID (IID) of the merge request in its project.
                  * @example 1
                  */
                 merge_request_iid: components["parameters"]["MergeRequestIid"];
@@ -14641,7 +14602,7 @@ export interface operations {
             };
             301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
-            /** @description 401: the caller may not accept (merge) this merge request (Part 3 §7; the seed gives 401 here, not 403), or the credentials are missing or invalid (Part 1 §5). */
+            /** @description 401: the caller may not accept (merge) this merge request (this operation answers 401 here, not 403), or the credentials are missing or invalid. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14652,7 +14613,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description 405: the merge request cannot be merged (Part 3 §7). The body is not shown in the seed. */
+            /** @description 405: the merge request cannot be merged. The body is not documented. */
             405: {
                 headers: {
                     [name: string]: unknown;
@@ -14661,22 +14622,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description 409: the `sha` parameter differs from the HEAD of the source branch (Part 3 §7). */
+            /** @description The `sha` parameter differs from the HEAD of the source branch. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "application/json": components["schemas"]["ErrorMessage"] & {
+                        /** @constant */
+                        message?: "SHA does not match HEAD of source branch";
+                    };
                 };
             };
-            /** @description 422: the merge failed (Part 3 §7). */
+            /** @description The merge failed. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "application/json": components["schemas"]["ErrorMessage"] & {
+                        /** @constant */
+                        message?: "Branch cannot be merged";
+                    };
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -14805,7 +14772,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @description The ID of the approval rule.
                  * @example 7
                  */
                 approval_rule_id: components["parameters"]["ApprovalRuleId"];
@@ -15010,7 +14977,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created rule (further content not shown in the seed). */
+            /** @description The created rule; what the body carries beyond a rule record is not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -15049,7 +15016,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The ID of the approval rule. Type not stated in the seed; an integer like the rule's `id`.
+                 * @description The ID of the approval rule.
                  * @example 7
                  */
                 approval_rule_id: components["parameters"]["ApprovalRuleId"];
@@ -15098,7 +15065,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The settings object (Part 3 §2.5). */
+            /** @description The settings object. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15109,7 +15076,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            /** @description 403 Forbidden: the caller is not an administrator (the rule of every admin-only setting endpoint), or a non-administrator used sudo. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15160,7 +15127,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            /** @description 403 Forbidden: the caller is not an administrator (the rule of every admin-only setting endpoint), or a non-administrator used sudo. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15201,7 +15168,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The plan limits object (Part 3 §2.7). */
+            /** @description The plan limits object. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15212,7 +15179,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            /** @description 403 Forbidden: the caller is not an administrator (the rule of every admin-only setting endpoint), or a non-administrator used sudo. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15263,7 +15230,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not an administrator (Part 3 §7: any admin-only setting endpoint; general rules and sudo bodies in Part 1). */
+            /** @description 403 Forbidden: the caller is not an administrator (the rule of every admin-only setting endpoint), or a non-administrator used sudo. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15282,7 +15249,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only dependencies of these package managers, sent repeated: `package_manager=bundler&package_manager=yarn`.
+                 * @description Only dependencies of these package managers. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `package_manager=bundler&package_manager=yarn`).
                  * @example [
                  *       "bundler",
                  *       "yarn"
@@ -15360,20 +15327,20 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductAnalyticsQueryRequest"];
             };
         };
         responses: {
-            /** @description The query result; its body is not shown in the seed. */
+            /** @description The query result; its body is not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -15409,20 +15376,20 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductAnalyticsQueryRequest"];
             };
         };
         responses: {
-            /** @description The query result; its body is not shown in the seed. */
+            /** @description The query result; its body is not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -15458,7 +15425,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The project's numeric ID (Part 3 §4.7 types it integer); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -15467,7 +15434,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Metadata of the analytics data; shape not stated in the seed. */
+            /** @description Metadata of the analytics data; shape not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15519,7 +15486,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The client keys; the body is not shown in the seed. */
+            /** @description The client keys; the body is not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -15569,7 +15536,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created client key; the body is not shown in the seed. */
+            /** @description The created client key; the body is not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -15608,7 +15575,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description ID of the client key. Type not stated in the seed; an integer ID by meaning.
+                 * @description ID of the client key.
                  * @example 2
                  */
                 key_id: number;
