@@ -841,15 +841,15 @@ export interface paths {
         };
         /**
          * List users
-         * @description Users of the instance (Part 2 §4.1). Callers who are not administrators get the public view (`User`, Part 2 §2.1); administrators get the administrator view (`UserAdmin`, Part 2 §2.2), may use the administrator-only filters (`x-admin-only` parameters) and can search private e-mail addresses too. The response items are therefore `anyOf` the two views. For `active`, `blocked` and `external` only `true` is meaningful.
+         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`, whose added fields are marked `x-admin-only`), may use the administrator-only filters (`x-admin-only` parameters) and can search private e-mail addresses too. The response items are therefore `anyOf` the two views. For `active`, `blocked` and `external` only `true` is meaningful.
          *
-         *     Pagination (Part 2 §4.1, §8): keyset pagination is supported (`pagination=keyset`, follow the `Link` header); it is enforced above 50,000 requested records, and offset pagination (`page`/`per_page`) is deprecated for this endpoint. The other keyset parameters of this endpoint are not shown in the seeds.
+         *     Pagination: keyset pagination is supported (follow the `Link` header's `rel="next"` URL) and enforced above 50,000 requested records; offset pagination (`page`) is deprecated for this endpoint. The parameters that select keyset mode here are not documented.
          */
         get: operations["users/list-users"];
         put?: never;
         /**
          * Create a user
-         * @description Creates a user; administrators only (Part 2 §4.1). One of `password`, `reset_password`, `force_random_password` must be given; when `reset_password` and `force_random_password` are both false, `password` is required; the two flags take priority over `password` and can be combined. `private_profile` defaults to the instance setting for new users; `bio` defaults to the empty string. The full parameter table and the response body are not shown in the seeds: the request body stays open to further attributes and the response (the created user) is an open object.
+         * @description Creates a user; administrators only. One of `password`, `reset_password`, `force_random_password` must be given; when `reset_password` and `force_random_password` are both false, `password` is required; the two flags take priority over `password` and can be combined. `private_profile` defaults to the instance setting for new users; `bio` defaults to the empty string. The full parameter table and the response body are not documented: the request body stays open to further attributes and the response (the created user) is an open object.
          */
         post: operations["users/create-user"];
         delete?: never;
@@ -873,7 +873,7 @@ export interface paths {
         };
         /**
          * Get a single user
-         * @description A single user (Part 2 §4.1); the caller must be signed in. Returns the single-user view (`UserSingle`, Part 2 §2.1) to other callers and the administrator single-user view (`UserAdminSingle`, Part 2 §2.2) to administrators. `with_custom_attributes` is for administrators.
+         * @description A single user; the caller must be signed in. Returns the single-user view (`UserSingle`) to other callers and the administrator single-user view (`UserAdminSingle`) to administrators. `with_custom_attributes` is for administrators.
          */
         get: operations["users/get-user"];
         put?: never;
@@ -904,14 +904,14 @@ export interface paths {
         };
         /**
          * Get an impersonation token of a user
-         * @description One impersonation token of a user; administrators only (Part 2 §4.1). The secret `token` is never returned here (Part 2 §2.3).
+         * @description One impersonation token of a user; administrators only. The secret `token` is never returned here.
          */
         get: operations["users/get-impersonation-token"];
         put?: never;
         post?: never;
         /**
          * Revoke an impersonation token
-         * @description Revokes an impersonation token of a user; administrators only (Part 2 §4.1). Success status from the general rule (DELETE 204, Part 1 §7).
+         * @description Revokes an impersonation token of a user; administrators only. Success status from the general rule (DELETE 204).
          */
         delete: operations["users/revoke-impersonation-token"];
         options?: never;
@@ -936,7 +936,7 @@ export interface paths {
         put?: never;
         /**
          * Create an impersonation token
-         * @description Creates an impersonation token for a user; administrators only (Part 2 §4.1). The response includes the secret `token`, which appears only here and cannot be read again; the user cannot see the token in their profile. Impersonation can be disabled by an administrator (enabled by default, Part 1 §5 rule 5). Success status from the general rule (POST 201).
+         * @description Creates an impersonation token for a user; administrators only. The response includes the secret `token`, which appears only here and cannot be read again; the user cannot see the token in their profile. Impersonation can be disabled by an administrator (enabled by default). Success status from the general rule (POST 201).
          */
         post: operations["users/create-impersonation-token"];
         delete?: never;
@@ -962,7 +962,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal access token for a user
-         * @description Creates a personal access token for a user; administrators only (Part 2 §4.1). `expires_at` defaults to the maximum allowed lifetime. The response includes the secret `token`, returned only at creation. Success status from the general rule (POST 201).
+         * @description Creates a personal access token for a user; administrators only. `expires_at` defaults to the maximum allowed lifetime. The response includes the secret `token`, returned only at creation. Success status from the general rule (POST 201).
          */
         post: operations["users/create-user-personal-access-token"];
         delete?: never;
@@ -982,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal access token for the caller
-         * @description Creates a personal access token for the signed-in caller (Part 2 §4.1). Only the `k8s_proxy` scope is accepted. `expires_at` defaults to the end of the creation day (Part 2 §8), capped by the maximum lifetime. The response is the token record including the secret `token` (only in this creation response, Part 2 §2.3). Success status from the general rule (POST 201).
+         * @description Creates a personal access token for the signed-in caller. Only the `k8s_proxy` scope is accepted. `expires_at` defaults to the end of the creation day, capped by the maximum lifetime. The response is the token record including the secret `token` (only in this creation response). Success status from the general rule (POST 201).
          */
         post: operations["users/create-personal-access-token"];
         delete?: never;
@@ -1000,7 +1000,7 @@ export interface paths {
         };
         /**
          * List user activities
-         * @description Last activity dates of users, sorted from oldest to newest (Part 2 §4.1). For other users only public profiles are shown; administrators also see private profiles. `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. Paginated as every list (Part 1 §8).
+         * @description Last activity dates of users, sorted from oldest to newest. For other users only public profiles are shown; administrators also see private profiles. `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. Paginated as every list.
          */
         get: operations["users/list-activities"];
         put?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
         };
         /**
          * List direct memberships of a user
-         * @description Projects and groups (namespaces) the user is a direct member of (Part 2 §4.1); only direct memberships. Administrators only. Statuses (Part 2 §7): 200 success; 404 user not found; 403 not an administrator; 400 unsupported `type`. Paginated as every list (Part 1 §8).
+         * @description Projects and groups (namespaces) the user is a direct member of; only direct memberships. Administrators only. Statuses: 200 success; 404 user not found; 403 not an administrator; 400 unsupported `type`. Paginated as every list.
          */
         get: operations["users/list-memberships"];
         put?: never;
@@ -1058,7 +1058,7 @@ export interface paths {
         head?: never;
         /**
          * Disable two-factor authentication for a user
-         * @description Disables two-factor authentication for a user; administrators only (Part 2 §4.1). It cannot target the caller or other administrators (the status for that case is not stated). Afterwards the user has two-factor authentication disabled (Part 2 §3). Statuses (Part 2 §7): 204 success; 400 two-factor not enabled; 403 not an administrator; 404 user not found.
+         * @description Disables two-factor authentication for a user; administrators only. It cannot target the caller or other administrators (the status for that case is not documented). Afterwards the user has two-factor authentication disabled. Statuses: 204 success; 400 two-factor not enabled; 403 not an administrator; 404 user not found.
          */
         patch: operations["users/disable-two-factor"];
         trace?: never;
@@ -1074,7 +1074,7 @@ export interface paths {
         put?: never;
         /**
          * Create a runner linked to the caller
-         * @description Creates a runner and returns its ID and authentication token (Part 2 §4.1, §2.9). Needs a token (personal access or OAuth token) with the `create_runner` scope; the scope is stated here rather than in `security`, whose arrays hold scopes only for OAuth2 schemes. `instance_type` needs an administrator; `group_type` and `project_type` need the Owner role in the target group or project, and an administrator must not have restricted runner registration. `maintenance_note` is at most 1024 characters (Part 2 §8). The token is shown only in this response. Success status from the general rule (POST 201).
+         * @description Creates a runner and returns its ID and authentication token. Needs a token (personal access or OAuth token) with the `create_runner` scope; the scope is stated here rather than in `security`, whose arrays hold scopes only for OAuth2 schemes. `instance_type` needs an administrator; `group_type` and `project_type` need the Owner role in the target group or project, and an administrator must not have restricted runner registration. `maintenance_note` is at most 1024 characters. The token is shown only in this response. Success status from the general rule (POST 201).
          */
         post: operations["runners/create-user-runner"];
         delete?: never;
@@ -1093,7 +1093,7 @@ export interface paths {
         get?: never;
         /**
          * Upload the caller's avatar
-         * @description Uploads an avatar for the signed-in caller as `multipart/form-data` (Part 2 §4.1). The file part `avatar` is required; ideal size 192 x 192 pixels; at most 200 KiB (Part 2 §8). Statuses (Part 2 §7): 200 with `{avatar_url}`; 400 when the file is above 200 KiB.
+         * @description Uploads an avatar for the signed-in caller as `multipart/form-data`. The file part `avatar` is required; ideal size 192 x 192 pixels; at most 200 KiB. Statuses: 200 with `{avatar_url}`; 400 when the file is above 200 KiB.
          */
         put: operations["users/upload-avatar"];
         post?: never;
@@ -1112,7 +1112,7 @@ export interface paths {
         };
         /**
          * List groups
-         * @description Groups visible to the caller (Part 2 §4.2). Unauthenticated callers get only public groups and may use keyset pagination (`pagination=keyset`; its other parameters are not shown in the seeds). Pages hold up to 100 groups with `per_page` (Part 2 §8), for example `/groups?per_page=100&page=2`. `all_available` defaults to false for authenticated users and true for administrators; `owned` and `min_access_level` take precedence over it. `statistics` and `with_custom_attributes` are for administrators; `repository_storage` is for administrators on Premium and Ultimate. The fields of each group vary with the caller's permissions; `repository_storage` is returned in this top-level listing only.
+         * @description Groups visible to the caller. Unauthenticated callers get only public groups and may use keyset pagination (follow the `Link` header's `rel="next"` URL; the parameters that select it are not documented). Pages hold up to 100 groups with `per_page`, for example `/groups?per_page=100&page=2`. `all_available` defaults to false for authenticated users and true for administrators; `owned` and `min_access_level` take precedence over it. `statistics` and `with_custom_attributes` are for administrators; `repository_storage` is for administrators on Premium and Ultimate. The fields of each group vary with the caller's permissions; `repository_storage` is returned in this top-level listing only.
          */
         get: operations["groups/list-groups"];
         put?: never;
@@ -1135,7 +1135,7 @@ export interface paths {
         };
         /**
          * List direct subgroups
-         * @description The direct subgroups of the group `id` (the parent) that the caller can see (Part 2 §4.2). Unauthenticated callers see only public groups; authenticated callers see only the groups they belong to. `search` looks at short paths only. `statistics` and `with_custom_attributes` are for administrators. Paginated as every list (Part 1 §8).
+         * @description The direct subgroups of the group `id` (the parent) that the caller can see. Unauthenticated callers see only public groups; authenticated callers see only the groups they belong to. `search` looks at short paths only. Paginated as every list.
          */
         get: operations["groups/list-subgroups"];
         put?: never;
@@ -1158,7 +1158,7 @@ export interface paths {
         };
         /**
          * List descendant groups
-         * @description All visible descendant groups of the group `id` (Part 2 §4.2), with the same parameters as the subgroup list. The seed states the visibility rules (unauthenticated callers see only public groups) for the subgroup list; for this list it says only "visible". Paginated as every list (Part 1 §8).
+         * @description All visible descendant groups of the group `id`, with the same parameters as the subgroup list. Only visible groups are listed; the visibility rules are documented for the subgroup list (unauthenticated callers see only public groups), and anonymous calls are accepted here as there. Paginated as every list.
          */
         get: operations["groups/list-descendant-groups"];
         put?: never;
@@ -1181,7 +1181,7 @@ export interface paths {
         };
         /**
          * List projects of a group
-         * @description Projects of a group, as group project list records (Part 2 §4.2, §2.5). `order_by=similarity` ignores `sort` and, without `search`, orders by name. `with_security_reports` is Ultimate only. Paginated as every list (Part 1 §8).
+         * @description Projects of a group, as group project list records. `order_by=similarity` ignores `sort` and, without `search`, orders by name. `with_security_reports` is Ultimate only. Paginated as every list.
          */
         get: operations["groups/list-projects"];
         put?: never;
@@ -1200,7 +1200,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the group hook. Type not stated (an ID).
+                 * @description The ID of the group hook.
                  * @example 8
                  */
                 hook_id: components["parameters"]["GroupHookId"];
@@ -1210,13 +1210,13 @@ export interface paths {
         get?: never;
         /**
          * Update a group hook
-         * @description Updates a hook of the group and returns it (Part 2 §4.2). `url` is required. The boolean `*_events` parameters select the events the hook reacts to (Part 2 §6). The secret `token` is write-only: it is never returned, and it is reset when `url` changes. The group hook record's fields are not shown in the seeds (open object). Group hook list/add/get are not shown in the seeds.
+         * @description Updates a hook of the group and returns it. `url` is required. The boolean `*_events` parameters select the events the hook reacts to. The secret `token` is write-only: it is never returned, and it is reset when `url` changes. The group hook record's fields are not documented (open object). Group hook list/add/get are not documented.
          */
         put: operations["groups/update-hook"];
         post?: never;
         /**
          * Delete a group hook
-         * @description Removes a hook from the group (Part 2 §4.2). The operation is idempotent: repeating it has no further effect. Success status from the general rule (DELETE 204); the status of a repeat on an already removed hook is not stated.
+         * @description Removes a hook from the group. The operation is idempotent: repeating it has no further effect. Success status from the general rule (DELETE 204); the status of a repeat on an already removed hook is not documented.
          */
         delete: operations["groups/delete-hook"];
         options?: never;
@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Sync a group with LDAP
-         * @description Synchronizes the group with its LDAP links (Part 2 §4.2). Group owners and administrators; self-managed, Premium and Ultimate. The seed states no result: the status follows the general rule (POST 201) and the body is not shown.
+         * @description Synchronizes the group with its LDAP links. Group owners and administrators; self-managed, Premium and Ultimate. The success status and body are not documented: the general rule gives 201 for a POST and 202 for a request accepted for later processing, and no body is documented for either.
          */
         post: operations["groups/sync-ldap"];
         delete?: never;
@@ -1259,18 +1259,18 @@ export interface paths {
         };
         /**
          * List LDAP group links
-         * @description LDAP group links of the group (Part 2 §4.2). Premium and Ultimate. The link record's fields are not shown in the seeds (open objects). Paginated as every list (Part 1 §8).
+         * @description LDAP group links of the group. Premium and Ultimate. The link record's fields are not documented (open objects). Paginated as every list.
          */
         get: operations["groups/list-ldap-group-links"];
         put?: never;
         /**
          * Create an LDAP group link
-         * @description Creates an LDAP group link (Part 2 §4.2). Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not shown in the seeds. Success status from the general rule (POST 201).
+         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201).
          */
         post: operations["groups/create-ldap-group-link"];
         /**
          * Delete an LDAP group link
-         * @description Deletes an LDAP group link identified by exactly one of `cn` and `filter`, and `provider` (Part 2 §4.2). Premium and Ultimate. The two path forms `/ldap_group_links/{cn}` and `/ldap_group_links/{provider}/{cn}` are deprecated. The parameters travel in the JSON body (Part 1 §1); success status from the general rule (DELETE 204).
+         * @description Deletes an LDAP group link identified by exactly one of `cn` and `filter`, and `provider`. Premium and Ultimate. The two path forms `/ldap_group_links/{cn}` and `/ldap_group_links/{provider}/{cn}` are deprecated. The parameters travel in the JSON body; success status from the general rule (DELETE 204).
          */
         delete: operations["groups/delete-ldap-group-link"];
         options?: never;
@@ -1286,7 +1286,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @description CN of the LDAP group (URL-encoded).
                  * @example developers
                  */
                 cn: components["parameters"]["LdapGroupLinkCn"];
@@ -1299,7 +1299,7 @@ export interface paths {
         /**
          * Delete an LDAP group link by CN (deprecated)
          * @deprecated
-         * @description Deprecated (Part 2 §4.2): deletes the LDAP group link with this CN. The seed names no replacement; the non-deprecated `DELETE /groups/{id}/ldap_group_links` deletes a link identified by `cn` or `filter` and `provider`. Premium and Ultimate. Success status from the general rule (DELETE 204).
+         * @description Deprecated: deletes the LDAP group link with this CN. No replacement is named; the non-deprecated `DELETE /groups/{id}/ldap_group_links` deletes a link identified by `cn` or `filter` and `provider`. Premium and Ultimate. Success status from the general rule (DELETE 204).
          */
         delete: operations["groups/delete-ldap-group-link-by-cn"];
         options?: never;
@@ -1315,12 +1315,12 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description LDAP provider ID. Type not stated (an identifier string).
+                 * @description LDAP provider ID.
                  * @example ldapmain
                  */
                 provider: components["parameters"]["LdapGroupLinkProvider"];
                 /**
-                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @description CN of the LDAP group (URL-encoded).
                  * @example developers
                  */
                 cn: components["parameters"]["LdapGroupLinkCn"];
@@ -1333,7 +1333,7 @@ export interface paths {
         /**
          * Delete an LDAP group link by provider and CN (deprecated)
          * @deprecated
-         * @description Deprecated (Part 2 §4.2): deletes the LDAP group link with this provider and CN. The seed names no replacement; the non-deprecated `DELETE /groups/{id}/ldap_group_links` deletes a link identified by `cn` or `filter` and `provider`. Premium and Ultimate. Success status from the general rule (DELETE 204).
+         * @description Deprecated: deletes the LDAP group link with this provider and CN. No replacement is named; the non-deprecated `DELETE /groups/{id}/ldap_group_links` deletes a link identified by `cn` or `filter` and `provider`. Premium and Ultimate. Success status from the general rule (DELETE 204).
          */
         delete: operations["groups/delete-ldap-group-link-by-provider"];
         options?: never;
@@ -1353,13 +1353,13 @@ export interface paths {
         };
         /**
          * List SAML group links
-         * @description SAML group links of the group (Part 2 §4.2); 200 with an array. Premium and Ultimate. Paginated as every list (Part 1 §8).
+         * @description SAML group links of the group; 200 with an array. Premium and Ultimate. Paginated as every list.
          */
         get: operations["groups/list-saml-group-links"];
         put?: never;
         /**
          * Create a SAML group link
-         * @description Creates a SAML group link (Part 2 §4.2); 201 with the link. Premium and Ultimate.
+         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate.
          */
         post: operations["groups/create-saml-group-link"];
         delete?: never;
@@ -1376,7 +1376,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+                 * @description Name of the SAML group (URL-encoded).
                  * @example saml-developers
                  */
                 saml_group_name: components["parameters"]["SamlGroupName"];
@@ -1385,14 +1385,14 @@ export interface paths {
         };
         /**
          * Get a SAML group link
-         * @description One SAML group link of the group (Part 2 §4.2); 200 with the link. Premium and Ultimate.
+         * @description One SAML group link of the group; 200 with the link. Premium and Ultimate.
          */
         get: operations["groups/get-saml-group-link"];
         put?: never;
         post?: never;
         /**
          * Delete a SAML group link
-         * @description Deletes a SAML group link (Part 2 §4.2); 204. Premium and Ultimate.
+         * @description Deletes a SAML group link; 204. Premium and Ultimate.
          */
         delete: operations["groups/delete-saml-group-link"];
         options?: never;
@@ -1414,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Share a group with another group
-         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at` (Part 2 §4.2). Answers 200 with the group, as the seed states (not the general POST 201).
+         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201).
          */
         post: operations["groups/share"];
         delete?: never;
@@ -1431,7 +1431,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description ID of the group the group is shared with. Type not stated (an ID).
+                 * @description ID of the group the group is shared with.
                  * @example 9
                  */
                 group_id: components["parameters"]["SharedGroupId"];
@@ -1443,7 +1443,7 @@ export interface paths {
         post?: never;
         /**
          * Stop sharing a group with another group
-         * @description Removes the share of the group `id` with the group `group_id` (Part 2 §4.2); 204.
+         * @description Removes the share of the group `id` with the group `group_id`; 204.
          */
         delete: operations["groups/unshare"];
         options?: never;
@@ -1463,17 +1463,17 @@ export interface paths {
         };
         /**
          * Get the group push rule
-         * @description The push rule of the group (Part 2 §4.2). Group owners and administrators. Premium and Ultimate.
+         * @description The push rule of the group. Group owners and administrators. Premium and Ultimate.
          */
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group (Part 2 §4.2) with "the same attributes" as the create operation. The seed shows the parameters only up to `member_check`; the parameters after it and the response body are not shown. The body therefore declares `deny_delete_tag` and `member_check` and stays open to the further (not shown) attributes; the response is an open object. Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body therefore declares `deny_delete_tag` and `member_check` and stays open to the further attributes; the response is an open object. Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
          * Create the group push rule
-         * @description Creates the push rule of the group (Part 2 §4.2). All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not shown in the seeds.
+         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented.
          */
         post: operations["groups/create-push-rule"];
         delete?: never;
@@ -1494,13 +1494,13 @@ export interface paths {
         };
         /**
          * List group badges
-         * @description Badges of the group (Part 2 §4.2), optionally filtered by name. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Paginated as every list (Part 1 §8).
+         * @description Badges of the group, optionally filtered by name. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Paginated as every list.
          */
         get: operations["badges/list-group-badges"];
         put?: never;
         /**
          * Add a badge to a group
-         * @description Adds a badge to the group (Part 2 §4.2). `link_url` and `image_url` are required. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Success status from the general rule (POST 201).
+         * @description Adds a badge to the group. `link_url` and `image_url` are required. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Success status from the general rule (POST 201).
          */
         post: operations["badges/create-group-badge"];
         delete?: never;
@@ -1517,7 +1517,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the badge. Type not stated (an ID).
+                 * @description The ID of the badge.
                  * @example 14
                  */
                 badge_id: components["parameters"]["GroupBadgeId"];
@@ -1526,18 +1526,18 @@ export interface paths {
         };
         /**
          * Get a group badge
-         * @description One badge of the group (Part 2 §4.2). Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged.
+         * @description One badge of the group. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged.
          */
         get: operations["badges/get-group-badge"];
         /**
          * Edit a group badge
-         * @description Updates a badge of the group (Part 2 §4.2); all attributes optional. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Success status from the general rule (PUT 200).
+         * @description Updates a badge of the group; all attributes optional. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. Success status from the general rule (PUT 200).
          */
         put: operations["badges/update-group-badge"];
         post?: never;
         /**
          * Remove a group badge
-         * @description Removes a badge from the group (Part 2 §4.2). Success status from the general rule (DELETE 204).
+         * @description Removes a badge from the group. Success status from the general rule (DELETE 204).
          */
         delete: operations["badges/delete-group-badge"];
         options?: never;
@@ -1557,7 +1557,7 @@ export interface paths {
         };
         /**
          * Preview rendered badge URLs
-         * @description Renders `link_url` and `image_url` as a badge of the group would be rendered, without creating one (Part 2 §4.2). Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. The concrete path `/groups/{id}/badges/render` takes precedence over the templated `/groups/{id}/badges/{badge_id}` (OpenAPI matches concrete paths first; `badge_id` is an integer, so `render` cannot be a badge ID).
+         * @description Renders `link_url` and `image_url` as a badge of the group would be rendered, without creating one. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. The concrete path `/groups/{id}/badges/render` takes precedence over the templated `/groups/{id}/badges/{badge_id}` (OpenAPI matches concrete paths first; `badge_id` is an integer, so `render` cannot be a badge ID).
          */
         get: operations["badges/render-group-badge"];
         put?: never;
@@ -1580,7 +1580,7 @@ export interface paths {
         };
         /**
          * List direct members of a group
-         * @description Direct members of the group only, without inherited or invited members (Part 2 §4.3; use `/groups/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         * @description Direct members of the group only, without inherited or invited members (use `/groups/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (`page`, `per_page`, 20 items by default).
          */
         get: operations["members/list-group-members"];
         put?: never;
@@ -1603,7 +1603,7 @@ export interface paths {
         };
         /**
          * List direct members of a project
-         * @description Direct members of the project only, without inherited or invited members (Part 2 §4.3; use `/projects/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         * @description Direct members of the project only, without inherited or invited members (use `/projects/{id}/members/all` for those). Filters: `query`, `user_ids`, `skip_users`, `show_seat_info`. Lists are paginated (`page`, `per_page`, 20 items by default).
          */
         get: operations["members/list-project-members"];
         put?: never;
@@ -1626,7 +1626,7 @@ export interface paths {
         };
         /**
          * List all members of a group, including inherited and invited
-         * @description Members of the group including inherited members and invited groups' members (Part 2 §4.3). When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         * @description Members of the group including inherited members and invited groups' members. When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (`page`, `per_page`, 20 items by default).
          */
         get: operations["members/list-all-group-members"];
         put?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
         };
         /**
          * List all members of a project, including inherited and invited
-         * @description Members of the project including inherited members and invited groups' members (Part 2 §4.3). When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         * @description Members of the project including inherited members and invited groups' members. When a user has several memberships, only the one with the highest `access_level` is returned. Members of an invited group are included when the invited group is public, or when the caller belongs to the invited group or to the shared group or project. Filters: `query`, `user_ids`, `show_seat_info`, and `state` (Premium and Ultimate). Lists are paginated (`page`, `per_page`, 20 items by default).
          */
         get: operations["members/list-all-project-members"];
         put?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         };
         /**
          * Get a direct member of a group
-         * @description One direct member of the group (Part 2 §4.3). Inherited and invited members are not found here; use `/groups/{id}/members/all/{user_id}`.
+         * @description One direct member of the group. Inherited and invited members are not found here; use `/groups/{id}/members/all/{user_id}`.
          */
         get: operations["members/get-group-member"];
         put?: never;
@@ -1705,7 +1705,7 @@ export interface paths {
         };
         /**
          * Get a direct member of a project
-         * @description One direct member of the project (Part 2 §4.3). Inherited and invited members are not found here; use `/projects/{id}/members/all/{user_id}`.
+         * @description One direct member of the project. Inherited and invited members are not found here; use `/projects/{id}/members/all/{user_id}`.
          */
         get: operations["members/get-project-member"];
         put?: never;
@@ -1733,7 +1733,7 @@ export interface paths {
         };
         /**
          * Get a member of a group, including inherited and invited
-         * @description One member of the group, direct, inherited or invited (Part 2 §4.3).
+         * @description One member of the group, direct, inherited or invited.
          */
         get: operations["members/get-inherited-group-member"];
         put?: never;
@@ -1761,7 +1761,7 @@ export interface paths {
         };
         /**
          * Get a member of a project, including inherited and invited
-         * @description One member of the project, direct, inherited or invited (Part 2 §4.3).
+         * @description One member of the project, direct, inherited or invited.
          */
         get: operations["members/get-inherited-project-member"];
         put?: never;
@@ -1784,7 +1784,7 @@ export interface paths {
         };
         /**
          * List billable members of a top-level group
-         * @description Billable members of a top-level group, including the members of its subgroups and projects (Part 2 §4.3). Available for top-level groups only (Part 2 §8); the error for a subgroup is not shown in the seed. Filters: `search` (name, username or public e-mail) and `sort`. Lists are paginated (Part 1 §4, §8: `page`, `per_page`, 20 items by default).
+         * @description Billable members of a top-level group, including the members of its subgroups and projects. Available for top-level groups only; the error for a subgroup is not documented. Filters: `search` (name, username or public e-mail) and `sort`. Lists are paginated (`page`, `per_page`, 20 items by default).
          */
         get: operations["members/list-billable-members"];
         put?: never;
@@ -1812,7 +1812,7 @@ export interface paths {
         };
         /**
          * List the memberships of a billable member
-         * @description Direct memberships of a billable member inside the group hierarchy only (Part 2 §4.3). The caller needs permission to administer memberships (the status when it lacks it is not stated). Top-level groups only (Part 2 §8). The parameter table and the response body are not shown in the seed, so the body is an open schema.
+         * @description Direct memberships of a billable member inside the group hierarchy only. The caller needs permission to administer memberships (the status when it lacks it is not documented). Top-level groups only. The parameter table and the response body are not documented, so the body is an open schema.
          */
         get: operations["members/list-billable-member-memberships"];
         put?: never;
@@ -1835,15 +1835,15 @@ export interface paths {
         };
         /**
          * List pending invitations of a group
-         * @description Pending invitations sent directly for the group (direct invitations only, Part 2 §4.4). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page` (Part 1 §8). The caller must have access to the group.
+         * @description Pending invitations sent directly for the group (direct invitations only). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page`. The caller must have access to the group.
          */
         get: operations["invitations/list-group-invitations"];
         put?: never;
         /**
          * Invite users to a group
-         * @description Invites one or more people to the group by e-mail address and/or user ID (Part 2 §4.4). `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. The caller must have access to the group.
+         * @description Invites one or more people to the group by e-mail address and/or user ID. `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. The caller must have access to the group.
          *
-         *     The answer is 200 (not 201; Part 2 §7): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
+         *     The answer is 200 (not 201): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
          */
         post: operations["invitations/create-group-invitation"];
         delete?: never;
@@ -1864,15 +1864,15 @@ export interface paths {
         };
         /**
          * List pending invitations of a project
-         * @description Pending invitations sent directly for the project (direct invitations only, Part 2 §4.4). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page` (Part 1 §8). The caller must have access to the project.
+         * @description Pending invitations sent directly for the project (direct invitations only). `query` returns only the invitation whose e-mail equals it exactly; empty returns all. Paginated with `page` and `per_page`. The caller must have access to the project.
          */
         get: operations["invitations/list-project-invitations"];
         put?: never;
         /**
          * Invite users to a project
-         * @description Invites one or more people to the project by e-mail address and/or user ID (Part 2 §4.4). `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. Access level 50 (Owner) is valid for projects. The caller must have access to the project.
+         * @description Invites one or more people to the project by e-mail address and/or user ID. `email` and `user_id` each take one value or several comma-separated values; at least one of them is required, and `access_level` is required. Access level 50 (Owner) is valid for projects. The caller must have access to the project.
          *
-         *     The answer is 200 (not 201; Part 2 §7): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
+         *     The answer is 200 (not 201): `{status: success}` when every invitation was created, or `{status: error, message: {...}}` whose `message` maps each failing e-mail address or user to a reason text.
          */
         post: operations["invitations/create-project-invitation"];
         delete?: never;
@@ -1889,7 +1889,7 @@ export interface paths {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @description E-mail address of the invitation (URL-encoded in the path).
                  * @example jane@example.com
                  */
                 email: components["parameters"]["InvitationEmail"];
@@ -1899,13 +1899,13 @@ export interface paths {
         get?: never;
         /**
          * Update an invitation to a group
-         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address (Part 2 §4.4). `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Answers with the new `expires_at` and `access_level`.
+         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address. `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Answers with the new `expires_at` and `access_level`.
          */
         put: operations["invitations/update-group-invitation"];
         post?: never;
         /**
          * Delete an invitation to a group
-         * @description Deletes the pending invitation for this e-mail address (Part 2 §4.4, §7). 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
+         * @description Deletes the pending invitation for this e-mail address. 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
          */
         delete: operations["invitations/delete-group-invitation"];
         options?: never;
@@ -1921,7 +1921,7 @@ export interface paths {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @description E-mail address of the invitation (URL-encoded in the path).
                  * @example jane@example.com
                  */
                 email: components["parameters"]["InvitationEmail"];
@@ -1931,13 +1931,13 @@ export interface paths {
         get?: never;
         /**
          * Update an invitation to a project
-         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address (Part 2 §4.4). `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Access level 50 (Owner) is valid for projects. Answers with the new `expires_at` and `access_level`.
+         * @description Changes the role and/or the expiry of a pending invitation identified by its e-mail address. `access_level` defaults to 30 (Developer); `expires_at` is an ISO 8601 date-time. Access level 50 (Owner) is valid for projects. Answers with the new `expires_at` and `access_level`.
          */
         put: operations["invitations/update-project-invitation"];
         post?: never;
         /**
          * Delete an invitation to a project
-         * @description Deletes the pending invitation for this e-mail address (Part 2 §4.4, §7). 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
+         * @description Deletes the pending invitation for this e-mail address. 204 on success; 403 when the caller is not authorized; 404 when there is no invitation for that e-mail; 409 when the request is valid but the invitation cannot be deleted.
          */
         delete: operations["invitations/delete-project-invitation"];
         options?: never;
@@ -1954,7 +1954,7 @@ export interface paths {
         };
         /**
          * List runners available to the caller
-         * @description Runner summaries available to the caller (Part 2 §4.5). Filters: `scope` (deprecated), `type`, `status` (values `active` and `paused` deprecated, replaced by `paused`), `paused`, `tag_list`, `version_prefix`. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         * @description Runner summaries available to the caller. Filters: `scope` (deprecated), `type`, `status` (values `active` and `paused` deprecated, replaced by `paused`), `paused`, `tag_list`, `version_prefix`. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-runners"];
         put?: never;
@@ -1974,7 +1974,7 @@ export interface paths {
         };
         /**
          * List all runners of the instance
-         * @description All runners of the instance (Part 2 §4.5). Administrators only, self-managed offering only. Same filters as `GET /runners`; the deprecated `scope` also accepts `specific` and `shared`. The seed gives the result only as "all runners" and does not state the record shape, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         * @description All runners of the instance. Administrators only, self-managed offering only. Same filters as `GET /runners`; the deprecated `scope` also accepts `specific` and `shared`. The items are runner summaries, as for `GET /runners`. Paginated, 20 per page (`page`, `per_page`).
          */
         get: operations["runners/list-all-runners"];
         put?: never;
@@ -2000,12 +2000,12 @@ export interface paths {
         };
         /**
          * Get runner details
-         * @description Details of one runner (Part 2 §2.9, §4.5). Project and group runners need the Maintainer role on the project or group; instance runners are visible to any authenticated user.
+         * @description Details of one runner. Project and group runners need the Maintainer role on the project or group; instance runners are visible to any authenticated user.
          */
         get: operations["runners/get-runner"];
         /**
          * Update runner details
-         * @description Changes the runner's description, pause state, tags, untagged-job handling, lock, access level, maximum timeout (seconds) and maintenance note (at most 1024 characters) (Part 2 §4.5, §8). `active` is deprecated; use `paused`. Answers with the runner details.
+         * @description Changes the runner's description, pause state, tags, untagged-job handling, lock, access level, maximum timeout (seconds) and maintenance note (at most 1024 characters). `active` is deprecated; use `paused`. Answers with the runner details.
          */
         put: operations["runners/update-runner"];
         post?: never;
@@ -2030,7 +2030,7 @@ export interface paths {
         };
         /**
          * List jobs processed by a runner
-         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role (Part 2 §4.5). Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given (a cross-parameter rule OpenAPI cannot express). The job record shape is not stated, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role. Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given (a cross-parameter rule OpenAPI cannot express). The job record shape of this list is not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-runner-jobs"];
         put?: never;
@@ -2053,7 +2053,7 @@ export interface paths {
         };
         /**
          * List runners available to a project
-         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners (Part 2 §4.5). The seed names "scope, type and related filters" but does not show the full parameter list or the response, so only `scope` and `type` are described and the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners. Its filters are documented as "scope, type and related filters", without the full parameter list or the response, so only `scope` and `type` are described and the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-project-runners"];
         put?: never;
@@ -2075,7 +2075,7 @@ export interface paths {
                  */
                 id: components["parameters"]["RunnerId"];
                 /**
-                 * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+                 * @description System ID of the runner manager. A string, like the `system_id` filter of `GET /runners/{id}/jobs`.
                  * @example s_89e5e9956577
                  */
                 system_id: components["parameters"]["RunnerManagerSystemId"];
@@ -2084,7 +2084,7 @@ export interface paths {
         };
         /**
          * List jobs of a runner manager
-         * @description Jobs run by one manager (identified by its system ID) of the runner. Named only in the list of paginated runner endpoints of Part 2 §4.5; its parameters and response are not shown, so the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         * @description Jobs run by one manager (identified by its system ID) of the runner. The operation is documented only as a paginated runner endpoint; its parameters and response are not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-runner-manager-jobs"];
         put?: never;
@@ -2107,7 +2107,7 @@ export interface paths {
         };
         /**
          * List runners of a group
-         * @description Runners of the group. Named only in the list of paginated runner endpoints of Part 2 §4.5; the same section lists the group runners list among the operations that are not shown, so its parameters and response are not described and the items are open objects. Paginated, 20 per page (Part 2 §4.5; `page`, `per_page` as in Part 1 §8).
+         * @description Runners of the group. The operation is documented only as a paginated runner endpoint; its parameters and response are not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page`).
          */
         get: operations["runners/list-group-runners"];
         put?: never;
@@ -2130,12 +2130,43 @@ export interface paths {
         };
         /**
          * List active integrations of a project
-         * @description All active integrations of the project, as integration summaries with their event flags (Part 2 §2.10, §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6). Paginated per Part 1 §4 and §8.
+         * @description All active integrations of the project, as integration summaries with their event flags. Requires a token with the Maintainer or Owner role. Paginated with `page` and `per_page`.
          */
         get: operations["integrations/list-integrations"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/integrations/custom-issue-tracker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the settings of the custom issue tracker
+         * @description The settings of the custom issue tracker. Requires a token with the Maintainer or Owner role. The fields returned are not documented, so the body is an open object.
+         */
+        get: operations["integrations/get-custom-issue-tracker"];
+        /**
+         * Set up the custom issue tracker
+         * @description Sets up (creates or changes) the custom issue tracker, the integration whose slug is `custom-issue-tracker`. It takes the parameters of the "Issue tracker with URLs" kind: `new_issue_url`, `issues_url` and `project_url`, all required. Requires a token with the Maintainer or Owner role. The response status follows the general rule (200); the response body is not documented.
+         */
+        put: operations["integrations/set-up-custom-issue-tracker"];
+        post?: never;
+        /**
+         * Disable the custom issue tracker
+         * @description Disables the custom issue tracker and resets its settings. Requires a token with the Maintainer or Owner role.
+         */
+        delete: operations["integrations/disable-custom-issue-tracker"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2149,8 +2180,8 @@ export interface paths {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
-                 * @example custom-issue-tracker
+                 * @description Slug of the integration, the last path segment. The only documented slug, `custom-issue-tracker`, has its own path (`/projects/{id}/integrations/custom-issue-tracker`); the other slugs are not documented.
+                 * @example chat-notifications
                  */
                 slug: components["parameters"]["IntegrationSlug"];
             };
@@ -2158,18 +2189,18 @@ export interface paths {
         };
         /**
          * Get the settings of an integration
-         * @description The settings of the integration addressed by its slug (Part 2 §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6). The fields returned are not shown in the seed, so the body is an open object.
+         * @description The settings of the integration addressed by its slug. Requires a token with the Maintainer or Owner role. The fields returned are not documented, so the body is an open object.
          */
         get: operations["integrations/get-integration"];
         /**
          * Set up an integration
-         * @description Sets up (creates or changes) the integration addressed by its slug (Part 2 §4.6). The body holds the setup parameters of the integration's kind (mobile store connector, task tracker by API key, token plus optional subdomain, build server, issue tracker with URLs (also the custom issue tracker, slug `custom-issue-tracker`), short issue tracker, pipeline notifier, wiki workspace, monitoring, test generation, chat notifications). Requires a token with the Maintainer or Owner role (Part 2 §4.6). The response status follows the general rule (200); the response body is not shown in the seed.
+         * @description Sets up (creates or changes) the integration addressed by its slug. The body holds the setup parameters of the integration's kind (mobile store connector, task tracker by API key, token plus optional subdomain, build server, issue tracker with URLs, short issue tracker, pipeline notifier, wiki workspace, monitoring, test generation, chat notifications); the parameters of integrations beyond these kinds are not documented, so their bodies are open. The custom issue tracker (slug `custom-issue-tracker`) has its own path. Requires a token with the Maintainer or Owner role. The response status follows the general rule (200); the response body is not documented.
          */
         put: operations["integrations/set-up-integration"];
         post?: never;
         /**
          * Disable an integration
-         * @description Disables the integration and resets its settings (Part 2 §4.6). Requires a token with the Maintainer or Owner role (Part 2 §4.6).
+         * @description Disables the integration addressed by its slug and resets its settings. Requires a token with the Maintainer or Owner role.
          */
         delete: operations["integrations/disable-integration"];
         options?: never;
@@ -3413,107 +3444,112 @@ export interface components {
             trailer?: string;
         };
         /**
-         * @description Account state (Part 2 §2.1, §3). Values seen: `active`, `blocked`; the seed does not close the list, so the string is open. `locked` is a separate boolean. State transitions are not shown in the seeds.
+         * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
          * @example active
          * @example blocked
          */
         UserState: string;
-        /** @description User, public view (Part 2 §2.1): the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). Types not stated in the seed follow the fields' meaning (id an integer, text fields strings). */
+        /** @description User, public view: the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). Field types follow the fields' meaning (the ID an integer, text fields strings). */
         User: {
             id: number;
             username: string;
             name: string;
             state: components["schemas"]["UserState"];
-            /** @description Whether the account is locked; separate from `state` (Part 2 §3). */
+            /** @description Whether the account is locked; separate from `state`. */
             locked: boolean;
-            /** @description URL of the avatar image. */
-            avatar_url: string;
-            /** Format: uri */
+            /** @description URL of the avatar image, or null. */
+            avatar_url: string | null;
+            /** @description URL of the user's profile page. */
             web_url: string;
         };
-        /**
-         * Format: date
-         * @description A calendar date, `YYYY-MM-DD`.
-         */
-        CalendarDate: string;
-        /** @description External identity of a user (Part 2 §2.2, `identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. Types not stated; they follow the fields' meaning. */
+        /** @description External identity of a user (`identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. Field types follow the fields' meaning. */
         UserIdentity: {
             /**
-             * @description Identity provider name; `group_saml` possible on Premium and Ultimate. Other values not shown.
+             * @description Identity provider name; `group_saml` possible on Premium and Ultimate. Other values not documented.
              * @example ldapmain
              * @example group_saml
              */
             provider: string;
             /** @description The user's identifier at the provider. */
             extern_uid: string;
-            /** @description ID of the SAML provider. Type not stated in the seed (an ID by meaning; its value when the identity is not SAML is not shown). */
+            /** @description ID of the SAML provider. Its type, and its value when the identity is not SAML, are not documented. */
             saml_provider_id: unknown;
         };
-        /** @description SCIM identity of a user (Part 2 §2.2, `scim_identities`, Premium and Ultimate). Types not stated; they follow the fields' meaning. */
+        /** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). Field types follow the fields' meaning. */
         UserScimIdentity: {
             extern_uid: string;
             group_id: number;
             active: boolean;
         };
-        /** @description User, administrator view (Part 2 §2.2): the public view plus account and administration fields. Returned to administrators by `GET /users` (list items). The fields marked with `x-tiers` exist only on Premium and Ultimate. The fields only the administrator single-user view has (`public_email`, `commit_email`, `plan`, `trial`, `sign_in_count`) are declared here as optional and required in `UserAdminSingle`. Types the seed does not state follow the fields' meaning (`*_at` timestamps, `*_id` integers, `is_*`/`can_*`/flag fields booleans, text fields strings); where no meaning-based type is obvious the field is left untyped and says so. */
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field this view adds is visible to administrators only (`x-admin-only`), so none of them is required: a client tells the views apart by the fields present. The fields marked with `x-tiers` exist only on Premium and Ultimate. Field types follow the fields' meaning (`*_at` timestamps, `*_id` integers, `is_*`/`can_*` and other flags booleans, text fields strings); fields whose type is not documented are left untyped. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
         UserAdmin: components["schemas"]["User"] & {
             /** @description Primary e-mail address. */
-            email: string;
-            is_admin: boolean;
-            created_at: components["schemas"]["Timestamp"];
-            bio: string;
-            location: string;
-            skype: string;
-            linkedin: string;
-            twitter: string;
-            discord: string;
-            website_url: string;
-            organization: string;
-            job_title: string;
-            last_sign_in_at: components["schemas"]["Timestamp"];
-            confirmed_at: components["schemas"]["Timestamp"];
-            theme_id: number;
-            last_activity_on: components["schemas"]["CalendarDate"];
-            color_scheme_id: number;
+            email?: string;
+            is_admin?: boolean;
+            created_at?: components["schemas"]["Timestamp"];
+            bio?: string | null;
+            location?: string | null;
+            skype?: string | null;
+            linkedin?: string | null;
+            twitter?: string | null;
+            discord?: string | null;
+            website_url?: string | null;
+            organization?: string | null;
+            job_title?: string | null;
+            /** @description Time of the previous sign-in; null before the user has signed in. */
+            last_sign_in_at?: components["schemas"]["NullableTimestamp"];
+            /** @description When the e-mail address was confirmed; null while unconfirmed. */
+            confirmed_at?: components["schemas"]["NullableTimestamp"];
+            theme_id?: number;
+            /**
+             * Format: date
+             * @description Day of the last activity (`YYYY-MM-DD`); null before any activity.
+             */
+            last_activity_on?: string | null;
+            color_scheme_id?: number;
             /** @description Maximum number of projects the user may create. */
-            projects_limit: number;
-            current_sign_in_at: components["schemas"]["Timestamp"];
+            projects_limit?: number;
+            /** @description Time of the current sign-in; updated by signing in, Git over HTTP/SSH and API use; null before the first sign-in. */
+            current_sign_in_at?: components["schemas"]["NullableTimestamp"];
             /** @description Administrator note about the user. */
-            note: string;
-            identities: components["schemas"]["UserIdentity"][];
-            can_create_group: boolean;
-            can_create_project: boolean;
-            two_factor_enabled: boolean;
-            external: boolean;
-            private_profile: boolean;
-            current_sign_in_ip: string;
-            last_sign_in_ip: string;
-            namespace_id: number;
-            /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not stated in the seed. */
-            created_by: unknown;
-            email_reset_offered_at: components["schemas"]["Timestamp"];
-            /** @description Shared-runner minutes limit (Premium and Ultimate). Type not stated in the seed. */
+            note?: string | null;
+            identities?: components["schemas"]["UserIdentity"][];
+            can_create_group?: boolean;
+            can_create_project?: boolean;
+            two_factor_enabled?: boolean;
+            external?: boolean;
+            private_profile?: boolean;
+            /** @description IP address of the current sign-in; null before the first sign-in. */
+            current_sign_in_ip?: string | null;
+            /** @description IP address of the previous sign-in; null before the user has signed in. */
+            last_sign_in_ip?: string | null;
+            namespace_id?: number;
+            /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not documented. */
+            created_by?: unknown;
+            /** @description When an e-mail reset was offered; null when none was. */
+            email_reset_offered_at?: components["schemas"]["NullableTimestamp"];
+            /** @description Shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
             shared_runners_minutes_limit?: unknown;
-            /** @description Extra shared-runner minutes limit (Premium and Ultimate). Type not stated in the seed. */
+            /** @description Extra shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
             extra_shared_runners_minutes_limit?: unknown;
             is_auditor?: boolean;
             using_license_seat?: boolean;
-            /** @description ID of the group that provisioned the user (Premium and Ultimate). Type not stated; its value for users not provisioned by a group is not shown. */
+            /** @description ID of the group that provisioned the user (Premium and Ultimate). Its type, and its value for users no group provisioned, are not documented. */
             provisioned_by_group_id?: unknown;
             scim_identities?: components["schemas"]["UserScimIdentity"][];
         };
         /**
-         * @description Body of `POST /users` (Part 2 §4.1). Only the password rules and two defaults are shown in the seed; the full parameter table is not shown. This is therefore the one request body that stays open (`additionalProperties` allowed, `x-not-shown`): the service accepts further user attributes that the seeds do not list, and a closed schema would reject valid requests.
+         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The body is open (`x-not-shown`): the service accepts further user attributes that are not listed here.
          *     Password rules, expressed in the schema: at least one of `password`, `reset_password`, `force_random_password` must be given (`anyOf`); when neither `reset_password` nor `force_random_password` is true, `password` is required (`if`/`then`). The two flags take priority over `password` and can be combined with each other, so the three are not mutually exclusive (not a `oneOf`).
          */
         CreateUserRequest: ({
-            /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. Type not stated (a string by meaning). */
+            /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. */
             password?: string;
             /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. Type inferred from "both false". */
             reset_password?: boolean;
             /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. Type inferred from "both false". */
             force_random_password?: boolean;
-            /** @description Whether the profile is private. Default is the instance setting for new users (so no fixed default). Type not stated (a flag by meaning). */
+            /** @description Whether the profile is private. Default is the instance setting for new users (so no fixed default). */
             private_profile?: boolean;
             /**
              * @description Profile biography; defaults to the empty string.
@@ -3523,41 +3559,49 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | unknown | unknown | unknown;
-        /** @description User, administrator single-user view (Part 2 §2.2): the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count` . Returned by `GET /users/{id}` to administrators. `plan` and `trial` exist only on the enterprise edition, so they are not required. */
+        /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators. Like the other administrator fields they are visible to administrators only (`x-admin-only`) and not required; `plan` and `trial` exist only on the enterprise edition. */
         UserAdminSingle: components["schemas"]["UserAdmin"] & {
-            public_email: string;
-            commit_email: string;
+            public_email?: string | null;
+            commit_email?: string | null;
+            /** @description Subscription plan (enterprise edition only). Its type is not documented. */
             plan?: unknown;
+            /** @description Whether the user is on a trial (enterprise edition only). Its type is not documented. */
             trial?: unknown;
-            sign_in_count: number;
+            sign_in_count?: number;
         };
-        /** @description User, single-user view for a signed-in caller (Part 2 §2.1): the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). */
+        /** @description User, single-user view for a signed-in caller: the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). Profile texts the user has not filled in may be null. */
         UserSingle: components["schemas"]["User"] & {
             created_at: components["schemas"]["Timestamp"];
-            bio: string;
+            bio: string | null;
             bot: boolean;
-            location: string;
-            public_email: string;
-            skype: string;
-            linkedin: string;
-            twitter: string;
-            discord: string;
-            website_url: string;
-            organization: string;
-            job_title: string;
-            pronouns: string;
-            work_information: string;
+            location: string | null;
+            public_email: string | null;
+            skype: string | null;
+            linkedin: string | null;
+            twitter: string | null;
+            discord: string | null;
+            website_url: string | null;
+            organization: string | null;
+            job_title: string | null;
+            pronouns: string | null;
+            work_information: string | null;
             followers: number;
             following: number;
+            /** @description The user's local time, as text. */
             local_time: string;
             is_followed: boolean;
         };
         /**
-         * @description Scope of an impersonation token. Part 2 §4.1 lists the values accepted at creation: `api`, `read_user`.
+         * @description Scope of an impersonation token. The values accepted at creation are `api`, `read_user`.
          * @enum {string}
          */
         ImpersonationTokenScope: "api" | "read_user";
-        /** @description Fields shared by the impersonation token record and its creation response (Part 2 §2.3). Types not stated in the seed follow the fields' meaning. */
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD`.
+         */
+        CalendarDate: string;
+        /** @description Fields shared by the impersonation token record and its creation response. Field types follow the fields' meaning. */
         ImpersonationTokenBase: {
             id: number;
             name: string;
@@ -3570,13 +3614,13 @@ export interface components {
             impersonation: boolean;
             expires_at: components["schemas"]["CalendarDate"];
         };
-        /** @description Impersonation token as read back (Part 2 §2.3). It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
+        /** @description Impersonation token as read back. It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
         ImpersonationToken: components["schemas"]["ImpersonationTokenBase"] & {
             token?: never;
         };
-        /** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}` (Part 2 §4.1). The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
+        /** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
         DeleteImpersonationTokenRequest: Record<string, unknown>;
-        /** @description Body of `POST /users/{user_id}/impersonation_tokens` (Part 2 §4.1). */
+        /** @description Body of `POST /users/{user_id}/impersonation_tokens`. */
         CreateImpersonationTokenRequest: {
             /** @description Name of the token. */
             name: string;
@@ -3585,62 +3629,62 @@ export interface components {
             /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
             scopes: components["schemas"]["ImpersonationTokenScope"][];
         };
-        /** @description Impersonation token as returned by its creation (Part 2 §2.3, §4.1): the token record plus the secret `token` string, shown only here and never again. The user cannot see the token in their profile. */
+        /** @description Impersonation token as returned by its creation: the token record plus the secret `token` string, shown only here and never again. The user cannot see the token in their profile. */
         ImpersonationTokenCreated: components["schemas"]["ImpersonationTokenBase"] & {
             /** @description The secret token value; returned only in this creation response and cannot be read again. */
             token: string;
         };
-        /** @description Body of `POST /users/{user_id}/personal_access_tokens` (Part 2 §4.1, administrators). */
+        /** @description Body of `POST /users/{user_id}/personal_access_tokens` (administrators). */
         CreateUserPersonalAccessTokenRequest: {
-            /** @description Name of the token. Type not stated (a string by meaning). */
+            /** @description Name of the token. */
             name: string;
             /** @description Expiry date. Default is the maximum allowed lifetime. */
             expires_at?: components["schemas"]["CalendarDate"];
-            /** @description Scopes of the token. The seed does not list the accepted values for this operation (item type not stated), so the items stay open strings; scopes seen across the API (Part 1 §5 rule 6) are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+            /** @description Scopes of the token. The accepted values are not listed for this operation, so the items stay open strings; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
         };
-        /** @description Personal access token record (Part 2 §2.3). The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. Types not stated in the seed follow the fields' meaning; `expires_at` is a date, as in the creation parameters. */
+        /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. Field types follow the fields' meaning; `expires_at` is a date, as in the creation parameters. */
         PersonalAccessToken: {
             id: number;
             name: string;
             revoked: boolean;
             created_at: components["schemas"]["Timestamp"];
-            /** @description Scopes of the token. The item values are not closed by the seed for this record; scopes seen across the API (Part 1 §5 rule 6) are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+            /** @description Scopes of the token. The item values are not closed for this record; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
             user_id: number;
             active: boolean;
             expires_at: components["schemas"]["CalendarDate"];
         };
-        /** @description Personal access token as returned by its creation (Part 2 §2.3, §4.1): the record plus the secret `token` string, which is returned only here. */
+        /** @description Personal access token as returned by its creation: the record plus the secret `token` string, which is returned only here. */
         PersonalAccessTokenCreated: components["schemas"]["PersonalAccessToken"] & {
             token: string;
         };
-        /** @description Body of `POST /user/personal_access_tokens` (Part 2 §4.1): a token for the caller, limited to the `k8s_proxy` scope. */
+        /** @description Body of `POST /user/personal_access_tokens`: a token for the caller, limited to the `k8s_proxy` scope. */
         CreatePersonalAccessTokenRequest: {
-            /** @description Name of the token. Type not stated (a string by meaning). */
+            /** @description Name of the token. */
             name: string;
             /** @description Scopes of the token; only `k8s_proxy` is accepted. */
             scopes: "k8s_proxy"[];
-            /** @description Expiry date. Default: the end of the creation day (Part 2 §8: the default lifetime of a k8s_proxy token ends the day of creation), capped by the maximum lifetime. */
+            /** @description Expiry date. Default: the end of the creation day (the default lifetime of a k8s_proxy token ends the day of creation), capped by the maximum lifetime. */
             expires_at?: components["schemas"]["CalendarDate"];
         };
-        /** @description Activity entry of a user (Part 2 §4.1, `GET /user/activities`). `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. */
+        /** @description Activity entry of a user (`GET /user/activities`). `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. */
         UserActivity: {
             username: string;
             last_activity_on: components["schemas"]["CalendarDate"];
             /**
              * Format: date-time
              * @deprecated
-             * @description Deprecated (Part 2 §4.1; the seed names no replacement). Type not stated in the seed; a timestamp by its `*_at` name.
+             * @description Deprecated; no replacement is documented. A timestamp, by its `*_at` name.
              */
-            last_activity_at: string;
+            last_activity_at?: string;
         };
         /**
          * @description Role as an integer: 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
          * @enum {integer}
          */
         AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
-        /** @description A direct membership of a user (Part 2 §4.1, `GET /users/{id}/memberships`). Types not stated follow the fields' meaning. */
+        /** @description A direct membership of a user (`GET /users/{id}/memberships`). Field types follow the fields' meaning. */
         UserMembership: {
             /** @description ID of the project or namespace (group). */
             source_id: number;
@@ -3653,27 +3697,27 @@ export interface components {
             source_type: string;
             access_level: components["schemas"]["AccessLevel"];
         };
-        /** @description Body of `PATCH /users/{id}/disable_two_factor` (Part 2 §4.1). The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
+        /** @description Body of `PATCH /users/{id}/disable_two_factor`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
         DisableTwoFactorRequest: Record<string, unknown>;
         /**
-         * @description Scope of a runner (Part 2 §2.9): instance, group or project runner.
+         * @description Scope of a runner: instance, group or project runner.
          * @enum {string}
          */
         RunnerType: "instance_type" | "group_type" | "project_type";
         /**
-         * @description Which refs the runner picks jobs for (Part 2 §2.9, §4.5).
+         * @description Which refs the runner picks jobs for.
          * @enum {string}
          */
         RunnerAccessLevel: "not_protected" | "ref_protected";
-        /** @description Body of `POST /user/runners` (Part 2 §4.1): create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
+        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
         UserRunnerCreateRequest: {
             /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
             runner_type: components["schemas"]["RunnerType"];
-            /** @description The group the runner belongs to; required for `group_type`. Type not stated (an ID). */
+            /** @description The group the runner belongs to; required for `group_type`. */
             group_id?: number;
-            /** @description The project the runner belongs to; required for `project_type`. Type not stated (an ID). */
+            /** @description The project the runner belongs to; required for `project_type`. */
             project_id?: number;
-            /** @description Description of the runner. Type not stated (text). */
+            /** @description Description of the runner. */
             description?: string;
             /** @description Whether the runner ignores new jobs. */
             paused?: boolean;
@@ -3687,49 +3731,46 @@ export interface components {
             access_level?: components["schemas"]["RunnerAccessLevel"];
             /** @description Maximum job timeout, in seconds. */
             maximum_timeout?: number;
-            /** @description Free-form maintenance note, at most 1024 characters (Part 2 §8). */
+            /** @description Free-form maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         } & (unknown & unknown);
-        /** @description Runner creation response (Part 2 §2.9): the new runner's ID, its authentication token (shown once, placed in the runner configuration, Part 2 §4.5) and the token's expiry. Types not stated follow the fields' meaning. */
+        /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. Field types follow the fields' meaning; `token_expires_at` is null when the token does not expire. */
         RunnerCreation: {
             id: number;
             /** @description The runner authentication token; shown only in this response. */
             token: string;
-            /** @description When the token expires. Type not stated; a timestamp by its `*_at` name. Nullability not stated. */
-            token_expires_at: components["schemas"]["Timestamp"];
+            /** @description When the token expires, or null when it does not. */
+            token_expires_at: components["schemas"]["NullableTimestamp"];
         };
-        /** @description Multipart body of `PUT /user/avatar` (Part 2 §4.1): one file part, `avatar`. Ideal size 192 x 192 pixels; at most 200 KiB (204800 bytes, Part 2 §8); a larger file gets 400. */
+        /** @description Multipart body of `PUT /user/avatar`: one file part, `avatar`. Ideal size 192 x 192 pixels; at most 200 KiB (204800 bytes); a larger file gets 400. */
         UploadUserAvatarRequest: {
             /**
              * Format: binary
-             * @description The avatar image file, at most 200 KiB (204800 bytes; `maxLength` counts bytes of the file part). Ideal dimensions 192 x 192 pixels. The accepted image formats are not shown in the seed.
+             * @description The avatar image file, at most 200 KiB (204800 bytes; `maxLength` counts bytes of the file part). Ideal dimensions 192 x 192 pixels. The accepted image formats are not documented.
              */
             avatar: Blob;
         };
-        /** @description Result of an avatar upload (Part 2 §4.1, `PUT /user/avatar`). */
+        /** @description Result of an avatar upload (`PUT /user/avatar`). */
         UserAvatar: {
-            /**
-             * Format: uri
-             * @description URL of the uploaded avatar.
-             */
+            /** @description URL of the uploaded avatar. */
             avatar_url: string;
         };
         /**
-         * @description Visibility of a group (Part 2 §4.2, the values of the `visibility` filter).
+         * @description Visibility of a group: the values of the `visibility` filter.
          * @enum {string}
          */
         GroupVisibility: "public" | "internal" | "private";
-        /** @description An entry of `allowed_to_push` / `allowed_to_merge` in a group's default branch protection (Part 2 §2.4). */
+        /** @description An entry of `allowed_to_push` / `allowed_to_merge` in a group's default branch protection. */
         GroupBranchProtectionAccessLevel: {
             access_level: components["schemas"]["AccessLevel"];
         };
-        /** @description Default branch protection of a group (Part 2 §2.4): who may push and merge, and whether force push is allowed. Part 3 §2.6 describes a related record with an extra `developer_can_initial_push`; Part 2 does not list it for groups, so it is not declared here (the object stays open). */
+        /** @description Default branch protection of a group: who may push and merge, and whether force push is allowed. The application settings describe a related record with an extra `developer_can_initial_push`, which is not documented for groups, so it is not declared here (the object stays open). */
         GroupDefaultBranchProtectionDefaults: {
             allowed_to_push: components["schemas"]["GroupBranchProtectionAccessLevel"][];
             allow_force_push: boolean;
             allowed_to_merge: components["schemas"]["GroupBranchProtectionAccessLevel"][];
         };
-        /** @description Storage statistics of a group (Part 2 §2.4), returned to administrators with `statistics=true`. The seed does not state types; the sizes are integers by meaning (units not shown in the seed). */
+        /** @description Storage statistics of a group, returned to administrators with `statistics=true`. The sizes are integers; their unit is not documented. */
         GroupStatistics: {
             storage_size: number;
             repository_size: number;
@@ -3741,80 +3782,79 @@ export interface components {
             snippets_size: number;
             uploads_size: number;
         };
-        /** @description Group record (Part 2 §2.4). The fields returned vary with the caller's permissions, so only `id` is marked required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Types the seed does not state follow the fields' meaning (IDs integers, `*_at` timestamps, flags booleans, names and paths strings); fields without an obvious type are left untyped and say so. */
+        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Field types follow the fields' meaning (IDs integers, `*_at` timestamps, flags booleans, names and paths strings); fields whose type is not documented and that may be empty are nullable, and fields without an obvious type are left untyped. */
         Group: {
             id: number;
             name?: string;
             path?: string;
-            description?: string;
+            /** @description Description of the group; its type is not documented, so it may be null. */
+            description?: string | null;
             visibility?: components["schemas"]["GroupVisibility"];
             share_with_group_lock?: boolean;
             require_two_factor_authentication?: boolean;
             /** @description Grace period, in hours. */
             two_factor_grace_period?: number;
-            /** @description Who may create projects in the group. Values not shown in the seed. */
+            /** @description Who may create projects in the group. The values are not documented. */
             project_creation_level?: string;
-            /** @description Whether Auto DevOps is enabled. Type not stated in the seed. */
+            /** @description Whether Auto DevOps is enabled. Its type is not documented. */
             auto_devops_enabled?: unknown;
-            /** @description Who may create subgroups. Values not shown in the seed. */
+            /** @description Who may create subgroups. The values are not documented. */
             subgroup_creation_level?: string;
             emails_disabled?: boolean;
             emails_enabled?: boolean;
-            mentions_disabled?: boolean;
+            /** @description Whether mentions of the group are disabled; null when the group has never set it. */
+            mentions_disabled?: boolean | null;
             lfs_enabled?: boolean;
-            /** @description Default branch name for new projects. Type not stated in the seed (a branch name; whether it can be unset is not shown). */
-            default_branch?: unknown;
+            /** @description Default branch name for new projects, or null when the group sets none. */
+            default_branch?: string | null;
             default_branch_protection?: number;
             default_branch_protection_defaults?: components["schemas"]["GroupDefaultBranchProtectionDefaults"];
-            /** @description URL of the group avatar. Type not stated in the seed (a URL; whether it can be absent is not shown). */
-            avatar_url?: unknown;
-            /** Format: uri */
+            /** @description URL of the group avatar, or null. */
+            avatar_url?: string | null;
             web_url?: string;
             request_access_enabled?: boolean;
             /** @description Storage shard of the group's repositories; returned in the top-level listing only. */
             repository_storage?: string;
             full_name?: string;
             full_path?: string;
-            /** @description ID of the file template project. Type not stated in the seed (an ID; its value when unset is not shown). */
-            file_template_project_id?: unknown;
-            /** @description ID of the parent group. Type not stated in the seed (an ID; what a top-level group carries is not shown). */
-            parent_id?: unknown;
+            /** @description ID of the file template project, or null when none is set. */
+            file_template_project_id?: number | null;
+            /** @description ID of the parent group; null for a top-level group. */
+            parent_id?: number | null;
             created_at?: components["schemas"]["Timestamp"];
-            /** @description IP ranges allowed to access the group. Type not stated in the seed. */
+            /** @description IP ranges allowed to access the group. Its type is not documented. */
             ip_restriction_ranges?: unknown;
             /** @description Storage statistics; returned only to administrators who pass `statistics=true`. */
             statistics?: components["schemas"]["GroupStatistics"];
-            /** @description Access level of the group wiki (Premium and Ultimate). Values not shown in the seed. */
+            /** @description Access level of the group wiki (Premium and Ultimate). The values are not documented. */
             wiki_access_level?: string;
             assistant_features_enabled?: boolean;
             lock_assistant_features_enabled?: boolean;
         };
-        /** @description Project as listed by `GET /groups/{id}/projects` (Part 2 §2.5). The remaining fields are not shown in the seed, so the object is open to them. Types the seed does not state follow the fields' meaning; where no type is obvious the field is left untyped and says so. */
+        /** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented, so the object is open to them. Field types follow the fields' meaning; `description` and `default_branch`, whose types are not documented, may be null (a project without a description, an empty repository), and `namespace`, whose shape is not documented, is left untyped. */
         GroupProject: {
             id: number;
-            /** @description Project description. Type not stated in the seed (text; whether it can be null is not shown). */
-            description: unknown;
-            /** @description Default branch name. Type not stated in the seed (a branch name; an empty repository's value is not shown). */
-            default_branch: unknown;
+            /** @description Project description, or null. */
+            description: string | null;
+            /** @description Default branch name, or null (for example in an empty repository). */
+            default_branch: string | null;
             /**
              * @deprecated
-             * @description Deprecated; use `topics`. Type not stated (a list of names by meaning).
+             * @description Deprecated; use `topics`. A list of names.
              */
-            tag_list: string[];
-            /** @description Topics of the project. Type not stated (a list of names by meaning). */
+            tag_list?: string[];
+            /** @description Topics of the project, a list of names. */
             topics: string[];
             archived: boolean;
             /**
-             * @description Visibility of the project. Values not stated for this record (the groups filter uses public, internal, private).
+             * @description Visibility of the project. The values are not listed for this record; the groups filter uses public, internal and private.
              * @example public
              * @example internal
              * @example private
              */
             visibility: string;
             ssh_url_to_repo: string;
-            /** Format: uri */
             http_url_to_repo: string;
-            /** Format: uri */
             web_url: string;
             name: string;
             name_with_namespace: string;
@@ -3829,10 +3869,10 @@ export interface components {
             last_activity_at: components["schemas"]["Timestamp"];
             shared_runners_enabled: boolean;
             creator_id: number;
-            /** @description The project's namespace. Type and shape not stated in the seed. */
+            /** @description The project's namespace. Its type and shape are not documented. */
             namespace: unknown;
         };
-        /** @description Body of `PUT /groups/{id}/hooks/{hook_id}` (Part 2 §4.2). `url` is required. The boolean `*_events` parameters are the hook's event toggles (Part 2 §6): push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not shown in the seeds. */
+        /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
         UpdateGroupHookRequest: {
             /**
              * Format: uri
@@ -3843,7 +3883,7 @@ export interface components {
             name?: string;
             /** @description Description of the hook. */
             description?: string;
-            /** @description Trigger on pushes (event "push", Part 2 §6). */
+            /** @description Trigger on pushes (event "push"). */
             push_events?: boolean;
             /** @description Trigger on issue events (event "issues"). */
             issues_events?: boolean;
@@ -3871,74 +3911,74 @@ export interface components {
             subgroup_events?: boolean;
             /** @description Trigger on member events (event "member"). */
             member_events?: boolean;
-            /** @description Trigger on access token expiry; Part 2 §6 calls this event "project-access-token expiry", the parameter is named `resource_access_token_events`. */
+            /** @description Trigger on the "project-access-token expiry" event; the parameter is named `resource_access_token_events`. */
             resource_access_token_events?: boolean;
-            /** @description Trigger push events only for branches matching this filter (the filter syntax is not shown in the seed). */
+            /** @description Trigger push events only for branches matching this filter (the filter syntax is not documented). */
             push_events_branch_filter?: string;
             /** @description Verify the TLS certificate of the hook URL. */
             enable_ssl_verification?: boolean;
             /** @description Whether expiration is enforced for service access tokens. */
             service_access_tokens_expiration_enforced?: boolean;
-            /** @description Secret token to validate received payloads. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not shown in the seeds. */
+            /** @description Secret token to validate received payloads. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
             token?: string;
-            /** @description Custom payload template (its syntax is not shown in the seed). */
+            /** @description Custom payload template (its syntax is not documented). */
             custom_webhook_template?: string;
         };
-        /** @description Group hook record (Part 2 §2.6): its fields are not shown in the seed, so the object is open. The secret `token` set by the update is never returned, so it can never be present here. */
+        /** @description Group hook record. Its fields are not documented, so the object is open. The secret `token` set by the update is never returned, so it is never present here. */
         GroupHook: {
             token?: never;
         };
-        /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}` (Part 2 §4.2). No parameters besides the path: an empty JSON object (or no body). */
+        /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
         DeleteGroupHookRequest: Record<string, unknown>;
-        /** @description Body of `POST /groups/{id}/ldap_sync` (Part 2 §4.2). No parameters besides the path: an empty JSON object (or no body). */
+        /** @description Body of `POST /groups/{id}/ldap_sync`. No parameters besides the path: an empty JSON object (or no body). */
         SyncGroupLdapRequest: Record<string, unknown>;
-        /** @description LDAP group link (Part 2 §2.6). The fields of the returned record are not shown in the seed, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. Premium and Ultimate. */
+        /** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
         LdapGroupLink: Record<string, unknown>;
-        /** @description Body of `POST /groups/{id}/ldap_group_links` (Part 2 §4.2). Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
         CreateLdapGroupLinkRequest: {
             /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
             cn?: string;
             /** @description LDAP filter selecting the users. Give `cn` or `filter`, not both. Premium and Ultimate. */
             filter?: string;
-            /** @description Role given to the LDAP group's members (Part 1 §1 access levels). */
+            /** @description Role given to the LDAP group's members (an access level). */
             group_access: components["schemas"]["AccessLevel"];
-            /** @description LDAP provider ID. Type not stated in the seed (an identifier string by meaning). */
+            /** @description LDAP provider ID. */
             provider: string;
         } & (unknown | unknown);
-        /** @description Body of `DELETE /groups/{id}/ldap_group_links` (Part 2 §4.2): identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. The inventory put these in the query; Part 1 §1 and the project convention send DELETE parameters in a JSON body. */
+        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. Like every write parameter they may also travel in the query or a form; this contract describes them as a JSON body. */
         DeleteLdapGroupLinkRequest: {
-            /** @description CN of the LDAP group. Type not stated (a string, as in the create operation). */
+            /** @description CN of the LDAP group. */
             cn?: string;
-            /** @description LDAP filter of the link. Type not stated (a string, as in the create operation). */
+            /** @description LDAP filter of the link. */
             filter?: string;
-            /** @description LDAP provider ID. Type not stated in the seed. */
+            /** @description LDAP provider ID. */
             provider: string;
         } & (unknown | unknown);
-        /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}` (Part 2 §4.2). No parameters besides the path. */
+        /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}`. No parameters besides the path. */
         DeleteLdapGroupLinkByCnRequest: Record<string, unknown>;
-        /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}` (Part 2 §4.2). No parameters besides the path. */
+        /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}`. No parameters besides the path. */
         DeleteLdapGroupLinkByProviderRequest: Record<string, unknown>;
-        /** @description SAML group link (Part 2 §2.6). Premium and Ultimate. */
+        /** @description SAML group link (Premium and Ultimate). `member_role_id` is set only when the link was created with a custom member role; otherwise it is absent or null. */
         SamlGroupLink: {
             /** @description Name of the SAML group. */
             name: string;
-            /** @description Role given to members of the SAML group (Part 1 §1 access levels). */
+            /** @description Role given to members of the SAML group (an access level). */
             access_level: components["schemas"]["AccessLevel"];
-            /** @description ID of the custom member role. */
-            member_role_id: number;
+            /** @description ID of the custom member role, when the link has one. */
+            member_role_id?: number | null;
         };
-        /** @description Body of `POST /groups/{id}/saml_group_links` (Part 2 §4.2). */
+        /** @description Body of `POST /groups/{id}/saml_group_links`. */
         CreateSamlGroupLinkRequest: {
-            /** @description Name of the SAML group. Type not stated (a name by meaning). */
+            /** @description Name of the SAML group. */
             saml_group_name: string;
             /** @description Role given to the SAML group's members. */
             access_level: components["schemas"]["AccessLevel"];
             /** @description ID of a custom member role. */
             member_role_id?: number;
         };
-        /** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}` (Part 2 §4.2). No parameters besides the path. */
+        /** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}`. No parameters besides the path. */
         DeleteSamlGroupLinkRequest: Record<string, unknown>;
-        /** @description Body of `POST /groups/{id}/share` (Part 2 §4.2). */
+        /** @description Body of `POST /groups/{id}/share`. */
         ShareGroupRequest: {
             /** @description ID of the group to share with. */
             group_id: number;
@@ -3947,27 +3987,27 @@ export interface components {
             /** @description When the share expires, an ISO 8601 date (`YYYY-MM-DD`). */
             expires_at?: components["schemas"]["CalendarDate"];
         };
-        /** @description Body of `DELETE /groups/{id}/share/{group_id}` (Part 2 §4.2). No parameters besides the path. */
+        /** @description Body of `DELETE /groups/{id}/share/{group_id}`. No parameters besides the path. */
         UnshareGroupRequest: Record<string, unknown>;
-        /** @description Group push rule (Part 2 §2.6). Premium and Ultimate. Types the seed does not state follow the fields' meaning (the checks are booleans and the `*_regex` fields strings holding regular expressions, as in the create parameters). */
+        /** @description Group push rule (Premium and Ultimate). Field types follow the create parameters: the checks are booleans and the `*_regex` fields strings holding regular expressions, null when the rule sets no expression. */
         GroupPushRule: {
             id: number;
             created_at: components["schemas"]["Timestamp"];
             commit_committer_check: boolean;
             commit_committer_name_check: boolean;
             reject_unsigned_commits: boolean;
-            commit_message_regex: string;
-            commit_message_negative_regex: string;
-            branch_name_regex: string;
+            commit_message_regex: string | null;
+            commit_message_negative_regex: string | null;
+            branch_name_regex: string | null;
             deny_delete_tag: boolean;
             member_check: boolean;
             prevent_secrets: boolean;
-            author_email_regex: string;
-            file_name_regex: string;
+            author_email_regex: string | null;
+            file_name_regex: string | null;
             /** @description Maximum file size, in MB. */
             max_file_size: number;
         };
-        /** @description Body of `PUT /groups/{id}/push_rule` (Part 2 §4.2). The seed says "same attributes" as the create operation but shows the parameters only up to `member_check`; the parameters after `member_check` are not shown. The shown ones (`deny_delete_tag`, `member_check`) are declared; further attributes are NOT SHOWN in the seed and are therefore allowed without a declared shape (`additionalProperties` left open, `x-not-shown`). All attributes are optional, so `{}` is accepted. */
+        /** @description Body of `PUT /groups/{id}/push_rule`. It takes "the same attributes" as the create operation, but the parameters are documented only up to `member_check`. The documented ones (`deny_delete_tag`, `member_check`) are declared; further attributes are not documented and are therefore allowed without a declared shape (`additionalProperties` left open, `x-not-shown`). All attributes are optional, so `{}` is accepted. */
         UpdateGroupPushRuleRequest: {
             /** @description Deny deleting tags. */
             deny_delete_tag?: boolean;
@@ -3976,7 +4016,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Body of `POST /groups/{id}/push_rule` (Part 2 §4.2). All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
+        /** @description Body of `POST /groups/{id}/push_rule`. All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
         CreateGroupPushRuleRequest: {
             /** @description Deny deleting tags. */
             deny_delete_tag?: boolean;
@@ -4004,15 +4044,16 @@ export interface components {
             max_file_size?: number;
         };
         /**
-         * @description A badge URL that may contain placeholders (Part 2 §4.2): `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. Not `format: uri`, because a URL with placeholders is not a valid URI until rendered.
+         * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. Not `format: uri`, because a URL with placeholders is not a valid URI until rendered.
          * @example https://service.example/%{project_path}/-/commits/%{default_branch}
          * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
          */
         GroupBadgeUrlTemplate: string;
-        /** @description Group badge (Part 2 §2.6). `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects (Part 2 §4.2). Types the seed does not state follow the fields' meaning. */
+        /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null or absent. Field types follow the fields' meaning. */
         Badge: {
             id: number;
-            name: string;
+            /** @description Name of the badge, or null when it was created without one. */
+            name?: string | null;
             link_url: components["schemas"]["GroupBadgeUrlTemplate"];
             image_url: components["schemas"]["GroupBadgeUrlTemplate"];
             /** @description `link_url` with the placeholders replaced (unchanged when the group has no projects). */
@@ -4025,16 +4066,16 @@ export interface components {
              */
             kind: "group";
         };
-        /** @description Body of `POST /groups/{id}/badges` (Part 2 §4.2). The URLs may contain the badge placeholders. */
+        /** @description Body of `POST /groups/{id}/badges`. The URLs may contain the badge placeholders. */
         CreateGroupBadgeRequest: {
-            /** @description URL the badge links to; may contain placeholders. Type not stated (a URL string). */
+            /** @description URL the badge links to; may contain placeholders. */
             link_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description URL of the badge image; may contain placeholders. Type not stated (a URL string). */
+            /** @description URL of the badge image; may contain placeholders. */
             image_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description Name of the badge. Type not stated (a name string). */
+            /** @description Name of the badge. */
             name?: string;
         };
-        /** @description Body of `PUT /groups/{id}/badges/{badge_id}` (Part 2 §4.2). All attributes are optional, so `{}` is accepted. */
+        /** @description Body of `PUT /groups/{id}/badges/{badge_id}`. All attributes are optional, so `{}` is accepted. */
         UpdateGroupBadgeRequest: {
             /** @description URL the badge links to; may contain placeholders. */
             link_url?: components["schemas"]["GroupBadgeUrlTemplate"];
@@ -4043,18 +4084,18 @@ export interface components {
             /** @description Name of the badge. */
             name?: string;
         };
-        /** @description Body of `DELETE /groups/{id}/badges/{badge_id}` (Part 2 §4.2). No parameters besides the path. */
+        /** @description Body of `DELETE /groups/{id}/badges/{badge_id}`. No parameters besides the path. */
         DeleteGroupBadgeRequest: Record<string, unknown>;
-        /** @description Preview of badge URLs (Part 2 §4.2, `GET /groups/{id}/badges/render`): the given URLs and their rendered form, with the placeholders replaced using the group's oldest project (unchanged when the group has no projects). */
+        /** @description Preview of badge URLs (`GET /groups/{id}/badges/render`): the given URLs and their rendered form, with the placeholders replaced using the group's oldest project (unchanged when the group has no projects). */
         GroupBadgeRender: {
             link_url: components["schemas"]["GroupBadgeUrlTemplate"];
             image_url: components["schemas"]["GroupBadgeUrlTemplate"];
             rendered_link_url: string;
             rendered_image_url: string;
         };
-        /** @description The user who created the membership: id, username, name, state, avatar_url, web_url (Part 2 §2.7). */
+        /** @description The user who created the membership: id, username, name, state, avatar_url, web_url. */
         MemberCreatedBy: components["schemas"]["UserBasic"];
-        /** @description SAML identity of the member in the group's SSO provider, or null (Part 2 §2.7). Visible only to group owners of SSO groups; the field is absent for other callers. */
+        /** @description SAML identity of the member in the group's SSO provider, or null. Returned only to group owners of SSO groups; the field is absent for other callers. */
         MemberGroupSamlIdentity: {
             /** @description Identifier of the user at the identity provider. */
             extern_uid: string;
@@ -4063,28 +4104,31 @@ export interface components {
             /** @description ID of the SAML provider. */
             saml_provider_id: number;
         } | null;
-        /** @description Member of a group or project (Part 2 §2.7). The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is visible only to group owners of SSO groups (null otherwise). Types not stated in the seed follow the fields' meaning. */
+        /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null (or absent) for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. Field types follow the fields' meaning. */
         Member: components["schemas"]["UserBasic"] & {
             created_at: components["schemas"]["Timestamp"];
             created_by: components["schemas"]["MemberCreatedBy"];
             /**
-             * @description When the membership expires. The seed does not state the format of this field (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update, Part 2 §4.4), so the string is not constrained further.
+             * @description When the membership expires, or null when it does not expire. The format is not documented for this record (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
              * @example 2025-12-31
              */
-            expires_at: string;
+            expires_at?: string | null;
             access_level: components["schemas"]["AccessLevel"];
             /** @description E-mail address; present only for group owners viewing enterprise users. */
             email?: string;
             group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
         };
-        /** @description Billable member of a top-level group (Part 2 §2.7). `email` is conditional (present only in some cases, not detailed in the seed). Types not stated in the seed follow the fields' meaning. */
+        /** @description Billable member of a top-level group. `email` is conditional: it is present only in some cases, which are not documented. `last_activity_on` and `last_login_at` are null for a member who has not been active or signed in yet. Field types follow the fields' meaning. */
         BillableMember: components["schemas"]["UserBasic"] & {
-            /** @description E-mail address; conditional (the condition is not detailed in the seed). */
+            /** @description E-mail address; present only in cases that are not documented. */
             email?: string;
-            /** @description Day of the last activity (a date, as the user record's `last_activity_on`, Part 2 §2.2). */
-            last_activity_on: components["schemas"]["CalendarDate"];
             /**
-             * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are not shown, so the set is open.
+             * Format: date
+             * @description Day of the last activity (`YYYY-MM-DD`, as the user record's `last_activity_on`), or null.
+             */
+            last_activity_on: string | null;
+            /**
+             * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are possible, so the set is open.
              * @example group_member
              * @example group_invite
              */
@@ -4092,9 +4136,10 @@ export interface components {
             /** @description Whether the member can be removed. */
             removable: boolean;
             created_at: components["schemas"]["Timestamp"];
-            last_login_at: components["schemas"]["Timestamp"];
+            /** @description Time of the last sign-in, or null. */
+            last_login_at: components["schemas"]["NullableTimestamp"];
         };
-        /** @description Pending invitation to a group or project (Part 2 §2.8). Types not stated in the seed follow the fields' meaning. */
+        /** @description Pending invitation to a group or project. `expires_at` is null (or absent) for an invitation without expiry, and `user_name` is null when no user has that e-mail address. Field types follow the fields' meaning. */
         Invitation: {
             id: number;
             /** @description E-mail address the invitation was sent to. */
@@ -4102,16 +4147,16 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             access_level: components["schemas"]["AccessLevel"];
             /**
-             * @description When the invitation expires. Its format is not stated for the record; the seed takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update (Part 2 §4.4), so the string is not constrained further.
+             * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
              * @example 2025-12-31T00:00:00.000Z
              */
-            expires_at: string;
-            /** @description Name of the invited user. */
-            user_name: string;
+            expires_at?: string | null;
+            /** @description Name of the invited user, or null when no user has the invited address. */
+            user_name: string | null;
             /** @description Name of the user who sent the invitation. */
             created_by_name: string;
         };
-        /** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations` (Part 2 §4.4). `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
+        /** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations`. `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
         CreateInvitationRequest: {
             /**
              * @description E-mail address to invite, or several as a comma-separated list (`a@example.com,b@example.com`). Required unless `user_id` is given.
@@ -4126,14 +4171,14 @@ export interface components {
              */
             user_id?: number | string;
             access_level: components["schemas"]["AccessLevel"];
-            /** @description When the membership expires, a date `YYYY-MM-DD` (Part 2 §4.4). */
+            /** @description When the membership expires, a date `YYYY-MM-DD`. */
             expires_at?: components["schemas"]["CalendarDate"];
-            /** @description Source of the invitation (meaning not detailed in the seed). */
+            /** @description Source of the invitation; its values are not documented. */
             invite_source?: string;
             /** @description ID of a custom member role. Ultimate only. */
             member_role_id?: number;
         } | unknown | unknown;
-        /** @description Result of an invitation request (Part 2 §4.4, §7), always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
+        /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
         InvitationCreateResult: {
             /** @enum {string} */
             status: "success" | "error";
@@ -4148,7 +4193,7 @@ export interface components {
                 [key: string]: string;
             };
         });
-        /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}` (Part 2 §4.4). All fields optional. */
+        /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}`. All fields optional. */
         UpdateInvitationRequest: {
             /**
              * @description New role of the invitee; default 30 (Developer).
@@ -4157,47 +4202,50 @@ export interface components {
             access_level?: components["schemas"]["AccessLevel"];
             /**
              * Format: date-time
-             * @description New expiry, an ISO 8601 date-time (Part 2 §4.4; creation takes a `YYYY-MM-DD` date instead).
+             * @description New expiry, an ISO 8601 date-time (creation takes a `YYYY-MM-DD` date instead).
              */
             expires_at?: string;
         };
-        /** @description Result of an invitation update: the new `expires_at` and `access_level` (Part 2 §4.4). */
+        /** @description Result of an invitation update: the new `expires_at` (null, or absent, when the invitation does not expire) and `access_level`. */
         InvitationUpdateResult: {
-            /** @description The new expiry (format not stated for the response; the request sends an ISO 8601 date-time). */
-            expires_at: string;
+            /** @description The new expiry, or null. Its format is not documented for the response; the request sends an ISO 8601 date-time. */
+            expires_at?: string | null;
             access_level: components["schemas"]["AccessLevel"];
         };
-        /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}` (Part 2 §4.4). The operation has no parameters besides the path, so the body is an empty object or absent. */
+        /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
         DeleteInvitationRequest: Record<string, unknown>;
         /**
-         * @description Runner status (Part 2 §3). Transitions are not shown in the seed. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
+         * @description Runner status. Transitions between the statuses are not documented. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
          * @enum {string}
          */
         RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
-        /** @description Runner summary, as returned by runner lists (Part 2 §2.9). Types not stated in the seed follow the fields' meaning. The former `token` attribute no longer exists (`token: false`). */
+        /** @description Runner summary, as returned by runner lists. Field types follow the fields' meaning; `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` may be absent. The former `token` attribute no longer exists (`token: false`). */
         RunnerSummary: {
             /**
              * @deprecated
              * @description Whether the runner is active. Deprecated: use `paused`.
              */
-            active: boolean;
+            active?: boolean;
             /** @description Whether the runner is paused (does not pick new jobs). */
             paused: boolean;
-            description: string;
+            /** @description Description of the runner, or null. */
+            description: string | null;
             id: number;
             /**
              * @deprecated
-             * @description Deprecated: returns an empty string.
+             * @description Deprecated: always an empty string.
+             * @constant
              */
-            ip_address: string;
+            ip_address?: "";
             is_shared: boolean;
             runner_type: components["schemas"]["RunnerType"];
-            name: string;
+            /** @description Name of the runner, or null. */
+            name: string | null;
             online: boolean;
             status: components["schemas"]["RunnerStatus"];
             token?: never;
         };
-        /** @description A project the runner is assigned to (Part 2 §2.9, `projects` of the runner details). */
+        /** @description A project the runner is assigned to (`projects` of the runner details). */
         RunnerProject: {
             id: number;
             name: string;
@@ -4205,41 +4253,41 @@ export interface components {
             path: string;
             path_with_namespace: string;
         };
-        /** @description Runner details (Part 2 §2.9): the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. The former `token` attribute no longer exists. */
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at` (expressed in the schema with `if`/`then`). `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null or absent. The former `token` attribute no longer exists. */
         RunnerDetails: components["schemas"]["RunnerSummary"] & {
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (architecture).
              */
-            architecture: string;
+            architecture?: string;
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (platform).
              */
-            platform: string;
+            platform?: string;
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (version).
              */
-            version: string;
+            version?: string;
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (revision).
              */
-            revision: string;
-            /** @description When the runner last contacted the service. */
-            contacted_at: components["schemas"]["Timestamp"];
-            /** @description Free-form maintenance note, at most 1024 characters (Part 2 §8). */
-            maintenance_note: string;
+            revision?: string;
+            /** @description When the runner last contacted the service; null while its status is `never_contacted`. */
+            contacted_at: components["schemas"]["NullableTimestamp"];
+            /** @description Free-form maintenance note, at most 1024 characters, or null. */
+            maintenance_note?: string | null;
             /** @description Projects the runner is assigned to. */
             projects: components["schemas"]["RunnerProject"][];
             /** @description Tags of the runner. */
             tag_list: string[];
             access_level: components["schemas"]["RunnerAccessLevel"];
-            /** @description Maximum job timeout in seconds. */
-            maximum_timeout: number;
-        };
-        /** @description Body of `PUT /runners/{id}` (Part 2 §4.5). All fields optional. Types not stated in the row follow the same fields of `POST /user/runners` (Part 2 §4.1). */
+            /** @description Maximum job timeout in seconds, or null when none is set. */
+            maximum_timeout?: number | null;
+        } & unknown;
+        /** @description Body of `PUT /runners/{id}`. All fields optional. Field types follow the same fields of `POST /user/runners`. */
         UpdateRunnerRequest: {
             /** @description Description of the runner. */
             description?: string;
@@ -4250,7 +4298,7 @@ export interface components {
             active?: boolean;
             /** @description Pause the runner (it stops picking new jobs) or resume it. */
             paused?: boolean;
-            /** @description Tags of the runner (array; item type not stated, tags are strings). */
+            /** @description Tags of the runner (strings). */
             tag_list?: string[];
             /** @description Whether the runner picks jobs without tags. */
             run_untagged?: boolean;
@@ -4259,10 +4307,10 @@ export interface components {
             access_level?: components["schemas"]["RunnerAccessLevel"];
             /** @description Maximum job timeout in seconds. */
             maximum_timeout?: number;
-            /** @description Maintenance note, at most 1024 characters (Part 2 §8). */
+            /** @description Maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         };
-        /** @description An active integration as listed by `GET /projects/{id}/integrations` (Part 2 §2.10), with its event flags (Part 2 §6: commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not shown. Types not stated in the seed follow the fields' meaning. */
+        /** @description An active integration as listed by `GET /projects/{id}/integrations`, with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. Field types follow the fields' meaning. */
         IntegrationSummary: {
             id: number;
             title: string;
@@ -4304,37 +4352,51 @@ export interface components {
             vulnerability_events?: boolean;
         };
         /**
+         * Issue tracker with URLs
+         * @description Setup parameters of the "Issue tracker with URLs" kind of integration. Required `new_issue_url`, `issues_url`, `project_url` (strings). The custom issue tracker (slug `custom-issue-tracker`) takes the same three.
+         */
+        IssueTrackerIntegrationSettingsRequest: {
+            /** @description URL of the tracker's new-issue page (required). */
+            new_issue_url: string;
+            /** @description URL of an issue in the tracker (required). */
+            issues_url: string;
+            /** @description URL of the project in the tracker (required). */
+            project_url: string;
+        };
+        /** @description Body of `DELETE /projects/{id}/integrations/{slug}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
+        DisableIntegrationRequest: Record<string, unknown>;
+        /**
          * Mobile store connector
-         * @description Setup parameters of the "Mobile store connector" kind of integration (Part 2 §4.6). Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         * @description Setup parameters of the "Mobile store connector" kind of integration. Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
          */
         MobileStoreConnectorIntegrationSettingsRequest: {
             [key: string]: string | boolean;
         } & (unknown & unknown & unknown & unknown);
         /**
          * Task tracker by API key
-         * @description Setup parameters of the "Task tracker by API key" kind of integration (Part 2 §4.6). Required `api_key`; optional `restrict_to_branch`.
+         * @description Setup parameters of the "Task tracker by API key" kind of integration. Required `api_key`; optional `restrict_to_branch`.
          */
         TaskTrackerIntegrationSettingsRequest: {
-            /** @description API key of the tracker. Secret; sent, never returned. */
+            /** @description API key of the tracker (a secret). */
             api_key: string;
             /** @description Comma-separated list of branches to restrict the integration to; blank means all branches. */
             restrict_to_branch?: string;
         };
         /**
          * Token plus optional subdomain
-         * @description Setup parameters of the "Token plus optional subdomain" kind of integration (Part 2 §4.6). Required `token`; optional `subdomain`; the chat-room variant also takes an optional `room` (room ID). The seed does not say which slugs are the chat-room variant, so `room` is accepted for the kind. Types are not stated; token and subdomain are strings.
+         * @description Setup parameters of the "Token plus optional subdomain" kind of integration. Required `token`; optional `subdomain`; the chat-room variant also takes an optional `room` (room ID). Which slugs are the chat-room variant is not documented, so `room` is accepted for the kind. `token` and `subdomain` are strings.
          */
         TokenSubdomainIntegrationSettingsRequest: {
-            /** @description Token of the service account (required). Type not stated; a string. Secret; sent, never returned. */
+            /** @description Token of the service account (required; a secret). */
             token: string;
-            /** @description Subdomain of the service (optional). Type not stated; a string. */
+            /** @description Subdomain of the service (optional). */
             subdomain?: string;
-            /** @description Room ID, chat-room variant only (optional). Type not stated. */
+            /** @description Room ID, chat-room variant only (optional). Its type is not documented. */
             room?: unknown;
         };
         /**
          * Build server
-         * @description Setup parameters of the "Build server" kind of integration (Part 2 §4.6). Required: the server root URL, `build_key`, `username`, `password`; optional `enable_ssl_verification` (default true). The seed names the root URL only as "server root URL (required)" without giving the parameter name, so the schema accepts extra string properties and requires at least one property besides the named ones; that property carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server. Types not stated for build_key, username and password; they are strings.
+         * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented, so the schema accepts extra string properties and requires at least one property besides the named ones; that property carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server.
          */
         BuildServerIntegrationSettingsRequest: {
             /**
@@ -4346,63 +4408,33 @@ export interface components {
             build_key: string;
             /** @description User name on the build server (required). */
             username: string;
-            /** @description Password of that user (required). Secret; sent, never returned. */
+            /** @description Password of that user (required; a secret). */
             password: string;
         } & {
             [key: string]: string;
         };
         /**
-         * Issue tracker with URLs
-         * @description Setup parameters of the "Issue tracker with URLs" kind of integration (Part 2 §4.6). Required `new_issue_url`, `issues_url`, `project_url`. The custom issue tracker (slug `custom-issue-tracker`) takes the same three.
-         */
-        IssueTrackerIntegrationSettingsRequest: {
-            /**
-             * Format: uri
-             * @description URL of the tracker's new-issue page (required).
-             */
-            new_issue_url: string;
-            /**
-             * Format: uri
-             * @description URL of an issue in the tracker (required).
-             */
-            issues_url: string;
-            /**
-             * Format: uri
-             * @description URL of the project in the tracker (required).
-             */
-            project_url: string;
-        };
-        /**
          * Issue tracker (short)
-         * @description Setup parameters of the "Issue tracker (short)" kind of integration (Part 2 §4.6). Required `issues_url` and `project_url` (types not stated; URLs).
+         * @description Setup parameters of the "Issue tracker (short)" kind of integration. Required `issues_url` and `project_url`; their type is not documented, and they are strings holding URLs.
          */
         ShortIssueTrackerIntegrationSettingsRequest: {
-            /**
-             * Format: uri
-             * @description URL of an issue in the tracker (required).
-             */
+            /** @description URL of an issue in the tracker (required). */
             issues_url: string;
-            /**
-             * Format: uri
-             * @description URL of the project in the tracker (required).
-             */
+            /** @description URL of the project in the tracker (required). */
             project_url: string;
         };
         /**
          * Pipeline notifier
-         * @description Setup parameters of the "Pipeline notifier" kind of integration (Part 2 §4.6). Required `token` and `project_url`; optional event toggles `push_events`, `merge_requests_events`, `tag_push_events`. `enable_ssl_verification` is deprecated and has no effect (verification is always on).
+         * @description Setup parameters of the "Pipeline notifier" kind of integration. Required `token` and `project_url`; optional event toggles `push_events`, `merge_requests_events`, `tag_push_events`. `enable_ssl_verification` is deprecated and has no effect (verification is always on).
          */
         PipelineNotifierIntegrationSettingsRequest: {
-            /** @description Token of the notifier (required). Type not stated; a string. Secret; sent, never returned. */
+            /** @description Token of the notifier (required; a secret). */
             token: string;
-            /**
-             * Format: uri
-             * @description URL of the project at the notifier (required). Type not stated; a URL.
-             */
+            /** @description URL of the project at the notifier (required). */
             project_url: string;
             /**
              * @deprecated
-             * @description Deprecated, no effect: TLS verification is always on. Type not stated; boolean as for the build server.
+             * @description Deprecated, no effect; TLS verification is always on. A boolean, as for the build server.
              */
             enable_ssl_verification?: boolean;
             /** @description Notify on pushes. */
@@ -4414,7 +4446,7 @@ export interface components {
         };
         /**
          * Wiki workspace
-         * @description Setup parameters of the "Wiki workspace" kind of integration (Part 2 §4.6). Required `confluence_url`, the URL of a cloud-hosted workspace (type not stated; a URL).
+         * @description Setup parameters of the "Wiki workspace" kind of integration. Required `confluence_url`, the URL of a cloud-hosted workspace.
          */
         WikiWorkspaceIntegrationSettingsRequest: {
             /**
@@ -4425,15 +4457,12 @@ export interface components {
         };
         /**
          * Monitoring
-         * @description Setup parameters of the "Monitoring" kind of integration (Part 2 §4.6). Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         * @description Setup parameters of the "Monitoring" kind of integration. Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
          */
         MonitoringIntegrationSettingsRequest: {
-            /** @description API key of the monitoring service (required). Type not stated; a string. Secret; sent, never returned. */
+            /** @description API key of the monitoring service (required; a secret). */
             api_key: string;
-            /**
-             * Format: uri
-             * @description API URL of the monitoring service (optional). Type not stated; a URL.
-             */
+            /** @description API URL of the monitoring service (optional). */
             api_url?: string;
             /** @description Archive trace events. */
             archive_trace_events?: boolean;
@@ -4442,20 +4471,20 @@ export interface components {
         };
         /**
          * Test generation
-         * @description Setup parameters of the "Test generation" kind of integration (Part 2 §4.6). Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (types not stated; strings). `<vendor>` stands for the provider's name, which the seed does not give; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
          */
         TestGenerationIntegrationSettingsRequest: {
             [key: string]: string;
         } & (unknown & unknown & unknown);
         /**
          * Chat notifications
-         * @description Setup parameters of the "Chat notifications" kind of integration (Part 2 §4.6). Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. The seed writes the channel names for four events explicitly in the singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); those names are used as written, and the others follow the `<event>_channel` pattern.
+         * @description Setup parameters of the "Chat notifications" kind of integration. Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. Four channel names are singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); the others follow the `<event>_channel` pattern.
          */
         ChatNotificationsIntegrationSettingsRequest: {
             /** @description Incoming webhook URL of the chat service (required). */
             webhook: string;
             /**
-             * @description Branches to send notifications for; default `default`. Type not stated; the values are words.
+             * @description Branches to send notifications for; default `default`.
              * @default default
              * @enum {string}
              */
@@ -4464,57 +4493,60 @@ export interface components {
             notify_only_broken_pipelines?: boolean;
             /** @description Notify on confidential issues events. */
             confidential_issues_events?: boolean;
-            /** @description Channel (webhook override) for confidential issues notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            /** @description Channel (webhook override) for confidential issues notifications (optional). */
             confidential_issue_channel?: string;
             /** @description Notify on confidential note events. */
             confidential_note_events?: boolean;
-            /** @description Channel (webhook override) for confidential note notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            /** @description Channel (webhook override) for confidential note notifications (optional). */
             confidential_note_channel?: string;
             /** @description Notify on deployment events. */
             deployment_events?: boolean;
-            /** @description Channel (webhook override) for deployment notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for deployment notifications (optional). */
             deployment_channel?: string;
             /** @description Notify on group confidential mentions events. */
             group_confidential_mentions_events?: boolean;
-            /** @description Channel (webhook override) for group confidential mentions notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for group confidential mentions notifications (optional). */
             group_confidential_mentions_channel?: string;
             /** @description Notify on group mentions events. */
             group_mentions_events?: boolean;
-            /** @description Channel (webhook override) for group mentions notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for group mentions notifications (optional). */
             group_mentions_channel?: string;
             /** @description Notify on issues events. */
             issues_events?: boolean;
-            /** @description Channel (webhook override) for issues notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            /** @description Channel (webhook override) for issues notifications (optional). */
             issue_channel?: string;
             /** @description Notify on merge requests events. */
             merge_requests_events?: boolean;
-            /** @description Channel (webhook override) for merge requests notifications, optional (name given explicitly in the seed). Type not stated; a string. */
+            /** @description Channel (webhook override) for merge requests notifications (optional). */
             merge_request_channel?: string;
             /** @description Notify on note events. */
             note_events?: boolean;
-            /** @description Channel (webhook override) for note notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for note notifications (optional). */
             note_channel?: string;
             /** @description Notify on pipeline events. */
             pipeline_events?: boolean;
-            /** @description Channel (webhook override) for pipeline notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for pipeline notifications (optional). */
             pipeline_channel?: string;
             /** @description Notify on push events. */
             push_events?: boolean;
-            /** @description Channel (webhook override) for push notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for push notifications (optional). */
             push_channel?: string;
             /** @description Notify on tag push events. */
             tag_push_events?: boolean;
-            /** @description Channel (webhook override) for tag push notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for tag push notifications (optional). */
             tag_push_channel?: string;
             /** @description Notify on wiki page events. */
             wiki_page_events?: boolean;
-            /** @description Channel (webhook override) for wiki page notifications, optional (name built from the seed's `<event>_channel` pattern). Type not stated; a string. */
+            /** @description Channel (webhook override) for wiki page notifications (optional). */
             wiki_page_channel?: string;
         };
-        /** @description Body of `PUT /projects/{id}/integrations/{slug}` (Part 2 §4.6): the setup parameters of the integration's kind. The kind follows from the slug, but the seed gives no slug-to-kind table (only `custom-issue-tracker`, which takes the "Issue tracker with URLs" parameters), so the body is any one of the kinds' schemas. It is `anyOf` rather than `oneOf` because kinds overlap: a body with only `api_key` is valid both for "Task tracker by API key" and "Monitoring". Each kind lists its documented parameters; the Service ignores others. Integrations beyond these kinds are not shown in the seed. */
-        SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"];
-        /** @description Body of `DELETE /projects/{id}/integrations/{slug}` (Part 2 §4.6). The operation has no parameters besides the path, so the body is an empty object or absent. */
-        DisableIntegrationRequest: Record<string, unknown>;
+        /**
+         * Other integrations
+         * @description Setup parameters of an integration outside the documented kinds. Their parameters are not documented, so the object is open; an empty object is also accepted.
+         */
+        OtherIntegrationSettingsRequest: Record<string, unknown>;
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an open object (`Other integrations`): their parameters are not documented, so nothing is forbidden. The union is `anyOf` because kinds overlap (a body with only `api_key` fits both "Task tracker by API key" and "Monitoring"). Each kind lists its documented parameters; the Service ignores others. */
+        SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
         /** @description The namespace (user or group) the project belongs to. Field types follow the fields' meaning. */
         ProjectNamespace: {
             id: number;
@@ -6029,27 +6061,21 @@ export interface components {
             [key: string]: string;
         };
         /**
-         * @description Include the custom attributes in the response. Administrators only. Type not stated in the seed (a flag by meaning).
+         * @description Include the custom attributes in the response. Administrators only. A flag.
          * @example true
          */
         UsersWithCustomAttributes: boolean;
         /**
          * @deprecated
-         * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is DEPRECATED for the users endpoint (Part 2 §8); use keyset pagination (`pagination=keyset`). Keyset pagination is enforced above 50,000 requested records (`page` × `per_page` above 50,000).
+         * @description Page number of offset pagination. Offset pagination is deprecated for this endpoint; keyset pagination (follow the `Link` header's `rel="next"` URL) is supported, and enforced above 50,000 requested records (`page` × `per_page` above 50,000).
          * @example 1
          */
         UsersPage: number;
         /**
-         * @deprecated
-         * @description Number of items per page (Part 1 §8 rule 1). Offset pagination, which `page` and `per_page` drive, is DEPRECATED for the users endpoint (Part 2 §8); keyset pagination is enforced above 50,000 requested records.
+         * @description Number of items per page, at most 100. It sizes the pages of both offset and keyset pagination; offset pagination is deprecated for this endpoint, and keyset pagination is enforced above 50,000 requested records.
          * @example 20
          */
         UsersPerPage: number;
-        /**
-         * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
-         * @example keyset
-         */
-        KeysetPagination: string;
         /**
          * @description The ID of the user (an integer, not a project or group reference).
          * @example 12
@@ -6066,7 +6092,7 @@ export interface components {
          */
         ImpersonationTokenId: number;
         /**
-         * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+         * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
          * @example [
          *       7,
          *       9
@@ -6079,7 +6105,7 @@ export interface components {
          */
         GroupsAllAvailable: boolean;
         /**
-         * @description Return the groups matching this search text. Type not stated (a search string).
+         * @description Return the groups matching this search text.
          * @example my-group
          */
         GroupsSearch: string;
@@ -6099,24 +6125,29 @@ export interface components {
          */
         GroupsStatistics: boolean;
         /**
-         * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+         * @description Include the custom attributes in the response. Administrators only. A flag.
          * @example true
          */
         GroupsWithCustomAttributes: boolean;
         /**
-         * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+         * @description Only groups explicitly owned by the caller.
          * @example true
          */
         GroupsOwned: boolean;
         /**
-         * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+         * @description Only groups where the caller has at least this role (an access level).
          * @example 30
          */
         GroupsMinAccessLevel: components["schemas"]["AccessLevel"];
         /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
         GroupId: components["schemas"]["ProjectOrGroupRef"];
         /**
-         * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
+         * @description Show all the groups the caller has access to. No default is documented for this list.
+         * @example true
+         */
+        SubgroupsAllAvailable: boolean;
+        /**
+         * @description Return the groups matching this search text; only short paths are searched.
          * @example backend
          */
         SubgroupsSearch: string;
@@ -6126,42 +6157,57 @@ export interface components {
          */
         SubgroupsOrderBy: "name" | "path" | "id";
         /**
-         * @description The ID of the group hook. Type not stated (an ID).
+         * @description Sort direction. No default is documented for this list.
+         * @example desc
+         */
+        SubgroupsSort: "asc" | "desc";
+        /**
+         * @description Include the group statistics (`statistics` field, which the group record returns to administrators).
+         * @example true
+         */
+        SubgroupsStatistics: boolean;
+        /**
+         * @description Include the custom attributes in the response. A flag.
+         * @example true
+         */
+        SubgroupsWithCustomAttributes: boolean;
+        /**
+         * @description The ID of the group hook.
          * @example 8
          */
         GroupHookId: number;
         /**
-         * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+         * @description CN of the LDAP group (URL-encoded).
          * @example developers
          */
         LdapGroupLinkCn: string;
         /**
-         * @description LDAP provider ID. Type not stated (an identifier string).
+         * @description LDAP provider ID.
          * @example ldapmain
          */
         LdapGroupLinkProvider: string;
         /**
-         * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+         * @description Name of the SAML group (URL-encoded).
          * @example saml-developers
          */
         SamlGroupName: string;
         /**
-         * @description ID of the group the group is shared with. Type not stated (an ID).
+         * @description ID of the group the group is shared with.
          * @example 9
          */
         SharedGroupId: number;
         /**
-         * @description The ID of the badge. Type not stated (an ID).
+         * @description The ID of the badge.
          * @example 14
          */
         GroupBadgeId: number;
         /**
-         * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+         * @description Filter the members by this text (a search string; the matching rules are not documented).
          * @example jane
          */
         MemberQuery: string;
         /**
-         * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+         * @description Return only the members with these user IDs (array of integers).
          * @example [
          *       12,
          *       15
@@ -6169,19 +6215,19 @@ export interface components {
          */
         MemberUserIds: number[];
         /**
-         * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+         * @description Leave out the members with these user IDs (array of integers). Direct-member lists only.
          * @example [
          *       1
          *     ]
          */
         MemberSkipUsers: number[];
         /**
-         * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+         * @description Show seat information of the members (boolean; its effect on the record is not documented).
          * @example true
          */
         MemberShowSeatInfo: boolean;
         /**
-         * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+         * @description Filter by membership state: `awaiting` or `active`. Premium and Ultimate only.
          * @example active
          */
         MemberState: "awaiting" | "active";
@@ -6191,48 +6237,48 @@ export interface components {
          */
         MemberUserId: number;
         /**
-         * @description Search billable members by name, username or public e-mail (Part 2 §4.3). Type not stated; a search string.
+         * @description Search billable members by name, username or public e-mail.
          * @example jane
          */
         BillableMemberSearch: string;
         /**
-         * @description Order of the billable members (Part 2 §4.3). The type is not stated; the values are words. Default not stated.
+         * @description Order of the billable members. No default is documented.
          * @example last_activity_on_desc
          */
         BillableMemberSort: "access_level_asc" | "access_level_desc" | "last_joined" | "name_asc" | "name_desc" | "oldest_joined" | "oldest_sign_in" | "recent_sign_in" | "last_activity_on_asc" | "last_activity_on_desc";
         /**
-         * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+         * @description Return only the invitation whose e-mail equals this value exactly; empty returns all.
          * @example jane@example.com
          */
         InvitationQuery: string;
         /**
-         * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+         * @description E-mail address of the invitation (URL-encoded in the path).
          * @example jane@example.com
          */
         InvitationEmail: string;
         /**
          * @deprecated
-         * @description Deprecated filter (Part 2 §4.5): `active`, `paused`, `online` or `offline`. The seed names no replacement for the parameter. The type is not stated; the values are words.
+         * @description Deprecated filter: `active`, `paused`, `online` or `offline`. No replacement is named for the parameter.
          * @example online
          */
         RunnerScope: "active" | "paused" | "online" | "offline";
         /**
-         * @description Only runners of this type (Part 2 §4.5).
+         * @description Only runners of this type.
          * @example group_type
          */
         RunnerTypeFilter: components["schemas"]["RunnerType"];
         /**
-         * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+         * @description Only runners with this status. `active` and `paused` are deprecated values, replaced by the `paused` boolean.
          * @example online
          */
         RunnerStatusFilter: "online" | "offline" | "stale" | "never_contacted" | "active" | "paused";
         /**
-         * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+         * @description Only paused (`true`) or only unpaused (`false`) runners; replaces the deprecated `active`/`paused` filter values.
          * @example false
          */
         RunnerPaused: boolean;
         /**
-         * @description Only runners with these tags (string array, Part 2 §4.5).
+         * @description Only runners with these tags (string array).
          * @example [
          *       "docker",
          *       "linux"
@@ -6240,13 +6286,13 @@ export interface components {
          */
         RunnerTagList: string[];
         /**
-         * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+         * @description Only runners whose version starts with this prefix.
          * @example 17.9
          */
         RunnerVersionPrefix: string;
         /**
          * @deprecated
-         * @description Deprecated filter (Part 2 §4.5): as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`. The type is not stated; the values are words.
+         * @description Deprecated filter: as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`.
          * @example shared
          */
         RunnerAllScope: "active" | "paused" | "online" | "offline" | "specific" | "shared";
@@ -6256,38 +6302,38 @@ export interface components {
          */
         RunnerId: number;
         /**
-         * @description Only jobs run by the runner manager with this system ID (Part 2 §4.5).
+         * @description Only jobs run by the runner manager with this system ID.
          * @example s_89e5e9956577
          */
         RunnerJobsSystemId: string;
         /**
-         * @description Only jobs with this status (Part 2 §4.5). The type is not stated; the values are words.
+         * @description Only jobs with this status.
          * @example running
          */
         RunnerJobsStatus: "running" | "success" | "failed" | "canceled";
         /**
-         * @description Order the jobs by this field; only `id` (Part 2 §4.5). Required when `sort` is given.
+         * @description Order the jobs by this field; only `id`. Required when `sort` is given.
          * @example id
          */
         RunnerJobsOrderBy: "id";
         /**
-         * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given (Part 2 §4.5).
+         * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given.
          * @example asc
          */
         RunnerJobsSort: "asc" | "desc";
         /**
-         * @description Scope filter of the project runner list. The seed names it ("scope, type and related filters") but does not show its values for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+         * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
          * @example online
          */
         ProjectRunnersScope: string;
         /**
-         * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+         * @description System ID of the runner manager. A string, like the `system_id` filter of `GET /runners/{id}/jobs`.
          * @example s_89e5e9956577
          */
         RunnerManagerSystemId: string;
         /**
-         * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
-         * @example custom-issue-tracker
+         * @description Slug of the integration, the last path segment. The only documented slug, `custom-issue-tracker`, has its own path (`/projects/{id}/integrations/custom-issue-tracker`); the other slugs are not documented.
+         * @example chat-notifications
          */
         IntegrationSlug: string;
         /**
@@ -6815,7 +6861,6 @@ export type ChangelogVersion = components['schemas']['ChangelogVersion'];
 export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
 export type UserState = components['schemas']['UserState'];
 export type User = components['schemas']['User'];
-export type CalendarDate = components['schemas']['CalendarDate'];
 export type UserIdentity = components['schemas']['UserIdentity'];
 export type UserScimIdentity = components['schemas']['UserScimIdentity'];
 export type UserAdmin = components['schemas']['UserAdmin'];
@@ -6823,6 +6868,7 @@ export type CreateUserRequest = components['schemas']['CreateUserRequest'];
 export type UserAdminSingle = components['schemas']['UserAdminSingle'];
 export type UserSingle = components['schemas']['UserSingle'];
 export type ImpersonationTokenScope = components['schemas']['ImpersonationTokenScope'];
+export type CalendarDate = components['schemas']['CalendarDate'];
 export type ImpersonationTokenBase = components['schemas']['ImpersonationTokenBase'];
 export type ImpersonationToken = components['schemas']['ImpersonationToken'];
 export type DeleteImpersonationTokenRequest = components['schemas']['DeleteImpersonationTokenRequest'];
@@ -6887,19 +6933,20 @@ export type RunnerProject = components['schemas']['RunnerProject'];
 export type RunnerDetails = components['schemas']['RunnerDetails'];
 export type UpdateRunnerRequest = components['schemas']['UpdateRunnerRequest'];
 export type IntegrationSummary = components['schemas']['IntegrationSummary'];
+export type IssueTrackerIntegrationSettingsRequest = components['schemas']['IssueTrackerIntegrationSettingsRequest'];
+export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
 export type MobileStoreConnectorIntegrationSettingsRequest = components['schemas']['MobileStoreConnectorIntegrationSettingsRequest'];
 export type TaskTrackerIntegrationSettingsRequest = components['schemas']['TaskTrackerIntegrationSettingsRequest'];
 export type TokenSubdomainIntegrationSettingsRequest = components['schemas']['TokenSubdomainIntegrationSettingsRequest'];
 export type BuildServerIntegrationSettingsRequest = components['schemas']['BuildServerIntegrationSettingsRequest'];
-export type IssueTrackerIntegrationSettingsRequest = components['schemas']['IssueTrackerIntegrationSettingsRequest'];
 export type ShortIssueTrackerIntegrationSettingsRequest = components['schemas']['ShortIssueTrackerIntegrationSettingsRequest'];
 export type PipelineNotifierIntegrationSettingsRequest = components['schemas']['PipelineNotifierIntegrationSettingsRequest'];
 export type WikiWorkspaceIntegrationSettingsRequest = components['schemas']['WikiWorkspaceIntegrationSettingsRequest'];
 export type MonitoringIntegrationSettingsRequest = components['schemas']['MonitoringIntegrationSettingsRequest'];
 export type TestGenerationIntegrationSettingsRequest = components['schemas']['TestGenerationIntegrationSettingsRequest'];
 export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
+export type OtherIntegrationSettingsRequest = components['schemas']['OtherIntegrationSettingsRequest'];
 export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
-export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
 export type ProjectNamespace = components['schemas']['ProjectNamespace'];
 export type ProjectSimple = components['schemas']['ProjectSimple'];
 export type ProjectLinks = components['schemas']['ProjectLinks'];
@@ -7006,7 +7053,6 @@ export type ParameterUsersCustomAttributes = components['parameters']['UsersCust
 export type ParameterUsersWithCustomAttributes = components['parameters']['UsersWithCustomAttributes'];
 export type ParameterUsersPage = components['parameters']['UsersPage'];
 export type ParameterUsersPerPage = components['parameters']['UsersPerPage'];
-export type ParameterKeysetPagination = components['parameters']['KeysetPagination'];
 export type ParameterUsersIdPath = components['parameters']['UsersIdPath'];
 export type ParameterUsersUserIdPath = components['parameters']['UsersUserIdPath'];
 export type ParameterImpersonationTokenId = components['parameters']['ImpersonationTokenId'];
@@ -7020,8 +7066,12 @@ export type ParameterGroupsWithCustomAttributes = components['parameters']['Grou
 export type ParameterGroupsOwned = components['parameters']['GroupsOwned'];
 export type ParameterGroupsMinAccessLevel = components['parameters']['GroupsMinAccessLevel'];
 export type ParameterGroupId = components['parameters']['GroupId'];
+export type ParameterSubgroupsAllAvailable = components['parameters']['SubgroupsAllAvailable'];
 export type ParameterSubgroupsSearch = components['parameters']['SubgroupsSearch'];
 export type ParameterSubgroupsOrderBy = components['parameters']['SubgroupsOrderBy'];
+export type ParameterSubgroupsSort = components['parameters']['SubgroupsSort'];
+export type ParameterSubgroupsStatistics = components['parameters']['SubgroupsStatistics'];
+export type ParameterSubgroupsWithCustomAttributes = components['parameters']['SubgroupsWithCustomAttributes'];
 export type ParameterGroupHookId = components['parameters']['GroupHookId'];
 export type ParameterLdapGroupLinkCn = components['parameters']['LdapGroupLinkCn'];
 export type ParameterLdapGroupLinkProvider = components['parameters']['LdapGroupLinkProvider'];
@@ -9421,7 +9471,7 @@ export interface operations {
                  */
                 username?: string;
                 /**
-                 * @description Search by name, username or public e-mail: an e-mail needs the full address, name and username match fuzzily. Administrators can also search private e-mail addresses. Type not stated (a search string).
+                 * @description Search by name, username or public e-mail: an e-mail needs the full address, name and username match fuzzily. Administrators can also search private e-mail addresses.
                  * @example john
                  */
                 search?: string;
@@ -9436,7 +9486,7 @@ export interface operations {
                  */
                 external?: boolean;
                 /**
-                 * @description Exclude external users. Type not stated in the seed (a flag by meaning).
+                 * @description Exclude external users. A flag.
                  * @example true
                  */
                 exclude_external?: boolean;
@@ -9456,22 +9506,22 @@ export interface operations {
                  */
                 created_before?: components["schemas"]["Timestamp"];
                 /**
-                 * @description Exclude internal users (drops the alert and support bots). Type not stated in the seed (a flag by meaning).
+                 * @description Exclude internal users (drops the alert and support bots). A flag.
                  * @example true
                  */
                 exclude_internal?: boolean;
                 /**
-                 * @description Exclude project bot users. Type not stated in the seed (a flag by meaning).
+                 * @description Exclude project bot users. A flag.
                  * @example true
                  */
                 without_project_bots?: boolean;
                 /**
-                 * @description External identity UID (used with `provider`). Administrators only. Type not stated (an identifier string).
+                 * @description External identity UID (used with `provider`). Administrators only.
                  * @example 1234567
                  */
                 extern_uid?: string;
                 /**
-                 * @description External identity provider (used with `extern_uid`). Administrators only. Type not stated (a provider name).
+                 * @description External identity provider (used with `extern_uid`). Administrators only.
                  * @example ldapmain
                  */
                 provider?: string;
@@ -9491,27 +9541,27 @@ export interface operations {
                  */
                 two_factor?: "enabled" | "disabled";
                 /**
-                 * @description Only users without projects. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @description Only users without projects. Administrators only. A flag.
                  * @example true
                  */
                 without_projects?: boolean;
                 /**
-                 * @description Only administrators. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @description Only administrators. Administrators only. A flag.
                  * @example true
                  */
                 admins?: boolean;
                 /**
-                 * @description Only auditor users. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @description Only auditor users. Administrators only. A flag.
                  * @example true
                  */
                 auditors?: boolean;
                 /**
-                 * @description Only users of this SAML provider (the seed says "number"). Administrators only.
+                 * @description Only users of this SAML provider (a number). Administrators only.
                  * @example 1
                  */
                 saml_provider_id?: number;
                 /**
-                 * @description Skip LDAP users. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @description Skip LDAP users. Administrators only. A flag.
                  * @example true
                  */
                 skip_ldap?: boolean;
@@ -9523,27 +9573,21 @@ export interface operations {
                  */
                 custom_attributes?: components["parameters"]["UsersCustomAttributes"];
                 /**
-                 * @description Include the custom attributes in the response. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @description Include the custom attributes in the response. Administrators only. A flag.
                  * @example true
                  */
                 with_custom_attributes?: components["parameters"]["UsersWithCustomAttributes"];
                 /**
                  * @deprecated
-                 * @description Page number of offset pagination (Part 1 §8 rule 1). Offset pagination is DEPRECATED for the users endpoint (Part 2 §8); use keyset pagination (`pagination=keyset`). Keyset pagination is enforced above 50,000 requested records (`page` × `per_page` above 50,000).
+                 * @description Page number of offset pagination. Offset pagination is deprecated for this endpoint; keyset pagination (follow the `Link` header's `rel="next"` URL) is supported, and enforced above 50,000 requested records (`page` × `per_page` above 50,000).
                  * @example 1
                  */
                 page?: components["parameters"]["UsersPage"];
                 /**
-                 * @deprecated
-                 * @description Number of items per page (Part 1 §8 rule 1). Offset pagination, which `page` and `per_page` drive, is DEPRECATED for the users endpoint (Part 2 §8); keyset pagination is enforced above 50,000 requested records.
+                 * @description Number of items per page, at most 100. It sizes the pages of both offset and keyset pagination; offset pagination is deprecated for this endpoint, and keyset pagination is enforced above 50,000 requested records.
                  * @example 20
                  */
                 per_page?: components["parameters"]["UsersPerPage"];
-                /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
-                 * @example keyset
-                 */
-                pagination?: components["parameters"]["KeysetPagination"];
                 /**
                  * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
@@ -9608,7 +9652,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created user. Body not shown in the seeds. */
+            /** @description The created user. Body not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9630,7 +9674,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Include the custom attributes in the response. Administrators only. Type not stated in the seed (a flag by meaning).
+                 * @description Include the custom attributes in the response. Administrators only. A flag.
                  * @example true
                  */
                 with_custom_attributes?: components["parameters"]["UsersWithCustomAttributes"];
@@ -9980,7 +10024,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only memberships of this kind. Another value gives 400. Type not stated (a word value).
+                 * @description Only memberships of this kind. Another value gives 400.
                  * @example Project
                  */
                 type?: "Project" | "Namespace";
@@ -10030,7 +10074,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserMembership"][];
                 };
             };
-            /** @description 400 Bad Request: unsupported `type` (Part 2 §7). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: unsupported `type`. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10040,7 +10084,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not an administrator (Part 2 §7); also the sudo errors of Part 1 §5 rule 4. */
+            /** @description 403 Forbidden: the caller is not an administrator; also the sudo errors. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10049,7 +10093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
                 };
             };
-            /** @description 404 Not Found: user not found (Part 2 §7); also an unknown sudo user (Part 1 §5 rule 4). */
+            /** @description 404 Not Found: user not found; also an unknown sudo user. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10101,7 +10145,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description 400 Bad Request: two-factor authentication is not enabled for the user (Part 2 §7). Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: two-factor authentication is not enabled for the user. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10111,7 +10155,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not an administrator (Part 2 §7); also the sudo errors of Part 1 §5 rule 4. */
+            /** @description 403 Forbidden: the caller is not an administrator; also the sudo errors. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10120,7 +10164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
                 };
             };
-            /** @description 404 Not Found: user not found (Part 2 §7); also an unknown sudo user (Part 1 §5 rule 4). */
+            /** @description 404 Not Found: user not found; also an unknown sudo user. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +10255,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserAvatar"];
                 };
             };
-            /** @description 400 Bad Request: the file is above 200 KiB (Part 2 §7, §8), or the request is otherwise invalid. Body shape not shown in the seeds. */
+            /** @description 400 Bad Request: the file is above 200 KiB, or the request is otherwise invalid. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10232,7 +10276,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
                  * @example [
                  *       7,
                  *       9
@@ -10245,7 +10289,7 @@ export interface operations {
                  */
                 all_available?: components["parameters"]["GroupsAllAvailable"];
                 /**
-                 * @description Return the groups matching this search text. Type not stated (a search string).
+                 * @description Return the groups matching this search text.
                  * @example my-group
                  */
                 search?: components["parameters"]["GroupsSearch"];
@@ -10270,27 +10314,27 @@ export interface operations {
                  */
                 visibility?: components["schemas"]["GroupVisibility"];
                 /**
-                 * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+                 * @description Include the custom attributes in the response. Administrators only. A flag.
                  * @example true
                  */
                 with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+                 * @description Only groups explicitly owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
                 /**
-                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @description Only groups where the caller has at least this role (an access level).
                  * @example 30
                  */
                 min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
                 /**
-                 * @description Only top-level groups, no subgroups. Type not stated in the seed (a flag by meaning).
+                 * @description Only top-level groups, no subgroups. A flag.
                  * @example true
                  */
                 top_level_only?: boolean;
                 /**
-                 * @description Only groups on this repository storage. Administrators only; Premium and Ultimate. Type not stated (a storage name).
+                 * @description Only groups on this repository storage. Administrators only; Premium and Ultimate.
                  * @example default
                  */
                 repository_storage?: string;
@@ -10313,11 +10357,6 @@ export interface operations {
                  * @example 20
                  */
                 per_page?: components["parameters"]["PerPage"];
-                /**
-                 * @description `keyset` selects keyset pagination, preferred for large collections and consecutive pages. Follow the `Link` header's `rel="next"` URL for the next page; the other keyset parameters of this endpoint are not documented. Other values of `pagination` are not documented, so the set is open.
-                 * @example keyset
-                 */
-                pagination?: components["parameters"]["KeysetPagination"];
                 /**
                  * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
@@ -10361,7 +10400,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
                  * @example [
                  *       7,
                  *       9
@@ -10369,12 +10408,12 @@ export interface operations {
                  */
                 skip_groups?: components["parameters"]["GroupsSkipGroups"];
                 /**
-                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+                 * @description Show all the groups the caller has access to. No default is documented for this list.
                  * @example true
                  */
-                all_available?: components["parameters"]["GroupsAllAvailable"];
+                all_available?: components["parameters"]["SubgroupsAllAvailable"];
                 /**
-                 * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
+                 * @description Return the groups matching this search text; only short paths are searched.
                  * @example backend
                  */
                 search?: components["parameters"]["SubgroupsSearch"];
@@ -10384,27 +10423,27 @@ export interface operations {
                  */
                 order_by?: components["parameters"]["SubgroupsOrderBy"];
                 /**
-                 * @description Sort direction.
+                 * @description Sort direction. No default is documented for this list.
                  * @example desc
                  */
-                sort?: components["parameters"]["GroupsSort"];
+                sort?: components["parameters"]["SubgroupsSort"];
                 /**
-                 * @description Include the group statistics (`statistics` field). Administrators only.
+                 * @description Include the group statistics (`statistics` field, which the group record returns to administrators).
                  * @example true
                  */
-                statistics?: components["parameters"]["GroupsStatistics"];
+                statistics?: components["parameters"]["SubgroupsStatistics"];
                 /**
-                 * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+                 * @description Include the custom attributes in the response. A flag.
                  * @example true
                  */
-                with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
+                with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+                 * @description Only groups explicitly owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
                 /**
-                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @description Only groups where the caller has at least this role (an access level).
                  * @example 30
                  */
                 min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
@@ -10464,7 +10503,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out. Name exactly as the seed writes it (`skip_groups`, no brackets); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
                  * @example [
                  *       7,
                  *       9
@@ -10472,12 +10511,12 @@ export interface operations {
                  */
                 skip_groups?: components["parameters"]["GroupsSkipGroups"];
                 /**
-                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+                 * @description Show all the groups the caller has access to. No default is documented for this list.
                  * @example true
                  */
-                all_available?: components["parameters"]["GroupsAllAvailable"];
+                all_available?: components["parameters"]["SubgroupsAllAvailable"];
                 /**
-                 * @description Return the groups matching this search text; only short paths are searched (Part 2 §4.2). Type not stated (a search string).
+                 * @description Return the groups matching this search text; only short paths are searched.
                  * @example backend
                  */
                 search?: components["parameters"]["SubgroupsSearch"];
@@ -10487,27 +10526,27 @@ export interface operations {
                  */
                 order_by?: components["parameters"]["SubgroupsOrderBy"];
                 /**
-                 * @description Sort direction.
+                 * @description Sort direction. No default is documented for this list.
                  * @example desc
                  */
-                sort?: components["parameters"]["GroupsSort"];
+                sort?: components["parameters"]["SubgroupsSort"];
                 /**
-                 * @description Include the group statistics (`statistics` field). Administrators only.
+                 * @description Include the group statistics (`statistics` field, which the group record returns to administrators).
                  * @example true
                  */
-                statistics?: components["parameters"]["GroupsStatistics"];
+                statistics?: components["parameters"]["SubgroupsStatistics"];
                 /**
-                 * @description Include the custom attributes in the response. Administrators only. Type not stated (a flag by meaning).
+                 * @description Include the custom attributes in the response. A flag.
                  * @example true
                  */
-                with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
+                with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller. Type not stated (a flag by meaning).
+                 * @description Only groups explicitly owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
                 /**
-                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @description Only groups where the caller has at least this role (an access level).
                  * @example 30
                  */
                 min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
@@ -10567,12 +10606,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Limit by archived status. Type not stated in the seed (a flag by meaning).
+                 * @description Limit by archived status. A flag.
                  * @example false
                  */
                 archived?: boolean;
                 /**
-                 * @description Limit by visibility. Values are not stated in this row (the groups list uses public, internal, private), so the string stays open.
+                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private), so the string stays open.
                  * @example internal
                  */
                 visibility?: string;
@@ -10582,32 +10621,32 @@ export interface operations {
                  */
                 order_by?: "id" | "name" | "path" | "created_at" | "updated_at" | "similarity" | "star_count" | "last_activity_at";
                 /**
-                 * @description Sort direction (values as for the other sort parameters of Part 2 §4.2).
+                 * @description Sort direction (values as for the other sort parameters of the group lists).
                  * @example asc
                  */
                 sort?: "asc" | "desc";
                 /**
-                 * @description Return projects matching this search text. Type not stated (a search string).
+                 * @description Return projects matching this search text.
                  * @example api
                  */
                 search?: string;
                 /**
-                 * @description Return limited fields per project. Type not stated in the seed (a flag by meaning).
+                 * @description A flag whose effect on the returned records is not documented.
                  * @example true
                  */
                 simple?: boolean;
                 /**
-                 * @description Only projects owned by the caller. Type not stated in the seed (a flag by meaning).
+                 * @description Only projects owned by the caller. A flag.
                  * @example true
                  */
                 owned?: boolean;
                 /**
-                 * @description Only projects starred by the caller. Type not stated in the seed (a flag by meaning).
+                 * @description Only projects starred by the caller. A flag.
                  * @example true
                  */
                 starred?: boolean;
                 /**
-                 * @description Only projects with this topic. Type not stated (a topic name; whether several are accepted is not shown).
+                 * @description Only projects with this topic.
                  * @example ruby
                  */
                 topic?: string;
@@ -10632,12 +10671,12 @@ export interface operations {
                  */
                 include_subgroups?: boolean;
                 /**
-                 * @description Only groups where the caller has at least this role (Part 1 §1 access levels).
+                 * @description Only groups where the caller has at least this role (an access level).
                  * @example 30
                  */
                 min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
                 /**
-                 * @description Include the custom attributes in the response. Type not stated in the seed (a flag by meaning).
+                 * @description Include the custom attributes in the response. A flag.
                  * @example true
                  */
                 with_custom_attributes?: boolean;
@@ -10718,7 +10757,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the group hook. Type not stated (an ID).
+                 * @description The ID of the group hook.
                  * @example 8
                  */
                 hook_id: components["parameters"]["GroupHookId"];
@@ -10731,7 +10770,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated hook. Record fields not shown in the seeds; never contains `token`. */
+            /** @description The updated hook. Record fields not documented; never contains `token`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10769,7 +10808,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the group hook. Type not stated (an ID).
+                 * @description The ID of the group hook.
                  * @example 8
                  */
                 hook_id: components["parameters"]["GroupHookId"];
@@ -10826,14 +10865,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sync requested. Body not shown in the seeds. */
+            /** @description The sync was performed. No body is documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, unknown>;
+                content?: never;
+            };
+            /** @description The sync was accepted for later processing. No body is documented. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -10927,7 +10971,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created link. Record fields not shown in the seeds. */
+            /** @description The created link. Record fields not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -11009,7 +11053,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @description CN of the LDAP group (URL-encoded).
                  * @example developers
                  */
                 cn: components["parameters"]["LdapGroupLinkCn"];
@@ -11058,12 +11102,12 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description LDAP provider ID. Type not stated (an identifier string).
+                 * @description LDAP provider ID.
                  * @example ldapmain
                  */
                 provider: components["parameters"]["LdapGroupLinkProvider"];
                 /**
-                 * @description CN of the LDAP group (URL-encoded). Type not stated (a name string).
+                 * @description CN of the LDAP group (URL-encoded).
                  * @example developers
                  */
                 cn: components["parameters"]["LdapGroupLinkCn"];
@@ -11213,7 +11257,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+                 * @description Name of the SAML group (URL-encoded).
                  * @example saml-developers
                  */
                 saml_group_name: components["parameters"]["SamlGroupName"];
@@ -11260,7 +11304,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description Name of the SAML group (URL-encoded). Type not stated (a name string).
+                 * @description Name of the SAML group (URL-encoded).
                  * @example saml-developers
                  */
                 saml_group_name: components["parameters"]["SamlGroupName"];
@@ -11355,7 +11399,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description ID of the group the group is shared with. Type not stated (an ID).
+                 * @description ID of the group the group is shared with.
                  * @example 9
                  */
                 group_id: components["parameters"]["SharedGroupId"];
@@ -11454,7 +11498,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Push rule updated. Body not shown in the seeds. */
+            /** @description Push rule updated. Body not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11522,7 +11566,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only badges with this name (case-sensitive). Type not stated (a name string).
+                 * @description Only badges with this name (case-sensitive).
                  * @example Coverage
                  */
                 name?: string;
@@ -11644,7 +11688,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the badge. Type not stated (an ID).
+                 * @description The ID of the badge.
                  * @example 14
                  */
                 badge_id: components["parameters"]["GroupBadgeId"];
@@ -11691,7 +11735,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the badge. Type not stated (an ID).
+                 * @description The ID of the badge.
                  * @example 14
                  */
                 badge_id: components["parameters"]["GroupBadgeId"];
@@ -11742,7 +11786,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description The ID of the badge. Type not stated (an ID).
+                 * @description The ID of the badge.
                  * @example 14
                  */
                 badge_id: components["parameters"]["GroupBadgeId"];
@@ -11775,12 +11819,12 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description URL the badge links to; may contain placeholders. Type not stated (a URL string).
+                 * @description URL the badge links to; may contain placeholders.
                  * @example https://service.example/%{project_path}/-/commits/%{default_branch}
                  */
                 link_url: components["schemas"]["GroupBadgeUrlTemplate"];
                 /**
-                 * @description URL of the badge image; may contain placeholders. Type not stated (a URL string).
+                 * @description URL of the badge image; may contain placeholders.
                  * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
                  */
                 image_url: components["schemas"]["GroupBadgeUrlTemplate"];
@@ -11827,12 +11871,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @description Filter the members by this text (a search string; the matching rules are not documented).
                  * @example jane
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @description Return only the members with these user IDs (array of integers).
                  * @example [
                  *       12,
                  *       15
@@ -11840,14 +11884,14 @@ export interface operations {
                  */
                 user_ids?: components["parameters"]["MemberUserIds"];
                 /**
-                 * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+                 * @description Leave out the members with these user IDs (array of integers). Direct-member lists only.
                  * @example [
                  *       1
                  *     ]
                  */
                 skip_users?: components["parameters"]["MemberSkipUsers"];
                 /**
-                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
                  */
                 show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
@@ -11907,12 +11951,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @description Filter the members by this text (a search string; the matching rules are not documented).
                  * @example jane
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @description Return only the members with these user IDs (array of integers).
                  * @example [
                  *       12,
                  *       15
@@ -11920,14 +11964,14 @@ export interface operations {
                  */
                 user_ids?: components["parameters"]["MemberUserIds"];
                 /**
-                 * @description Leave out the members with these user IDs (array of integers, Part 2 §4.3). Direct-member lists only.
+                 * @description Leave out the members with these user IDs (array of integers). Direct-member lists only.
                  * @example [
                  *       1
                  *     ]
                  */
                 skip_users?: components["parameters"]["MemberSkipUsers"];
                 /**
-                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
                  */
                 show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
@@ -11988,12 +12032,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @description Filter the members by this text (a search string; the matching rules are not documented).
                  * @example jane
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @description Return only the members with these user IDs (array of integers).
                  * @example [
                  *       12,
                  *       15
@@ -12001,12 +12045,12 @@ export interface operations {
                  */
                 user_ids?: components["parameters"]["MemberUserIds"];
                 /**
-                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
                  */
                 show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
                 /**
-                 * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+                 * @description Filter by membership state: `awaiting` or `active`. Premium and Ultimate only.
                  * @example active
                  */
                 state?: components["parameters"]["MemberState"];
@@ -12066,12 +12110,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter the members by this text (Part 2 §4.3). The seed names the parameter without describing its type or matching rules; it is a search string.
+                 * @description Filter the members by this text (a search string; the matching rules are not documented).
                  * @example jane
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers, Part 2 §4.3).
+                 * @description Return only the members with these user IDs (array of integers).
                  * @example [
                  *       12,
                  *       15
@@ -12079,12 +12123,12 @@ export interface operations {
                  */
                 user_ids?: components["parameters"]["MemberUserIds"];
                 /**
-                 * @description Show seat information of the members (boolean, Part 2 §4.3; its effect on the record is not detailed in the seed).
+                 * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
                  */
                 show_seat_info?: components["parameters"]["MemberShowSeatInfo"];
                 /**
-                 * @description Filter by membership state (Part 2 §3, §4.3): `awaiting` or `active`. Premium and Ultimate only. The type is not stated; the values are words.
+                 * @description Filter by membership state: `awaiting` or `active`. Premium and Ultimate only.
                  * @example active
                  */
                 state?: components["parameters"]["MemberState"];
@@ -12335,12 +12379,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Search billable members by name, username or public e-mail (Part 2 §4.3). Type not stated; a search string.
+                 * @description Search billable members by name, username or public e-mail.
                  * @example jane
                  */
                 search?: components["parameters"]["BillableMemberSearch"];
                 /**
-                 * @description Order of the billable members (Part 2 §4.3). The type is not stated; the values are words. Default not stated.
+                 * @description Order of the billable members. No default is documented.
                  * @example last_activity_on_desc
                  */
                 sort?: components["parameters"]["BillableMemberSort"];
@@ -12425,7 +12469,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Memberships of the user. Body shape not shown in the seed. */
+            /** @description Memberships of the user. Body shape not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12457,7 +12501,7 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all.
                  * @example jane@example.com
                  */
                 query?: components["parameters"]["InvitationQuery"];
@@ -12563,7 +12607,7 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all (Part 2 §4.4). The type is not stated; it is an e-mail address.
+                 * @description Return only the invitation whose e-mail equals this value exactly; empty returns all.
                  * @example jane@example.com
                  */
                 query?: components["parameters"]["InvitationQuery"];
@@ -12677,7 +12721,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @description E-mail address of the invitation (URL-encoded in the path).
                  * @example jane@example.com
                  */
                 email: components["parameters"]["InvitationEmail"];
@@ -12728,7 +12772,7 @@ export interface operations {
                 /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
                 id: components["parameters"]["GroupId"];
                 /**
-                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @description E-mail address of the invitation (URL-encoded in the path).
                  * @example jane@example.com
                  */
                 email: components["parameters"]["InvitationEmail"];
@@ -12750,7 +12794,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
+            /** @description 403 Forbidden: the caller is not authorized to delete the invitation. Also the sudo cases of the `Sudo` header. Body shape not documented except for sudo. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12759,7 +12803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
                 };
             };
-            /** @description 404 Not Found: there is no invitation for that e-mail address (Part 2 §4.4), or the group/project or the sudo user is unknown. Body shape not shown in the seed except for sudo. */
+            /** @description 404 Not Found: there is no invitation for that e-mail address, or the group/project or the sudo user is unknown. Body shape not documented except for sudo. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12768,7 +12812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted (Part 2 §4.4). Body shape not shown in the seed. */
+            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted. Body shape not documented. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12802,7 +12846,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @description E-mail address of the invitation (URL-encoded in the path).
                  * @example jane@example.com
                  */
                 email: components["parameters"]["InvitationEmail"];
@@ -12854,7 +12898,7 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description E-mail address of the invitation (URL-encoded in the path). The type is not stated; an e-mail address is a string.
+                 * @description E-mail address of the invitation (URL-encoded in the path).
                  * @example jane@example.com
                  */
                 email: components["parameters"]["InvitationEmail"];
@@ -12877,7 +12921,7 @@ export interface operations {
             301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description 403 Forbidden: the caller is not authorized to delete the invitation (Part 2 §4.4). Also the sudo cases of Part 1 §5 rule 4. Body shape not shown in the seed except for sudo. */
+            /** @description 403 Forbidden: the caller is not authorized to delete the invitation. Also the sudo cases of the `Sudo` header. Body shape not documented except for sudo. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12886,7 +12930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
                 };
             };
-            /** @description 404 Not Found: there is no invitation for that e-mail address (Part 2 §4.4), or the group/project or the sudo user is unknown. Body shape not shown in the seed except for sudo. */
+            /** @description 404 Not Found: there is no invitation for that e-mail address, or the group/project or the sudo user is unknown. Body shape not documented except for sudo. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12895,7 +12939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted (Part 2 §4.4). Body shape not shown in the seed. */
+            /** @description 409 Conflict: the request is valid but the invitation cannot be deleted. Body shape not documented. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12914,27 +12958,27 @@ export interface operations {
             query?: {
                 /**
                  * @deprecated
-                 * @description Deprecated filter (Part 2 §4.5): `active`, `paused`, `online` or `offline`. The seed names no replacement for the parameter. The type is not stated; the values are words.
+                 * @description Deprecated filter: `active`, `paused`, `online` or `offline`. No replacement is named for the parameter.
                  * @example online
                  */
                 scope?: components["parameters"]["RunnerScope"];
                 /**
-                 * @description Only runners of this type (Part 2 §4.5).
+                 * @description Only runners of this type.
                  * @example group_type
                  */
                 type?: components["parameters"]["RunnerTypeFilter"];
                 /**
-                 * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+                 * @description Only runners with this status. `active` and `paused` are deprecated values, replaced by the `paused` boolean.
                  * @example online
                  */
                 status?: components["parameters"]["RunnerStatusFilter"];
                 /**
-                 * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+                 * @description Only paused (`true`) or only unpaused (`false`) runners; replaces the deprecated `active`/`paused` filter values.
                  * @example false
                  */
                 paused?: components["parameters"]["RunnerPaused"];
                 /**
-                 * @description Only runners with these tags (string array, Part 2 §4.5).
+                 * @description Only runners with these tags (string array).
                  * @example [
                  *       "docker",
                  *       "linux"
@@ -12942,7 +12986,7 @@ export interface operations {
                  */
                 tag_list?: components["parameters"]["RunnerTagList"];
                 /**
-                 * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+                 * @description Only runners whose version starts with this prefix.
                  * @example 17.9
                  */
                 version_prefix?: components["parameters"]["RunnerVersionPrefix"];
@@ -13000,27 +13044,27 @@ export interface operations {
             query?: {
                 /**
                  * @deprecated
-                 * @description Deprecated filter (Part 2 §4.5): as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`. The type is not stated; the values are words.
+                 * @description Deprecated filter: as for `GET /runners` (`active`, `paused`, `online`, `offline`), and this endpoint also accepts `specific` and `shared`.
                  * @example shared
                  */
                 scope?: components["parameters"]["RunnerAllScope"];
                 /**
-                 * @description Only runners of this type (Part 2 §4.5).
+                 * @description Only runners of this type.
                  * @example group_type
                  */
                 type?: components["parameters"]["RunnerTypeFilter"];
                 /**
-                 * @description Only runners with this status (Part 2 §3, §4.5). `active` and `paused` are deprecated values, replaced by the `paused` boolean. The type is not stated; the values are words.
+                 * @description Only runners with this status. `active` and `paused` are deprecated values, replaced by the `paused` boolean.
                  * @example online
                  */
                 status?: components["parameters"]["RunnerStatusFilter"];
                 /**
-                 * @description Only paused (`true`) or only unpaused (`false`) runners (Part 2 §4.5); replaces the deprecated `active`/`paused` filter values.
+                 * @description Only paused (`true`) or only unpaused (`false`) runners; replaces the deprecated `active`/`paused` filter values.
                  * @example false
                  */
                 paused?: components["parameters"]["RunnerPaused"];
                 /**
-                 * @description Only runners with these tags (string array, Part 2 §4.5).
+                 * @description Only runners with these tags (string array).
                  * @example [
                  *       "docker",
                  *       "linux"
@@ -13028,7 +13072,7 @@ export interface operations {
                  */
                 tag_list?: components["parameters"]["RunnerTagList"];
                 /**
-                 * @description Only runners whose version starts with this prefix (Part 2 §4.5).
+                 * @description Only runners whose version starts with this prefix.
                  * @example 17.9
                  */
                 version_prefix?: components["parameters"]["RunnerVersionPrefix"];
@@ -13060,7 +13104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All runners. Record shape not stated in the seed. */
+            /** @description All runners. Record shape not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13069,7 +13113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>[];
+                    "application/json": components["schemas"]["RunnerSummary"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13179,22 +13223,22 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only jobs run by the runner manager with this system ID (Part 2 §4.5).
+                 * @description Only jobs run by the runner manager with this system ID.
                  * @example s_89e5e9956577
                  */
                 system_id?: components["parameters"]["RunnerJobsSystemId"];
                 /**
-                 * @description Only jobs with this status (Part 2 §4.5). The type is not stated; the values are words.
+                 * @description Only jobs with this status.
                  * @example running
                  */
                 status?: components["parameters"]["RunnerJobsStatus"];
                 /**
-                 * @description Order the jobs by this field; only `id` (Part 2 §4.5). Required when `sort` is given.
+                 * @description Order the jobs by this field; only `id`. Required when `sort` is given.
                  * @example id
                  */
                 order_by?: components["parameters"]["RunnerJobsOrderBy"];
                 /**
-                 * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given (Part 2 §4.5).
+                 * @description Sort direction, `asc` or `desc` (default `desc`). `order_by` is required when `sort` is given.
                  * @example asc
                  */
                 sort?: components["parameters"]["RunnerJobsSort"];
@@ -13232,7 +13276,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Jobs of the runner. Record shape not stated in the seed. */
+            /** @description Jobs of the runner. Record shape not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13257,12 +13301,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Scope filter of the project runner list. The seed names it ("scope, type and related filters") but does not show its values for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
                  * @example online
                  */
                 scope?: components["parameters"]["ProjectRunnersScope"];
                 /**
-                 * @description Only runners of this type (Part 2 §4.5).
+                 * @description Only runners of this type.
                  * @example group_type
                  */
                 type?: components["parameters"]["RunnerTypeFilter"];
@@ -13297,7 +13341,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Runners of the project. Body not shown in the seed. */
+            /** @description Runners of the project. Body not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13352,7 +13396,7 @@ export interface operations {
                  */
                 id: components["parameters"]["RunnerId"];
                 /**
-                 * @description System ID of the runner manager. The type is not stated for this path parameter; the `system_id` filter of `GET /runners/{id}/jobs` is a string.
+                 * @description System ID of the runner manager. A string, like the `system_id` filter of `GET /runners/{id}/jobs`.
                  * @example s_89e5e9956577
                  */
                 system_id: components["parameters"]["RunnerManagerSystemId"];
@@ -13361,7 +13405,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Jobs of the runner manager. Body not shown in the seed. */
+            /** @description Jobs of the runner manager. Body not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13416,7 +13460,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Runners of the group. Body not shown in the seed. */
+            /** @description Runners of the group. Body not documented. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13493,6 +13537,141 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    "integrations/get-custom-issue-tracker": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings of the custom issue tracker; the fields are not documented. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/set-up-custom-issue-tracker": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueTrackerIntegrationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration is set up; the response body is not documented. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "integrations/disable-custom-issue-tracker": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
+                 * @example jdoe
+                 */
+                sudo?: components["parameters"]["SudoQuery"];
+            };
+            header?: {
+                /**
+                 * @description Act as another user: the target user's ID or username (case-insensitive). Only an administrator using an OAuth or personal access token with the `sudo` scope may send it; the request then runs with that user's permissions. A non-administrator gets 403 (`message`), a token without the `sudo` scope gets 403 (`insufficient_scope`), an unknown user gets 404 (`message`).
+                 * @example jdoe
+                 */
+                Sudo?: components["parameters"]["SudoHeader"];
+            };
+            path: {
+                /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
+                id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DisableIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration is disabled and its settings reset. No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     "integrations/get-integration": {
         parameters: {
             query?: {
@@ -13513,8 +13692,8 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
-                 * @example custom-issue-tracker
+                 * @description Slug of the integration, the last path segment. The only documented slug, `custom-issue-tracker`, has its own path (`/projects/{id}/integrations/custom-issue-tracker`); the other slugs are not documented.
+                 * @example chat-notifications
                  */
                 slug: components["parameters"]["IntegrationSlug"];
             };
@@ -13522,7 +13701,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Settings of the integration. Fields not shown in the seed. */
+            /** @description Settings of the integration; the fields are not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13561,8 +13740,8 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
-                 * @example custom-issue-tracker
+                 * @description Slug of the integration, the last path segment. The only documented slug, `custom-issue-tracker`, has its own path (`/projects/{id}/integrations/custom-issue-tracker`); the other slugs are not documented.
+                 * @example chat-notifications
                  */
                 slug: components["parameters"]["IntegrationSlug"];
             };
@@ -13574,7 +13753,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The integration is set up. Body not shown in the seed. */
+            /** @description The integration is set up; the response body is not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13613,8 +13792,8 @@ export interface operations {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
                 /**
-                 * @description Slug of the integration, the last path segment (Part 2 §4.6). The seed gives only the custom issue tracker's slug, `custom-issue-tracker`; the other slugs are not listed.
-                 * @example custom-issue-tracker
+                 * @description Slug of the integration, the last path segment. The only documented slug, `custom-issue-tracker`, has its own path (`/projects/{id}/integrations/custom-issue-tracker`); the other slugs are not documented.
+                 * @example chat-notifications
                  */
                 slug: components["parameters"]["IntegrationSlug"];
             };
