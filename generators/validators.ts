@@ -19,11 +19,34 @@ const spec: PackageSpec = {
   dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
 };
 
+export const packageName = spec.name;
+
+/** The last package built for each document, for the server package to compile against without building it again. */
+const built = new WeakMap<OpenApiDocument, Promise<GeneratedFile[]>>();
+
 /**
  * The validators package: Ajv standalone code (no schema compilation at run time) for every component schema,
  * every operation's request and every JSON response, with typed guards and lookups by operationId and status.
  */
-export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+export function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  const files = buildPackage(doc);
+  built.set(doc, files);
+  return files;
+}
+
+/**
+ * What a package that depends on this one needs to compile against it: its package.json and declarations, placed
+ * under `<folder>/node_modules/@service-api/validators/` where the compiler's module resolution finds them.
+ */
+export async function validatorsDeclarationsFor(doc: OpenApiDocument, dependent: string): Promise<GeneratedFile[]> {
+  // In the build the validators generator has just run on this document: reuse its output (one compilation).
+  const files = await (built.get(doc) ?? generateValidators(doc));
+  return files
+    .filter((f) => f.path === `${folder}/package.json` || (f.path.startsWith(`${folder}/dist/`) && f.path.endsWith('.d.ts')))
+    .map((f) => ({ ...f, path: f.path.replace(folder, `${dependent}/node_modules/${spec.name}`) }));
+}
+
+async function buildPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'validators');
   const parts = await validatorParts(doc, folder, banner, 'index');
   const sources = [{ path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) }, ...parts.sources];

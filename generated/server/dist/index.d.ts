@@ -6,7 +6,7 @@ export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, Op
 export type { AuthenticateContext, Credential } from './runtime.js';
 export type { components, operations, paths } from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
-export { validateRequest, validateResponse } from './validators.js';
+export { validateRequest, validateResponse } from '@service-api/validators';
 export declare const specVersion = "0.2.0";
 export declare const apiPrefix = "/api/v4";
 /** Every operation of the document. */
