@@ -18,7 +18,7 @@ import * as validators from './sections/validators.ts';
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
 const rounds = values.quick ? 3 : 5;
 const sections: Record<string, () => Promise<void>> = {
-  [validators.name]: () => validators.run({ rounds, iterations: values.quick ? 50_000 : 200_000 }),
+  [validators.name]: () => validators.run({ rounds, iterations: values.quick ? 50_000 : 100_000 }),
   [client.name]: () => client.run({ rounds, calls: values.quick ? 100 : 200 }),
   [bundle.name]: () => bundle.run(),
   [mock.name]: () => mock.run({ rounds, durationS: values.quick ? 1 : 1.5 }),

@@ -30,10 +30,17 @@ export async function run(): Promise<void> {
     goal(name, 'npm run build ≤ 15 s wall', `failed after ${total.toFixed(1)} s`, false);
     return;
   }
-  // A step is a progress line ([n/m] …) or a generator's line; it lasts until the next such line appears.
-  const steps = lines.filter((l) => /^\[\d+\/\d+\]/.test(l.text) || /^\S+\s+\d+ file\(s\) in /.test(l.text));
-  const rows = steps.map((s, i) => [s.text.slice(0, 90), (((steps[i + 1]?.at ?? total * 1000) - s.at) / 1000).toFixed(1)]);
-  console.log(table(['step (as the build prints it)', 's until the next line'], rows));
+  // The build prints `[n/m] …` as a step starts and a generator's line (`types 1 file(s) in …`) as it ends: the time
+  // between two such lines belongs to the generator the second one names, else to the step the first one starts.
+  const generatorLine = /^(\S+)\s+\d+ file\(s\) in /;
+  const marks = lines.filter((l) => /^\[\d+\/\d+\]/.test(l.text) || generatorLine.test(l.text));
+  const rows = marks.slice(0, -1).map((mark, i) => {
+    const next = marks[i + 1]!;
+    const generator = generatorLine.exec(next.text)?.[1];
+    return [generator ? `generate ${generator}` : mark.text.slice(0, 90), ((next.at - mark.at) / 1000).toFixed(1)];
+  });
+  console.log(table(['step', 'seconds'], rows));
+  const steps = marks;
   console.log(`\nnpm run build: ${total.toFixed(1)} s wall (the npm and tsx start-up before the first line: ${((steps[0]?.at ?? 0) / 1000).toFixed(1)} s)`);
   goal(name, 'npm run build ≤ 15 s wall', `${total.toFixed(1)} s`, total <= 15);
   goal(name, 'npm test ≤ 60 s', 'not run by the bench (it runs npm run check, tsc and vitest; time it with `time npm test`)', null);
