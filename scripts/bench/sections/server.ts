@@ -15,6 +15,7 @@ export async function run(options: { rounds: number; durationS: number; soakS: n
       'checks that PRIVATE-TOKEN is present and validates the POST body with Fastify\'s own schema validation (the\n' +
       'document\'s schema); ours authenticates over every documented scheme and validates path, query, headers and body.',
   );
+  await checkBothValidate();
   const figures = await compareServers(
     [
       { name: 'server package', spec: async () => tsServer('service-api.ts') },
@@ -28,6 +29,23 @@ export async function run(options: { rounds: number; durationS: number; soakS: n
     goal(name, `${route.name}: server ≥ 0.8× plain Fastify (req/s)`, `${r.toFixed(2)}×`, r >= 0.8);
   }
   await soak(options.soakS);
+}
+
+/** Both servers must refuse an invalid create body, or the POST comparison would compare unlike work. */
+async function checkBothValidate(): Promise<void> {
+  const answers: string[] = [];
+  for (const [label, script] of [['server package', 'service-api.ts'], ['plain Fastify', 'fastify-plain.ts']] as const) {
+    const server = await startServer(label, tsServer(script));
+    try {
+      const response = await fetch(`${server.api}/projects/42/merge_requests`, { method: 'POST', headers: headersFor('{}'), body: JSON.stringify({ title: 7 }) });
+      await response.arrayBuffer();
+      if (response.status !== 400) throw new Error(`${label} answered ${response.status} to an invalid create body: the comparison would be unfair`);
+      answers.push(`${label} ${response.status}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`Both refuse an invalid create body ({"title":7}): ${answers.join(', ')}.`);
 }
 
 /** 50 connections on a list and on a write, three times, against the server and the mock: errors and memory. */
