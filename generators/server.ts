@@ -6,7 +6,7 @@ import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
 import { typesSource } from './types.ts';
-import { validatorParts } from './validators.ts';
+import { packageName as validatorsPackage, validatorsDeclarationsFor } from './validators.ts';
 
 export const folder = 'generated/server';
 
@@ -14,7 +14,6 @@ const spec: PackageSpec = {
   folder,
   name: '@service-api/server',
   description: 'Server stubs of the Service HTTP API v4: a typed Handlers map and a Fastify adapter that validates requests',
-  dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
   // The application brings its own Fastify; the adapter registers routes on it.
   peerDependencies: { fastify: '^5.0.0' },
 };
@@ -37,24 +36,23 @@ export function schemeLocations(doc: OpenApiDocument): Record<string, { in: stri
   return out;
 }
 
-/** The server package: typed handlers, the Fastify adapter and the validators it embeds. */
+/** The server package: typed handlers and the Fastify adapter; it validates with @service-api/validators. */
 export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'server');
-  const validators = await validatorParts(doc, folder, banner, 'validators');
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
-    ...validators.sources,
     { path: `${folder}/src/index.ts`, contents: banner + indexModule(doc, operationModels(doc)) },
   ];
+  // The validators are compiled once, in their own package, which this one depends on at the same version.
+  const withValidators = { ...spec, dependencies: { [validatorsPackage]: doc.info.version } };
   return [
-    packageJson(doc, spec),
+    packageJson(doc, withValidators),
     packageReadme(doc, spec, 'server', README),
     ...sources,
-    ...compilePackage(sources, banner, { types: ['node'], declarations: validators.declarations }),
-    ...validators.dist,
+    ...compilePackage(sources, banner, { types: ['node'], declarations: await validatorsDeclarationsFor(doc, folder) }),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
@@ -81,13 +79,13 @@ function indexModule(doc: OpenApiDocument, models: OperationModel[]): string {
   return `import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Handlers } from './handler-types.js';
 import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation } from './runtime.js';
-import { validateRequest, validateResponse } from './validators.js';
+import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential } from './runtime.js';
 export type { components, operations, paths } from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
-export { validateRequest, validateResponse } from './validators.js';
+export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = ${JSON.stringify(doc.info.version)};
 export const apiPrefix = '/api/v4';
@@ -161,7 +159,7 @@ await app.listen({ port: 3000 });
 - The query is read as the API writes it (\`scope[]=a&scope[]=b\`, \`not[labels]=x\`, \`range[start]=1\`); URL-encoded
   ids and file paths (\`group%2Fproject\`) arrive decoded in \`params\`; query, path and header strings are coerced
   to their documented types.
-- Requests are validated with the generated validators: 400 \`{ message, errors }\` naming each bad field.
+- Requests are validated with \`@service-api/validators\` (a dependency): 400 \`{ message, errors }\` naming each bad field.
 - Credentials of every scheme (\`PRIVATE-TOKEN\`, \`JOB-TOKEN\`, \`Authorization: Bearer\`, \`private_token\`,
   \`access_token\`, \`job_token\`, the session cookie) are extracted; \`authenticate\` decides (401 without it).
 - A handler returns \`{ status, body, headers }\`, one of the operation's documented responses; files may be a

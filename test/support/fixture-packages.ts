@@ -13,7 +13,8 @@ export function fixtureDocument(): OpenApiDocument {
 
 /**
  * Generates the client, server and validators packages of the fixture under `.tmp/<name>/` (inside the repository,
- * so that their dependencies resolve from its node_modules) and returns the folder.
+ * so that their dependencies resolve from its node_modules) and returns the folder. The validators package is also
+ * written to `.tmp/<name>/node_modules/@service-api/validators/`, where the fixture's server package finds it.
  */
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(ROOT, '.tmp', name);
@@ -21,9 +22,12 @@ export async function generateFixturePackages(name: string): Promise<string> {
   const doc = fixtureDocument();
   for (const generator of generators.filter((g) => ['client', 'server', 'validators'].includes(g.name))) {
     for (const file of await generator.generate(doc)) {
-      const path = join(out, file.path.replace(/^generated\//, ''));
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, file.contents);
+      // The server package imports @service-api/validators: the fixture's own copy sits where Node finds it.
+      const paths = [file.path.replace(/^generated\//, ''), ...(file.path.startsWith('generated/validators/') ? [file.path.replace(/^generated\/validators\//, 'node_modules/@service-api/validators/')] : [])];
+      for (const path of paths.map((p) => join(out, p))) {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, file.contents);
+      }
     }
   }
   return out;

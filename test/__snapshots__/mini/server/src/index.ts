@@ -2,13 +2,13 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Handlers } from './handler-types.js';
 import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation } from './runtime.js';
-import { validateRequest, validateResponse } from './validators.js';
+import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential } from './runtime.js';
 export type { components, operations, paths } from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
-export { validateRequest, validateResponse } from './validators.js';
+export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = "1.2.3";
 export const apiPrefix = '/api/v4';
