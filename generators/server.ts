@@ -5,7 +5,7 @@ import { operationModels, type OperationModel } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
-import { typesSource } from './types.ts';
+import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
 import { validatorParts } from './validators.ts';
 
 export const folder = 'generated/server';
@@ -42,7 +42,7 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
   const banner = slashBanner(doc, 'server');
   const validators = await validatorParts(doc, folder, banner, 'validators');
   const sources: GeneratedFile[] = [
-    { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
+    { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
@@ -50,10 +50,10 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
     { path: `${folder}/src/index.ts`, contents: banner + indexModule(doc, operationModels(doc)) },
   ];
   return [
-    packageJson(doc, spec),
+    packageJson(doc, { ...spec, dependencies: { ...spec.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'server', README),
     ...sources,
-    ...compilePackage(sources, banner, { types: ['node'], declarations: validators.declarations }),
+    ...compilePackage(sources, banner, { types: ['node'], declarations: validators.declarations, packages: { [typesPackageName]: await typesDeclarations(doc) } }),
     ...validators.dist,
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -85,7 +85,7 @@ import { validateRequest, validateResponse } from './validators.js';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential } from './runtime.js';
-export type { components, operations, paths } from './types.js';
+export type * from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
 export { validateRequest, validateResponse } from './validators.js';
 
