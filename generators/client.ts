@@ -329,9 +329,18 @@ const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' }
 - Options: \`host\` (\`/api/v4\` is added) or \`baseUrl\`; \`auth\`: \`{ privateToken }\` (\`PRIVATE-TOKEN\`), \`{ oauthToken }\`
   (Bearer) or \`{ jobToken }\` (\`JOB-TOKEN\`), each a string or an async function; \`sudo\` globally or per call
   (\`{ sudo }\` as the second argument); \`retry: { attempts, maxDelayMs, baseDelayMs, sleep }\`; \`fetch\`.
-- Every method takes \`{ path, query, headers, body }\` as its operation documents them, resolves to the success body
-  and rejects with \`ServiceApiError\` (\`status\`, \`body\`, \`operationId\`); narrow it with
-  \`isServiceApiError(error, operationId)\` to type \`body\` as that operation's documented error bodies.
+- ESM only. \`require()\` of this package works on Node 20.19+ and 22.12+ (which can require ES modules), not before.
+- Every method takes \`{ path, query, headers, body, extra }\` as its operation documents them, resolves to the success
+  body (\`Promise<MergeRequest>\`: every component schema and every \`…Input\` is exported by name, from
+  \`@service-api/types\`) and rejects with \`ServiceApiError\` (\`status\`, \`body\`, \`operationId\`).
+  \`isServiceApiError(error, operationId)\` holds for the statuses the operation documents and types the error as a
+  union by status: \`if (error.status === 409) error.body.message\`. \`isServiceApiError(error, operationId, 409)\` checks
+  one status.
+- \`.withResponse(input)\` on every method resolves to \`{ data, status, headers, rawHeaders, pagination, url }\`:
+  documented headers typed, \`pagination\` (\`page\`, \`perPage\`, \`nextPage\`, \`prevPage\`, \`total\`, \`totalPages\`, \`next\`) as numbers.
+- \`extra: { query, body }\` sends parameters the contract does not list (the API grows within v4).
+- Where a parameter chooses the record (\`view: 'simple'\`, \`simple: true\`, \`statistics: true\`), the call's input types
+  the result.
 - 429 and 503 are retried (3 attempts, \`Retry-After\` honoured, capped). A 301 (renamed project) is followed on the
   API's origin by repeating the same method and body. Browsers hide manual redirects: pass \`redirect: 'follow'\`.
 - Paginated operations (\`x-pagination\`) also have \`.pages()\`, \`.iterate()\` and \`.all()\`, which follow
