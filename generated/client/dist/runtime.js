@@ -158,6 +158,8 @@ export function readPagination(headers, url) {
 function withExtra(documented, extra, part) {
     if (!extra)
         return documented;
+    if (documented instanceof FormData)
+        throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
     for (const name of Object.keys(extra)) {
         if (documented && Object.prototype.hasOwnProperty.call(documented, name))
             throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
