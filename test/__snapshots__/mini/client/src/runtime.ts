@@ -233,6 +233,7 @@ export function readPagination(headers: Headers, url: string): Pagination {
 /** `documented` and `extra` together; a name in both is a mistake the caller should see. */
 function withExtra(documented: object | undefined, extra: object | undefined, part: string): object | undefined {
   if (!extra) return documented;
+  if (documented instanceof FormData) throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
   for (const name of Object.keys(extra)) {
     if (documented && Object.prototype.hasOwnProperty.call(documented, name)) throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
   }
