@@ -3,12 +3,11 @@
  *   npm run build          write generated/; the linters are skipped when nothing they read changed since a clean run
  *   npm run check          the same, always linting everything, but fail (and write nothing) if generated/ is not
  *                          what the generators produce
- * Linting runs in child processes while the generators run, the server generator in a worker thread beside the
- * others (two cores); nothing is written before all succeed. Each step prints its time.
+ * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
+ * succeed. Each step prints its time.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { generators } from '../generators/index.ts';
 import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
@@ -34,6 +33,14 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, string]> {
   return [result, seconds(start)];
 }
 
+/** Wall and CPU time of work done in this process (CPU time does not grow when other processes share the cores). */
+async function timedHere<T>(work: () => Promise<T>): Promise<[T, string]> {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(cpu);
+  return [result, `${seconds(start)} (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)`];
+}
 
 async function bundle(): Promise<OpenApiDocument> {
   const start = performance.now();
@@ -66,32 +73,11 @@ async function lint(): Promise<() => void> {
   return () => console.log(`[2/4] Linted: layout, Redocly (${redoclyTime}) and Spectral (${spectralTime}) report 0 errors, 0 warnings (${total})`);
 }
 
-/** Generators run in a worker thread, beside the others: the heaviest, which shares no work with the rest. */
-const inWorker = new Set(['server']);
-
-/** Runs a generator in a worker thread on the bundle it reads from disk. */
-function generateInWorker(name: string): Promise<[GeneratedFile[], string]> {
-  const start = performance.now();
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./lib/generate-worker.mjs', import.meta.url), { workerData: { name, bundle: BUNDLE_JSON } });
-    worker.once('message', (message: { files?: GeneratedFile[]; error?: string }) => {
-      void worker.terminate();
-      if (message.error !== undefined || !message.files) fail(`Generator ${name} failed: ${message.error}`);
-      resolve([message.files, `${seconds(start)} (worker thread)`]);
-    });
-    worker.once('error', (error) => fail(`Generator ${name} failed: ${error.message}`));
-  });
-}
-
 /** Every generator's files, in memory, with the time each took. */
 async function generate(doc: OpenApiDocument): Promise<{ name: string; folder: string; files: GeneratedFile[]; time: string }[]> {
-  const workers = new Map(generators.filter((g) => inWorker.has(g.name)).map((g) => [g.name, generateInWorker(g.name)]));
   const out = [];
   for (const generator of generators) {
-    const pending = workers.get(generator.name);
-    const [files, time] = pending
-      ? await pending
-      : await timed(() => generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`)));
+    const [files, time] = await timedHere(() => generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`)));
     out.push({ name: generator.name, folder: generator.folder, files, time });
   }
   return out;
@@ -99,14 +85,10 @@ async function generate(doc: OpenApiDocument): Promise<{ name: string; folder: s
 
 const doc = await bundle();
 const generateStart = performance.now();
-const generateCpu = process.cpuUsage();
 // The linters run in child processes while this process generates; both must succeed before anything is written.
 const [report, outputs] = await Promise.all([lint(), generate(doc)]);
-const cpu = process.cpuUsage(generateCpu);
 report();
-console.log(
-  `[3/4] Generated ${outputs.length} outputs in ${seconds(generateStart)} with the lint alongside (CPU of the generators, both threads: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s)${check ? '; comparing with generated/' : ''}`,
-);
+console.log(`[3/4] Generated ${outputs.length} outputs (${seconds(generateStart)} with the lint alongside)${check ? ', comparing with generated/' : ''}`);
 const drifted: string[] = [];
 for (const { name, folder, files, time } of outputs) {
   const drift = check ? await compareOutput(folder, files) : await writeOutput(folder, files);
