@@ -5,7 +5,7 @@ import { operationModels, type OperationModel } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
-import { typesSource } from './types.ts';
+import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
 import { packageName as validatorsPackage, validatorsDeclarationsFor } from './validators.ts';
 
 export const folder = 'generated/server';
@@ -40,7 +40,7 @@ export function schemeLocations(doc: OpenApiDocument): Record<string, { in: stri
 export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'server');
   const sources: GeneratedFile[] = [
-    { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
+    { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
@@ -49,10 +49,10 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
   // The validators are compiled once, in their own package, which this one depends on at the same version.
   const withValidators = { ...spec, dependencies: { [validatorsPackage]: doc.info.version } };
   return [
-    packageJson(doc, withValidators),
+    packageJson(doc, { ...withValidators, dependencies: { ...withValidators.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'server', README),
     ...sources,
-    ...compilePackage(sources, banner, { types: ['node'], declarations: await validatorsDeclarationsFor(doc, folder) }),
+    ...compilePackage(sources, banner, { types: ['node'], declarations: await validatorsDeclarationsFor(doc, folder), packages: { [typesPackageName]: await typesDeclarations(doc) } }),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
@@ -83,7 +83,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential } from './runtime.js';
-export type { components, operations, paths } from './types.js';
+export type * from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 

@@ -6,7 +6,7 @@ import { pascalCase } from './lib/naming.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
-import { typesSource } from './types.ts';
+import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
 import { buildValidators, type ValidatorIndex } from './lib/ajv.ts';
 
 export const folder = 'generated/validators';
@@ -49,12 +49,12 @@ export async function validatorsDeclarationsFor(doc: OpenApiDocument, dependent:
 async function buildPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'validators');
   const parts = await validatorParts(doc, folder, banner, 'index');
-  const sources = [{ path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) }, ...parts.sources];
+  const sources = [{ path: `${folder}/src/types.ts`, contents: typesModule(banner) }, ...parts.sources];
   return [
-    packageJson(doc, spec),
+    packageJson(doc, { ...spec, dependencies: { ...spec.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'validators', readme(parts.index)),
     ...sources,
-    ...compilePackage(sources, banner, { declarations: parts.declarations }),
+    ...compilePackage(sources, banner, { declarations: parts.declarations, packages: { [typesPackageName]: await typesDeclarations(doc) } }),
     ...parts.dist,
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -107,7 +107,7 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ``,
     `export { formatErrors, formatRequestErrors, MAX_ERRORS } from './validation.js';`,
     `export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';`,
-    `export type { components, operations, paths } from './types.js';`,
+    `export type * from './types.js';`,
     ``,
     `export const specVersion = ${q(doc.info.version)};`,
     ``,

@@ -4,9 +4,9 @@ import type { Handlers } from './handler-types.js';
 import { type AuthenticateContext, type RouteDescriptor, type SchemeLocation } from './runtime.js';
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential } from './runtime.js';
-export type { components, operations, paths } from './types.js';
+export type * from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
-export { validateRequest, validateResponse } from './validators.js';
+export { validateRequest, validateResponse } from '@service-api/validators';
 export declare const specVersion = "0.3.0";
 export declare const apiPrefix = "/api/v4";
 /** Every operation of the document. */

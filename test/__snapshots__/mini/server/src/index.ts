@@ -6,7 +6,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential } from './runtime.js';
-export type { components, operations, paths } from './types.js';
+export type * from './types.js';
 export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 

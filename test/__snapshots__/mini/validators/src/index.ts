@@ -7,7 +7,7 @@ import type { components } from './types.js';
 
 export { formatErrors, formatRequestErrors, MAX_ERRORS } from './validation.js';
 export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';
-export type { components, operations, paths } from './types.js';
+export type * from './types.js';
 
 export const specVersion = "1.2.3";
 
