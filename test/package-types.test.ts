@@ -36,8 +36,9 @@ describe('1. errors narrow by status', () => {
   it('isServiceApiError(e, op) gives a union that error.status narrows', () => {
     const error: unknown = undefined;
     if (isServiceApiError(error, 'merge-requests/merge')) {
-      expectTypeOf(error.status).toEqualTypeOf<400 | 401 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503>();
-      if (error.status === 409) expectTypeOf(error.body).toEqualTypeOf<ErrorMessage>();
+      expectTypeOf(error.status).toEqualTypeOf<301 | 400 | 401 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503>();
+      if (error.status === 409) expectTypeOf(error.body.message).toEqualTypeOf<'SHA does not match HEAD of source branch'>();
+      if (error.status === 301) expectTypeOf(error.body).toBeUndefined();
       if (error.status === 405) expectTypeOf(error.body).toEqualTypeOf<ErrorBody>();
       if (error.status === 422) expectTypeOf(error.body.message).toBeString();
       expectTypeOf(error.operationId).toEqualTypeOf<'merge-requests/merge'>();
@@ -52,7 +53,8 @@ describe('1. errors narrow by status', () => {
   it.each(cases)('isServiceApiError(e, %s, %i) gives that status and its body', () => {
     const error: unknown = undefined;
     if (isServiceApiError(error, 'merge-requests/merge', 409)) {
-      expectTypeOf(error).toEqualTypeOf<ServiceApiError<ErrorMessage, 409, 'merge-requests/merge'>>();
+      expectTypeOf(error.status).toEqualTypeOf<409>();
+      expectTypeOf(error.operationId).toEqualTypeOf<'merge-requests/merge'>();
       expectTypeOf(error.body.message).toBeString();
     }
     if (isServiceApiError(error, 'merge-requests/merge', 401)) expectTypeOf(error.status).toEqualTypeOf<401>();

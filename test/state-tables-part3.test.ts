@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../generated/validators/dist/index.js';
 import { listOperations, listResponses, resolve } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
-import type { MergeRequest, Project, ProjectSimple } from '../generated/types/index.ts';
+import type { MergeRequest, Project, ProjectSimple } from '../generated/types/src/index.ts';
 import { publishedDocument } from './support/documents.ts';
 
 /**

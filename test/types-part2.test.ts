@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Badge, Group, Invitation, Member, RunnerDetails, SamlGroupLink, UserAdminSingle } from '../generated/types/index.ts';
+import type { Badge, Group, Invitation, Member, RunnerDetails, SamlGroupLink, UserAdminSingle } from '../generated/types/src/index.ts';
 import { validateSchema } from '../generated/validators/dist/index.js';
 
 /**
