@@ -96,7 +96,7 @@ describe('fast validators', () => {
     const record = (doc.components?.examples as Record<string, { value: Record<string, unknown> }>).MergeRequestCreated!.value;
     expect(validators.isMergeRequest(record)).toBe(true);
     expect(validators.isMergeRequest({ ...record, id: 'x' })).toBe(false);
-    expect(validators.validateSchema('MergeRequest', { ...record, id: 'x', web_url: 'not a uri' }).errors).toEqual(['/id must be integer', '/web_url must match format "uri"']);
+    expect(validators.validateSchema('MergeRequest', { ...record, id: 'x', created_at: 'yesterday' }).errors).toEqual(['/id must be integer', '/created_at must match format "date-time"']);
   });
 });
 

@@ -84,7 +84,7 @@ const port = (app.server.address() as { port: number }).port;
 const own = createServiceApi({ host: 'http://127.0.0.1:' + port, auth: { privateToken: 'alice' } });
 report.served = (await own.jobs.listProjectJobs({ path: { id: 'a/b' } })).map((job) => job.name);
 const fresh = await own.mergeRequests.createMergeRequest({ path: { id: 'a/b' }, body: { source_branch: 'fix', target_branch: 'main', title: 'Fix it' } });
-report.fresh = [describeMr(fresh), fresh.assignees.length, fresh.merged_at, isMergeRequest(fresh)];
+report.fresh = [describeMr(fresh), fresh.assignees?.length ?? 0, fresh.merged_at, isMergeRequest(fresh)];
 report.notImplemented = await own.jobs.getTokenJob().catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
 await app.close();
 
