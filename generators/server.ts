@@ -1,6 +1,8 @@
 import { slashBanner } from './lib/banner.ts';
 import { compilePackage } from './lib/compile.ts';
 import type { GeneratedFile } from './lib/files.ts';
+import { listOperations } from './lib/document.ts';
+import { fileLimits, inputShape } from './lib/input-shape.ts';
 import { operationModels, type OperationModel } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
@@ -44,6 +46,8 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
+    { path: `${folder}/src/server-input.ts`, contents: banner + (await template('server-input.ts')) },
+    { path: `${folder}/src/server-tolerance.ts`, contents: banner + (await template('server-tolerance.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
     ...validators.sources,
@@ -64,8 +68,10 @@ function anonymousModule(models: OperationModel[]): string {
   return `/** Operations that allow anonymous access: their handlers may get no principal. */\nexport type AnonymousOperationId = ${ids.join(' | ') || 'never'};\n`;
 }
 
-function route(m: OperationModel): string {
+function route(doc: OpenApiDocument, m: OperationModel, credentialQuery: string[]): string {
   const styled = m.query.filter((q) => q.style);
+  const entry = listOperations(doc).find((e) => e.operationId === m.operationId)!;
+  const files = fileLimits(doc, entry);
   return JSON.stringify({
     id: m.operationId,
     method: m.method,
@@ -74,19 +80,23 @@ function route(m: OperationModel): string {
     security: m.security,
     authenticated: m.authenticated,
     json: m.response === 'json',
+    ...(m.body && m.body.kind !== 'binary' ? { body: { kind: m.body.kind, type: m.body.mediaType, required: m.body.required } } : {}),
+    input: inputShape(doc, entry, credentialQuery),
+    ...(files ? { files } : {}),
   });
 }
 
 function indexModule(doc: OpenApiDocument, models: OperationModel[]): string {
-  return `import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+  const credentialQuery = Object.values(schemeLocations(doc)).filter((s) => s.in === 'query').map((s) => s.name);
+  return `import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Handlers } from './handler-types.js';
-import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation } from './runtime.js';
+import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation, type ServiceApiLimits, type ToleranceReport } from './runtime.js';
 import { validateRequest, validateResponse } from './validators.js';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
-export type { AuthenticateContext, Credential } from './runtime.js';
+export type { AuthenticateContext, Credential, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type { components, operations, paths } from './types.js';
-export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
+export { defaultLimits, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
 export { validateRequest, validateResponse } from './validators.js';
 
 export const specVersion = ${JSON.stringify(doc.info.version)};
@@ -94,7 +104,7 @@ export const apiPrefix = '/api/v4';
 
 /** Every operation of the document. */
 export const routes: RouteDescriptor[] = [
-${models.map((m) => `  ${route(m)},`).join('\n')}
+${models.map((m) => `  ${route(doc, m, credentialQuery)},`).join('\n')}
 ];
 
 /** Where each security scheme carries its credential. */
@@ -109,8 +119,16 @@ export interface ServiceApiOptions<Principal = unknown> {
   authenticate?: (context: AuthenticateContext) => Principal | false | null | undefined | Promise<Principal | false | null | undefined>;
   /** Check JSON responses against the document (a mismatch answers 500 naming it); for tests and development. */
   validateResponses?: boolean;
-  /** Largest request body in bytes (default 100 MiB). */
-  bodyLimit?: number;
+  /**
+   * Bounds on every input (see \`defaultLimits\`): JSON and form bodies 16 MiB, multipart bodies 100 MiB (a file
+   * with a documented maximum, such as the 200 KiB avatar, gets 400 above it), query string 16 KiB and 1000
+   * parameters, 1000 body fields, 20 problems listed per 400.
+   */
+  limits?: Partial<ServiceApiLimits>;
+  /** Refuse what the Service tolerates (string booleans, writes in the query, forms, unknown fields) with a 400 naming the field. */
+  strict?: boolean;
+  /** Called with what a request's tolerated input was (at most \`limits.errors\` entries and their count); also logged at \`info\`. */
+  onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
   /** Where the API is served (default \`/api/v4\`). */
   prefix?: string;
 }
@@ -121,7 +139,9 @@ export const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<unknown>> = 
     handlers: options.handlers as Record<string, AnyHandler | undefined>,
     authenticate: options.authenticate,
     validateResponses: options.validateResponses,
-    bodyLimit: options.bodyLimit,
+    limits: options.limits,
+    strict: options.strict,
+    onTolerated: options.onTolerated,
   });
 };
 
