@@ -198,6 +198,7 @@ export function serviceApiServerOptions(options: FastifyServerOptions = {}): Fas
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     requestTimeout: 300_000,
+    clientErrorHandler,
     ...options,
     routerOptions: { maxParamLength: 4096, ...options.routerOptions },
     frameworkErrors:
@@ -207,6 +208,14 @@ export function serviceApiServerOptions(options: FastifyServerOptions = {}): Fas
         void reply.code(status).send(errorBody(status, status === 400 ? 'the URL has a malformed percent-escape' : undefined));
       }),
   };
+}
+
+/** Errors Node's HTTP parser raises before Fastify sees a request (headers too large, a timeout, garbage). */
+function clientErrorHandler(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 const SOURCES: Record<string, Source> = { 'application/json': 'json', 'application/x-www-form-urlencoded': 'form', 'multipart/form-data': 'multipart' };
