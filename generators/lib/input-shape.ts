@@ -5,9 +5,9 @@ import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 /**
  * What a server needs to know of a field to coerce it the way the Service does and to drop unknown ones:
  * `b` boolean, `i` integer, `n` number, `0` anything else (kept as sent), `{ o, x }` an object with documented
- * properties (`x`: the shape of other keys, for maps), `{ a }` an array. Mirrors `Shape` of the server runtime.
+ * properties (`x`: the shape of other keys, for maps; `k`: of keys matching a pattern), `{ a }` an array. Mirrors `Shape` of the server runtime.
  */
-export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape } | { a: Shape };
+export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
 
 export interface InputShape {
   q: Record<string, Shape>;
@@ -39,7 +39,8 @@ function facets(doc: OpenApiDocument, raw: unknown, depth: number): Facet[] {
   if (types.length === 0 && schema.items) types.push('array');
   for (const type of types) out.push({ type, schema });
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    for (const alternative of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []) out.push(...facets(doc, alternative, depth + 1));
+    // An alternative that names no kind (`required`, `not`) only constrains the others.
+    for (const alternative of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []) out.push(...facets(doc, alternative, depth + 1).filter((f) => f.type !== 'any' || key !== 'allOf'));
   }
   return out.length > 0 || schema.enum || schema.const !== undefined ? out : [{ type: 'any', schema }];
 }
@@ -57,18 +58,21 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   }
   if (kinds.size !== 1 || !kinds.has('object') || depth >= MAX_DEPTH) return 0;
   const properties: Record<string, unknown> = {};
+  const patterns: Record<string, unknown> = {};
   let additional: unknown;
   for (const { schema } of all) {
     for (const [name, value] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) properties[name] ??= value;
+    for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, unknown>)) patterns[pattern] ??= value;
     const extra = schema.additionalProperties;
     // A map (`additionalProperties` with a schema) keeps other keys; `true` or nothing only means "not forbidden".
     if (typeof extra === 'object' && extra !== null && Object.keys(extra).length > 0) additional ??= extra;
-    if (schema.patternProperties) additional ??= Object.values(schema.patternProperties as Record<string, unknown>)[0];
   }
-  if (Object.keys(properties).length === 0) return 0;
-  const o: Record<string, Shape> = {};
-  for (const [name, value] of Object.entries(properties)) o[name] = shapeOf(doc, value, depth + 1);
-  return additional === undefined ? { o } : { o, x: shapeOf(doc, additional, depth + 1) };
+  if (Object.keys(properties).length === 0 && Object.keys(patterns).length === 0) return 0;
+  const shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } = { o: {} };
+  for (const [name, value] of Object.entries(properties)) shape.o[name] = shapeOf(doc, value, depth + 1);
+  if (Object.keys(patterns).length > 0) shape.k = Object.fromEntries(Object.entries(patterns).map(([pattern, value]) => [pattern, shapeOf(doc, value, depth + 1)]));
+  if (additional !== undefined) shape.x = shapeOf(doc, additional, depth + 1);
+  return shape;
 }
 
 /** The input shape of an operation: its query parameters, path parameter names, body, credential parameters. */

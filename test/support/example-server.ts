@@ -2,7 +2,7 @@
  * A Fastify app on the generated server package where every operation answers its first documented example
  * (lowest 2xx status) and `authenticate` accepts any token: what a team puts on a network first.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerServiceApi, serviceApiServerOptions, type Handlers, type ServiceApiOptions } from '../../generated/server/dist/index.js';
 import { listOperations, resolve, successStatus } from '../../generators/lib/document.ts';
 import type { OpenApiDocument, Reference } from '../../generators/lib/openapi.ts';
@@ -46,8 +46,8 @@ export interface ExampleServer {
 }
 
 /** Starts the example server on a free port of 127.0.0.1. */
-export async function startExampleServer(options: Partial<ServiceApiOptions> = {}): Promise<ExampleServer> {
-  const app = Fastify(serviceApiServerOptions({ logger: false }));
+export async function startExampleServer(options: Partial<ServiceApiOptions> = {}, fastifyOptions: FastifyServerOptions = { logger: false }): Promise<ExampleServer> {
+  const app = Fastify(serviceApiServerOptions(fastifyOptions));
   await registerServiceApi(app, { handlers: exampleHandlers(), authenticate: ({ credentials }) => (credentials.length > 0 ? { user: 'any' } : null), ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

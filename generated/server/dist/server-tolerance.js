@@ -25,6 +25,22 @@ export class Tolerances {
 const BOOLEANS = { true: true, false: false, True: true, False: false, '1': true, '0': false };
 const INTEGER = /^-?\d{1,15}$/;
 const NUMBER = /^-?\d{1,20}(\.\d{1,20})?([eE][+-]?\d{1,3})?$/;
+const patterns = new Map();
+/** The shape of a key of an object: a documented property, a documented pattern, or any key of a map. */
+function fieldShape(shape, key) {
+    if (Object.hasOwn(shape.o, key))
+        return shape.o[key];
+    if (shape.k) {
+        for (const pattern of Object.keys(shape.k)) {
+            let regex = patterns.get(pattern);
+            if (!regex)
+                patterns.set(pattern, (regex = new RegExp(pattern, 'u')));
+            if (regex.test(key))
+                return shape.k[pattern];
+        }
+    }
+    return shape.x;
+}
 function isObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob) && !(value instanceof Uint8Array);
 }
@@ -72,7 +88,7 @@ export function coerce(value, shape, source, field, part, t) {
         return value;
     const out = dict();
     for (const key of Object.keys(value)) {
-        const known = Object.hasOwn(shape.o, key) ? shape.o[key] : shape.x;
+        const known = fieldShape(shape, key);
         const path = part === 'query' ? `${field}[${key}]` : `${field}.${key}`;
         if (known === undefined)
             t.add(part, path, 'is not documented (ignored)');
@@ -92,7 +108,7 @@ export function normalizeInput(input, t) {
     const write = input.method !== 'GET' && input.method !== 'HEAD';
     const bodyShape = shape.b;
     const fields = bodyShape !== undefined && bodyShape !== 0 && typeof bodyShape === 'object' && 'o' in bodyShape ? bodyShape : undefined;
-    const acceptsField = (name) => bodyShape === 0 || (fields !== undefined && (Object.hasOwn(fields.o, name) || fields.x !== undefined));
+    const acceptsField = (name) => bodyShape === 0 || (fields !== undefined && fieldShape(fields, name) !== undefined);
     const query = dict();
     let fromQuery;
     for (const name of Object.keys(input.query)) {
@@ -118,10 +134,11 @@ export function normalizeInput(input, t) {
         const kept = dict();
         for (const name of Object.keys(input.body)) {
             const value = input.body[name];
+            const known = fields ? fieldShape(fields, name) : undefined;
             if (bodyShape === 0)
                 kept[name] = value;
-            else if (fields && (Object.hasOwn(fields.o, name) || fields.x !== undefined))
-                kept[name] = coerce(value, Object.hasOwn(fields.o, name) ? fields.o[name] : fields.x, source, name, 'body', t);
+            else if (known !== undefined)
+                kept[name] = coerce(value, known, source, name, 'body', t);
             else if (write && Object.hasOwn(shape.q, name)) {
                 query[name] = coerce(value, shape.q[name], source, name, 'body', t);
                 t.add('body', name, 'read as a query parameter');

@@ -10,10 +10,10 @@ import { assignField, dict, InputError, shown } from './server-input.js';
 
 /**
  * What the server knows of a field, generated from its schema: `b` boolean, `i` integer, `n` number, `0` anything
- * else (kept as sent), `{ o, x }` an object with documented properties `o` (and `x`, the shape of any other key when
- * it is a map), `{ a }` an array.
+ * else (kept as sent), `{ o, x, k }` an object with documented properties `o` (`x`: the shape of any other key when
+ * it is a map; `k`: of keys matching a pattern of the document), `{ a }` an array.
  */
-export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape } | { a: Shape };
+export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
 
 /** The input of an operation: documented query parameters, path parameter names, the body, credential parameters. */
 export interface InputShape {
@@ -51,6 +51,21 @@ export class Tolerances {
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, True: true, False: false, '1': true, '0': false };
 const INTEGER = /^-?\d{1,15}$/;
 const NUMBER = /^-?\d{1,20}(\.\d{1,20})?([eE][+-]?\d{1,3})?$/;
+
+const patterns = new Map<string, RegExp>();
+
+/** The shape of a key of an object: a documented property, a documented pattern, or any key of a map. */
+function fieldShape(shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> }, key: string): Shape | undefined {
+  if (Object.hasOwn(shape.o, key)) return shape.o[key];
+  if (shape.k) {
+    for (const pattern of Object.keys(shape.k)) {
+      let regex = patterns.get(pattern);
+      if (!regex) patterns.set(pattern, (regex = new RegExp(pattern, 'u')));
+      if (regex.test(key)) return shape.k[pattern];
+    }
+  }
+  return shape.x;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob) && !(value instanceof Uint8Array);
@@ -91,7 +106,7 @@ export function coerce(value: unknown, shape: Shape, source: Source, field: stri
   if (!isObject(value)) return value;
   const out = dict();
   for (const key of Object.keys(value)) {
-    const known = Object.hasOwn(shape.o, key) ? shape.o[key] : shape.x;
+    const known = fieldShape(shape, key);
     const path = part === 'query' ? `${field}[${key}]` : `${field}.${key}`;
     if (known === undefined) t.add(part, path, 'is not documented (ignored)');
     else out[key] = coerce(value[key], known, source, path, part, t);
@@ -123,7 +138,7 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
   const write = input.method !== 'GET' && input.method !== 'HEAD';
   const bodyShape = shape.b;
   const fields = bodyShape !== undefined && bodyShape !== 0 && typeof bodyShape === 'object' && 'o' in bodyShape ? bodyShape : undefined;
-  const acceptsField = (name: string) => bodyShape === 0 || (fields !== undefined && (Object.hasOwn(fields.o, name) || fields.x !== undefined));
+  const acceptsField = (name: string) => bodyShape === 0 || (fields !== undefined && fieldShape(fields, name) !== undefined);
 
   const query = dict();
   let fromQuery: Record<string, unknown> | undefined;
@@ -145,8 +160,9 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
     const kept = dict();
     for (const name of Object.keys(input.body)) {
       const value = input.body[name];
+      const known = fields ? fieldShape(fields, name) : undefined;
       if (bodyShape === 0) kept[name] = value;
-      else if (fields && (Object.hasOwn(fields.o, name) || fields.x !== undefined)) kept[name] = coerce(value, Object.hasOwn(fields.o, name) ? fields.o[name]! : fields.x!, source, name, 'body', t);
+      else if (known !== undefined) kept[name] = coerce(value, known, source, name, 'body', t);
       else if (write && Object.hasOwn(shape.q, name)) {
         query[name] = coerce(value, shape.q[name]!, source, name, 'body', t);
         t.add('body', name, 'read as a query parameter');
