@@ -81,6 +81,7 @@ function route(doc: OpenApiDocument, m: OperationModel, credentialQuery: string[
     authenticated: m.authenticated,
     json: m.response === 'json',
     ...(m.body && m.body.kind !== 'binary' ? { body: { kind: m.body.kind, type: m.body.mediaType, required: m.body.required } } : {}),
+    ...(m.headers.length ? { headers: m.headers.map((h) => h.name.toLowerCase()) } : {}),
     input: inputShape(doc, entry, credentialQuery),
     ...(files ? { files } : {}),
   });

@@ -32,6 +32,8 @@ export interface RouteDescriptor {
     };
     /** The documented input, to coerce values and drop unknown fields. */
     input: InputShape;
+    /** Documented header parameters, in lower case. */
+    headers?: string[];
     /** Multipart file fields with their documented maximum size in bytes (null: none documented). */
     files?: Record<string, number | null>;
 }

@@ -20,28 +20,39 @@ export const defaultLimits = {
 };
 /** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
 export function extractCredentials(headers, query, schemes) {
-    const found = [];
-    const header = (name) => [headers[name.toLowerCase()]].flat()[0];
-    let cookies;
-    for (const [scheme, location] of Object.entries(schemes)) {
-        let value;
-        if (location.in === 'header')
-            value = header(location.name);
-        else if (location.in === 'query')
-            value = [query[location.name]].flat()[0];
-        else if (location.in === 'cookie') {
-            const names = new Set(Object.values(schemes).filter((s) => s.in === 'cookie').map((s) => s.name));
-            cookies ??= parseCookies(header('cookie') ?? '', names);
-            value = cookies[location.name];
+    return credentialReader(schemes)(headers, query);
+}
+/** A reader of the credentials of these schemes, prepared once per operation. */
+function credentialReader(schemes) {
+    const locations = Object.entries(schemes).map(([scheme, location]) => ({ scheme, in: location.in, name: location.in === 'header' ? location.name.toLowerCase() : location.name }));
+    const cookieNames = new Set(locations.filter((l) => l.in === 'cookie').map((l) => l.name));
+    return (headers, query) => {
+        const found = [];
+        let cookies;
+        for (const location of locations) {
+            let value;
+            if (location.in === 'header')
+                value = first(headers[location.name]);
+            else if (location.in === 'query')
+                value = first(query[location.name]);
+            else if (location.in === 'cookie') {
+                const cookie = first(headers.cookie);
+                if (typeof cookie === 'string' && cookie !== '')
+                    value = (cookies ??= parseCookies(cookie, cookieNames))[location.name];
+            }
+            else {
+                const authorization = first(headers.authorization);
+                if (typeof authorization === 'string')
+                    value = /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
+            }
+            if (typeof value === 'string' && value !== '')
+                found.push({ scheme: location.scheme, value });
         }
-        else {
-            const match = /^Bearer\s+(.+)$/i.exec(header('authorization') ?? '');
-            value = match?.[1];
-        }
-        if (typeof value === 'string' && value !== '')
-            found.push({ scheme, value });
-    }
-    return found;
+        return found;
+    };
+}
+function first(value) {
+    return Array.isArray(value) ? value[0] : value;
 }
 /** `/projects/{id}/jobs` → `/projects/:id/jobs` (Fastify's syntax; a literal `:` is doubled). */
 export function fastifyPath(path) {
@@ -205,43 +216,55 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
     });
     for (const route of routes) {
         const accepted = new Set(route.security.flat());
-        const routeSchemes = Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id)));
+        const readCredentials = credentialReader(Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id))));
         const { limit } = bodyLimitOf(route, limits);
         const documented = route.body ? essence(route.body.type) : undefined;
-        // Before the body is read: the query, the caller, the handler, the media type and the declared length.
-        const onRequest = async (request, reply) => {
+        const readsBody = route.method !== 'GET' && route.method !== 'HEAD';
+        const headerNames = route.headers ?? [];
+        // Before the body is read: the query, the caller, the handler, the media type and the declared length. Returns
+        // the state of an admitted request, or undefined once it has answered.
+        const admit = async (request, reply) => {
             const rawUrl = request.raw.url ?? '';
             const at = rawUrl.indexOf('?');
             const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
             if (rawQuery.length > limits.queryLength)
-                return refuse(request, reply, 414, `the query string is longer than ${bytes(limits.queryLength)}`);
+                return void refuse(request, reply, 414, `the query string is longer than ${bytes(limits.queryLength)}`);
             const query = parseQuery(rawQuery, route.query, limits.queryParameters);
-            const credentials = extractCredentials(request.headers, query, routeSchemes);
+            const credentials = readCredentials(request.headers, query);
             let principal;
             if (options.authenticate && (route.authenticated || credentials.length > 0)) {
                 principal = await options.authenticate({ operationId: route.id, credentials, request });
             }
             if (route.authenticated && !principal)
-                return refuse(request, reply, 401);
+                return void refuse(request, reply, 401);
             if (!options.handlers[route.id])
-                return refuse(request, reply, 501, `no handler for ${route.id}`);
-            if (route.method !== 'GET' && route.method !== 'HEAD' && hasBody(request.headers)) {
+                return void refuse(request, reply, 501, `no handler for ${route.id}`);
+            if (readsBody && hasBody(request.headers)) {
                 const source = sourceOf(request.headers['content-type']);
                 if (!source)
-                    return refuse(request, reply, 415, `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}`);
+                    return void refuse(request, reply, 415, `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}`);
                 const length = Number(request.headers['content-length']);
                 const sourceLimit = source === 'multipart' ? limit : Math.min(limit, limits.jsonBody);
                 if (length > sourceLimit) {
                     const file = source === 'multipart' ? bodyLimitOf(route, limits).file : undefined;
                     if (file)
-                        return refuse(request, reply, 400, undefined, [{ in: 'body', field: file[0], problem: tooBig(...file).message }]);
-                    return refuse(request, reply, 413, `the body is larger than ${bytes(sourceLimit)}`);
+                        return void refuse(request, reply, 400, undefined, [{ in: 'body', field: file[0], problem: tooBig(...file).message }]);
+                    return void refuse(request, reply, 413, `the body is larger than ${bytes(sourceLimit)}`);
                 }
             }
-            request.serviceApi = { route, query, credentials, principal };
+            return { route, query, credentials, principal };
+        };
+        const onRequest = async (request, reply) => {
+            const admitted = await admit(request, reply);
+            if (admitted)
+                request.serviceApi = admitted;
         };
         const handle = async (request, reply) => {
-            const { query: rawQuery, credentials, principal } = state(request);
+            // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
+            const admitted = readsBody ? state(request) : await admit(request, reply);
+            if (!admitted)
+                return reply;
+            const { query: rawQuery, credentials, principal } = admitted;
             const handler = options.handlers[route.id];
             const tolerances = new Tolerances(limits.errors);
             const body = request.body === null ? undefined : request.body;
@@ -258,13 +281,19 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
                     request.log.error(error);
                 }
             }
-            const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: request.headers, body: input.body });
+            // Only the documented headers are validated (and coerced); the handler gets them over all the others.
+            const documentedHeaders = {};
+            for (const name of headerNames)
+                if (request.headers[name] !== undefined)
+                    documentedHeaders[name] = request.headers[name];
+            const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
             if (!check.valid)
                 return refuse(request, reply, 400, undefined, check.problems);
-            const result = await handler({ ...check.value, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
+            const headers = headerNames.length > 0 ? { ...request.headers, ...check.value.headers } : request.headers;
+            const result = await handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
             return send(route, reply, result, hooks, options.validateResponses === true);
         };
-        scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, onRequest, handler: handle });
+        scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
     }
 }
 async function send(route, reply, result, hooks, validate) {

@@ -14,7 +14,7 @@ export declare class InputError extends Error {
 }
 /** A field name for a message: long names are cut, so that an error body stays small. */
 export declare function shown(name: string): string;
-/** A dictionary without a prototype. */
+/** A dictionary that inherits nothing. */
 export declare function dict<T = unknown>(): Record<string, T>;
 export interface PairLimits {
     /** Largest number of `name=value` pairs. */

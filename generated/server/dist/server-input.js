@@ -23,9 +23,15 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 export function shown(name) {
     return name.length > 64 ? `${name.slice(0, 64)}…` : name;
 }
-/** A dictionary without a prototype. */
+/**
+ * Objects whose prototype is an empty object without a prototype: no inherited keys (`toString`, `__proto__`) and,
+ * unlike `Object.create(null)`, fast property access (the objects stay in V8's fast mode).
+ */
+const Dictionary = function Dictionary() { };
+Dictionary.prototype = Object.create(null);
+/** A dictionary that inherits nothing. */
 export function dict() {
-    return Object.create(null);
+    return new Dictionary();
 }
 function decode(text, plus, part, name) {
     const spaced = plus && text.includes('+') ? text.replace(/\+/g, ' ') : text;

@@ -26,9 +26,16 @@ export function shown(name: string): string {
   return name.length > 64 ? `${name.slice(0, 64)}…` : name;
 }
 
-/** A dictionary without a prototype. */
+/**
+ * Objects whose prototype is an empty object without a prototype: no inherited keys (`toString`, `__proto__`) and,
+ * unlike `Object.create(null)`, fast property access (the objects stay in V8's fast mode).
+ */
+const Dictionary = function Dictionary() {} as unknown as new () => Record<string, unknown>;
+Dictionary.prototype = Object.create(null) as Record<string, unknown>;
+
+/** A dictionary that inherits nothing. */
 export function dict<T = unknown>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
+  return new Dictionary() as Record<string, T>;
 }
 
 function decode(text: string, plus: boolean, part: string, name: string): string {
