@@ -60,6 +60,7 @@ it('packs, installs, type-checks and runs a consumer of the client, server and v
     tokenJobId: 12,
     badRequest: ['query parameter per_page must be <= 100'],
     notImplemented: 501,
+    wrongScheme: 401,
   });
   expect(report.served[0]).toBe('alice:a/b');
 }, 180_000);

@@ -382,7 +382,8 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
     };
     const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
       const admitted = await admit(request, reply);
-      if (admitted) request.serviceApi = admitted;
+      if (!admitted) return reply;
+      request.serviceApi = admitted;
     };
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {

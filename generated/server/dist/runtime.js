@@ -256,8 +256,9 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
         };
         const onRequest = async (request, reply) => {
             const admitted = await admit(request, reply);
-            if (admitted)
-                request.serviceApi = admitted;
+            if (!admitted)
+                return reply;
+            request.serviceApi = admitted;
         };
         const handle = async (request, reply) => {
             // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
