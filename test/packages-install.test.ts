@@ -71,6 +71,7 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
     created: expect.stringMatching(/^!\d+ opened /),
     fullIid: expect.any(Number),
     page: [200, 1, '1', true],
+    wrongScheme: 401,
   });
   expect(report.simpleCount).toBeGreaterThan(0);
   expect(report.extraCount).toBeGreaterThan(0);

@@ -85,7 +85,8 @@ const own = createServiceApi({ host: 'http://127.0.0.1:' + port, auth: { private
 report.served = (await own.jobs.listProjectJobs({ path: { id: 'a/b' } })).map((job) => job.name);
 const fresh = await own.mergeRequests.createMergeRequest({ path: { id: 'a/b' }, body: { source_branch: 'fix', target_branch: 'main', title: 'Fix it' } });
 report.fresh = [describeMr(fresh), fresh.assignees?.length ?? 0, fresh.merged_at, isMergeRequest(fresh)];
-report.notImplemented = await own.jobs.getTokenJob().catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+report.notImplemented = await own.jobs.getProjectJob({ path: { id: 1, job_id: 2 } }).catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+report.wrongScheme = await own.jobs.getTokenJob().catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other')); // 401 before 501
 await app.close();
 
 console.log(JSON.stringify(report));
