@@ -2,13 +2,13 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Handlers } from './handler-types.js';
 import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation, type ServiceApiLimits, type ToleranceReport } from './runtime.js';
-import { validateRequest, validateResponse } from './validators.js';
+import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
-export type { components, operations, paths } from './types.js';
+export type * from './types.js';
 export { defaultLimits, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
-export { validateRequest, validateResponse } from './validators.js';
+export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = "1.2.3";
 export const apiPrefix = '/api/v4';
