@@ -12,8 +12,9 @@ export type RouteMatch<T> =
 interface Node<T> {
   literals: Map<string, Node<T>>;
   /** Segments with a template: `{id}` or `archive.{format}`. */
-  templates: { pattern: RegExp; names: string[]; node: Node<T> }[];
-  methods: Map<string, T>;
+  templates: { pattern: RegExp; node: Node<T> }[];
+  /** Method → value and the names of the template's parameters, in order (sibling templates may name them differently). */
+  methods: Map<string, { value: T; names: string[] }>;
 }
 
 const newNode = <T>(): Node<T> => ({ literals: new Map(), templates: [], methods: new Map() });
@@ -35,6 +36,7 @@ export class Router<T> {
 
   add(method: string, template: string, value: T): void {
     let node = this.root;
+    const names: string[] = [];
     for (const segment of template.split('/').slice(1)) {
       if (!segment.includes('{')) {
         let next = node.literals.get(segment);
@@ -42,17 +44,18 @@ export class Router<T> {
         node = next;
         continue;
       }
-      const { pattern, names } = segmentPattern(segment);
+      const { pattern, names: segmentNames } = segmentPattern(segment);
+      names.push(...segmentNames);
       let entry = node.templates.find((t) => t.pattern.source === pattern.source);
       if (!entry) {
-        entry = { pattern, names, node: newNode() };
+        entry = { pattern, node: newNode() };
         node.templates.push(entry);
         // Templates with a literal part (`archive.{format}`) are more specific than a bare `{id}`.
         node.templates.sort((a, b) => b.pattern.source.length - a.pattern.source.length);
       }
       node = entry.node;
     }
-    node.methods.set(method.toUpperCase(), value);
+    node.methods.set(method.toUpperCase(), { value, names });
   }
 
   /** `rawPath` is the path as sent, still percent-encoded, relative to the API root (`/projects/42/jobs`). */
@@ -62,17 +65,17 @@ export class Router<T> {
     if (!found) return { kind: 'not-found' };
     const { node, captures } = found;
     const upper = method.toUpperCase();
-    const value = node.methods.get(upper) ?? (upper === 'HEAD' ? node.methods.get('GET') : undefined);
-    if (value === undefined) return { kind: 'method-not-allowed', allow: allowOf(node) };
+    const target = node.methods.get(upper) ?? (upper === 'HEAD' ? node.methods.get('GET') : undefined);
+    if (target === undefined) return { kind: 'method-not-allowed', allow: allowOf(node) };
     const params: Record<string, string> = {};
-    for (const [name, raw] of captures) {
+    for (const [i, raw] of captures.entries()) {
       try {
-        params[name] = decodeURIComponent(raw);
+        params[target.names[i]!] = decodeURIComponent(raw);
       } catch {
         return { kind: 'bad-escape', segment: raw };
       }
     }
-    return { kind: 'found', value, params };
+    return { kind: 'found', value: target.value, params };
   }
 
   /** The methods a path accepts, or undefined when no template matches it. */
@@ -81,7 +84,7 @@ export class Router<T> {
     return found ? allowOf(found.node) : undefined;
   }
 
-  private walk(node: Node<T>, segments: string[], index: number, captures: [string, string][]): { node: Node<T>; captures: [string, string][] } | undefined {
+  private walk(node: Node<T>, segments: string[], index: number, captures: string[]): { node: Node<T>; captures: string[] } | undefined {
     if (index === segments.length) return node.methods.size > 0 ? { node, captures } : undefined;
     const segment = segments[index]!;
     const literal = node.literals.get(segment);
@@ -93,7 +96,7 @@ export class Router<T> {
     for (const template of node.templates) {
       const match = template.pattern.exec(segment);
       if (!match) continue;
-      const next = [...captures, ...template.names.map((name, i) => [name, match[i + 1]!] as [string, string])];
+      const next = [...captures, ...match.slice(1)];
       const found = this.walk(template.node, segments, index + 1, next);
       if (found) return found;
     }
