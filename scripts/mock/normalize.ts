@@ -4,7 +4,7 @@
  * ignored when equal; unknown fields ignored; scalars coerced. Each tolerance is reported; nothing is silent.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { nestFields, type BodyKind, type Parsed } from './body.ts';
+import { FORBIDDEN_KEYS, nestFields, type BodyKind, type Parsed } from './body.ts';
 import type { OperationModel } from './model.ts';
 import { readObject, readValue, type WalkContext } from './schema-walk.ts';
 import type { Issue } from './violations.ts';
@@ -25,11 +25,23 @@ export interface NormalizedRequest {
 
 const KIND_NAMES: Record<BodyKind, string> = { json: 'a JSON body', form: 'a form-encoded body', multipart: 'a multipart body' };
 
-export function normalizeRequest(op: OperationModel, raw: RawRequest, tolerate: (issue: Issue) => void, fail: (issue: Issue) => void): NormalizedRequest {
+/**
+ * Past this many values of the wrong type, the request is refused without running the validator: its error list
+ * (all errors) would cost time in proportion to a body of millions of bad values.
+ */
+export const MAX_MISMATCHES = 1000;
+
+export function normalizeRequest(op: OperationModel, raw: RawRequest, tolerate: (issue: Issue) => void, fail: (issue: Issue) => void): NormalizedRequest & { mismatches: number } {
+  let mismatches = 0;
+  const mismatch = (part: string) => (field: string) => {
+    mismatches += 1;
+    if (mismatches > MAX_MISMATCHES) return;
+    if (mismatches === MAX_MISMATCHES) fail({ in: part, field, problem: `more than ${MAX_MISMATCHES} values of the wrong type (the last: ${part === 'query' ? 'query parameter' : 'body field'} ${field})` });
+  };
   const query: Record<string, unknown> = {};
   const bodyFromQuery: [string, string][] = [];
   const bodySchema = op.body?.schema;
-  const queryContext: WalkContext = { part: 'query', fromText: true, tolerate: (field, problem) => tolerate({ in: 'query', field, problem }) };
+  const queryContext: WalkContext = { part: 'query', fromText: true, tolerate: (field, problem) => tolerate({ in: 'query', field, problem }), mismatch: mismatch('query') };
 
   for (const [name, values] of raw.query) {
     if (op.credentialQuery.has(name)) continue;
@@ -105,7 +117,7 @@ export function normalizeRequest(op: OperationModel, raw: RawRequest, tolerate: 
       delete target[name];
     }
     const fromText = raw.body ? raw.body.kind !== 'json' : true;
-    const context: WalkContext = { part: 'body', fromText, tolerate: (field, problem) => tolerate({ in: 'body', field, problem }) };
+    const context: WalkContext = { part: 'body', fromText, tolerate: (field, problem) => tolerate({ in: 'body', field, problem }), mismatch: mismatch('body') };
     body = readObject(target, op.body.schema, '', context);
   }
 
@@ -115,8 +127,8 @@ export function normalizeRequest(op: OperationModel, raw: RawRequest, tolerate: 
   }
 
   const headers: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(raw.headers)) if (value !== undefined) headers[name] = value;
-  const request: NormalizedRequest = { params: { ...raw.params }, query, headers };
+  for (const [name, value] of Object.entries(raw.headers)) if (value !== undefined && !FORBIDDEN_KEYS.has(name)) headers[name] = value;
+  const request: NormalizedRequest & { mismatches: number } = { params: { ...raw.params }, query, headers, mismatches };
   if (body !== undefined) request.body = body;
   return request;
 }

@@ -76,6 +76,21 @@ export interface WalkContext {
   /** Whether values arrived as text (query, forms, multipart), where `"5"` for an integer is the exact form. */
   fromText: boolean;
   tolerate(field: string, problem: string): void;
+  /** Called for a value whose JSON type the schema does not admit (the validator reports it; this only counts). */
+  mismatch?(field: string): void;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function admits(types: Set<string>, value: unknown): boolean {
+  if (types.size === 0) return true;
+  const type = jsonType(value);
+  return types.has(type) || (type === 'integer' && types.has('number'));
 }
 
 const label = (part: string) => (part === 'query' ? 'query parameter' : 'body field');
@@ -100,6 +115,7 @@ export function readValue(value: unknown, schema: Schema, field: string, context
       return Number(value);
     }
     if (context.fromText && types.has('array') && !types.has('string')) return [readValue(value, itemsOf(schema), `${field}[]`, context, depth + 1)];
+    if (!admits(types, value)) context.mismatch?.(field);
     return value;
   }
   if (Array.isArray(value)) {
@@ -107,6 +123,7 @@ export function readValue(value: unknown, schema: Schema, field: string, context
     return items ? value.map((item) => readValue(item, items, `${field}[]`, context, depth + 1)) : value;
   }
   if (value && typeof value === 'object' && !(value instanceof Blob)) return readObject(value as Record<string, unknown>, schema, field, context, depth);
+  if (!(value instanceof Blob) && !admits(types, value)) context.mismatch?.(field);
   return value;
 }
 

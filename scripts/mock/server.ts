@@ -7,7 +7,7 @@ import { checkCredentials } from './auth.ts';
 import { bodyKind, DEFAULT_LIMITS, hasBody, parseForm, parseJson, parseMultipart, readLimited, type BodyLimits, type ParseResult } from './body.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { operationModels, type OperationModel } from './model.ts';
-import { normalizeRequest, type RawRequest } from './normalize.ts';
+import { MAX_MISMATCHES, normalizeRequest, type RawRequest } from './normalize.ts';
 import { singlePageHeaders } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';
 import { parseQuery } from './query.ts';
@@ -144,10 +144,10 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     const errors = new IssueList();
     context.tolerated = tolerated;
     const tolerate = strict ? (issue: Issue) => (tolerated.add(issue), errors.add(issue)) : (issue: Issue) => tolerated.add(issue);
-    const request = normalizeRequest(model, raw, tolerate, (issue) => errors.add(issue));
-    const validation = validateRequest(model.id as RequestOperationId, request);
-    if (!validation.valid) {
-      for (const problem of validation.problems) errors.add(problem);
+    const { mismatches, ...request } = normalizeRequest(model, raw, tolerate, (issue) => errors.add(issue));
+    if (mismatches < MAX_MISMATCHES) {
+      const validation = validateRequest(model.id as RequestOperationId, request);
+      if (!validation.valid) errors.addAll(validation.problems);
     }
     if (tolerated.total > 0) res.setHeader('sl-violations', violationsHeader(tolerated));
     if (errors.total > 0) return sendJson(res, 400, describeViolations(errors));
