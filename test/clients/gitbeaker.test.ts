@@ -1,0 +1,54 @@
+/**
+ * A widely used third-party TypeScript client of this API family (@gitbeaker/rest) against the mock: one call per
+ * operation it supports, in default mode (every call passes) and strict mode (the calls in the exact form pass;
+ * the others are refused with 400 naming the field). Each call must reach the operation it is listed for.
+ */
+import { Gitlab } from '@gitbeaker/rest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listOperations } from '../../generators/lib/document.ts';
+import { Router } from '../../scripts/mock/router.ts';
+import { publishedDocument } from '../support/documents.ts';
+import { useMock } from '../support/mock.ts';
+import { gitbeakerCalls } from './gitbeaker-calls.ts';
+
+const router = new Router<string>();
+for (const entry of listOperations(publishedDocument())) router.add(entry.method, entry.path, entry.operationId);
+
+/** The operations that a logged request line reached. */
+function reached(lines: string[]): string[] {
+  return lines.flatMap((line) => {
+    const match = /^([A-Z]+) \/api\/v4(\S*) → /.exec(line);
+    const route = match ? router.match(match[1]!, match[2]!) : undefined;
+    return route?.kind === 'found' ? [route.value] : [];
+  });
+}
+
+const targets = [
+  { name: 'mock, default mode', strict: false },
+  { name: 'mock, strict mode', strict: true },
+];
+
+describe.each(targets)('@gitbeaker/rest against the $name', ({ strict }) => {
+  const lines: string[] = [];
+  const api = useMock({ strict, log: (line) => lines.push(line) });
+  const client = () => new Gitlab({ host: api().replace(/\/api\/v4$/, ''), token: 'glpat-test' });
+  const results: boolean[] = [];
+  afterAll(() => {
+    console.log(`@gitbeaker/rest ${strict ? 'strict' : 'default'}: ${results.filter(Boolean).length} of ${results.length} calls pass`);
+  });
+
+  const calls = strict ? gitbeakerCalls.map((c) => ({ ...c, expectPass: !c.tolerated })) : gitbeakerCalls.map((c) => ({ ...c, expectPass: true }));
+  it.each(calls.map((c) => [c.operationId, c] as const))('%s', async (operationId, { call, expectPass, tolerated }) => {
+    lines.length = 0;
+    const outcome = await Promise.resolve()
+      .then(() => call(client()))
+      .then(
+      () => ({ ok: true, status: 0 }),
+      (error: { cause?: { response?: { status?: number } }; message?: string }) => ({ ok: false, status: error.cause?.response?.status ?? 0, message: error.message }),
+    );
+    results.push(outcome.ok);
+    expect(reached(lines), lines.join('\n')).toContain(operationId);
+    if (expectPass) expect(outcome, lines.join('\n')).toMatchObject({ ok: true });
+    else expect(outcome, `strict mode refuses: ${tolerated}`).toMatchObject({ ok: false, status: 400 });
+  });
+});
