@@ -33,7 +33,9 @@ export interface PrismOperation {
   [key: string]: unknown;
 }
 
-const negotiator = (prismRequire('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default;
+let negotiatorModule: Negotiator | undefined;
+const negotiator = (): Negotiator =>
+  (negotiatorModule ??= (prismRequire('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default);
 
 let sampler: { sample(schema: object, options: object, spec?: object): unknown } | undefined;
 const sample = (schema: object, operation: object): unknown => {
@@ -45,10 +47,17 @@ const silent: Record<string, unknown> = {};
 for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log']) silent[level] = () => undefined;
 silent.child = () => silent;
 
-/** Prism's operations of a dereferenced document (in document order, as `listOperations` lists them). */
-export function prismOperations(dereferenced: OpenApiDocument): PrismOperation[] {
+/**
+ * Prism's view of one operation of a dereferenced document, read by Prism's own reader (@stoplight/http-spec) from a
+ * copy of the document that holds only that path item: about 6 ms, done the first time the operation is answered.
+ */
+export function prismOperation(dereferenced: OpenApiDocument, path: string, method: string): PrismOperation {
   const { transformOas3Operations } = prismRequire('@stoplight/http-spec/oas3/operation') as { transformOas3Operations(doc: object): PrismOperation[] };
-  return transformOas3Operations(dereferenced);
+  const item = dereferenced.paths[path] as Record<string, unknown>;
+  const single = { ...dereferenced, paths: { [path]: { parameters: item.parameters, [method]: item[method] } } };
+  const [operation] = transformOas3Operations(single);
+  if (!operation) throw new Error(`Prism could not read ${method.toUpperCase()} ${path}`);
+  return operation;
 }
 
 export interface Rendered {
@@ -102,7 +111,7 @@ export class ResponseRenderer {
   private renderWithPrism(operation: PrismOperation, request: RenderRequest): Rendered | Error {
     const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false, mediaTypes: request.mediaTypes };
     const method = request.head ? { ...operation, method: 'head' } : operation;
-    const result = negotiator.negotiateOptionsForValidRequest(method, options)(silent);
+    const result = negotiator().negotiateOptionsForValidRequest(method, options)(silent);
     if (result._tag === 'Left') return result.left;
     const negotiated = result.right;
     const headers: [string, string][] = [];

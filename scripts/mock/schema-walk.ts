@@ -33,31 +33,47 @@ export function typesOf(schema: Schema, depth = 0): Set<string> {
   return types;
 }
 
-/** Whether the object schema (or a branch) lists its keys. */
-function listsKeys(schema: JsonSchema, depth = 0): boolean {
-  if (depth > 8) return false;
-  return schema.properties !== undefined || branches(schema).some((b) => listsKeys(b, depth + 1));
+interface KeyInfo {
+  /** Property name → its schema, through composition (the first branch that lists it wins). */
+  properties: Map<string, JsonSchema>;
+  /** The schema of keys not listed, when the object maps any key to one (`additionalProperties: {…}`). */
+  additional?: JsonSchema;
+  /** Whether the object admits any key without saying what it holds. */
+  open: boolean;
 }
 
-function findProperty(schema: JsonSchema, key: string, depth = 0): JsonSchema | undefined {
-  if (depth > 8) return undefined;
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
-  if (properties && Object.hasOwn(properties, key)) return properties[key];
-  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') return schema.additionalProperties as JsonSchema;
-  for (const branch of branches(schema)) {
-    const found = findProperty(branch, key, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
+/** Computed once per schema object: the walk asks it for every key of every request. */
+const keyInfos = new WeakMap<JsonSchema, KeyInfo>();
+
+function keyInfo(schema: JsonSchema): KeyInfo {
+  let info = keyInfos.get(schema);
+  if (info) return info;
+  const properties = new Map<string, JsonSchema>();
+  let additional: JsonSchema | undefined;
+  let listsKeys = false;
+  let open = false;
+  const collect = (node: JsonSchema, depth: number) => {
+    if (depth > 8) return;
+    if (node.properties) {
+      listsKeys = true;
+      for (const [name, property] of Object.entries(node.properties as Record<string, JsonSchema>)) if (!properties.has(name)) properties.set(name, property);
+    }
+    if (node.additionalProperties && typeof node.additionalProperties === 'object') additional ??= node.additionalProperties as JsonSchema;
+    if (node.additionalProperties === true || node.patternProperties !== undefined || typeof node.$ref === 'string') open = depth === 0 || open;
+    for (const branch of branches(node)) collect(branch, depth + 1);
+  };
+  collect(schema, 0);
+  info = { properties, additional, open: open || !listsKeys };
+  keyInfos.set(schema, info);
+  return info;
 }
 
 /** The schema of a named property, looked up through composition; `open` when the object admits any key. */
 export function propertyOf(schema: Schema, key: string): { schema?: JsonSchema; open: boolean } {
   if (!schema) return { open: true };
-  const found = findProperty(schema, key);
-  if (found) return { schema: found, open: false };
-  const open = !listsKeys(schema) || schema.additionalProperties === true || schema.patternProperties !== undefined || typeof schema.$ref === 'string';
-  return { open };
+  const info = keyInfo(schema);
+  const found = info.properties.get(key) ?? info.additional;
+  return found ? { schema: found, open: false } : { open: info.open };
 }
 
 function itemsOf(schema: Schema, depth = 0): JsonSchema | undefined {

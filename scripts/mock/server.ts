@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dereference } from '../../generators/lib/dereference.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { validateRequest, type RequestOperationId } from '../../generated/validators/dist/index.js';
 import { checkCredentials } from './auth.ts';
@@ -11,7 +10,8 @@ import { MAX_MISMATCHES, normalizeRequest, type RawRequest } from './normalize.t
 import { singlePageHeaders } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';
 import { parseQuery } from './query.ts';
-import { prismOperations, renderDynamic, ResponseRenderer, type PrismOperation, type Rendered } from './responses.ts';
+import { dereferenceShared } from './prepare.ts';
+import { prismOperation, renderDynamic, ResponseRenderer, type PrismOperation, type Rendered } from './responses.ts';
 import { Router } from './router.ts';
 import { describeViolations, IssueList, toleranceLogLine, violationsHeader, type Issue } from './violations.ts';
 
@@ -43,7 +43,8 @@ export interface RunningMock {
 interface Entry {
   index: number;
   model: OperationModel;
-  prism: PrismOperation;
+  /** Prism's view of the operation, read the first time it is answered. */
+  prism?: PrismOperation;
 }
 
 /** Slack for the text fields of a multipart body whose files all have a documented size. */
@@ -55,15 +56,9 @@ const MULTIPART_FIELDS_SLACK = 1024 * 1024;
  */
 export async function startMock(options: MockOptions): Promise<RunningMock> {
   const document = options.document as OpenApiDocument;
-  const dereferenced = dereference(document);
-  const models = operationModels(dereferenced);
-  const prismByKey = new Map(prismOperations(dereferenced).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
+  const dereferenced = dereferenceShared(document);
   const router = new Router<Entry>();
-  models.forEach((model, index) => {
-    const prism = prismByKey.get(`${model.method} ${model.path}`);
-    if (!prism) throw new Error(`Prism did not read the operation ${model.method} ${model.path}`);
-    router.add(model.method, model.path, { index, model, prism });
-  });
+  operationModels(dereferenced).forEach((model, index) => router.add(model.method, model.path, { index, model }));
   const renderer = new ResponseRenderer(document);
   const limits: BodyLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxQuery = options.maxQueryParameters ?? 1000;
@@ -120,7 +115,8 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     if (route.kind === 'method-not-allowed') {
       return early(405, { message: `405 Method Not Allowed: ${path.slice(0, 200)} accepts ${route.allow.join(', ')}` }, { Allow: route.allow.join(', ') });
     }
-    const { model, prism, index } = route.value;
+    const entry = route.value;
+    const { model, index } = entry;
 
     const query = parseQuery(rawQuery, maxQuery);
     if (!(query instanceof Map)) return early(400, { message: `400 Bad request - ${query.tooMany} query parameters; at most ${maxQuery} are read` });
@@ -156,6 +152,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     const accept = typeof req.headers.accept === 'string' && req.headers.accept !== '*/*' ? req.headers.accept.split(',').map((s) => s.split(';', 1)[0]!.trim()).filter(Boolean).slice(0, 20) : undefined;
     const renderRequest = { code: preference.code, exampleKey: preference.exampleKey, mediaTypes: accept, head: method === 'HEAD' };
     const preferred = parsePrefer(req.headers.prefer);
+    const prism = (entry.prism ??= prismOperation(dereferenced, model.path, model.method.toLowerCase()));
     const rendered = preferred.dynamic ? await renderDynamic(prism, { ...renderRequest, url: { path } }) : renderer.render(index, prism, renderRequest, origin);
     if (rendered instanceof Error) {
       const status = (rendered as Error & { status?: number }).status ?? 500;

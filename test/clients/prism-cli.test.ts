@@ -76,7 +76,7 @@ it('no list makes a paginating client loop', async () => {
     let url: URL | undefined = new URL(`${root}${request.url}${credentials.query ? `${request.url.includes('?') ? '&' : '?'}${credentials.query}` : ''}`);
     let pages = 0;
     while (url && pages < MAX_PAGES) {
-      const response = await fetch(url, { method: request.method, headers: { ...request.headers, ...credentials.headers } });
+      const response: Response = await fetch(url, { method: request.method, headers: { ...request.headers, ...credentials.headers } });
       await response.arrayBuffer();
       pages += 1;
       if (pages === 1 && response.ok) answered += 1;
