@@ -1,10 +1,9 @@
 /**
- * What the mock needs to know of each operation, computed once at start from the dereferenced document: its
- * parameters by place, its request body, its security requirements, and its documented statuses and example names.
+ * What the mock needs to know of an operation, computed the first time it is called: its parameters by place, its
+ * request body, its security requirements, and its documented statuses and example names.
  */
-import { listOperations } from '../../generators/lib/document.ts';
 import { isFileSchema } from '../../generators/lib/json-schema.ts';
-import type { JsonSchema, OpenApiDocument, Parameter } from '../../generators/lib/openapi.ts';
+import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem } from '../../generators/lib/openapi.ts';
 import type { Requirement, SecurityScheme } from './auth.ts';
 import { bodyKind, type BodyKind } from './body.ts';
 
@@ -34,31 +33,36 @@ export interface OperationModel {
   deprecated: boolean;
 }
 
-export function operationModels(doc: OpenApiDocument): OperationModel[] {
+/**
+ * The model of one operation from its dereferenced path item (path-item parameters apply, operation parameters
+ * override them) and the document's security schemes.
+ */
+export function operationModel(doc: OpenApiDocument, path: string, method: string, item: PathItem): OperationModel {
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, SecurityScheme>;
   const credentialQuery = new Set(Object.values(schemes).filter((s) => s.in === 'query' && s.name).map((s) => s.name!));
-  return listOperations(doc).map((entry) => {
-    const query = new Map(entry.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
-    const body = requestBody(entry.operation.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } | undefined);
-    const examples = new Map<string, string[]>();
-    for (const [status, response] of Object.entries(entry.operation.responses)) {
-      const media = Object.values((response as { content?: Record<string, { examples?: object }> }).content ?? {})[0];
-      examples.set(status, Object.keys(media?.examples ?? {}));
-    }
-    return {
-      id: entry.operationId,
-      method: entry.method.toUpperCase(),
-      path: entry.path,
-      query,
-      deepObjects: new Set([...query.values()].filter((p) => p.style === 'deepObject').map((p) => p.name)),
-      pathNames: new Set(entry.parameters.filter((p) => p.in === 'path').map((p) => p.name)),
-      requirements: entry.security.map((requirement) => Object.keys(requirement).map((id) => schemes[id] ?? { type: 'unknown' })),
-      credentialQuery,
-      body,
-      examples,
-      deprecated: entry.operation.deprecated === true,
-    };
-  });
+  const operation = item[method] as Operation;
+  const byKey = new Map<string, Parameter>();
+  for (const parameter of [...(item.parameters ?? []), ...(operation.parameters ?? [])] as Parameter[]) byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+  const parameters = [...byKey.values()];
+  const query = new Map(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+  const examples = new Map<string, string[]>();
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const media = Object.values((response as { content?: Record<string, { examples?: object }> }).content ?? {})[0];
+    examples.set(status, Object.keys(media?.examples ?? {}));
+  }
+  return {
+    id: operation.operationId ?? `${method} ${path}`,
+    method: method.toUpperCase(),
+    path,
+    query,
+    deepObjects: new Set([...query.values()].filter((p) => p.style === 'deepObject').map((p) => p.name)),
+    pathNames: new Set(parameters.filter((p) => p.in === 'path').map((p) => p.name)),
+    requirements: (operation.security ?? doc.security ?? []).map((requirement) => Object.keys(requirement).map((id) => schemes[id] ?? { type: 'unknown' })),
+    credentialQuery,
+    body: requestBody(operation.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } | undefined),
+    examples,
+    deprecated: operation.deprecated === true,
+  };
 }
 
 function requestBody(body: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } | undefined): RequestBodyModel | undefined {

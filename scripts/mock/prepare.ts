@@ -1,12 +1,18 @@
 /**
- * The document as the mock reads it, prepared once at start: every local `$ref` replaced by its target. Unlike
+ * Parts of the document as the mock reads them: every local `$ref` replaced by its target. Unlike
  * generators/lib/dereference.ts (which copies, for generators that edit their output), a target is resolved once and
- * shared by every reference to it, which keeps the start of the mock fast. Nothing here mutates the result.
- * A reference inside its own target stays a `$ref`, so cyclic schemas stay finite.
+ * shared by every reference to it, and only the parts asked for are resolved (an operation, the first time it is
+ * called), which keeps the start of the mock fast. Nothing here mutates the result. A reference inside its own target
+ * stays a `$ref`, so cyclic schemas stay finite.
  */
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 
 export function dereferenceShared(doc: OpenApiDocument): OpenApiDocument {
+  return sharedDereferencer(doc)(doc) as OpenApiDocument;
+}
+
+/** A function that dereferences any part of `doc`, remembering each target it resolves. */
+export function sharedDereferencer(doc: OpenApiDocument): (value: unknown) => unknown {
   const resolved = new Map<string, unknown>();
   const lookup = (ref: string): unknown =>
     ref
@@ -35,5 +41,5 @@ export function dereferenceShared(doc: OpenApiDocument): OpenApiDocument {
     for (const [key, item] of Object.entries(value)) result[key] = visit(item, trail);
     return result;
   };
-  return visit(doc, new Set()) as OpenApiDocument;
+  return (value) => visit(value, new Set());
 }

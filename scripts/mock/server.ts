@@ -1,16 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { HTTP_METHODS, type OpenApiDocument, type PathItem } from '../../generators/lib/openapi.ts';
 import { validateRequest, type RequestOperationId } from '../../generated/validators/dist/index.js';
 import { checkCredentials } from './auth.ts';
 import { bodyKind, DEFAULT_LIMITS, hasBody, parseForm, parseJson, parseMultipart, readLimited, type BodyLimits, type ParseResult } from './body.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
-import { operationModels, type OperationModel } from './model.ts';
+import { operationModel, type OperationModel } from './model.ts';
 import { MAX_MISMATCHES, normalizeRequest, type RawRequest } from './normalize.ts';
 import { singlePageHeaders } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';
 import { parseQuery } from './query.ts';
-import { dereferenceShared } from './prepare.ts';
+import { sharedDereferencer } from './prepare.ts';
 import { prismOperation, renderDynamic, ResponseRenderer, type PrismOperation, type Rendered } from './responses.ts';
 import { Router } from './router.ts';
 import { describeViolations, IssueList, toleranceLogLine, violationsHeader, type Issue } from './violations.ts';
@@ -42,9 +42,10 @@ export interface RunningMock {
 
 interface Entry {
   index: number;
-  model: OperationModel;
-  /** Prism's view of the operation, read the first time it is answered. */
-  prism?: PrismOperation;
+  path: string;
+  method: string;
+  /** What the mock and Prism know of the operation, prepared the first time it is called. */
+  prepared?: { model: OperationModel; prism?: PrismOperation };
 }
 
 /** Slack for the text fields of a multipart body whose files all have a documented size. */
@@ -56,9 +57,23 @@ const MULTIPART_FIELDS_SLACK = 1024 * 1024;
  */
 export async function startMock(options: MockOptions): Promise<RunningMock> {
   const document = options.document as OpenApiDocument;
-  const dereferenced = dereferenceShared(document);
+  const dereference = sharedDereferencer(document);
   const router = new Router<Entry>();
-  operationModels(dereferenced).forEach((model, index) => router.add(model.method, model.path, { index, model }));
+  let count = 0;
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) if ((item as PathItem)[method]) router.add(method, path, { index: count++, path, method });
+  }
+  /** The operation's path item, dereferenced, with only that operation: what both models are read from. */
+  const prepare = (entry: Entry) => {
+    if (entry.prepared) return entry.prepared;
+    const item = dereference(document.paths[entry.path]) as PathItem;
+    const single = { parameters: item.parameters, [entry.method]: item[entry.method] } as PathItem;
+    return (entry.prepared ??= { model: operationModel(document, entry.path, entry.method, single) });
+  };
+  const prismOf = (entry: Entry) => {
+    const prepared = prepare(entry);
+    return (prepared.prism ??= prismOperation({ ...document, paths: { [entry.path]: dereference(document.paths[entry.path]) as PathItem } }, entry.path, entry.method));
+  };
   const renderer = new ResponseRenderer(document);
   const limits: BodyLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxQuery = options.maxQueryParameters ?? 1000;
@@ -116,7 +131,8 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
       return early(405, { message: `405 Method Not Allowed: ${path.slice(0, 200)} accepts ${route.allow.join(', ')}` }, { Allow: route.allow.join(', ') });
     }
     const entry = route.value;
-    const { model, index } = entry;
+    const { index } = entry;
+    const { model } = prepare(entry);
 
     const query = parseQuery(rawQuery, maxQuery);
     if (!(query instanceof Map)) return early(400, { message: `400 Bad request - ${query.tooMany} query parameters; at most ${maxQuery} are read` });
@@ -152,7 +168,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     const accept = typeof req.headers.accept === 'string' && req.headers.accept !== '*/*' ? req.headers.accept.split(',').map((s) => s.split(';', 1)[0]!.trim()).filter(Boolean).slice(0, 20) : undefined;
     const renderRequest = { code: preference.code, exampleKey: preference.exampleKey, mediaTypes: accept, head: method === 'HEAD' };
     const preferred = parsePrefer(req.headers.prefer);
-    const prism = (entry.prism ??= prismOperation(dereferenced, model.path, model.method.toLowerCase()));
+    const prism = prismOf(entry);
     const rendered = preferred.dynamic ? await renderDynamic(prism, { ...renderRequest, url: { path } }) : renderer.render(index, prism, renderRequest, origin);
     if (rendered instanceof Error) {
       const status = (rendered as Error & { status?: number }).status ?? 500;
