@@ -12,8 +12,10 @@ const DEFAULT_MAX_BODY = 64 * 1024;
 /** Loose: the heap may hold some garbage between collections, but never a multiple of a hostile body. */
 const HEAP_GROWTH_LIMIT = 300 * 1024 * 1024;
 
+/** The mock's own cases; the shared table of test/hostile/cases.ts (`hostileCases`) has the same shape. */
 const cases: HostileCase[] = [...mockHostileCases];
 
+/** A server built on @service-api/server can be added here: its API root as a getter. */
 const targets: { name: string; api: () => string }[] = [{ name: 'mock', api: useMock() }];
 
 describe.each(targets)('$name', ({ api }) => {
