@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parsePrefer, resolvePreference } from '../scripts/mock/prefer.ts';
 import { parseQuery, queryRecord } from '../scripts/mock/query.ts';
@@ -5,6 +6,7 @@ import { Router } from '../scripts/mock/router.ts';
 import { nestFields, parseJson } from '../scripts/mock/body.ts';
 import { parseCookies } from '../scripts/mock/auth.ts';
 import { describeViolations, IssueList, violationsHeader } from '../scripts/mock/violations.ts';
+import { readValue, type WalkContext } from '../scripts/mock/schema-walk.ts';
 import { useMock } from './support/mock.ts';
 
 describe('query parsing keeps bracketed names and every value', () => {
@@ -86,6 +88,32 @@ describe('prototype-safe parsing', () => {
   });
   it('ignores a cookie with a bad escape', () => {
     expect(parseCookies('foo=%; _service_session=abc')).toEqual(new Map([['foo', undefined], ['_service_session', 'abc']]));
+  });
+});
+
+describe('values are read as the Service reads them', () => {
+  const bool = { type: 'boolean' };
+  const int = { type: 'integer' };
+  const cases: [string, unknown, Record<string, unknown>, boolean, unknown, number][] = [
+    ['"true" in a query', 'true', bool, true, true, 0],
+    ['"True" in a query', 'True', bool, true, true, 1],
+    ['"0" in a form', '0', bool, true, false, 1],
+    ['"False" in JSON', 'False', bool, false, false, 1],
+    ['1 in JSON', 1, bool, false, true, 1],
+    ['"5" in a query', '5', int, true, 5, 0],
+    ['"5" in JSON', '5', int, false, 5, 1],
+    ['"5" for a string', '5', { type: 'string' }, false, '5', 0],
+    ['"5" for integer or string', '5', { type: ['integer', 'string'] }, true, '5', 0],
+    ['one value for an array in a query', '3', { type: 'array', items: int }, true, [3], 0],
+    ['"yes" for a boolean stays (the validator refuses it)', 'yes', bool, false, 'yes', 0],
+    ['an unknown key is dropped', { a: 1, b: 2 }, { type: 'object', properties: { a: int } }, false, { a: 1 }, 1],
+    ['an open object keeps every key', { a: 1, b: 2 }, { type: 'object' }, false, { a: 1, b: 2 }, 0],
+  ];
+  it.each(cases)('%s', (_title, value, schema, fromText, want, tolerated) => {
+    const seen: string[] = [];
+    const context: WalkContext = { part: 'query', fromText, tolerate: (_field, problem) => seen.push(problem) };
+    expect(readValue(value, schema, 'f', context)).toEqual(want);
+    expect(seen).toHaveLength(tolerated);
   });
 });
 
@@ -202,6 +230,27 @@ describe('the mock answers as the API would', () => {
     const response = await fetch(`${api()}/projects/42/merge_requests`, { method: 'POST', headers: json, body: '{oops' });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ message: '400 Bad request - the request body is not valid JSON' });
+  });
+
+  /** Sends only the headers of a request that announces a large body, and waits for the answer. */
+  function answerBeforeBody(path: string, headers: Record<string, string>): Promise<number> {
+    const url = new URL(`${api()}${path}`);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'content-length': String(50 * 1024 * 1024) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on('error', () => undefined);
+      setTimeout(() => reject(new Error('no answer without the body')), 5000);
+      req.flushHeaders();
+    });
+  }
+
+  it('refuses before reading the body: no credentials, another media type, a body above the limit', async () => {
+    expect(await answerBeforeBody('/projects/42/merge_requests', { 'content-type': 'application/json' })).toBe(401);
+    expect(await answerBeforeBody('/projects/42/merge_requests', { ...auth, 'content-type': 'application/octet-stream' })).toBe(415);
+    expect(await answerBeforeBody('/projects/42/merge_requests', json)).toBe(413);
   });
 
   it('accepts a single value for an array query parameter', async () => {
