@@ -2,6 +2,7 @@ import { folder as clientFolder, generateClient } from './client.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
+import { generateReference } from './reference.ts';
 import { folder as serverFolder, generateServer } from './server.ts';
 import { folder as typesFolder, generateTypes } from './types.ts';
 import { folder as validatorsFolder, generateValidators } from './validators.ts';
@@ -15,7 +16,12 @@ export interface GeneratorModule {
 
 /** Every output, in the order the build runs them. */
 export const generators: GeneratorModule[] = [
-  { name: 'published', folder: publishedFolder, generate: generatePublished },
+  // The HTML reference shares generated/openapi/ with the published document, so one entry owns the folder.
+  {
+    name: 'published',
+    folder: publishedFolder,
+    generate: async (doc) => [...(await generatePublished(doc)), ...(await generateReference(doc))],
+  },
   { name: 'types', folder: typesFolder, generate: generateTypes },
   { name: 'validators', folder: validatorsFolder, generate: generateValidators },
   { name: 'client', folder: clientFolder, generate: generateClient },

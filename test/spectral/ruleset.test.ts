@@ -39,6 +39,7 @@ it('runs every house rule', async () => {
     responses: { '200': { description: 'Updated' }, '401': { description: 'Unauthorized' } },
   };
   const codes = new Set((JSON.parse(await lint(bad)) as { code: string }[]).map((r) => r.code));
-  const houseRules = Object.keys(YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules).filter((r) => r.startsWith('house-'));
+  const rules: Record<string, { severity?: string }> = YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules;
+  const houseRules = Object.keys(rules).filter((r) => r.startsWith('house-') && rules[r]?.severity !== 'off');
   for (const rule of houseRules) expect(codes, rule).toContain(rule);
 }, 30_000);

@@ -1,0 +1,14 @@
+/**
+ * Descriptions and summaries read as the API's reference: no "seed", no "Part 3 §7" (the section lives in `x-seed`),
+ * no "not stated"/"not shown in the seed" (say "not documented").
+ */
+const FORBIDDEN = [
+  [/\bseeds?\b/i, 'mentions the seed'],
+  [/\bPart [123]\b|§/, 'cites a section (put it in x-seed)'],
+  [/\bnot stated\b/i, 'says "not stated" (say what a caller can rely on, or "not documented")'],
+];
+
+export default function referenceWording(text) {
+  if (typeof text !== 'string') return [];
+  return FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([, why]) => ({ message: `Text ${why}` }));
+}

@@ -1,0 +1,158 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OpenApiDocument } from '../generators/lib/openapi.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
+import {
+  changelogSection,
+  formatGate,
+  gate,
+  gateInputFromRepository,
+  type GateInput,
+  isBreakingBump,
+  listReleases,
+  RELEASES_DIR,
+  sha256,
+  verifyReleases,
+} from '../scripts/lib/releases.ts';
+
+const readJson = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version?: string; info?: { version: string } };
+
+describe('one version everywhere', () => {
+  it('the root package.json, info.version, the three packages and the banners agree', () => {
+    const version = readJson('generated/openapi/openapi.json').info!.version;
+    expect(readJson('package.json').version).toBe(version);
+    for (const name of ['client', 'server', 'validators']) expect(readJson(`generated/${name}/package.json`).version, name).toBe(version);
+    expect(readFileSync(join(ROOT, 'generated/openapi/openapi.yaml'), 'utf8').split('\n', 1)[0]).toContain(`spec version ${version}.`);
+    expect(readFileSync(join(ROOT, 'generated/openapi/reference.html'), 'utf8').split('\n', 1)[0]).toContain(`spec version ${version}.`);
+  });
+});
+
+describe('recorded releases', () => {
+  it('are intact: every file recorded in releases/SHA256SUMS with the hash it was released with', () => {
+    expect(listReleases()).toContain('0.2.0');
+    expect(verifyReleases()).toEqual([]);
+  });
+
+  it('0.2.0 is the document of the release commit 9aa72c9 (schemas Blob and Date)', () => {
+    const released = JSON.parse(readFileSync(join(RELEASES_DIR, '0.2.0', 'openapi.json'), 'utf8')) as OpenApiDocument;
+    expect(released.info.version).toBe('0.2.0');
+    expect(Object.keys(released.components!.schemas!)).toEqual(expect.arrayContaining(['Blob', 'Date']));
+  });
+
+  it('no commit changed a release file after the one that added it', () => {
+    let tracked: string[];
+    try {
+      tracked = execFileSync('git', ['ls-files', 'releases'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    } catch {
+      return; // not a git checkout (an unpacked archive): the hash list above still guards the files
+    }
+    for (const file of tracked.filter((f) => f !== 'releases/SHA256SUMS')) {
+      const commits = execFileSync('git', ['log', '--format=%H', '--', file], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+      expect(commits.length, `${file} was changed by ${commits.length} commits`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  describe('a tampered releases folder is reported', () => {
+    let dir: string;
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const setUp = () => {
+      dir = mkdtempSync(join(tmpdir(), 'service-api-releases-'));
+      mkdirSync(join(dir, '1.0.0'));
+      const json = JSON.stringify({ info: { version: '1.0.0' } });
+      writeFileSync(join(dir, '1.0.0', 'openapi.json'), json);
+      writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.0\n');
+      writeFileSync(join(dir, 'SHA256SUMS'), `${sha256(json)}  1.0.0/openapi.json\n${sha256('info:\n  version: 1.0.0\n')}  1.0.0/openapi.yaml\n`);
+      return dir;
+    };
+    it.each([
+      ['intact', () => {}, []],
+      ['a file modified', () => writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.1\n'), [/openapi\.yaml was modified after its release/]],
+      ['a file added', () => writeFileSync(join(dir, '1.0.0', 'extra.json'), '{}'), [/extra\.json is not recorded/]],
+      ['a file removed', () => rmSync(join(dir, '1.0.0', 'openapi.yaml')), [/openapi\.yaml is missing/, /openapi\.yaml is recorded but missing/]],
+    ] as [string, () => void, RegExp[]][])('%s', (_name, tamper, expected) => {
+      setUp();
+      tamper();
+      const problems = verifyReleases(dir, join(dir, 'SHA256SUMS'));
+      expect(problems).toHaveLength(expected.length);
+      expected.forEach((pattern, i) => expect(problems[i]).toMatch(pattern));
+    });
+  });
+});
+
+describe('version bumps', () => {
+  it.each([
+    ['0.2.0', '0.3.0', true],
+    ['0.2.0', '0.2.1', false],
+    ['0.2.0', '1.0.0', true],
+    ['1.2.0', '1.3.0', false],
+    ['1.2.0', '2.0.0', true],
+    ['1.2.3', '1.2.4', false],
+  ])('%s → %s announces breaking changes: %s', (from, to, expected) => expect(isBreakingBump(from, to)).toBe(expected));
+});
+
+describe('the gate', () => {
+  const doc = (version: string, required = ['id']): OpenApiDocument =>
+    ({
+      openapi: '3.1.0',
+      info: { title: 'T', version },
+      paths: {
+        '/jobs': {
+          get: {
+            operationId: 'jobs/list-jobs',
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required, properties: { id: { type: 'integer' } } } } } } },
+          },
+        },
+      },
+    }) as unknown as OpenApiDocument;
+  const files = (d: OpenApiDocument) => ({ 'openapi.json': JSON.stringify(d), 'openapi.yaml': `version ${d.info.version} ${JSON.stringify(d)}` });
+  const input = (current: OpenApiDocument, changelog: string, released = doc('0.2.0')): GateInput => ({
+    current,
+    currentFiles: files(current),
+    releases: [{ version: released.info.version, doc: released, files: files(released) }],
+    changelog,
+  });
+  const loosened = (version: string) => doc(version, []);
+
+  it.each([
+    ['the released version, unchanged', doc('0.2.0'), '## 0.2.0\n', []],
+    ['the released version, changed', loosened('0.2.0'), '## 0.2.0\n', [/differs from releases\/0\.2\.0\/openapi\.json/, /differs from releases\/0\.2\.0\/openapi\.yaml/]],
+    ['a version lower than the latest release', doc('0.1.9'), '## 0.1.9\n', [/lower than the latest release/]],
+    ['no CHANGELOG section for the version', doc('0.2.1'), '## 0.2.0\n', [/no "## 0\.2\.1" section/]],
+    ['breaking under a patch bump', loosened('0.2.1'), '## 0.2.1\n- **Breaking**: id optional\n', [/not a major bump/]],
+    ['breaking under a 0.x minor bump without a mark', loosened('0.3.0'), '## 0.3.0\n- id optional\n## 0.2.0\n- **Breaking**: old\n', [/marks none \*\*Breaking\*\*/]],
+    ['breaking under a 0.x minor bump with a mark', loosened('0.3.0'), '## 0.3.0\n### Changed\n- **Breaking**: id optional\n', []],
+    ['only compatible changes under a patch bump', doc('0.2.1'), '## 0.2.1\n- docs\n', []],
+  ] as [string, OpenApiDocument, string, RegExp[]][])('%s', (_name, current, changelog, expected) => {
+    const result = gate(input(current, changelog));
+    expect(result.failures).toHaveLength(expected.length);
+    expected.forEach((pattern, i) => expect(result.failures[i]).toMatch(pattern));
+    expect(result.ok).toBe(expected.length === 0);
+  });
+
+  it('under 1.0.0 a minor bump is the major one; from 1.0.0 only a major bump allows a breaking change', () => {
+    const at = (released: string, current: string) => gate(input(loosened(current), `## ${current}\n- **Breaking**\n`, doc(released))).ok;
+    expect(at('1.0.0', '1.1.0')).toBe(false);
+    expect(at('1.0.0', '2.0.0')).toBe(true);
+  });
+
+  it('prints counts per rule and the breaking items', () => {
+    const text = formatGate(gate(input(loosened('0.2.1'), '## 0.2.1\n')));
+    expect(text).toContain('0.2.1 against release 0.2.0: 1 breaking, 1 compatible');
+    expect(text).toContain('1  breaking response-field-no-longer-required');
+    expect(text).toContain('response-field-no-longer-required: GET /jobs › 200 application/json › id');
+    expect(text).toMatch(/Verdict: FAIL\n {2}✖ .*not a major bump/);
+  });
+
+  it('finds a CHANGELOG section by its heading only', () => {
+    expect(changelogSection('## 0.3.0\na\n## 0.2.0\nb', '0.3.0')).toBe('## 0.3.0\na');
+    expect(changelogSection('## 0.30.0\na', '0.3.0')).toBeUndefined();
+  });
+
+  it('passes on this repository: the current document against its latest release', () => {
+    const result = gate(gateInputFromRepository());
+    expect(result.failures).toEqual([]);
+  });
+});

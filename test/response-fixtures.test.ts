@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { validateSchema } from '../generated/validators/dist/index.js';
+import { listOperations, listResponses } from '../generators/lib/document.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
+import { publishedDocument } from './support/documents.ts';
+
+/**
+ * Realistic response bodies written from the API's field lists, one file per record (`<SchemaName>.yaml`), each a map
+ * of named forms (`minimal`: the fewest fields a real response carries; others: a full caller, merged, never contacted …).
+ * Every form must validate against the record's schema: a schema that refuses one requires or narrows too much.
+ */
+const folder = join(ROOT, 'test', 'fixtures', 'responses');
+const fixtures = Object.fromEntries(
+  readdirSync(folder)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => [f.slice(0, -5), YAML.parse(readFileSync(join(folder, f), 'utf8')) as Record<string, unknown>]),
+);
+
+/** Component schemas that a 2xx JSON response returns: directly, as list items, or as one member of a union. */
+function responseRecords(): string[] {
+  const doc = publishedDocument();
+  const names = new Set<string>();
+  const refName = (s: unknown) => (s as { $ref?: string })?.$ref?.replace('#/components/schemas/', '');
+  for (const entry of listOperations(doc)) {
+    for (const { status, json } of listResponses(doc, entry)) {
+      if (!status.startsWith('2') || !json?.content.schema) continue;
+      const top = json.content.schema as { items?: unknown; oneOf?: unknown[]; anyOf?: unknown[] };
+      for (const s of [top, top.items, ...(top.oneOf ?? []), ...(top.anyOf ?? [])]) {
+        const name = refName(s);
+        if (name) names.add(name);
+      }
+    }
+  }
+  return [...names].sort();
+}
+
+describe('realistic response bodies', () => {
+  it.each(responseRecords())('%s has a fixture with a minimal form and another', (name) => {
+    expect(Object.keys(fixtures), `write test/fixtures/responses/${name}.yaml`).toContain(name);
+    expect(Object.keys(fixtures[name] ?? {})).toContain('minimal');
+    expect(Object.keys(fixtures[name] ?? {}).length).toBeGreaterThan(1);
+  });
+
+  const forms = Object.entries(fixtures).flatMap(([name, byForm]) => Object.entries(byForm).map(([form, body]) => [name, form, body] as const));
+  it.each(forms)('%s (%s) is valid', (name, _form, body) => {
+    expect(validateSchema(name as Parameters<typeof validateSchema>[0], body).errors).toEqual([]);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import responseRequired from '../../scripts/spectral/response-required.js';
+
+const record = (property: object, required = true) => ({ type: 'object', required: required ? ['f'] : [], properties: { f: property } });
+const cases: [string, object, number][] = [
+  ['accepts a plain required field', record({ type: 'integer' }), 0],
+  ['rejects a required admin-only field', record({ type: 'string', 'x-admin-only': true }), 1],
+  ['rejects a required tier-bound field', record({ type: 'string', 'x-tiers': ['premium'] }), 1],
+  ['rejects a required offering-bound field', record({ type: 'string', 'x-offerings': ['hosted'] }), 1],
+  ['rejects a required flagged field', record({ type: 'string', 'x-feature-flag': { default: 'enabled' } }), 1],
+  ['rejects a required deprecated field', record({ type: 'string', deprecated: true }), 1],
+  ['rejects a required field described as conditional', record({ type: 'string', description: 'Present only when statistics=true.' }), 1],
+  ['accepts an optional admin-only field', record({ type: 'string', 'x-admin-only': true }, false), 0],
+  ['accepts a nullable object', record({ oneOf: [{ $ref: '#/components/schemas/User' }, { type: 'null' }] }, false), 0],
+  ['rejects a nullable field whose other member is untyped', record({ anyOf: [{ description: 'anything' }, { type: 'null' }] }, false), 1],
+  ['looks into list items', { type: 'array', items: record({ type: 'string', 'x-admin-only': true }) }, 1],
+];
+
+describe('response-required', () => {
+  it.each(cases)('%s', (_title, given, want) => {
+    expect(responseRequired(given)).toHaveLength(want);
+  });
+});
