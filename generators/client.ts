@@ -4,8 +4,9 @@ import type { GeneratedFile } from './lib/files.ts';
 import { operationModels, type OperationModel } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
+import { pascalCase } from './lib/naming.ts';
 import { template } from './lib/templates.ts';
-import { typesSource } from './types.ts';
+import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
 
 export const folder = 'generated/client';
 
@@ -51,13 +52,30 @@ export async function generateClient(doc: OpenApiDocument): Promise<GeneratedFil
   const models = operationModels(doc);
   if (models.some((m) => m.group === 'raw')) throw new Error('A tag named "raw" would hide api.raw, the low-level client');
   const sources: GeneratedFile[] = [
-    { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
+    { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('client-runtime.ts')) },
-    { path: `${folder}/src/operation-types.ts`, contents: banner + (await template('operation-types.ts')) },
-    { path: `${folder}/src/operations.ts`, contents: banner + operationsModule(models) },
+    { path: `${folder}/src/operations.ts`, contents: banner + operationsModule(models, inputNames(doc, models)) },
     { path: `${folder}/src/index.ts`, contents: banner + indexModule(doc, credentialTransport(doc)) },
   ];
-  return [packageJson(doc, spec), packageReadme(doc, spec, 'client', readme(models)), ...sources, ...compilePackage(sources, banner)];
+  const manifest = { ...spec, dependencies: { ...spec.dependencies, ...typesDependency(doc) } };
+  const compiled = compilePackage(sources, banner, { packages: { [typesPackageName]: await typesDeclarations(doc) } });
+  return [packageJson(doc, manifest), packageReadme(doc, spec, 'client', readme(models)), ...sources, ...compiled];
+}
+
+/** The name of each operation's input type: `CreateMergeRequestInput`, prefixed with the group where two clash. */
+function inputNames(doc: OpenApiDocument, models: OperationModel[]): Map<string, string> {
+  const taken = new Set(Object.keys(doc.components?.schemas ?? {}));
+  const short = new Map<string, number>();
+  for (const m of models) short.set(m.name, (short.get(m.name) ?? 0) + 1);
+  const names = new Map<string, string>();
+  for (const m of models) {
+    let name = `${pascalCase(m.name)}Input`;
+    if (short.get(m.name)! > 1 || taken.has(name)) name = `${pascalCase(m.group)}${pascalCase(m.name)}Input`;
+    if (taken.has(name)) throw new Error(`The input type ${name} of ${m.operationId} clashes with another type`);
+    taken.add(name);
+    names.set(m.operationId, name);
+  }
+  return names;
 }
 
 function descriptor(m: OperationModel): string {
@@ -66,54 +84,124 @@ function descriptor(m: OperationModel): string {
   const styled = m.query.filter((q) => q.style);
   if (styled.length) fields.query = Object.fromEntries(styled.map((q) => [q.name, q.style]));
   if (m.responseHeaders.length) fields.headers = Object.fromEntries(m.responseHeaders.map((h) => [h.name, h.type]));
+  if (m.errorStatuses.length) fields.errors = m.errorStatuses;
   return JSON.stringify(fields);
 }
 
-function methodType(m: OperationModel): string {
-  const id = JSON.stringify(m.operationId);
-  const optional = m.inputOptional ? 'true' : 'false';
-  if (m.response === 'headers') {
-    const headers = m.responseHeaders.map((h) => `${JSON.stringify(h.name)}?: ${h.type}`).join('; ');
-    return `HeadMethod<${id}, ${optional}, { ${headers} }>`;
-  }
-  if (m.response === 'binary') return `BinaryMethod<${id}, ${optional}>`;
-  return m.pagination ? `PaginatedMethod<${id}, ${optional}>` : `Method<${id}, ${optional}>`;
+/** The documented success headers as an object type (`{ "x-page"?: string }`). */
+function headersType(m: OperationModel): string {
+  return m.responseHeaders.length ? `{ ${m.responseHeaders.map((h) => `${JSON.stringify(h.name)}?: ${h.type}`).join('; ')} }` : 'Record<string, never>';
 }
 
-function operationsModule(models: OperationModel[]): string {
+/** The success body with schema names qualified by the namespace import `T`. */
+function qualified(type: string): string {
+  return type.replace(/\b(?<![."'])([A-Z]\w*)\b(?!["'])/g, (name) => (['Omit'].includes(name) ? name : `T.${name}`));
+}
+
+function methodType(m: OperationModel, input: string): string {
+  const id = JSON.stringify(m.operationId);
+  const optional = m.inputOptional ? 'true' : 'false';
+  const headers = headersType(m);
+  if (m.response === 'headers') return `HeadMethod<${input}, ${optional}, ${headers}>`;
+  if (m.response === 'binary') return `BinaryMethod<${input}, ${optional}, ${headers}>`;
+  if (m.variants) return m.pagination ? `PaginatedVariantMethod<${id}, ${input}, ${optional}, ${headers}>` : `VariantMethod<${id}, ${input}, ${optional}, ${headers}>`;
+  const success = m.successType ? qualified(m.successType) : `Success<${id}>`;
+  if (m.pagination) {
+    const item = m.successType?.endsWith('[]') && !m.successType.includes('|') ? qualified(m.successType.slice(0, -2)) : `Item<${id}>`;
+    return `PaginatedMethod<${input}, ${item}, ${optional}, ${headers}>`;
+  }
+  return `Method<${input}, ${success}, ${optional}, ${headers}>`;
+}
+
+/** The input type of an operation: its \`Input<K>\` with \`extra\` (parameters the contract does not list). */
+function inputType(m: OperationModel, name: string): string {
+  const extra = m.body && m.body.kind !== 'binary' ? 'ExtraParameters & { body?: { readonly [name: string]: unknown } }' : 'ExtraParameters';
+  return `/** The input of \`${m.operationId}\`: \`${m.method} ${m.path}\`. */\nexport interface ${name} extends Input<${JSON.stringify(m.operationId)}> {\n  /** Parameters the Service accepts that the contract does not list, sent as given. */\n  extra?: ${extra};\n}`;
+}
+
+/** The record a variant operation returns for the input \`I\` (\`x-variants\`). */
+function variantType(m: OperationModel): string {
+  const v = m.variants!;
+  const wrap = (type: string) => (v.list ? `(${qualified(type)})[]` : qualified(type));
+  let type = wrap(v.otherwise);
+  for (const value of [...v.values].reverse()) type = `When<I, ${JSON.stringify(v.parameter)}, ${JSON.stringify(value.value)}, ${wrap(value.type)}, ${type}>`;
+  return `  ${JSON.stringify(m.operationId)}: ${type};`;
+}
+
+function operationsModule(models: OperationModel[], inputs: Map<string, string>): string {
   const groups = new Map<string, OperationModel[]>();
   for (const m of models) groups.set(m.group, [...(groups.get(m.group) ?? []), m]);
   const api = [...groups]
     .map(([group, ops]) => {
-      const methods = ops.map((m) => `    /** ${m.summary.replace(/\*\//g, '*\\/')} (\`${m.method} ${m.path}\`, \`${m.operationId}\`).${m.deprecated ? ' @deprecated' : ''} */\n    ${m.name}: ${methodType(m)};`);
+      const methods = ops.map((m) => `    /** ${m.summary.replace(/\*\//g, '*\\/')} (\`${m.method} ${m.path}\`, \`${m.operationId}\`).${m.deprecated ? ' @deprecated' : ''} */\n    ${m.name}: ${methodType(m, inputs.get(m.operationId)!)};`);
       return `  ${group}: {\n${methods.join('\n')}\n  };`;
     })
     .join('\n');
   const table = models.map((m) => `  [${JSON.stringify(m.group)}, ${JSON.stringify(m.name)}, ${descriptor(m)}, ${m.pagination ? 'true' : 'false'}],`).join('\n');
-  return `import type { CallOptions, OperationDescriptor } from './runtime.js';
-import type { Input, Item, OperationId, Success } from './operation-types.js';
+  const variants = models.filter((m) => m.variants);
+  const inputDecls = models.map((m) => inputType(m, inputs.get(m.operationId)!)).join('\n\n');
+  return `import type { ApiResponse, CallOptions, OperationDescriptor } from './runtime.js';
+import type * as T from './types.js';
+import type { ExtraParameters, Input, Item, Success, When } from './types.js';
 
-type Args<K extends OperationId, Optional extends boolean, Extra = unknown> = Optional extends true
-  ? [input?: Input<K>, options?: CallOptions & Extra]
-  : [input: Input<K>, options?: CallOptions & Extra];
+type Args<In, Optional extends boolean, Extra = unknown> = Optional extends true
+  ? [input?: In, options?: CallOptions & Extra]
+  : [input: In, options?: CallOptions & Extra];
+type PageOptions = { maxPages?: number };
 
-/** A typed method: resolves to the success body, rejects with a \`ServiceApiError\` outside 2xx. */
-export type Method<K extends OperationId, Optional extends boolean> = (...args: Args<K, Optional>) => Promise<Success<K>>;
+/**
+ * A typed method: resolves to the success body and rejects with a \`ServiceApiError\` outside 2xx;
+ * \`withResponse(...)\` resolves to \`{ data, status, headers, rawHeaders, pagination, url }\`.
+ */
+export interface Method<In, Out, Optional extends boolean, Headers = Record<string, never>> {
+  (...args: Args<In, Optional>): Promise<Out>;
+  withResponse(...args: Args<In, Optional>): Promise<ApiResponse<Out, Headers>>;
+}
 
 /** A list method, with every page on demand: \`pages()\` (arrays), \`iterate()\` (items) and \`all()\`, up to \`maxPages\`. */
-export type PaginatedMethod<K extends OperationId, Optional extends boolean> = Method<K, Optional> & {
-  pages(...args: Args<K, Optional, { maxPages?: number }>): AsyncGenerator<Item<K>[], void, undefined>;
-  iterate(...args: Args<K, Optional, { maxPages?: number }>): AsyncGenerator<Item<K>, void, undefined>;
-  all(...args: Args<K, Optional, { maxPages?: number }>): Promise<Item<K>[]>;
-};
+export interface PaginatedMethod<In, ItemType, Optional extends boolean, Headers = Record<string, never>> extends Method<In, ItemType[], Optional, Headers> {
+  pages(...args: Args<In, Optional, PageOptions>): AsyncGenerator<ItemType[], void, undefined>;
+  iterate(...args: Args<In, Optional, PageOptions>): AsyncGenerator<ItemType, void, undefined>;
+  all(...args: Args<In, Optional, PageOptions>): Promise<ItemType[]>;
+}
+
+/** For each operation with \`x-variants\`: the success body for the input \`I\` the call passes. */
+export interface VariantResults<I> {
+${variants.map(variantType).join('\n')}
+}
+type VariantId = keyof VariantResults<unknown>;
+type ElementOf<L> = L extends readonly (infer E)[] ? E : never;
+
+/**
+ * A method whose success body depends on a parameter (\`x-variants\`): \`view: 'simple'\` gives the reduced record,
+ * no parameter the full one, a parameter whose value the type does not fix gives either. (\`I\` is \`never\` for a
+ * call without input.)
+ */
+export interface VariantMethod<K extends VariantId, In, Optional extends boolean, Headers = Record<string, never>> {
+  <const I extends In = never>(...args: Args<I, Optional>): Promise<VariantResults<I>[K]>;
+  withResponse<const I extends In = never>(...args: Args<I, Optional>): Promise<ApiResponse<VariantResults<I>[K], Headers>>;
+}
+
+/** A list method with \`x-variants\`: items typed by the call, as for \`VariantMethod\`. */
+export interface PaginatedVariantMethod<K extends VariantId, In, Optional extends boolean, Headers = Record<string, never>> extends VariantMethod<K, In, Optional, Headers> {
+  pages<const I extends In = never>(...args: Args<I, Optional, PageOptions>): AsyncGenerator<ElementOf<VariantResults<I>[K]>[], void, undefined>;
+  iterate<const I extends In = never>(...args: Args<I, Optional, PageOptions>): AsyncGenerator<ElementOf<VariantResults<I>[K]>, void, undefined>;
+  all<const I extends In = never>(...args: Args<I, Optional, PageOptions>): Promise<ElementOf<VariantResults<I>[K]>[]>;
+}
 
 /** A download: a \`Blob\` by default, or the body stream with \`{ as: 'stream' }\`. */
-export type BinaryMethod<K extends OperationId, Optional extends boolean> = <As extends 'blob' | 'stream' = 'blob'>(
-  ...args: Args<K, Optional, { as?: As }>
-) => Promise<As extends 'stream' ? ReadableStream<Uint8Array> : Blob>;
+export interface BinaryMethod<In, Optional extends boolean, Headers = Record<string, never>> {
+  <As extends 'blob' | 'stream' = 'blob'>(...args: Args<In, Optional, { as?: As }>): Promise<As extends 'stream' ? ReadableStream<Uint8Array> : Blob>;
+  withResponse<As extends 'blob' | 'stream' = 'blob'>(...args: Args<In, Optional, { as?: As }>): Promise<ApiResponse<As extends 'stream' ? ReadableStream<Uint8Array> : Blob, Headers>>;
+}
 
 /** A HEAD operation: resolves to its documented headers, numbers and booleans converted. */
-export type HeadMethod<K extends OperationId, Optional extends boolean, Headers> = (...args: Args<K, Optional>) => Promise<Headers>;
+export interface HeadMethod<In, Optional extends boolean, Headers> {
+  (...args: Args<In, Optional>): Promise<Headers>;
+  withResponse(...args: Args<In, Optional>): Promise<ApiResponse<Headers, Headers>>;
+}
+
+${inputDecls}
 
 /** One method per operation, grouped by tag. */
 export interface ServiceApiMethods {
@@ -130,15 +218,21 @@ ${table}
 function indexModule(doc: OpenApiDocument, transport: ReturnType<typeof credentialTransport>): string {
   return `import createClient, { type Client } from 'openapi-fetch';
 import { operationTable, type ServiceApiMethods } from './operations.js';
-import type { ErrorBody, OperationId } from './operation-types.js';
 import { ServiceApiError, Transport, type CallInput, type CallOptions, type CredentialTransport, type RuntimeOptions } from './runtime.js';
-import type { paths } from './types.js';
+import type { ErrorResponses, ErrorStatus, OperationId, paths } from './types.js';
 
-export type { components, operations, paths } from './types.js';
-export type { ErrorBody, ErrorStatus, Input, Item, OperationId, Success } from './operation-types.js';
-export type { BinaryMethod, HeadMethod, Method, PaginatedMethod, ServiceApiMethods } from './operations.js';
-export { ServiceApiError, nextLink, retryDelay, serializeQuery } from './runtime.js';
-export type { CallOptions, Credentials, RetryOptions, TokenSource } from './runtime.js';
+export type * from './types.js';
+export type * from './operations.js';
+export { ServiceApiError, nextLink, readPagination, retryDelay, serializeQuery } from './runtime.js';
+export type { ApiResponse, CallOptions, Credentials, Pagination, RetryOptions, TokenSource } from './runtime.js';
+
+/**
+ * The errors an operation documents, one member per status: \`error.status === 409\` narrows \`error.body\` to the
+ * body documented for 409. \`S\` picks some statuses only.
+ */
+export type ServiceApiErrorOf<K extends OperationId, S extends ErrorStatus<K> = ErrorStatus<K>> = {
+  [Status in S & number]: ServiceApiError<ErrorResponses<K>[Status], Status, K>;
+}[S & number];
 
 export const specVersion = ${JSON.stringify(doc.info.version)};
 export const apiPrefix = '/api/v4';
@@ -182,6 +276,7 @@ export function createServiceApi(options: ServiceClientOptions): ServiceApi {
   const api: Record<string, Record<string, unknown>> = { raw: createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch }) as never };
   for (const [group, name, op, paginated] of operationTable) {
     const method = (input?: CallInput, options?: CallOptions) => transport.call(op, input, options);
+    Object.assign(method, { withResponse: (input?: CallInput, options?: CallOptions) => transport.callWithResponse(op, input, options) });
     if (paginated) {
       const pages = (input?: CallInput, options?: CallOptions & { maxPages?: number }) => transport.pages(op, input, options);
       const iterate = async function* (input?: CallInput, options?: CallOptions & { maxPages?: number }) {
@@ -199,11 +294,17 @@ export function createServiceApi(options: ServiceClientOptions): ServiceApi {
   return api as unknown as ServiceApi;
 }
 
-/** Whether \`error\` is a \`ServiceApiError\` (of that operation, with its documented error bodies, when given). */
-export function isServiceApiError<K extends OperationId>(error: unknown, operationId: K): error is ServiceApiError<ErrorBody<K>>;
+/**
+ * Whether \`error\` is a \`ServiceApiError\`: of any status; or of that operation with a status it documents (then
+ * \`error.status\` narrows \`error.body\`); or of that operation with that status.
+ */
+export function isServiceApiError<K extends OperationId, S extends ErrorStatus<K> & number>(error: unknown, operationId: K, status: S): error is ServiceApiErrorOf<K, S>;
+export function isServiceApiError<K extends OperationId>(error: unknown, operationId: K): error is ServiceApiErrorOf<K>;
 export function isServiceApiError(error: unknown): error is ServiceApiError;
-export function isServiceApiError(error: unknown, operationId?: string): boolean {
-  return error instanceof ServiceApiError && (operationId === undefined || error.operationId === operationId);
+export function isServiceApiError(error: unknown, operationId?: string, status?: number): boolean {
+  if (!(error instanceof ServiceApiError)) return false;
+  if (operationId === undefined) return true;
+  return error.operationId === operationId && error.documented && (status === undefined || error.status === status);
 }
 `;
 }
@@ -228,9 +329,18 @@ const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' }
 - Options: \`host\` (\`/api/v4\` is added) or \`baseUrl\`; \`auth\`: \`{ privateToken }\` (\`PRIVATE-TOKEN\`), \`{ oauthToken }\`
   (Bearer) or \`{ jobToken }\` (\`JOB-TOKEN\`), each a string or an async function; \`sudo\` globally or per call
   (\`{ sudo }\` as the second argument); \`retry: { attempts, maxDelayMs, baseDelayMs, sleep }\`; \`fetch\`.
-- Every method takes \`{ path, query, headers, body }\` as its operation documents them, resolves to the success body
-  and rejects with \`ServiceApiError\` (\`status\`, \`body\`, \`operationId\`); narrow it with
-  \`isServiceApiError(error, operationId)\` to type \`body\` as that operation's documented error bodies.
+- ESM only. \`require()\` of this package works on Node 20.19+ and 22.12+ (which can require ES modules), not before.
+- Every method takes \`{ path, query, headers, body, extra }\` as its operation documents them, resolves to the success
+  body (\`Promise<MergeRequest>\`: every component schema and every \`…Input\` is exported by name, from
+  \`@service-api/types\`) and rejects with \`ServiceApiError\` (\`status\`, \`body\`, \`operationId\`).
+  \`isServiceApiError(error, operationId)\` holds for the statuses the operation documents and types the error as a
+  union by status: \`if (error.status === 409) error.body.message\`. \`isServiceApiError(error, operationId, 409)\` checks
+  one status.
+- \`.withResponse(input)\` on every method resolves to \`{ data, status, headers, rawHeaders, pagination, url }\`:
+  documented headers typed, \`pagination\` (\`page\`, \`perPage\`, \`nextPage\`, \`prevPage\`, \`total\`, \`totalPages\`, \`next\`) as numbers.
+- \`extra: { query, body }\` sends parameters the contract does not list (the API grows within v4).
+- Where a parameter chooses the record (\`view: 'simple'\`, \`simple: true\`, \`statistics: true\`), the call's input types
+  the result.
 - 429 and 503 are retried (3 attempts, \`Retry-After\` honoured, capped). A 301 (renamed project) is followed on the
   API's origin by repeating the same method and body. Browsers hide manual redirects: pass \`redirect: 'follow'\`.
 - Paginated operations (\`x-pagination\`) also have \`.pages()\`, \`.iterate()\` and \`.all()\`, which follow

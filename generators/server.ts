@@ -1,12 +1,14 @@
 import { slashBanner } from './lib/banner.ts';
 import { compilePackage } from './lib/compile.ts';
 import type { GeneratedFile } from './lib/files.ts';
+import { listOperations } from './lib/document.ts';
+import { fileLimits, inputShape } from './lib/input-shape.ts';
 import { operationModels, type OperationModel } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
-import { typesSource } from './types.ts';
-import { validatorParts } from './validators.ts';
+import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
+import { packageName as validatorsPackage, validatorsDeclarationsFor } from './validators.ts';
 
 export const folder = 'generated/server';
 
@@ -14,7 +16,6 @@ const spec: PackageSpec = {
   folder,
   name: '@service-api/server',
   description: 'Server stubs of the Service HTTP API v4: a typed Handlers map and a Fastify adapter that validates requests',
-  dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
   // The application brings its own Fastify; the adapter registers routes on it.
   peerDependencies: { fastify: '^5.0.0' },
 };
@@ -37,24 +38,25 @@ export function schemeLocations(doc: OpenApiDocument): Record<string, { in: stri
   return out;
 }
 
-/** The server package: typed handlers, the Fastify adapter and the validators it embeds. */
+/** The server package: typed handlers and the Fastify adapter; it validates with @service-api/validators. */
 export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'server');
-  const validators = await validatorParts(doc, folder, banner, 'validators');
   const sources: GeneratedFile[] = [
-    { path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) },
+    { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
+    { path: `${folder}/src/server-input.ts`, contents: banner + (await template('server-input.ts')) },
+    { path: `${folder}/src/server-tolerance.ts`, contents: banner + (await template('server-tolerance.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
-    ...validators.sources,
     { path: `${folder}/src/index.ts`, contents: banner + indexModule(doc, operationModels(doc)) },
   ];
+  // The validators are compiled once, in their own package, which this one depends on at the same version.
+  const withValidators = { ...spec, dependencies: { [validatorsPackage]: doc.info.version } };
   return [
-    packageJson(doc, spec),
+    packageJson(doc, { ...withValidators, dependencies: { ...withValidators.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'server', README),
     ...sources,
-    ...compilePackage(sources, banner, { types: ['node'], declarations: validators.declarations }),
-    ...validators.dist,
+    ...compilePackage(sources, banner, { types: ['node'], declarations: await validatorsDeclarationsFor(doc, folder), packages: { [typesPackageName]: await typesDeclarations(doc) } }),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
@@ -64,8 +66,10 @@ function anonymousModule(models: OperationModel[]): string {
   return `/** Operations that allow anonymous access: their handlers may get no principal. */\nexport type AnonymousOperationId = ${ids.join(' | ') || 'never'};\n`;
 }
 
-function route(m: OperationModel): string {
+function route(doc: OpenApiDocument, m: OperationModel, credentialQuery: string[]): string {
   const styled = m.query.filter((q) => q.style);
+  const entry = listOperations(doc).find((e) => e.operationId === m.operationId)!;
+  const files = fileLimits(doc, entry);
   return JSON.stringify({
     id: m.operationId,
     method: m.method,
@@ -74,27 +78,32 @@ function route(m: OperationModel): string {
     security: m.security,
     authenticated: m.authenticated,
     json: m.response === 'json',
+    ...(m.body && m.body.kind !== 'binary' ? { body: { kind: m.body.kind, type: m.body.mediaType, required: m.body.required } } : {}),
+    ...(m.headers.length ? { headers: m.headers.map((h) => h.name.toLowerCase()) } : {}),
+    input: inputShape(doc, entry, credentialQuery),
+    ...(files ? { files } : {}),
   });
 }
 
 function indexModule(doc: OpenApiDocument, models: OperationModel[]): string {
-  return `import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+  const credentialQuery = Object.values(schemeLocations(doc)).filter((s) => s.in === 'query').map((s) => s.name);
+  return `import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Handlers } from './handler-types.js';
-import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation } from './runtime.js';
-import { validateRequest, validateResponse } from './validators.js';
+import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation, type ServiceApiLimits, type ToleranceReport } from './runtime.js';
+import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
-export type { AuthenticateContext, Credential } from './runtime.js';
-export type { components, operations, paths } from './types.js';
-export { extractCredentials, fastifyPath, parseQuery } from './runtime.js';
-export { validateRequest, validateResponse } from './validators.js';
+export type { AuthenticateContext, Credential, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
+export type * from './types.js';
+export { defaultLimits, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
+export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = ${JSON.stringify(doc.info.version)};
 export const apiPrefix = '/api/v4';
 
 /** Every operation of the document. */
 export const routes: RouteDescriptor[] = [
-${models.map((m) => `  ${route(m)},`).join('\n')}
+${models.map((m) => `  ${route(doc, m, credentialQuery)},`).join('\n')}
 ];
 
 /** Where each security scheme carries its credential. */
@@ -109,8 +118,16 @@ export interface ServiceApiOptions<Principal = unknown> {
   authenticate?: (context: AuthenticateContext) => Principal | false | null | undefined | Promise<Principal | false | null | undefined>;
   /** Check JSON responses against the document (a mismatch answers 500 naming it); for tests and development. */
   validateResponses?: boolean;
-  /** Largest request body in bytes (default 100 MiB). */
-  bodyLimit?: number;
+  /**
+   * Bounds on every input (see \`defaultLimits\`): JSON and form bodies 16 MiB, multipart bodies 100 MiB (a file
+   * with a documented maximum, such as the 200 KiB avatar, gets 400 above it), query string 16 KiB and 1000
+   * parameters, 1000 body fields, 20 problems listed per 400.
+   */
+  limits?: Partial<ServiceApiLimits>;
+  /** Refuse what the Service tolerates (string booleans, writes in the query, forms, unknown fields) with a 400 naming the field. */
+  strict?: boolean;
+  /** Called with what a request's tolerated input was (at most \`limits.errors\` entries and their count); also logged at \`info\`. */
+  onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
   /** Where the API is served (default \`/api/v4\`). */
   prefix?: string;
 }
@@ -121,7 +138,9 @@ export const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<unknown>> = 
     handlers: options.handlers as Record<string, AnyHandler | undefined>,
     authenticate: options.authenticate,
     validateResponses: options.validateResponses,
-    bodyLimit: options.bodyLimit,
+    limits: options.limits,
+    strict: options.strict,
+    onTolerated: options.onTolerated,
   });
 };
 
@@ -144,26 +163,74 @@ export async function registerServiceApi<Principal>(app: FastifyInstance, option
 const README = `
 \`\`\`ts
 import Fastify from 'fastify';
-import { registerServiceApi, type Handlers } from '@service-api/server';
+import { registerServiceApi, serviceApiServerOptions, type Handlers } from '@service-api/server';
 
 const handlers: Handlers<{ user: string }> = {
   'jobs/list-project-jobs': async ({ params, query }, { principal }) => ({ status: 200, body: [] }),
 };
-const app = Fastify();
+const app = Fastify(serviceApiServerOptions({ logger: true }));
 await registerServiceApi(app, {
   handlers,
   authenticate: ({ credentials }) => (credentials[0]?.value === 'secret' ? { user: 'root' } : null),
+  onTolerated: (report) => metrics.count('tolerated', report.count), // optional; also logged at info
 });
 await app.listen({ port: 3000 });
 \`\`\`
 
-- Every operation is registered under \`/api/v4\`; one without a handler answers 501.
-- The query is read as the API writes it (\`scope[]=a&scope[]=b\`, \`not[labels]=x\`, \`range[start]=1\`); URL-encoded
-  ids and file paths (\`group%2Fproject\`) arrive decoded in \`params\`; query, path and header strings are coerced
-  to their documented types.
-- Requests are validated with the generated validators: 400 \`{ message, errors }\` naming each bad field.
+- Every operation is registered under \`/api/v4\`. The query is read as the API writes it (\`scope[]=a&scope[]=b\`,
+  \`not[labels]=x\`, \`range[start]=1\`); URL-encoded ids and file paths (\`group%2Fproject\`) arrive decoded in
+  \`params\`; values are coerced to their documented types and validated: 400 \`{ message, errors }\` naming each bad
+  field (with \`@service-api/validators\`, a dependency).
 - Credentials of every scheme (\`PRIVATE-TOKEN\`, \`JOB-TOKEN\`, \`Authorization: Bearer\`, \`private_token\`,
   \`access_token\`, \`job_token\`, the session cookie) are extracted; \`authenticate\` decides (401 without it).
 - A handler returns \`{ status, body, headers }\`, one of the operation's documented responses; files may be a
   \`Blob\`, bytes, text or a stream. \`validateResponses: true\` checks JSON bodies against the document.
+
+### Order of work and hostile input
+
+1. Before any body is read: the query string is parsed (bounded), the credentials are read, \`authenticate\` runs
+   (401), a missing handler answers 501, a body of a media type the operation does not read answers 415 and a
+   declared \`Content-Length\` above the limit answers 413 (400 with the file's message where the operation documents a
+   file maximum). A refused request's body is never read: the connection is closed instead.
+2. The body is parsed: JSON (\`__proto__\` and \`constructor.prototype\` refused), forms and multipart by bounded
+   parsers that build objects without prototypes and refuse the field names \`__proto__\`, \`constructor\` and
+   \`prototype\`. Malformed JSON, multipart (no boundary, truncated) or percent-escapes answer 400; a cookie that
+   cannot be decoded is ignored, unless it is the session cookie an operation authenticates with (400).
+3. Tolerances (below), validation, the handler.
+
+Every error body is the API's \`{ message }\` (\`"401 Unauthorized"\`); a 400 adds \`errors\` (\`{ in, field, problem }\`),
+at most \`limits.errors\`, with \`error_count\` when there were more. A known path with another method answers 405
+with \`Allow\`. \`serviceApiServerOptions(options)\` gives the Fastify server options that complete this: router
+errors (a malformed escape in the path: 400; an overlong path parameter: 414) and Node's client errors (headers above
+Node's 16 KiB \`maxHeaderSize\`: 431) in the API's shape, path parameters up to 4096 characters (file paths), JSON
+prototype poisoning refused, a 300 s request timeout.
+
+### Limits (\`limits\`, all optional)
+
+| Limit | Default | Why |
+|---|---|---|
+| \`jsonBody\` | 16 MiB | JSON and form bodies: a 1,048,576-character description or a repository file's content, escaped |
+| \`multipartBody\` | 100 MiB | multipart bodies of operations without a documented file maximum (project imports); a documented maximum (the avatar's 200 KiB) answers 400 with the API's message above it |
+| \`queryLength\` | 16 KiB | the raw query string (414 above) |
+| \`queryParameters\` | 1000 | query parameters (400 above) |
+| \`bodyFields\` | 1000 | fields of a form or multipart body (400 above) |
+| \`errors\` | 20 | problems listed in a 400 and tolerances in a report; the total is counted |
+
+Parsing is linear in the input (repeated names are appended in place).
+
+### Tolerant by default, strict on request
+
+By default the server accepts what the Service accepts, and reports it:
+
+- booleans from \`true/false/True/False/1/0\` and integers from digit strings, in the query, form fields, multipart
+  fields and string values of JSON bodies, where the schema says boolean or integer;
+- write parameters from the query string, a form-encoded body (\`curl --data\`), multipart or JSON, merged (the body wins
+  on a conflict);
+- a path parameter repeated in the body, ignored when equal (a different value is a 400);
+- unknown query parameters and body fields, ignored: handlers only ever receive documented fields.
+
+Each tolerated request is reported once: \`onTolerated(report, request)\` with
+\`{ operationId, method, url, tolerated: [{ in, field, problem }], count }\` (at most \`limits.errors\` entries) and a
+log line at \`info\` through the Fastify logger. With \`strict: true\` every tolerance is a 400 \`{ message, errors }\`
+naming the field, for teams who want their client checked against the contract's exact form.
 `;

@@ -6,7 +6,7 @@ import { pascalCase } from './lib/naming.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
-import { typesSource } from './types.ts';
+import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
 import { buildValidators, type ValidatorIndex } from './lib/ajv.ts';
 
 export const folder = 'generated/validators';
@@ -19,19 +19,42 @@ const spec: PackageSpec = {
   dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
 };
 
+export const packageName = spec.name;
+
+/** The last package built for each document, for the server package to compile against without building it again. */
+const built = new WeakMap<OpenApiDocument, Promise<GeneratedFile[]>>();
+
 /**
  * The validators package: Ajv standalone code (no schema compilation at run time) for every component schema,
  * every operation's request and every JSON response, with typed guards and lookups by operationId and status.
  */
-export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+export function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  const files = buildPackage(doc);
+  built.set(doc, files);
+  return files;
+}
+
+/**
+ * What a package that depends on this one needs to compile against it: its package.json and declarations, placed
+ * under `<folder>/node_modules/@service-api/validators/` where the compiler's module resolution finds them.
+ */
+export async function validatorsDeclarationsFor(doc: OpenApiDocument, dependent: string): Promise<GeneratedFile[]> {
+  // In the build the validators generator has just run on this document: reuse its output (one compilation).
+  const files = await (built.get(doc) ?? generateValidators(doc));
+  return files
+    .filter((f) => f.path === `${folder}/package.json` || (f.path.startsWith(`${folder}/dist/`) && f.path.endsWith('.d.ts')))
+    .map((f) => ({ ...f, path: f.path.replace(folder, `${dependent}/node_modules/${spec.name}`) }));
+}
+
+async function buildPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'validators');
   const parts = await validatorParts(doc, folder, banner, 'index');
-  const sources = [{ path: `${folder}/src/types.ts`, contents: banner + (await typesSource(doc)) }, ...parts.sources];
+  const sources = [{ path: `${folder}/src/types.ts`, contents: typesModule(banner) }, ...parts.sources];
   return [
-    packageJson(doc, spec),
+    packageJson(doc, { ...spec, dependencies: { ...spec.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'validators', readme(parts.index)),
     ...sources,
-    ...compilePackage(sources, banner, { declarations: parts.declarations }),
+    ...compilePackage(sources, banner, { declarations: parts.declarations, packages: { [typesPackageName]: await typesDeclarations(doc) } }),
     ...parts.dist,
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -46,15 +69,18 @@ export async function validatorParts(doc: OpenApiDocument, folder: string, banne
   const built = buildValidators(doc);
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/validation.ts`, contents: banner + (await template('validators-runtime.ts')) },
+    { path: `${folder}/src/formats.ts`, contents: banner + (await template('validators-formats.ts')) },
     { path: `${folder}/src/${module}.ts`, contents: banner + indexModule(doc, built.index) },
   ];
   const declarations = [
     { path: `${folder}/src/standalone.d.ts`, contents: banner + built.declarations('schemas') },
+    { path: `${folder}/src/fast.d.ts`, contents: banner + built.declarations('fast') },
     { path: `${folder}/src/requests.d.ts`, contents: banner + built.declarations('requests') },
   ];
   const dist = [
     ...declarations,
     { path: `${folder}/dist/standalone.js`, contents: banner + built.schemasCode },
+    { path: `${folder}/dist/fast.js`, contents: banner + built.fastCode },
     { path: `${folder}/dist/requests.js`, contents: banner + built.requestsCode },
     ...declarations.map((d) => ({ ...d, path: d.path.replace('/src/', '/dist/') })),
   ];
@@ -70,15 +96,18 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
   }
   const q = JSON.stringify;
   const ops = operationModels(doc);
+  // The fast twin of an exact validator where there is one, else the exact validator itself.
+  const quick = (exportName: string) => (index.fast[exportName] ? `f.${index.fast[exportName]}` : `s.${exportName}`);
   const lines = [
     `import * as s from './standalone.js';`,
+    `import * as f from './fast.js';`,
     `import * as r from './requests.js';`,
-    `import { formatErrors, formatRequestErrors, type ValidateFunction, type ValidationResult } from './validation.js';`,
+    `import { checkWith, formatRequestErrors, MAX_ERRORS, type ValidateFunction, type ValidationError, type ValidationResult } from './validation.js';`,
     `import type { components } from './types.js';`,
     ``,
-    `export { formatErrors, formatRequestErrors } from './validation.js';`,
+    `export { formatErrors, formatRequestErrors, MAX_ERRORS } from './validation.js';`,
     `export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';`,
-    `export type { components, operations, paths } from './types.js';`,
+    `export type * from './types.js';`,
     ``,
     `export const specVersion = ${q(doc.info.version)};`,
     ``,
@@ -90,7 +119,12 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: s.${fn},`),
     `};`,
     ``,
-    ...[...guards].map(([guard, name]) => `/** Whether \`value\` is a valid \`${name}\`. */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return s.${index.schemas[name]}(value);\n}`),
+    `/** Fast validators (first failure, no messages) of the component schemas, by schema name; for guards. */`,
+    `const schemaChecks: Record<SchemaName, ValidateFunction> = {`,
+    ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: ${quick(fn)},`),
+    `};`,
+    ``,
+    ...[...guards].map(([guard, name]) => `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index.schemas[name]!)}(value);\n}`),
     ``,
     `/** For each operationId, the statuses whose JSON body has a validator. */`,
     `export interface ResponseStatuses {`,
@@ -100,6 +134,16 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `/** Validators of JSON response bodies, by operationId and status. */`,
     `export const responseValidators: { [Op in keyof ResponseStatuses]: Record<ResponseStatuses[Op], ValidateFunction> } = {`,
     ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: { ${Object.entries(byStatus).map(([st, fn]) => `${q(st)}: s.${fn}`).join(', ')} },`),
+    `};`,
+    ``,
+    `/** Fast validators of JSON response bodies, by operationId and status. */`,
+    `const responseChecks: Record<string, Record<string, ValidateFunction>> = {`,
+    ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: { ${Object.entries(byStatus).map(([st, fn]) => `${q(st)}: ${quick(fn)}`).join(', ')} },`),
+    `};`,
+    ``,
+    `/** Fast validators of JSON request bodies, by operationId. */`,
+    `const bodyChecks: Partial<Record<RequestOperationId, ValidateFunction>> = {`,
+    ...Object.entries(index.bodies).map(([op, fn]) => `  ${q(op)}: ${quick(fn)},`),
     `};`,
     ``,
     `/** Exact validators of JSON request bodies, by operationId. */`,
@@ -129,12 +173,14 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `  problems: { in: string; field: string; problem: string }[];`,
     `}`,
     ``,
-    `/** Validates a value against a component schema by name. */`,
+    `/**`,
+    ` * Validates a value against a component schema by name. A fast check answers valid values; the full error list`,
+    ` * (at most MAX_ERRORS messages, then a count) is computed only for invalid ones.`,
+    ` */`,
     `export function validateSchema(name: SchemaName, value: unknown): ValidationResult {`,
     `  const validate = schemaValidators[name];`,
     `  if (!validate) throw new Error(\`Unknown schema \${String(name)}\`);`,
-    `  const valid = validate(value);`,
-    `  return { valid, errors: valid ? [] : formatErrors(validate.errors) };`,
+    `  return checkWith(schemaChecks[name], validate, value);`,
     `}`,
     ``,
     `/** Validates a JSON response body of an operation; statuses without a JSON body have no validator. */`,
@@ -143,8 +189,7 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `  if (!byStatus) throw new Error(\`Unknown operation \${String(operationId)}\`);`,
     `  const validate = byStatus[String(status)];`,
     `  if (!validate) throw new Error(\`Operation \${String(operationId)} documents no JSON body for status \${status}\`);`,
-    `  const valid = validate(body);`,
-    `  return { valid, errors: valid ? [] : formatErrors(validate.errors) };`,
+    `  return checkWith(responseChecks[operationId]![String(status)]!, validate, body);`,
     `}`,
     ``,
     `/** Validates a request of an operation; errors name the bad field (\`query parameter per_page must be <= 100\`). */`,
@@ -155,14 +200,15 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;`,
     `  const value: RequestValidationResult['value'] = { params: { ...request.params }, query: { ...request.query }, headers };`,
     `  if (request.body !== undefined) value.body = request.body;`,
-    `  const errors = validate(value) ? [] : [...(validate.errors ?? [])];`,
+    `  const errors: ValidationError[] = validate(value) ? [] : [...(validate.errors ?? [])];`,
     `  const validateBody = bodyValidators[operationId];`,
-    `  if (validateBody && value.body !== undefined && !validateBody(value.body)) {`,
+    `  if (validateBody && value.body !== undefined && !bodyChecks[operationId]!(value.body) && !validateBody(value.body)) {`,
     `    for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: \`/body\${e.instancePath}\` });`,
     `  }`,
-    `  const valid = errors.length === 0;`,
-    `  const problems = formatRequestErrors(errors);`,
-    `  return { valid, errors: problems.map((p) => p.problem), problems, value };`,
+    `  if (errors.length === 0) return { valid: true, errors: [], problems: [], value };`,
+    `  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS));`,
+    `  const more = errors.length - problems.length;`,
+    `  return { valid: false, errors: [...problems.map((p) => p.problem), ...(more > 0 ? [\`and \${more} more problem(s)\`] : [])], errorCount: errors.length, problems, value };`,
     `}`,
     ``,
   ];

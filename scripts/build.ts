@@ -1,70 +1,102 @@
 /**
  * The main job: bundle `openapi/`, lint the source and the bundle, and run every generator.
- *   npm run build          write generated/
- *   npm run check          the same, but fail (and write nothing) if generated/ is not what the generators produce
+ *   npm run build          write generated/; the linters are skipped when nothing they read changed since a clean run
+ *   npm run check          the same, always linting everything, but fail (and write nothing) if generated/ is not
+ *                          what the generators produce
+ * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
+ * succeed. Each step prints its time.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generators } from '../generators/index.ts';
+import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { checkLayout } from './lib/layout.ts';
+import { lintedClean, lintInputsHash, recordClean } from './lib/lint-cache.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
 import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT, WORK_DIR } from './lib/paths.ts';
 import { run } from './lib/run.ts';
 
 const check = process.argv.includes('--check');
-const steps = 4;
-let step = 0;
-const started = Date.now();
+const started = performance.now();
 
-function progress(message: string): void {
-  step += 1;
-  console.log(`[${step}/${steps}] ${message}`);
-}
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 function fail(message: string, details = ''): never {
   console.error(`\n✖ ${message}${details ? `\n\n${details}` : ''}`);
   process.exit(1);
 }
 
+async function timed<T>(work: () => Promise<T>): Promise<[T, string]> {
+  const start = performance.now();
+  const result = await work();
+  return [result, seconds(start)];
+}
+
+/** Wall and CPU time of work done in this process (CPU time does not grow when other processes share the cores). */
+async function timedHere<T>(work: () => Promise<T>): Promise<[T, string]> {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(cpu);
+  return [result, `${seconds(start)} (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)`];
+}
+
 async function bundle(): Promise<OpenApiDocument> {
-  progress('Bundling openapi/openapi.yaml with Redocly');
+  const start = performance.now();
   await mkdir(WORK_DIR, { recursive: true });
   const result = await run(BIN('redocly'), ['bundle', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--output', BUNDLE_JSON]);
   if (result.code !== 0) fail('Bundling failed', result.output);
-  return JSON.parse(await readFile(BUNDLE_JSON, 'utf8')) as OpenApiDocument;
+  const doc = JSON.parse(await readFile(BUNDLE_JSON, 'utf8')) as OpenApiDocument;
+  console.log(`[1/4] Bundled openapi/openapi.yaml with Redocly: ${Object.keys(doc.paths).length} paths (${seconds(start)})`);
+  return doc;
 }
 
-async function lint(doc: OpenApiDocument): Promise<void> {
-  progress('Linting: layout of openapi/, Redocly on the source, Spectral on the bundle');
+/** Layout, Redocly on the source and Spectral on the bundle; a problem fails the build with the linter's report. */
+async function lint(): Promise<() => void> {
+  const start = performance.now();
+  const hash = await lintInputsHash();
+  if (!check && (await lintedClean(hash))) {
+    return () => console.log(`[2/4] Lint skipped: openapi/ and the lint rules are unchanged since the last clean lint (npm run check always lints)`);
+  }
   const layout = checkLayout(join(ROOT, 'openapi'));
   if (layout.length > 0) fail(`Layout of openapi/: ${layout.length} problem(s)`, layout.join('\n'));
-  const [redocly, spectral] = await Promise.all([
-    run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']),
-    run(BIN('spectral'), ['lint', BUNDLE_JSON, '--ruleset', join(ROOT, '.spectral.yaml'), '--fail-severity', 'hint', '--display-only-failures']),
+  const [[redocly, redoclyTime], [spectral, spectralTime]] = await Promise.all([
+    timed(() => run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish'])),
+    timed(() => run(BIN('spectral'), ['lint', BUNDLE_JSON, '--ruleset', join(ROOT, '.spectral.yaml'), '--fail-severity', 'hint', '--display-only-failures'])),
   ]);
   const redoclyClean = redocly.code === 0 && !/warning/i.test(redocly.output.replace(/0 warnings?/gi, ''));
   if (!redoclyClean) fail('Redocly lint found problems (errors and warnings both fail the build)', redocly.output);
   if (spectral.code !== 0) fail('Spectral lint found problems in the bundle (errors and warnings both fail the build)', spectral.output);
-  console.log(`      ${Object.keys(doc.paths).length} paths: Redocly and Spectral report 0 errors, 0 warnings`);
+  await recordClean(hash);
+  const total = seconds(start);
+  return () => console.log(`[2/4] Linted: layout, Redocly (${redoclyTime}) and Spectral (${spectralTime}) report 0 errors, 0 warnings (${total})`);
 }
 
-async function generate(doc: OpenApiDocument): Promise<void> {
-  progress(check ? 'Regenerating and comparing with generated/' : 'Generating into generated/');
-  const drifted: string[] = [];
+/** Every generator's files, in memory, with the time each took. */
+async function generate(doc: OpenApiDocument): Promise<{ name: string; folder: string; files: GeneratedFile[]; time: string }[]> {
+  const out = [];
   for (const generator of generators) {
-    const files = await generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`));
-    const drift = check ? await compareOutput(generator.folder, files) : await writeOutput(generator.folder, files);
-    const lines = driftLines(drift);
-    drifted.push(...lines);
-    console.log(`      ${generator.name.padEnd(10)} ${files.length} file(s) in ${generator.folder}${lines.length ? ` (${lines.length} ${check ? 'differ' : 'updated'})` : ''}`);
+    const [files, time] = await timedHere(() => generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`)));
+    out.push({ name: generator.name, folder: generator.folder, files, time });
   }
-  if (check && drifted.length > 0) {
-    fail('generated/ is out of date with openapi/ and generators/: run `npm run build` and commit the result', drifted.join('\n'));
-  }
+  return out;
 }
 
 const doc = await bundle();
-await lint(doc);
-await generate(doc);
-progress(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s (spec version ${doc.info.version})`);
+const generateStart = performance.now();
+// The linters run in child processes while this process generates; both must succeed before anything is written.
+const [report, outputs] = await Promise.all([lint(), generate(doc)]);
+report();
+console.log(`[3/4] Generated ${outputs.length} outputs (${seconds(generateStart)} with the lint alongside)${check ? ', comparing with generated/' : ''}`);
+const drifted: string[] = [];
+for (const { name, folder, files, time } of outputs) {
+  const drift = check ? await compareOutput(folder, files) : await writeOutput(folder, files);
+  const lines = driftLines(drift);
+  drifted.push(...lines);
+  console.log(`      ${name.padEnd(10)} ${String(files.length).padStart(3)} file(s) in ${folder.padEnd(20)} ${time}${lines.length ? ` (${lines.length} ${check ? 'differ' : 'updated'})` : ''}`);
+}
+if (check && drifted.length > 0) {
+  fail('generated/ is out of date with openapi/ and generators/: run `npm run build` and commit the result', drifted.join('\n'));
+}
+console.log(`[4/4] Done in ${seconds(started)} (spec version ${doc.info.version})`);

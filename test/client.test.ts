@@ -141,3 +141,48 @@ describe('generated client, files and headers of the real operations, against th
     expect(form.get('override_params[visibility]')).toBe('private');
   });
 });
+
+describe('generated client: errors by status, response metadata and extra parameters, against the mock', () => {
+  const seen: Request[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    seen.push(request.clone());
+    return fetch(request);
+  };
+  const client = () => createServiceApi({ baseUrl: api(), auth: { privateToken: 't' }, fetch: recording, retry: { attempts: 1 } });
+
+  const statuses: [number, string][] = [
+    [409, 'SHA does not match HEAD of source branch'],
+    [405, '405 Method Not Allowed'],
+  ];
+  it.each(statuses)('narrows a documented %i of merge-requests/merge by status', async (status, message) => {
+    const error = await client()
+      .mergeRequests.merge({ path: { id: 42, merge_request_iid: 1 }, body: { sha: 'x' } }, { headers: { Prefer: `code=${status}` } })
+      .catch((e: unknown) => e);
+    expect(isServiceApiError(error, 'merge-requests/merge')).toBe(true);
+    expect(isServiceApiError(error, 'merge-requests/merge', status as 409)).toBe(true);
+    expect(isServiceApiError(error, 'merge-requests/merge', (status === 409 ? 405 : 409) as 409)).toBe(false);
+    expect(isServiceApiError(error, 'jobs/list-project-jobs')).toBe(false);
+    if (isServiceApiError(error, 'merge-requests/merge') && (error.status === 409 || error.status === 405)) expect(String(error.body.message ?? '')).toContain(message.slice(0, 10));
+  });
+
+  it('withResponse gives the body with the status, the documented headers and the pagination as numbers', async () => {
+    const response = await client().jobs.listProjectJobs.withResponse({ path: { id: 42 } });
+    expect(response.status).toBe(200);
+    expect(Array.isArray(response.data)).toBe(true);
+    expect(response.headers['x-page']).toBe('1');
+    expect(response.pagination.page).toBe(1);
+    expect(response.pagination.nextPage).toBeUndefined();
+    expect(response.rawHeaders.get('content-type')).toContain('json');
+    const single = await client().mergeRequests.merge.withResponse({ path: { id: 42, merge_request_iid: 1 } });
+    expect(single).toMatchObject({ status: 200, data: { iid: expect.any(Number) }, pagination: {} });
+  });
+
+  it('sends extra query and body fields after the documented ones, and refuses a name given twice', async () => {
+    await client().mergeRequests.listProjectMergeRequests({ path: { id: 42 }, query: { order_by: 'created_at' }, extra: { query: { state: 'opened', view: 'simple' } } });
+    expect(seen.at(-1)!.url).toMatch(/\/projects\/42\/merge_requests\?order_by=created_at&state=opened&view=simple$/);
+    await client().mergeRequests.createMergeRequest({ path: { id: 42 }, body: { source_branch: 'a', target_branch: 'main', title: 'T' }, extra: { body: { merge_after: '2025-01-01T00:00:00Z' } } }).catch(() => undefined);
+    expect(await seen.at(-1)!.json()).toEqual({ source_branch: 'a', target_branch: 'main', title: 'T', merge_after: '2025-01-01T00:00:00Z' });
+    await expect(client().mergeRequests.listProjectMergeRequests({ path: { id: 42 }, query: { order_by: 'title' }, extra: { query: { order_by: 'x' } } })).rejects.toThrow('extra.query.order_by is also in query');
+  });
+});

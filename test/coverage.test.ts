@@ -68,9 +68,11 @@ describe('computeCoverage', () => {
 });
 
 const inventoryPath = join(ROOT, '..', 'shared', 'seed-inventory.json');
-describe.runIf(existsSync(inventoryPath))('the published document against the seed inventory', () => {
-  const inventory = JSON.parse(readFileSync(inventoryPath, 'utf8')) as Inventory;
-  const sections = computeCoverage(publishedDocument(), inventory, JSON.parse(readFileSync(join(ROOT, 'scripts', 'coverage-aliases.json'), 'utf8')));
+const hasInventory = existsSync(inventoryPath);
+describe.runIf(hasInventory)('the published document against the seed inventory', () => {
+  // vitest collects a skipped describe too: read the inventory only where it exists (not beside a git worktree).
+  const inventory = hasInventory ? (JSON.parse(readFileSync(inventoryPath, 'utf8')) as Inventory) : undefined;
+  const sections = inventory ? computeCoverage(publishedDocument(), inventory, JSON.parse(readFileSync(join(ROOT, 'scripts', 'coverage-aliases.json'), 'utf8'))) : [];
   const started = sections.filter((s) => s.operations.covered > 0 || s.fields.covered > 0);
 
   it('covers the CI jobs section in full', () => {

@@ -2,15 +2,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { generators } from '../generators/index.ts';
+import { generators, type GeneratorModule } from '../generators/index.ts';
+import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 
 const mini = YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'mini.yaml'), 'utf8')) as OpenApiDocument;
+const pristine = structuredClone(mini);
+
+/** Each generator's output for the mini document, generated once and shared by the tests that only read it. */
+const outputs = new Map<string, Promise<GeneratedFile[]>>();
+function generated(generator: GeneratorModule): Promise<GeneratedFile[]> {
+  let files = outputs.get(generator.name);
+  if (!files) {
+    files = generator.generate(mini);
+    outputs.set(generator.name, files);
+  }
+  return files;
+}
 
 describe.each(generators.map((g) => [g.name, g] as const))('generator %s', (_name, generator) => {
   it('writes only inside the folder it owns, each file with a banner naming the spec version', async () => {
-    const files = await generator.generate(mini);
+    const files = await generated(generator);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       expect(file.path.startsWith(`${generator.folder}/`), file.path).toBe(true);
@@ -19,15 +32,14 @@ describe.each(generators.map((g) => [g.name, g] as const))('generator %s', (_nam
   });
 
   it('is deterministic and does not change its input', async () => {
-    const before = structuredClone(mini);
-    const first = await generator.generate(mini);
-    const second = await generator.generate(mini);
+    const first = await generated(generator);
+    const second = await generator.generate(structuredClone(pristine));
     expect(second).toEqual(first);
-    expect(mini).toEqual(before);
+    expect(mini).toEqual(pristine);
   });
 
   it('matches its file snapshots (sources; dist/ is what the TypeScript compiler makes of them, the HTML Redocly\'s bundle)', async () => {
-    for (const file of (await generator.generate(mini)).filter((f) => !f.path.includes('/dist/') && !f.path.endsWith('.html'))) {
+    for (const file of (await generated(generator)).filter((f) => !f.path.includes('/dist/') && !f.path.endsWith('.html'))) {
       await expect(file.contents).toMatchFileSnapshot(join('__snapshots__', 'mini', file.path.replace(/^generated\//, '')));
     }
   });
@@ -53,11 +65,11 @@ it('the client generator explains a document without the token schemes it needs'
   await expect(client.generate(withoutJobToken)).rejects.toThrow('The client needs the header security scheme "jobTokenHeader"');
 });
 
-const packages = generators.filter((g) => ['client', 'server', 'validators'].includes(g.name));
+const packages = generators.filter((g) => ['types', 'client', 'server', 'validators'].includes(g.name));
 
 describe.each(packages.map((g) => [g.name, g] as const))('package %s', (_name, generator) => {
   it('has a package.json that an npm consumer can use: ESM, exports with types, version = spec version', async () => {
-    const files = await generator.generate(mini);
+    const files = await generated(generator);
     const manifest = JSON.parse(files.find((f) => f.path === `${generator.folder}/package.json`)!.contents);
     expect(manifest).toMatchObject({
       name: `@service-api/${generator.name}`,
@@ -73,13 +85,13 @@ describe.each(packages.map((g) => [g.name, g] as const))('package %s', (_name, g
 
   // The server package runs on Node only; every other package also runs in browsers.
   if (generator.name !== 'server') it('ships no Node-only import in its runtime code (it also runs in browsers)', async () => {
-    for (const file of (await generator.generate(mini)).filter((f) => f.path.endsWith('.js'))) {
+    for (const file of (await generated(generator)).filter((f) => f.path.endsWith('.js'))) {
       expect(file.contents, file.path).not.toMatch(/from\s+["']node:|require\(/);
     }
   });
 
   it('imports only its own files and the registry packages it declares', async () => {
-    const files = await generator.generate(mini);
+    const files = await generated(generator);
     const manifest = JSON.parse(files.find((f) => f.path.endsWith('package.json'))!.contents);
     const allowed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     for (const file of files.filter((f) => /\/dist\/.*\.(js|d\.ts)$/.test(f.path))) {

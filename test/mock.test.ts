@@ -28,6 +28,12 @@ describe('query parsing keeps bracketed names and every value', () => {
   it('stops at the parameter limit', () => {
     expect(parseQuery('a&'.repeat(8000), 1000)).toEqual({ tooMany: 8000 });
   });
+  it.each(['ref=%', 'ref=%FF', 'a%E0%A4%A=1'])('reports the malformed escape in %s', (given) => {
+    expect(parseQuery(given)).toEqual({ malformed: given });
+  });
+  it('reads + as a space', () => {
+    expect(queryRecord(parseQuery('title=Add+login%2B') as Map<string, string[]>)).toEqual({ title: 'Add login+' });
+  });
 });
 
 describe('router', () => {

@@ -152,7 +152,7 @@ describe('client and server on the fixture document', () => {
     const body = await fetch(`${base}/projects/1/merge_requests/2/merge`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': 'secret', 'content-type': 'application/json' }, body: '{"squash":"yes"}' });
     expect((await body.json()).message).toContain('body field squash must be boolean');
     const missing = await fetch(`${base}/projects/1/repository/files/x`, { headers: { 'PRIVATE-TOKEN': 'secret' } });
-    expect((await missing.json()).message).toBe('501 Not Implemented: no handler for repository/get-file');
+    expect((await missing.json()).message).toBe('501 Not Implemented - no handler for repository/get-file');
     const broken = await fetch(`${base}/job`, { headers: { 'JOB-TOKEN': 'secret' } });
     expect(broken.status).toBe(500);
     expect((await broken.json()).message).toContain('/id must be integer');

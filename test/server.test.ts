@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
 import { registerServiceApi, type Handlers } from '../generated/server/dist/index.js';
-import type { components } from '../generated/types/index.ts';
+import type { components } from '../generated/types/src/index.ts';
 import { publishedDocument } from './support/documents.ts';
 
 type Job = components['schemas']['Job'];

@@ -1,6 +1,6 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import addFormats from 'ajv-formats';
+import { formats } from '../templates/validators-formats.ts';
 import { listOperations, listResponses, resolve } from './document.ts';
 import { isFileSchema, toJsonSchema } from './json-schema.ts';
 import { identifier } from './naming.ts';
@@ -14,6 +14,11 @@ const componentRef = (ref: string) => ref.replace(/^#\/components\/schemas\//, `
 export interface ValidatorIndex {
   /** Component schema name → export name in the schemas module. */
   schemas: Record<string, string>;
+  /**
+   * Export name in the schemas module → export name of its fast twin in the fast module (first failure, no messages),
+   * for every exact validator that has one (all but those needing `unevaluated*` or `$dynamicRef` tracking).
+   */
+  fast: Record<string, string>;
   /** operationId → status → export name of the validator of that JSON response body. */
   responses: Record<string, Record<string, string>>;
   /** operationId → export name of the request validator in the requests module. */
@@ -25,8 +30,9 @@ export interface ValidatorIndex {
 export interface BuiltValidators {
   index: ValidatorIndex;
   schemasCode: string;
+  fastCode: string;
   requestsCode: string;
-  declarations(module: 'schemas' | 'requests'): string;
+  declarations(module: 'schemas' | 'fast' | 'requests'): string;
 }
 
 /** Every component schema as one JSON Schema document, `$defs` by name, addressed by `componentSchemaId`. */
@@ -46,20 +52,56 @@ function schemaExportOf(index: ValidatorIndex, ref: string): string | undefined 
   return ref.startsWith(prefix) ? index.schemas[ref.slice(prefix.length)] : undefined;
 }
 
-function newAjv(coerce: boolean) {
+/**
+ * The Ajv instances. `full` reports every error (allErrors) with one function per component, which keeps the code
+ * small; `fast` stops at the first failure and inlines small referenced schemas, for guards and the success path.
+ * Formats come from the package's own `formats.js` (ajv-formats' exact formats, common shapes answered faster).
+ */
+function newAjv(mode: 'full' | 'fast', coerce: boolean) {
   // ajv and its plugins are CommonJS: under NodeNext their classes and functions sit on `.default`.
   const ajv = new ajv2020.default({
-    code: { source: true, esm: true },
-    allErrors: true,
-    inlineRefs: false,
+    code: { source: true, esm: true, formats: ajv2020._`require("./formats.js").formats` },
+    allErrors: mode === 'full',
+    inlineRefs: mode === 'fast',
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
     coerceTypes: coerce ? 'array' : false,
   });
-  addFormats.default(ajv);
+  if (mode === 'fast') {
+    // Draft 2020's bookkeeping of evaluated properties costs every call and keeps every function alive in a bundle;
+    // schemas that need it (unevaluated*, $dynamicRef) are left out of the fast module and use the full validator.
+    const opts = ajv.opts as { unevaluated?: boolean; dynamicRef?: boolean };
+    opts.unevaluated = false;
+    opts.dynamicRef = false;
+  }
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
   ajv.addFormat('binary', true);
   return ajv;
+}
+
+const TRACKING_KEYWORDS = new Set(['unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef']);
+
+/** Whether a schema, or a component it references, needs Ajv's tracking of evaluated properties. */
+function tracker(components: Record<string, unknown>) {
+  const memo = new Map<string, boolean>();
+  const visit = (schema: unknown): boolean => {
+    if (Array.isArray(schema)) return schema.some(visit);
+    if (typeof schema !== 'object' || schema === null) return false;
+    return Object.entries(schema).some(([key, value]) => {
+      if (TRACKING_KEYWORDS.has(key)) return true;
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(`${COMPONENTS_ID}#/$defs/`)) return component(value.slice(`${COMPONENTS_ID}#/$defs/`.length));
+      return visit(value);
+    });
+  };
+  const component = (name: string): boolean => {
+    if (!memo.has(name)) {
+      memo.set(name, false); // a cycle adds nothing the other members do not already say
+      memo.set(name, visit(components[name]));
+    }
+    return memo.get(name)!;
+  };
+  return visit;
 }
 
 /**
@@ -69,12 +111,23 @@ function newAjv(coerce: boolean) {
 export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   const components = componentsSchema(doc);
-  const exact = newAjv(false);
-  const coercing = newAjv(true);
+  const exact = newAjv('full', false);
+  const fast = newAjv('fast', false);
+  const coercing = newAjv('full', true);
   exact.addSchema(components);
+  fast.addSchema(components);
   coercing.addSchema(anyFiles(components) as JsonSchema);
+  const needsTracking = tracker(components.$defs as Record<string, unknown>);
 
-  const index: ValidatorIndex = { schemas: {}, responses: {}, requests: {}, bodies: {} };
+  const index: ValidatorIndex = { schemas: {}, fast: {}, responses: {}, requests: {}, bodies: {} };
+  const fastExports: Record<string, string> = {};
+  /** Adds the fast twin of an exact validator (same schema id in the fast instance). */
+  const addFast = (exportName: string, id: string, schema?: JsonSchema) => {
+    if (needsTracking(schema ?? { $ref: id })) return;
+    if (schema) fast.addSchema({ $id: id, ...schema });
+    index.fast[exportName] = `fast_${exportName}`;
+    fastExports[`fast_${exportName}`] = id;
+  };
   // Operations share most of their parameter sets (the same path ids, Sudo, pagination): each distinct set is
   // compiled once and referenced, which keeps the request validators small enough to load quickly.
   const parts = new Map<string, string>();
@@ -93,6 +146,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   for (const name of Object.keys(schemas)) {
     index.schemas[name] = `schema_${identifier(name)}`;
     schemaExports[`schema_${identifier(name)}`] = componentSchemaId(name);
+    addFast(`schema_${identifier(name)}`, componentSchemaId(name));
   }
   // Most operations share their error responses: an identical response schema is compiled once, and a bare
   // reference to a component reuses that component's validator.
@@ -109,6 +163,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
         exportName = `response_${identifier(entry.operationId)}_${status}`;
         exact.addSchema({ $id: id, ...schema });
         schemaExports[exportName] = id;
+        addFast(exportName, id, schema);
       }
       responseExports.set(key, exportName);
       (index.responses[entry.operationId] ??= {})[status] = exportName;
@@ -122,16 +177,19 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
       exact.addSchema({ $id: bodyId, ...jsonBody });
       index.bodies[entry.operationId] = `body_${identifier(entry.operationId)}`;
       schemaExports[`body_${identifier(entry.operationId)}`] = bodyId;
+      addFast(`body_${identifier(entry.operationId)}`, bodyId, jsonBody);
     }
     index.requests[entry.operationId] = exportName;
     requestExports[exportName] = id;
   }
+  const exportsOf = { schemas: schemaExports, fast: fastExports, requests: requestExports };
   return {
     index,
     schemasCode: esm(standaloneCode.default(exact, schemaExports)),
+    fastCode: esm(withoutErrorDetails(standaloneCode.default(fast, fastExports))),
     requestsCode: esm(standaloneCode.default(coercing, requestExports)),
     declarations: (module) =>
-      `import type { ValidateFunction } from './validation.js';\n${Object.keys(module === 'schemas' ? schemaExports : requestExports)
+      `import type { ValidateFunction } from './validation.js';\n${Object.keys(exportsOf[module])
         .map((name) => `export declare const ${name}: ValidateFunction;`)
         .join('\n')}\n`,
   };
@@ -175,6 +233,63 @@ function anyFiles(schema: unknown): unknown {
 }
 
 /**
+ * The fast validators only answer true or false (the full ones explain): their error objects become `{}`, the
+ * context argument (`{ instancePath, parentData, parentDataProperty, rootData }`, which only error objects, coercion
+ * and `$data` read) is neither passed nor taken, and the schema constants only error objects read are dropped. That
+ * saves a string concatenation and an object per nested call, and halves the code a bundle carries for one guard.
+ * Ajv writes strings with double quotes only, so a scan that skips strings finds each object's end.
+ */
+export function withoutErrorDetails(code: string): string {
+  let out = '';
+  let from = 0;
+  for (let start = code.indexOf('{instancePath', from); start >= 0; start = code.indexOf('{instancePath', from)) {
+    let end = objectEnd(code, start);
+    const object = code.slice(start, end);
+    if (object.includes(',schemaPath:"') && object.includes(',keyword:"')) {
+      out += `${code.slice(from, start)}{}`; // an error object
+    } else if (code.slice(start - 2, start) === ', ') {
+      if (code.startsWith('={}', end)) end += 3; // the parameter's default
+      out += code.slice(from, start - 2); // a context argument or parameter: dropped with its comma
+    } else {
+      out += code.slice(from, end);
+    }
+    from = end;
+  }
+  out += code.slice(from);
+  const left = /\b(?:instancePath|parentData|parentDataProperty|rootData)\b/.exec(out);
+  if (left) throw new Error(`The fast validators still read the validation context: ${out.slice(left.index - 80, left.index + 80)}`);
+  return withoutUnused(out);
+}
+
+/** Drops each `const schemaN = {…};` that nothing else names. */
+function withoutUnused(code: string): string {
+  const uses = new Map<string, number>();
+  for (const [name] of code.matchAll(/\bschema\d+\b/g)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  let out = '';
+  let from = 0;
+  for (const match of code.matchAll(/const (schema\d+) = \{/g)) {
+    if (uses.get(match[1]!) !== 1 || match.index < from) continue;
+    const end = objectEnd(code, match.index + match[0].length - 1);
+    out += code.slice(from, match.index);
+    from = code[end] === ';' ? end + 1 : end;
+  }
+  return out + code.slice(from);
+}
+
+/** The index just after the object literal that opens at `start` (`{`), skipping double-quoted strings. */
+function objectEnd(code: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < code.length; i += 1) {
+    const c = code[i];
+    if (c === '"') {
+      for (i += 1; code[i] !== '"'; i += 1) if (code[i] === '\\') i += 1;
+    } else if (c === '{') depth += 1;
+    else if (c === '}' && (depth -= 1) === 0) return i + 1;
+  }
+  throw new Error(`Unbalanced object literal in Ajv's output at ${start}`);
+}
+
+/**
  * Ajv's ESM output still calls require() for its runtime helpers and formats: turn those into namespace imports.
  * Node gives a CommonJS module's `module.exports` as `default`; bundlers and Vite give `exports.default` when the
  * module sets `__esModule`. `__cjs` returns what require() would have, in both.
@@ -186,7 +301,8 @@ function esm(code: string): string {
     if (!imports.has(specifier)) imports.set(specifier, `__import${imports.size}`);
     return imports.get(specifier)!;
   });
-  const head = [...imports].map(([specifier, name]) => `import * as ${name}_ns from ${JSON.stringify(specifier)};\nconst ${name} = __cjs(${name}_ns);`);
+  // Pure annotations let a bundler drop what an application does not use (the module has no side effects).
+  const head = [...imports].map(([specifier, name]) => `import * as ${name}_ns from ${JSON.stringify(specifier)};\nconst ${name} = /* @__PURE__ */ __cjs(${name}_ns);`);
   const helper = 'function __cjs(ns) { const d = ns.default; return d !== null && typeof d === "object" && d.__esModule ? d : ns; }';
-  return `${[...head, helper].join('\n')}\n${body.replace(/^"use strict";/, '')}\n`;
+  return `${[...head, helper].join('\n')}\n${body.replace(/^"use strict";/, '').replace(/= new RegExp\(/g, '= /* @__PURE__ */ new RegExp(')}\n`;
 }

@@ -8,6 +8,23 @@ export interface CompileOptions {
   types?: string[];
   /** Extra declaration files the sources import (e.g. the `.d.ts` of a hand-written `.js` module). */
   declarations?: GeneratedFile[];
+  /** Generated packages the sources import, by package name: their `.d.ts` files (the entry is `dist/index.d.ts`). */
+  packages?: Record<string, GeneratedFile[]>;
+}
+
+/**
+ * Parsed declaration files (the TypeScript libs, @types, the types package) shared by every package compiled in this
+ * process, as a language service's document registry shares them: parsing the DOM lib and the 800 kB of types once
+ * instead of once per package. A file is reused only while its text is the same.
+ */
+const parsedDeclarations = new Map<string, { text: string; file: ts.SourceFile }>();
+
+function parseShared(fileName: string, text: string, language: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile {
+  const cached = parsedDeclarations.get(fileName);
+  if (cached && cached.text === text) return cached.file;
+  const file = ts.createSourceFile(fileName, text, language, true);
+  parsedDeclarations.set(fileName, { text, file });
+  return file;
 }
 
 /**
@@ -17,7 +34,14 @@ export interface CompileOptions {
  */
 export function compilePackage(sources: GeneratedFile[], banner: string, options: CompileOptions = {}): GeneratedFile[] {
   const virtual = new Map<string, string>();
-  for (const file of [...sources, ...(options.declarations ?? [])]) virtual.set(join(ROOT, file.path), file.contents);
+  const packageFiles = Object.values(options.packages ?? {}).flat();
+  for (const file of [...sources, ...(options.declarations ?? []), ...packageFiles]) virtual.set(join(ROOT, file.path), file.contents);
+  const paths: Record<string, string[]> = {};
+  for (const [name, files] of Object.entries(options.packages ?? {})) {
+    const entry = files.find((f) => f.path.endsWith('/dist/index.d.ts'));
+    if (!entry) throw new Error(`Package ${name} has no dist/index.d.ts to compile against`);
+    paths[name] = [join(ROOT, entry.path)];
+  }
   const compilerOptions: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ES2022,
@@ -31,6 +55,7 @@ export function compilePackage(sources: GeneratedFile[], banner: string, options
     newLine: ts.NewLineKind.LineFeed,
     removeComments: false,
     noEmitOnError: true,
+    ...(Object.keys(paths).length ? { paths } : {}),
   };
   const host = ts.createCompilerHost(compilerOptions, true);
   const readFile = host.readFile.bind(host);
@@ -39,9 +64,10 @@ export function compilePackage(sources: GeneratedFile[], banner: string, options
   host.fileExists = (file) => virtual.has(file) || ts.sys.fileExists(file);
   host.directoryExists = (dir) => folders.has(dir) || ts.sys.directoryExists(dir);
   host.readFile = (file) => virtual.get(file) ?? readFile(file);
-  host.getSourceFile = (file, language, onError, create) => {
-    const text = virtual.get(file);
-    return text !== undefined ? ts.createSourceFile(file, text, language, true) : getSourceFile(file, language, onError, create);
+  host.getSourceFile = (file, language, onError) => {
+    const text = virtual.get(file) ?? (file.endsWith('.d.ts') ? ts.sys.readFile(file) : undefined);
+    if (text === undefined) return getSourceFile(file, language, onError);
+    return file.endsWith('.d.ts') ? parseShared(file, text, language) : ts.createSourceFile(file, text, language, true);
   };
   const outputs: GeneratedFile[] = [];
   host.writeFile = (file, text) => {

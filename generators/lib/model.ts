@@ -32,6 +32,26 @@ export interface OperationModel {
   authenticated: boolean;
   /** True when nothing of the input is required, so a call may omit it. */
   inputOptional: boolean;
+  /** The documented error statuses (4xx and 5xx). */
+  errorStatuses: number[];
+  /**
+   * The success body as a TypeScript type naming the component schemas (`MergeRequest`, `Job[]`), or undefined when
+   * it is not only named schemas (the client then uses `Success<K>`).
+   */
+  successType?: string;
+  /** `x-variants`: the success body (or each item) chosen by a query parameter. */
+  variants?: VariantsModel;
+}
+
+/** `x-variants` read from an operation (openapi/extensions.md). */
+export interface VariantsModel {
+  parameter: string;
+  /** The value of the parameter (as the call passes it) and the record it selects, as a TypeScript type. */
+  values: { value: string | number | boolean; type: string }[];
+  /** The record when the call does not send one of `values`. */
+  otherwise: string;
+  /** Whether the success body is a list of such records. */
+  list: boolean;
 }
 
 /** Every operation of the document as the package generators need it, checked for name clashes. */
@@ -77,8 +97,78 @@ export function operationModels(doc: OpenApiDocument): OperationModel[] {
       security: entry.security.map((requirement) => Object.keys(requirement)),
       authenticated: requiresAuthentication(entry),
       inputOptional: byIn('path').length === 0 && !query.some((q) => q.required) && !headers.some((h) => h.required) && !body?.required,
+      errorStatuses: listResponses(doc, entry).filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
+      successType: response === 'json' ? successType(successes) : undefined,
+      variants: variantsOf(doc, entry.operationId, operation['x-variants'], entry.parameters, successes),
     };
   });
+}
+
+const SCHEMA_REF = /^#\/components\/schemas\/([A-Za-z_$][\w$]*)$/;
+
+/** A named-schema reference as its type name, or an array of them as `Name[]`; undefined for anything else. */
+function namedType(schema: JsonSchema | undefined): string | undefined {
+  if (!schema) return undefined;
+  const ref = typeof schema.$ref === 'string' ? SCHEMA_REF.exec(schema.$ref)?.[1] : undefined;
+  if (ref && Object.keys(schema).every((k) => ['$ref', 'description', 'summary'].includes(k))) return ref;
+  if (schema.type === 'array' && Object.keys(schema).every((k) => ['type', 'items', 'description'].includes(k))) {
+    const item = namedType(schema.items as JsonSchema | undefined);
+    return item && /^\w+$/.test(item) ? `${item}[]` : undefined;
+  }
+  return undefined;
+}
+
+function successType(successes: { json?: { content: { schema?: JsonSchema } }; response: { content?: Record<string, unknown> } }[]): string | undefined {
+  const types = new Set<string>();
+  for (const success of successes) {
+    if (!success.json) {
+      if (Object.keys(success.response.content ?? {}).length > 0) return undefined;
+      types.add('undefined');
+      continue;
+    }
+    const type = namedType(success.json.content.schema);
+    if (!type) return undefined;
+    types.add(type);
+  }
+  return types.size > 0 ? [...types].join(' | ') : undefined;
+}
+
+interface VariantsSource {
+  parameter?: unknown;
+  values?: Record<string, unknown>;
+  otherwise?: unknown;
+}
+
+/** Reads and checks `x-variants`; every problem names the operation, so a wrong extension fails the build. */
+function variantsOf(doc: OpenApiDocument, operationId: string, raw: unknown, parameters: Parameter[], successes: { json?: { content: { schema?: JsonSchema } } }[]): VariantsModel | undefined {
+  if (raw === undefined) return undefined;
+  const fail = (why: string): never => {
+    throw new Error(`x-variants of ${operationId}: ${why}`);
+  };
+  const source = raw as VariantsSource;
+  if (typeof source.parameter !== 'string' || !source.values || typeof source.values !== 'object' || source.otherwise === undefined) fail('needs parameter, values and otherwise');
+  const schemas = doc.components?.schemas ?? {};
+  const record = (value: unknown): string => {
+    const spec = typeof value === 'string' ? { schema: value } : (value as { schema?: unknown; omit?: unknown });
+    if (typeof spec.schema !== 'string' || !(spec.schema in schemas)) fail(`${JSON.stringify(value)} names no component schema`);
+    const omit = spec.omit === undefined ? [] : spec.omit;
+    if (!Array.isArray(omit) || omit.some((f) => typeof f !== 'string')) fail('omit is a list of field names');
+    const name = spec.schema as string;
+    const fields = omit as string[];
+    return fields.length ? `Omit<${name}, ${fields.map((f) => JSON.stringify(f)).join(' | ')}> & { ${fields.map((f) => `${JSON.stringify(f)}?: never`).join('; ')} }` : name;
+  };
+  const json = successes.filter((s) => s.json);
+  if (json.length !== 1) fail('needs exactly one JSON success response');
+  const body = json[0]!.json!.content.schema;
+  const list = body?.type === 'array';
+  const parameter = parameters.find((p) => p.in === 'query' && p.name === source.parameter);
+  const type = [parameter?.schema ? resolve<JsonSchema>(doc, parameter.schema).type : 'string'].flat();
+  const values = Object.entries(source.values!).map(([text, value]) => {
+    const typed = type.includes('boolean') && /^(true|false)$/.test(text) ? text === 'true' : type.includes('integer') && /^-?\d+$/.test(text) ? Number(text) : text;
+    return { value: typed, type: record(value) };
+  });
+  if (values.length === 0) fail('values is empty');
+  return { parameter: source.parameter as string, values, otherwise: record(source.otherwise), list };
 }
 
 function queryStyle(doc: OpenApiDocument, parameter: Parameter): QueryStyle | undefined {

@@ -1,9 +1,9 @@
 /**
  * Types that derive each operation's input, success body and error bodies from openapi-typescript's `operations`.
- * generators/client.ts and generators/server.ts copy this file into their package as `src/operation-types.ts`; `./types.js` is the package's
- * copy of the generated types.
+ * generators/types.ts copies this file into `@service-api/types` as `src/operation-types.ts`, next to `./schema.js`,
+ * the generated types.
  */
-import type { operations } from './types.js';
+import type { operations } from './schema.js';
 
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
@@ -37,8 +37,33 @@ type IsSuccess<S> = `${S & (string | number)}` extends `2${string}` ? true : fal
 /** The body of the operation's documented 2xx responses (`undefined` for those without one). */
 export type Success<K extends OperationId> = { [S in keyof Responses<K>]: IsSuccess<S> extends true ? BodyOf<Responses<K>[S]> : never }[keyof Responses<K>];
 /** The union of the operation's documented error bodies. */
-export type ErrorBody<K extends OperationId> = { [S in keyof Responses<K>]: IsSuccess<S> extends true ? never : BodyOf<Responses<K>[S]> }[keyof Responses<K>];
+export type ErrorBodyOf<K extends OperationId> = { [S in keyof Responses<K>]: IsSuccess<S> extends true ? never : BodyOf<Responses<K>[S]> }[keyof Responses<K>];
 /** The documented error statuses of the operation. */
 export type ErrorStatus<K extends OperationId> = { [S in keyof Responses<K>]: IsSuccess<S> extends true ? never : S }[keyof Responses<K>];
+/** The documented error body of each documented error status: `{ 409: ErrorMessage; … }`. */
+export type ErrorResponses<K extends OperationId> = { [S in ErrorStatus<K> & number]: BodyOf<Responses<K>[S]> };
+/** The documented headers of the operation's 2xx responses, as openapi-typescript types them. */
+export type ResponseHeadersOf<K extends OperationId> = { [S in keyof Responses<K>]: IsSuccess<S> extends true ? (Responses<K>[S] extends { headers: infer H } ? H : never) : never }[keyof Responses<K>];
 /** One item of a list operation's body. */
 export type Item<K extends OperationId> = Success<K> extends readonly (infer T)[] ? T : never;
+
+/** A value the query string can carry. */
+export type QueryValue = string | number | boolean | Date | readonly (string | number | boolean)[] | { readonly [key: string]: string | number | boolean | readonly (string | number | boolean)[] };
+
+/**
+ * Parameters the Service accepts that the contract does not list (the API grows within v4): sent as they are, after
+ * the documented ones. The mock and the server's strict mode report them.
+ */
+export interface ExtraParameters {
+  query?: { readonly [name: string]: QueryValue | undefined };
+}
+
+/** The query a call sends, documented and extra parameters together. */
+type QueryOf<I> = (I extends { query?: infer Q } ? NonNullable<Q> : unknown) & (I extends { extra?: { query?: infer E } } ? NonNullable<E> : unknown);
+/** What a call sends for query parameter `P` (`undefined` when it does not send it). */
+export type Sent<I, P extends string> = P extends keyof QueryOf<I> ? QueryOf<I>[P] : undefined;
+/**
+ * `Then` when the call sends `P` = `V`, `Else` when it certainly does not, both when the type does not say
+ * (`x-variants`: a response that depends on a parameter). `I` is `never` for a call without input.
+ */
+export type When<I, P extends string, V, Then, Else> = [I] extends [never] ? Else : [Sent<I, P>] extends [V] ? Then : [Extract<Sent<I, P>, V>] extends [never] ? Else : Then | Else;

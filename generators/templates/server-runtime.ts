@@ -1,10 +1,16 @@
 /**
- * The hand-written runtime of the generated server stubs: a Fastify plugin that registers every operation, parses the
- * API's query forms, extracts credentials, validates requests and sends typed handler results.
+ * The hand-written runtime of the generated server stubs: a Fastify plugin that registers every operation,
+ * authenticates before any body is read, parses bodies with bounded, prototype-safe parsers, applies the Service's
+ * tolerances (or refuses them in strict mode), validates requests and sends typed handler results.
  * generators/server.ts copies it into the package as `src/runtime.ts`.
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { bytes, essence, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
+import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
+
+export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
+export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated } from './server-tolerance.js';
 
 /** Where a security scheme carries its credential. */
 export interface SchemeLocation {
@@ -29,6 +35,14 @@ export interface RouteDescriptor {
   authenticated: boolean;
   /** Whether the success body is JSON (else a file, or nothing). */
   json: boolean;
+  /** The documented request body. */
+  body?: { kind: 'json' | 'multipart'; type: string; required: boolean };
+  /** The documented input, to coerce values and drop unknown fields. */
+  input: InputShape;
+  /** Documented header parameters, in lower case. */
+  headers?: string[];
+  /** Multipart file fields with their documented maximum size in bytes (null: none documented). */
+  files?: Record<string, number | null>;
 }
 
 export interface AuthenticateContext {
@@ -66,60 +80,87 @@ export interface HandlerContextShape {
   reply: FastifyReply;
 }
 
+/** Bounds on every input; each has a default that fits the API's documented limits. */
+export interface ServiceApiLimits {
+  /** Largest JSON or form body in bytes (default 16 MiB: a 1,048,576-character description or a repository file's content, escaped). */
+  jsonBody: number;
+  /** Largest multipart body in bytes where the operation documents no file maximum (default 100 MiB, for imports). */
+  multipartBody: number;
+  /** Longest query string in bytes (default 16 KiB, Node's default header size). */
+  queryLength: number;
+  /** Most query parameters (default 1000). */
+  queryParameters: number;
+  /** Most fields of a form or multipart body (default 1000). */
+  bodyFields: number;
+  /** Violations listed in a 400 and tolerances in a report (default 20); the total is counted. */
+  errors: number;
+}
+
+export const defaultLimits: ServiceApiLimits = {
+  jsonBody: 16 * 1024 * 1024,
+  multipartBody: 100 * 1024 * 1024,
+  queryLength: 16 * 1024,
+  queryParameters: 1000,
+  bodyFields: 1000,
+  errors: 20,
+};
+
+/** What a request sent that the contract does not describe in that form, and the server tolerated. */
+export interface ToleranceReport {
+  operationId: string;
+  method: string;
+  url: string;
+  /** The first `limits.errors` tolerances. */
+  tolerated: Tolerated[];
+  /** How many there were in all. */
+  count: number;
+}
+
 export interface MountOptions {
   handlers: Record<string, AnyHandler | undefined>;
   /** Decides who the caller is; a falsy result is 401. Without it, every authenticated operation answers 401. */
   authenticate?: (context: AuthenticateContext) => unknown;
   /** Check each JSON response against the document; a mismatch becomes a 500 naming the problem. */
   validateResponses?: boolean;
-  /** Largest request body in bytes (default 100 MiB, for imports). */
-  bodyLimit?: number;
+  /** Bounds on inputs (see `defaultLimits`). */
+  limits?: Partial<ServiceApiLimits>;
+  /** Refuse every tolerance with a 400 naming the field, instead of accepting and reporting it. */
+  strict?: boolean;
+  /** Called with what a request's tolerated input was (bounded); the server also logs it at `info`. */
+  onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
 }
 
-/** Parses a raw query keeping names as sent (`scope[]`, `range[start]`); `deep` parameters become objects. */
-export function parseQuery(raw: string, styles: Record<string, 'deep' | 'csv'> = {}): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const add = (target: Record<string, unknown>, name: string, value: string) => {
-    const previous = target[name];
-    target[name] = previous === undefined ? value : [previous, value].flat();
-  };
-  for (const [name, value] of new URLSearchParams(raw)) {
-    const deep = /^([^[\]]+)\[([^[\]]+)\](\[\])?$/.exec(name);
-    if (deep && styles[deep[1]!] === 'deep') {
-      const holder = (out[deep[1]!] ??= {}) as Record<string, unknown>;
-      add(holder, deep[2]!, value);
-    } else if (styles[name] === 'csv') out[name] = value === '' ? [] : value.split(',');
-    else add(out, name, value);
-  }
-  return out;
-}
-
-/** The credentials of every scheme present in a request. */
+/** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
 export function extractCredentials(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, schemes: Record<string, SchemeLocation>): Credential[] {
-  const found: Credential[] = [];
-  const header = (name: string) => [headers[name.toLowerCase()]].flat()[0];
-  const cookies = parseCookies(header('cookie') ?? '');
-  for (const [scheme, location] of Object.entries(schemes)) {
-    let value: unknown;
-    if (location.in === 'header') value = header(location.name);
-    else if (location.in === 'query') value = [query[location.name]].flat()[0];
-    else if (location.in === 'cookie') value = cookies[location.name];
-    else {
-      const match = /^Bearer\s+(.+)$/i.exec(header('authorization') ?? '');
-      value = match?.[1];
-    }
-    if (typeof value === 'string' && value !== '') found.push({ scheme, value });
-  }
-  return found;
+  return credentialReader(schemes)(headers, query);
 }
 
-function parseCookies(header: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0) out[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return out;
+/** A reader of the credentials of these schemes, prepared once per operation. */
+function credentialReader(schemes: Record<string, SchemeLocation>): (headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>) => Credential[] {
+  const locations = Object.entries(schemes).map(([scheme, location]) => ({ scheme, in: location.in, name: location.in === 'header' ? location.name.toLowerCase() : location.name }));
+  const cookieNames = new Set(locations.filter((l) => l.in === 'cookie').map((l) => l.name));
+  return (headers, query) => {
+    const found: Credential[] = [];
+    let cookies: Record<string, string> | undefined;
+    for (const location of locations) {
+      let value: unknown;
+      if (location.in === 'header') value = first(headers[location.name]);
+      else if (location.in === 'query') value = first(query[location.name]);
+      else if (location.in === 'cookie') {
+        const cookie = first(headers.cookie);
+        if (typeof cookie === 'string' && cookie !== '') value = (cookies ??= parseCookies(cookie, cookieNames))[location.name];
+      } else {
+        const authorization = first(headers.authorization);
+        if (typeof authorization === 'string') value = /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
+      }
+      if (typeof value === 'string' && value !== '') found.push({ scheme: location.scheme, value });
+    }
+    return found;
+  };
+}
+
+function first(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** `/projects/{id}/jobs` → `/projects/:id/jobs` (Fastify's syntax; a literal `:` is doubled). */
@@ -127,61 +168,256 @@ export function fastifyPath(path: string): string {
   return path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, ':$1');
 }
 
-function message(status: number, text: string): { message: string } {
-  return { message: `${status} ${text}` };
+const REASONS: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+};
+
+interface Problem {
+  in: string;
+  field: string;
+  problem: string;
+}
+
+/** The API's error body: `{ message }`, and for a 400 the listed problems (at most `max`) and, when cut, their count. */
+export function errorBody(status: number, detail: string | undefined, problems: Problem[] = [], max = defaultLimits.errors, total = problems.length): Record<string, unknown> {
+  const reason = REASONS[status] ?? 'Error';
+  const listed = problems.slice(0, max).map((p) => ({ in: p.in, field: shown(p.field), problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem }));
+  const more = Math.max(total, problems.length) - listed.length;
+  const text = detail ?? listed.map((p) => p.problem).join('; ');
+  const body: Record<string, unknown> = { message: `${status} ${reason}${text ? ` - ${text}${more > 0 ? ` (and ${more} more)` : ''}` : ''}` };
+  if (status === 400) {
+    body.errors = listed.length > 0 ? listed : [{ in: 'request', field: '', problem: text }];
+    if (more > 0) body.error_count = listed.length + more;
+  }
+  return body;
 }
 
 /**
- * The fields of a multipart form as an object: a repeated name becomes an array, and `name[key]` fields become a hash
- * (`override_params[visibility]=private` → `{ override_params: { visibility: 'private' } }`).
+ * Fastify server options for an app that serves the API: prototype poisoning in JSON refused, path parameters up to
+ * 4096 characters (file paths), a request timeout, and the router's own errors (a malformed URL escape, an overlong
+ * parameter) answered in the API's `{ message }` shape. Pass your own options to override.
  */
-export function formFields(form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of form) {
-    const [head = name, ...keys] = name.split(/\[|\]\[|\]$/).filter((part, i) => i === 0 || part !== '');
-    let target = out;
-    for (const key of [head, ...keys].slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
-    const last = keys.length > 0 ? keys[keys.length - 1]! : head;
-    target[last] = last in target ? [target[last], value].flat() : value;
+export function serviceApiServerOptions(options: FastifyServerOptions = {}): FastifyServerOptions {
+  return {
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    requestTimeout: 300_000,
+    clientErrorHandler,
+    ...options,
+    routerOptions: { maxParamLength: 4096, ...options.routerOptions },
+    frameworkErrors:
+      options.frameworkErrors ??
+      ((error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+        const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+        void reply.code(status).send(errorBody(status, status === 400 ? 'the URL has a malformed percent-escape' : undefined));
+      }),
+  };
+}
+
+/** Errors Node's HTTP parser raises before Fastify sees a request (headers too large, a timeout, garbage). */
+function clientErrorHandler(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+}
+
+const SOURCES: Record<string, Source> = { 'application/json': 'json', 'application/x-www-form-urlencoded': 'form', 'multipart/form-data': 'multipart' };
+
+function sourceOf(contentType: string | undefined): Source | undefined {
+  const type = essence(contentType);
+  return SOURCES[type] ?? (/^application\/[\w.+-]+\+json$/.test(type) ? 'json' : undefined);
+}
+
+interface RequestState {
+  route: RouteDescriptor;
+  query: Record<string, unknown>;
+  credentials: Credential[];
+  principal: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    serviceApi: unknown;
   }
-  return out;
+}
+
+/** The message of a multipart file above its documented maximum, as the API words it. */
+function tooBig(field: string, max: number): InputError {
+  return new InputError(400, `${field} is too big (should be at most ${bytes(max)})`, field, 'body');
+}
+
+/** The largest body an operation reads, and the file whose documented maximum a larger one breaks. */
+function bodyLimitOf(route: RouteDescriptor, limits: ServiceApiLimits): { limit: number; file?: [string, number] } {
+  if (route.body?.kind !== 'multipart') return { limit: limits.jsonBody };
+  const files = Object.entries(route.files ?? {});
+  const bounded = files.filter((f): f is [string, number] => typeof f[1] === 'number');
+  if (files.length === 0 || bounded.length < files.length) return { limit: limits.multipartBody };
+  // Every file has a documented maximum: the body may hold them and 64 KiB of other fields.
+  const sum = bounded.reduce((total, [, max]) => total + max, 0);
+  return { limit: Math.min(limits.multipartBody, sum + 64 * 1024), file: bounded[0] };
 }
 
 /** Registers every operation on a Fastify scope (the caller sets the `/api/v4` prefix). */
 export async function mountOperations(scope: FastifyInstance, routes: RouteDescriptor[], schemes: Record<string, SchemeLocation>, hooks: RuntimeHooks, options: MountOptions): Promise<void> {
-  const bodyLimit = options.bodyLimit ?? 100 * 1024 * 1024;
-  scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
-    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
-    return formFields(form);
+  const limits: ServiceApiLimits = { ...defaultLimits, ...options.limits };
+  const state = (request: FastifyRequest) => request.serviceApi as RequestState;
+  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, detail?: string, problems?: Problem[], total?: number) => {
+    // The body may be unread: close the connection rather than read it.
+    if (hasBody(request.headers)) void reply.header('connection', 'close');
+    return reply.code(status).send(errorBody(status, detail, problems, limits.errors, total));
+  };
+
+  scope.decorateRequest('serviceApi', null);
+  scope.removeAllContentTypeParsers();
+  const json = scope.getDefaultJsonParser('error', 'error');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, json);
+  scope.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, json);
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
+    try {
+      done(null, parseForm(body, limits.bodyFields));
+    } catch (error) {
+      done(error as Error);
+    }
   });
-  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, async (_request: FastifyRequest, body: Buffer) => body);
-  scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+  scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) => {
+    const contentType = String(request.headers['content-type']);
+    if (!/;\s*boundary=/i.test(contentType)) throw new InputError(400, 'multipart body without a boundary', '', 'body');
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': contentType } }).formData();
+    } catch {
+      throw new InputError(400, 'malformed multipart body', '', 'body');
+    }
+    const fields = formFields(form, limits.bodyFields);
+    for (const [name, max] of Object.entries(state(request).route.files ?? {})) {
+      const value = fields[name];
+      if (max !== null && value instanceof Blob && value.size > max) throw tooBig(name, max);
+    }
+    return fields;
+  });
+
+  scope.setErrorHandler((error: FastifyError | InputError, request, reply) => {
+    if (error instanceof InputError) return refuse(request, reply, error.statusCode, undefined, [{ in: error.part, field: error.field, problem: error.message }]);
+    const route = (request.serviceApi as RequestState | null)?.route;
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+        const file = route ? bodyLimitOf(route, limits).file : undefined;
+        if (file) return refuse(request, reply, 400, undefined, [{ in: 'body', field: file[0], problem: tooBig(...file).message }]);
+        return refuse(request, reply, 413, `the body is larger than ${bytes(route ? bodyLimitOf(route, limits).limit : limits.jsonBody)}`);
+      }
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return refuse(request, reply, 415, 'the operation does not read this media type');
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return refuse(request, reply, 400, undefined, [{ in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' }]);
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) request.log.error(error);
-    void reply.code(status).send(message(status, status < 500 ? `Bad request - ${error.message}` : 'Internal Server Error'));
+    return refuse(request, reply, status, status === 400 ? `the request is malformed` : undefined);
   });
-  scope.setNotFoundHandler((_request, reply) => void reply.code(404).send(message(404, 'Not Found')));
+
+  // A known path with another method is a 405 that says which methods it has.
+  const templates = new Map<string, { pattern: RegExp; methods: string[] }>();
+  for (const route of routes) {
+    const entry = templates.get(route.path) ?? { pattern: new RegExp(`^${route.path.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`), methods: [] };
+    entry.methods.push(route.method);
+    templates.set(route.path, entry);
+  }
+  const prefix = scope.prefix;
+  scope.setNotFoundHandler((request, reply) => {
+    const url = request.raw.url ?? '';
+    const at = url.indexOf('?');
+    const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
+    const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
+    if (allowed.length > 0) return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
+    return refuse(request, reply, 404);
+  });
 
   for (const route of routes) {
     const accepted = new Set(route.security.flat());
-    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-      const handler = options.handlers[route.id];
-      if (!handler) return reply.code(501).send(message(501, `Not Implemented: no handler for ${route.id}`));
+    const readCredentials = credentialReader(Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id))));
+    const { limit } = bodyLimitOf(route, limits);
+    const documented = route.body ? essence(route.body.type) : undefined;
+
+    const readsBody = route.method !== 'GET' && route.method !== 'HEAD';
+    const headerNames = route.headers ?? [];
+
+    // Before the body is read: the query, the caller, the handler, the media type and the declared length. Returns
+    // the state of an admitted request, or undefined once it has answered.
+    const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<RequestState | undefined> => {
       const rawUrl = request.raw.url ?? '';
       const at = rawUrl.indexOf('?');
-      const query = parseQuery(at < 0 ? '' : rawUrl.slice(at + 1), route.query);
-      const credentials = extractCredentials(request.headers, query, schemes).filter((c) => accepted.has(c.scheme));
+      const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
+      if (rawQuery.length > limits.queryLength) return void refuse(request, reply, 414, `the query string is longer than ${bytes(limits.queryLength)}`);
+      const query = parseQuery(rawQuery, route.query, limits.queryParameters);
+      const credentials = readCredentials(request.headers, query);
       let principal: unknown;
       if (options.authenticate && (route.authenticated || credentials.length > 0)) {
         principal = await options.authenticate({ operationId: route.id, credentials, request });
       }
-      if (route.authenticated && !principal) return reply.code(401).send(message(401, 'Unauthorized'));
-      const check = hooks.validateRequest(route.id, { params: request.params, query, headers: request.headers, body: request.body ?? undefined });
-      if (!check.valid) return reply.code(400).send({ ...message(400, `Bad request - ${check.errors.join('; ')}`), errors: check.problems });
-      const result = await handler({ ...check.value, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
+      if (route.authenticated && !principal) return void refuse(request, reply, 401);
+      if (!options.handlers[route.id]) return void refuse(request, reply, 501, `no handler for ${route.id}`);
+      if (readsBody && hasBody(request.headers)) {
+        const source = sourceOf(request.headers['content-type']);
+        if (!source) return void refuse(request, reply, 415, `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}`);
+        const length = Number(request.headers['content-length']);
+        const sourceLimit = source === 'multipart' ? limit : Math.min(limit, limits.jsonBody);
+        if (length > sourceLimit) {
+          const file = source === 'multipart' ? bodyLimitOf(route, limits).file : undefined;
+          if (file) return void refuse(request, reply, 400, undefined, [{ in: 'body', field: file[0], problem: tooBig(...file).message }]);
+          return void refuse(request, reply, 413, `the body is larger than ${bytes(sourceLimit)}`);
+        }
+      }
+      return { route, query, credentials, principal };
+    };
+    const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+      const admitted = await admit(request, reply);
+      if (!admitted) return reply;
+      request.serviceApi = admitted;
+    };
+
+    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+      // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
+      const admitted = readsBody ? state(request) : await admit(request, reply);
+      if (!admitted) return reply;
+      const { query: rawQuery, credentials, principal } = admitted;
+      const handler = options.handlers[route.id]!;
+      const tolerances = new Tolerances(limits.errors);
+      const body = request.body === null ? undefined : request.body;
+      const input = normalizeInput(
+        { method: route.method, shape: route.input, params: request.params as Record<string, unknown>, query: rawQuery, body, source: body === undefined ? undefined : sourceOf(request.headers['content-type']), documented },
+        tolerances,
+      );
+      if (tolerances.count > 0) {
+        if (options.strict) return refuse(request, reply, 400, undefined, tolerances.list, tolerances.count);
+        const report: ToleranceReport = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
+        request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
+        try {
+          options.onTolerated?.(report, request);
+        } catch (error) {
+          request.log.error(error);
+        }
+      }
+      // Only the documented headers are validated (and coerced); the handler gets them over all the others.
+      const documentedHeaders: Record<string, unknown> = {};
+      for (const name of headerNames) if (request.headers[name] !== undefined) documentedHeaders[name] = request.headers[name];
+      const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
+      if (!check.valid) return refuse(request, reply, 400, undefined, check.problems);
+      const headers = headerNames.length > 0 ? { ...request.headers, ...check.value.headers } : request.headers;
+      const result = await handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
       return send(route, reply, result, hooks, options.validateResponses === true);
     };
-    scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, handler: handle });
+    scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
   }
 }
 
@@ -191,7 +427,7 @@ async function send(route: RouteDescriptor, reply: FastifyReply, result: Handler
   const body = result.body;
   if (validate && route.json && body !== undefined) {
     const check = hooks.validateResponse?.(route.id, status, body);
-    if (check && !check.valid) return reply.code(500).send(message(500, `Internal Server Error - the ${route.id} ${status} response breaks the contract: ${check.errors.join('; ')}`));
+    if (check && !check.valid) return reply.code(500).send(errorBody(500, `the ${route.id} ${status} response breaks the contract: ${check.errors.slice(0, 20).join('; ')}`));
   }
   void reply.code(status);
   if (body === undefined || body === null || route.method === 'HEAD') return reply.send();

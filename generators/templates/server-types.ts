@@ -34,8 +34,11 @@ export interface HandlerContext<Principal, K extends OperationId = OperationId> 
 type Responses<K extends OperationId> = Op<K>['responses'];
 /** JSON bodies as documented; files as a Blob, bytes, text or a stream. */
 type ResponseBody<R> = R extends { content: infer C } ? ('application/json' extends keyof C ? C['application/json'] : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array>) : undefined;
-/** Documented headers are optional: a server omits some by design (no `Link` on the last page). */
-type ResponseHeaders<R> = R extends { headers: infer H } ? Partial<H> : Record<string, unknown>;
+/**
+ * Documented headers are optional: a server omits some by design (no `Link` on the last page). A header documented
+ * as a string also takes a number (`'x-page': 2`): headers travel as text either way.
+ */
+type ResponseHeaders<R> = R extends { headers: infer H } ? { [N in keyof H]?: H[N] extends string ? H[N] | number : H[N] } : Record<string, unknown>;
 
 /** What a handler returns: one of the operation's documented responses. */
 export type HandlerResult<K extends OperationId> = {

@@ -1,6 +1,6 @@
 /**
  * The hand-written part of the generated validators: readable messages for Ajv's errors. generators/validators.ts
- * copies it into the package as `src/runtime.ts`. No Node modules: it also runs in browsers.
+ * copies it into the package as `src/validation.ts`. No Node modules: it also runs in browsers.
  */
 
 /** What an Ajv standalone validator is: a function that records the errors of its last run. */
@@ -19,9 +19,17 @@ export interface ValidationError {
 
 export interface ValidationResult {
   valid: boolean;
-  /** One readable line per problem, e.g. `/job/id must be integer`. */
+  /**
+   * One readable line per problem, e.g. `/job/id must be integer`: at most `MAX_ERRORS`, then one line
+   * `and N more problem(s)` when there are more.
+   */
   errors: string[];
+  /** How many problems there are in all (only when invalid). */
+  errorCount?: number;
 }
+
+/** At most this many problems are described; the rest are counted. */
+export const MAX_ERRORS = 20;
 
 function detail(error: ValidationError): string {
   const params = error.params ?? {};
@@ -33,6 +41,20 @@ function detail(error: ValidationError): string {
 /** Readable messages for the errors of the last run of a validator: `<where> <message>`. */
 export function formatErrors(errors: ValidationError[] | null | undefined): string[] {
   return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${detail(e)}`);
+}
+
+/**
+ * Validates with `check` (stops at the first failure, no messages); only when it fails runs `full`, which collects
+ * every error, and describes the first `MAX_ERRORS`.
+ */
+export function checkWith(check: ValidateFunction, full: ValidateFunction, value: unknown): ValidationResult {
+  if (check(value)) return { valid: true, errors: [] };
+  const valid = full(value);
+  if (valid) return { valid, errors: [] }; // cannot happen: both are compiled from the same schema
+  const all = full.errors ?? [];
+  const errors = formatErrors(all.slice(0, MAX_ERRORS));
+  if (all.length > MAX_ERRORS) errors.push(`and ${all.length - MAX_ERRORS} more problem(s)`);
+  return { valid, errors, errorCount: all.length };
 }
 
 const PARTS: Record<string, string> = { params: 'path parameter', query: 'query parameter', headers: 'header', body: 'body field' };

@@ -4,6 +4,7 @@
  * Parsed objects never carry `__proto__`, `constructor` or `prototype` keys: those are dropped and reported.
  */
 import type { IncomingMessage } from 'node:http';
+import { parseQuery } from './query.ts';
 
 export interface BodyLimits {
   /** JSON bodies: large enough for a 1,048,576-character description or a repository file's content. */
@@ -91,8 +92,10 @@ export function parseJson(bytes: Buffer): ParseResult {
 }
 
 export function parseForm(bytes: Buffer): ParseResult {
+  const fields = parseQuery(bytes.toString('utf8'));
+  if (!(fields instanceof Map)) return { ok: false, message: `400 Bad request - the form field ${JSON.stringify('malformed' in fields ? fields.malformed : '')} is not correctly escaped` };
   const entries: [string, string][] = [];
-  for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) entries.push([name, value]);
+  for (const [name, values] of fields) for (const value of values) entries.push([name, value]);
   return { ok: true, parsed: nestFields(entries) };
 }
 

@@ -135,7 +135,10 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     const { model } = prepare(entry);
 
     const query = parseQuery(rawQuery, maxQuery);
-    if (!(query instanceof Map)) return early(400, { message: `400 Bad request - ${query.tooMany} query parameters; at most ${maxQuery} are read` });
+    if (!(query instanceof Map)) {
+      const problem = 'tooMany' in query ? `${query.tooMany} query parameters; at most ${maxQuery} are read` : `the query parameter ${JSON.stringify(query.malformed)} is not correctly escaped`;
+      return early(400, { message: `400 Bad request - ${problem}` });
+    }
 
     const credentials = checkCredentials(model.requirements, req.headers, query);
     if (!credentials.ok) return early(credentials.status, { message: credentials.message });

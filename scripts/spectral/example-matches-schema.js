@@ -17,18 +17,35 @@ function clean(schema) {
 }
 
 /**
+ * Validators by the text of their cleaned schema: the bundle repeats the same schemas (the shared error bodies, the
+ * records of each domain) in hundreds of places, and Spectral hands each one over dereferenced, as a new object.
+ */
+const compiled = new Map();
+
+function validatorFor(schema) {
+  const cleaned = clean(schema);
+  const key = JSON.stringify(cleaned);
+  let entry = compiled.get(key);
+  if (!entry) {
+    try {
+      entry = { validate: ajv.compile(cleaned) };
+    } catch (error) {
+      entry = { error };
+    }
+    compiled.set(key, entry);
+  }
+  return entry;
+}
+
+/**
  * Every example of a media type or parameter (`example`, and each of `examples`) is valid against its schema,
  * formats included (JSON Schema 2020-12, as OpenAPI 3.1 specifies).
  */
 export default function exampleMatchesSchema(target) {
   const schema = target?.schema;
   if (!schema || typeof schema !== 'object') return [];
-  let validate;
-  try {
-    validate = ajv.compile(clean(schema));
-  } catch (error) {
-    return [{ message: `Schema cannot be compiled: ${error.message}`, path: ['schema'] }];
-  }
+  const { validate, error } = validatorFor(schema);
+  if (error) return [{ message: `Schema cannot be compiled: ${error.message}`, path: ['schema'] }];
   const examples = [];
   if ('example' in target) examples.push([['example'], target.example]);
   for (const [name, example] of Object.entries(target.examples ?? {})) {

@@ -45,7 +45,7 @@ export const mockHostileCases: HostileCase[] = [
   { name: 'lone % in a path segment', method: 'GET', path: '/projects/%/jobs', headers: token, expect: { status: 400 } },
   { name: 'bad escape in an unrelated cookie is ignored', method: 'GET', path: '/projects/42/jobs', headers: { ...token, Cookie: 'foo=%' }, expect: { status: 200 } },
   { name: 'bad escape in the session cookie credential', method: 'GET', path: '/projects/42/jobs', headers: { Cookie: '_service_session=%' }, expect: { status: [400, 401] } },
-  { name: 'bad escape in a query value', method: 'GET', path: '/projects/42/jobs?ref=%FF%', headers: token, expect: { status: [200, 400] } },
+  { name: 'bad escape in a query value', method: 'GET', path: '/projects/42/jobs?ref=%FF%', headers: token, expect: { status: 400 } },
   // Item 11: body limits.
   { name: '50 MB multipart avatar', method: 'PUT', path: '/user/avatar', headers: { ...token, ...avatar(50 * MiB).headers }, body: avatar(50 * MiB).body, expect: { status: 400 } },
   { name: '300 KB avatar, above 200 KiB', method: 'PUT', path: '/user/avatar', headers: { ...token, ...avatar(300_000).headers }, body: avatar(300_000).body, expect: { status: 400 } },

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useMock } from '../support/mock.ts';
+import { hostileCases } from './cases.ts';
 import { mockHostileCases, type HostileCase } from './mock-cases.ts';
 import { sendHostile } from './run.ts';
 
@@ -12,8 +13,8 @@ const DEFAULT_MAX_BODY = 64 * 1024;
 /** Loose: the heap may hold some garbage between collections, but never a multiple of a hostile body. */
 const HEAP_GROWTH_LIMIT = 300 * 1024 * 1024;
 
-/** The mock's own cases; the shared table of test/hostile/cases.ts (`hostileCases`) has the same shape. */
-const cases: HostileCase[] = [...mockHostileCases];
+/** The shared table (test/hostile/cases.ts, also run against the server package) and the mock's own cases. */
+const cases: HostileCase[] = [...hostileCases, ...mockHostileCases];
 
 /** A server built on @service-api/server can be added here: its API root as a getter. */
 const targets: { name: string; api: () => string }[] = [{ name: 'mock', api: useMock() }];

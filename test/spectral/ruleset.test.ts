@@ -28,6 +28,8 @@ it('runs every house rule', async () => {
   op['x-bogus'] = true;
   delete op.responses['401'];
   bad.components.schemas.Widget.additionalProperties = false;
+  bad.components.schemas.Widget.properties.state['x-admin-only'] = true;
+  op.description = 'Reads a widget (Part 1 §4.1).';
   bad.components.examples.Widget.value.id = 'one';
   bad.paths['/widgets/{id}'].delete = {
     operationId: 'widgets/delete-widget', summary: 'Delete', tags: ['widgets'],
@@ -39,7 +41,8 @@ it('runs every house rule', async () => {
     responses: { '200': { description: 'Updated' }, '401': { description: 'Unauthorized' } },
   };
   const codes = new Set((JSON.parse(await lint(bad)) as { code: string }[]).map((r) => r.code));
-  const rules: Record<string, { severity?: string }> = YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules;
-  const houseRules = Object.keys(rules).filter((r) => r.startsWith('house-') && rules[r]?.severity !== 'off');
+  const houseRules = Object.keys(YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules).filter((r) => r.startsWith('house-'));
   for (const rule of houseRules) expect(codes, rule).toContain(rule);
+  // Spectral's example rule, run through the shared function (scripts/spectral/oas-example-shared.js), still reports.
+  expect(codes).toContain('oas3-valid-media-example');
 }, 30_000);

@@ -1,19 +1,29 @@
 /**
  * The consumer program of the pack-and-install test: it uses each published package the way another team would,
- * from an npm install of the tarballs. `__MOCK__` is replaced with the mock's API root.
+ * from an npm install of the tarballs, without a cast. `__MOCK__` is replaced with the mock's API root.
  */
 export const consumerSource = `import Fastify from 'fastify';
-import { createServiceApi, createServiceClient, isServiceApiError, specVersion, type Item } from '@service-api/client';
+import {
+  createServiceApi,
+  createServiceClient,
+  isServiceApiError,
+  specVersion,
+  type CreateMergeRequestInput,
+  type Item,
+  type Job,
+  type MergeRequest,
+} from '@service-api/client';
 import { registerServiceApi, type Handlers } from '@service-api/server';
-import { isJob, validateRequest, validateResponse } from '@service-api/validators';
+import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/types';
+import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
 
 const MOCK = '__MOCK__';
 const report: Record<string, unknown> = { specVersion };
 
 // Client against the mock: typed methods, typed errors and the low-level client.
-const api = createServiceApi({ baseUrl: MOCK, auth: { privateToken: async () => 'token' } });
-const jobs = await api.jobs.listProjectJobs({ path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } });
-const first: Item<'jobs/list-project-jobs'> | undefined = jobs[0];
+const api = createServiceApi({ baseUrl: MOCK, auth: { privateToken: async () => 'token' }, retry: { attempts: 1 } });
+const jobs: Job[] = await api.jobs.listProjectJobs({ path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } });
+const first: Item<'jobs/list-project-jobs'> | ValidatedJob | undefined = jobs[0];
 report.firstJobStatus = first?.status;
 report.jobsValid = validateResponse('jobs/list-project-jobs', 200, jobs).valid;
 report.isJob = isJob(first);
@@ -21,23 +31,62 @@ const anonymous = createServiceApi({ baseUrl: MOCK });
 try {
   await anonymous.jobs.listProjectJobs({ path: { id: 42 } });
 } catch (error) {
-  if (isServiceApiError(error, 'jobs/list-project-jobs')) report.anonymous = [error.status, 'error' in error.body ? error.body.error : error.body.message]; // the union of documented error bodies
+  if (isServiceApiError(error, 'jobs/list-project-jobs', 401)) report.anonymous = [error.status, error.body.message]; // 401 narrows the body
 }
 const low = await createServiceClient({ baseUrl: MOCK, auth: { jobToken: 'job' } }).GET('/job');
 report.tokenJobId = low.data?.id;
 report.badRequest = validateRequest('jobs/list-project-jobs', { params: { id: '1' }, query: { per_page: '500' } }).errors;
 
-// Server stubs on the consumer's Fastify, driven by the client.
+// 1. Errors narrow by status.
+try {
+  await api.mergeRequests.merge({ path: { id: 42, merge_request_iid: 1 }, body: { sha: 'abc' } }, { headers: { Prefer: 'code=409' } });
+} catch (error) {
+  if (isServiceApiError(error, 'merge-requests/merge') && error.status === 409) report.conflict = error.body.message;
+}
+
+// 2. Named types: a function over MergeRequest, and the named input of a method.
+const describeMr = (mr: MergeRequest | SharedMergeRequest): string => '!' + mr.iid + ' ' + mr.state + ' ' + mr.title;
+const input: CreateMergeRequestInput = { path: { id: 42 }, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Add login page' } };
+const created: MergeRequest = await api.mergeRequests.createMergeRequest(input);
+report.created = describeMr(created);
+
+// 3. Variants typed by the call: full records without view, the simple view with it; full projects without simple.
+const full = await api.mergeRequests.listMergeRequests({ query: { state: 'opened' } });
+report.fullIid = full[0]?.iid;
+const simple = await api.mergeRequests.listMergeRequests({ query: { view: 'simple' } });
+report.simpleCount = simple.length;
+const projects: Project[] = await api.projects.listProjects();
+report.projectsArchived = projects.map((project) => project.archived);
+
+// 4. Response metadata.
+const page = await api.jobs.listProjectJobs.withResponse({ path: { id: 42 } });
+report.page = [page.status, page.pagination.page, page.headers['x-page'], page.data.length > 0];
+
+// 5. Escape hatch: a parameter the Service accepts that the contract does not list.
+const opened = await api.mergeRequests.listProjectMergeRequests({ path: { id: 42 }, extra: { query: { state: 'opened', view: 'simple' } } });
+report.extraCount = opened.length;
+
+// Server stubs on the consumer's Fastify, driven by the client; JSON responses checked against the contract.
+const store: MergeRequest[] = [];
 const handlers: Handlers<string> = {
-  'jobs/list-project-jobs': ({ params }, { principal }) => ({ status: 200, body: jobs.map((job) => ({ ...job, name: principal + ':' + String(params.id) })) }),
+  'jobs/list-project-jobs': ({ params }, { principal }) => ({ status: 200, headers: { 'x-page': 1 }, body: jobs.map((job) => ({ ...job, name: principal + ':' + String(params.id) })) }),
+  'merge-requests/create-merge-request': ({ body }) => {
+    // A new merge request as the Service answers it: opened, not merged, nobody assigned or reviewing yet.
+    const mr: MergeRequest = { ...created, iid: store.length + 1, title: body.title, source_branch: body.source_branch, target_branch: body.target_branch, state: 'opened', assignees: [], reviewers: [], merged_at: null, closed_at: null, merge_commit_sha: null };
+    store.push(mr);
+    return { status: 201, body: mr };
+  },
 };
 const app = Fastify();
-await registerServiceApi(app, { handlers, authenticate: ({ credentials }) => credentials[0]?.value ?? null });
+await registerServiceApi(app, { handlers, validateResponses: true, authenticate: ({ credentials }) => credentials[0]?.value ?? null });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const port = (app.server.address() as { port: number }).port;
 const own = createServiceApi({ host: 'http://127.0.0.1:' + port, auth: { privateToken: 'alice' } });
 report.served = (await own.jobs.listProjectJobs({ path: { id: 'a/b' } })).map((job) => job.name);
-report.notImplemented = await own.jobs.getTokenJob().catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+const fresh = await own.mergeRequests.createMergeRequest({ path: { id: 'a/b' }, body: { source_branch: 'fix', target_branch: 'main', title: 'Fix it' } });
+report.fresh = [describeMr(fresh), fresh.assignees?.length ?? 0, fresh.merged_at, isMergeRequest(fresh)];
+report.notImplemented = await own.jobs.getProjectJob({ path: { id: 1, job_id: 2 } }).catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+report.wrongScheme = await own.jobs.getTokenJob().catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other')); // 401 before 501
 await app.close();
 
 console.log(JSON.stringify(report));

@@ -13,17 +13,23 @@ export function fixtureDocument(): OpenApiDocument {
 
 /**
  * Generates the client, server and validators packages of the fixture under `.tmp/<name>/` (inside the repository,
- * so that their dependencies resolve from its node_modules) and returns the folder.
+ * so that their dependencies resolve from its node_modules) and returns the folder. The types package they depend on
+ * goes to `.tmp/<name>/node_modules/@service-api/types/`, and the validators package is also written to
+ * `.tmp/<name>/node_modules/@service-api/validators/`, where the fixture's server package finds them.
  */
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(ROOT, '.tmp', name);
   await rm(out, { recursive: true, force: true });
   const doc = fixtureDocument();
-  for (const generator of generators.filter((g) => ['client', 'server', 'validators'].includes(g.name))) {
+  for (const generator of generators.filter((g) => ['types', 'client', 'server', 'validators'].includes(g.name))) {
     for (const file of await generator.generate(doc)) {
-      const path = join(out, file.path.replace(/^generated\//, ''));
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, file.contents);
+      // The server package imports @service-api/validators: the fixture's own copy sits where Node finds it.
+      const local = file.path.replace(/^generated\/types\//, 'node_modules/@service-api/types/').replace(/^generated\//, '');
+      const paths = [local, ...(file.path.startsWith('generated/validators/') ? [file.path.replace(/^generated\/validators\//, 'node_modules/@service-api/validators/')] : [])];
+      for (const path of paths.map((p) => join(out, p))) {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, file.contents);
+      }
     }
   }
   return out;

@@ -2,7 +2,7 @@
 import createClient from 'openapi-fetch';
 import { operationTable } from './operations.js';
 import { ServiceApiError, Transport } from './runtime.js';
-export { ServiceApiError, nextLink, retryDelay, serializeQuery } from './runtime.js';
+export { ServiceApiError, nextLink, readPagination, retryDelay, serializeQuery } from './runtime.js';
 export const specVersion = "0.3.0";
 export const apiPrefix = '/api/v4';
 const credentialHeaders = { "privateToken": { "header": "PRIVATE-TOKEN", "prefix": "" }, "oauthToken": { "header": "Authorization", "prefix": "Bearer " }, "jobToken": { "header": "JOB-TOKEN", "prefix": "" } };
@@ -30,6 +30,7 @@ export function createServiceApi(options) {
     const api = { raw: createClient({ baseUrl: transport.baseUrl, fetch: transport.fetch }) };
     for (const [group, name, op, paginated] of operationTable) {
         const method = (input, options) => transport.call(op, input, options);
+        Object.assign(method, { withResponse: (input, options) => transport.callWithResponse(op, input, options) });
         if (paginated) {
             const pages = (input, options) => transport.pages(op, input, options);
             const iterate = async function* (input, options) {
@@ -48,6 +49,10 @@ export function createServiceApi(options) {
     }
     return api;
 }
-export function isServiceApiError(error, operationId) {
-    return error instanceof ServiceApiError && (operationId === undefined || error.operationId === operationId);
+export function isServiceApiError(error, operationId, status) {
+    if (!(error instanceof ServiceApiError))
+        return false;
+    if (operationId === undefined)
+        return true;
+    return error.operationId === operationId && error.documented && (status === undefined || error.status === status);
 }

@@ -62,6 +62,8 @@ export interface OperationDescriptor {
     query?: Record<string, 'deep' | 'csv'>;
     /** Documented response headers and how to read them (HEAD operations return them). */
     headers?: Record<string, 'string' | 'number' | 'boolean'>;
+    /** Documented error statuses: `isServiceApiError(error, operationId)` holds for these only. */
+    errors?: number[];
 }
 /** Per-call options. */
 export interface CallOptions {
@@ -70,22 +72,56 @@ export interface CallOptions {
     headers?: Record<string, string>;
     signal?: AbortSignal;
 }
-/** The input of a call, as generated per operation: path, query and header parameters and the body. */
+/** The input of a call, as generated per operation: path, query and header parameters, the body, and `extra`. */
 export interface CallInput {
     path?: object;
     query?: object;
     headers?: object;
     body?: unknown;
+    /** Parameters the contract does not list, sent after the documented ones. */
+    extra?: {
+        query?: object;
+        body?: object;
+    };
 }
-/** A response outside 2xx. `body` is the parsed error body, typed by `isServiceApiError(error, operationId)`. */
-export declare class ServiceApiError<Body = unknown> extends Error {
-    readonly operationId: string;
-    readonly status: number;
+/** Pagination headers of a response (Part 1 §8), as numbers, and the URL of the next page from `Link`. */
+export interface Pagination {
+    page?: number;
+    perPage?: number;
+    nextPage?: number;
+    prevPage?: number;
+    total?: number;
+    totalPages?: number;
+    /** The `rel="next"` URL of the `Link` header (offset and keyset pagination). */
+    next?: string;
+}
+/** What `.withResponse(...)` resolves to: the body with the status, the documented headers and the pagination. */
+export interface ApiResponse<Data, DocumentedHeaders = Record<string, never>> {
+    data: Data;
+    status: number;
+    /** The operation's documented success headers, numbers and booleans converted (absent ones undefined). */
+    headers: DocumentedHeaders;
+    /** Every header of the response (rate limits, request ids …). */
+    rawHeaders: Headers;
+    pagination: Pagination;
+    url: string;
+}
+/**
+ * A response outside 2xx. `isServiceApiError(error, operationId)` narrows it to the union of the operation's
+ * documented errors, so that `error.status === 409` narrows `error.body`.
+ */
+export declare class ServiceApiError<Body = unknown, Status extends number = number, Operation extends string = string> extends Error {
+    readonly operationId: Operation;
+    readonly status: Status;
     readonly body: Body;
     readonly headers: Headers;
     readonly url: string;
+    /** Whether the operation documents this status (and so its body). */
+    readonly documented: boolean;
     readonly name = "ServiceApiError";
-    constructor(operationId: string, status: number, body: Body, headers: Headers, url: string);
+    constructor(operationId: Operation, status: Status, body: Body, headers: Headers, url: string, 
+    /** Whether the operation documents this status (and so its body). */
+    documented?: boolean);
 }
 /** Milliseconds to wait before retry number `retry` (1-based): `Retry-After` seconds or HTTP-date, else backoff; capped. */
 export declare function retryDelay(retryAfter: string | null, retry: number, options?: RetryOptions, now?: number): number;
@@ -100,6 +136,8 @@ export declare function fillPath(template: string, values: object | undefined): 
  * one field per key, `name[key]` (`override_params[visibility]=private`), as the API reads forms.
  */
 export declare function toFormData(body: unknown): FormData;
+/** The pagination headers of a response as numbers (an empty `x-next-page` on the last page is no next page). */
+export declare function readPagination(headers: Headers, url: string): Pagination;
 /** Reads the documented headers of a response into an object, converting numbers and booleans. */
 export declare function readHeaders(headers: Headers, types?: Record<string, 'string' | 'number' | 'boolean'>): Record<string, string | number | boolean | undefined>;
 interface PreparedRequest {
@@ -129,6 +167,10 @@ export declare class Transport {
     call(op: OperationDescriptor, input?: CallInput, options?: CallOptions & {
         as?: 'blob' | 'stream';
     }): Promise<unknown>;
+    /** A typed call with its status, documented headers and pagination. */
+    callWithResponse(op: OperationDescriptor, input?: CallInput, options?: CallOptions & {
+        as?: 'blob' | 'stream';
+    }): Promise<ApiResponse<unknown, Record<string, unknown>>>;
     /** The pages of a paginated list: follows `Link: <…>; rel="next"`, else `x-next-page`, up to `maxPages`. */
     pages(op: OperationDescriptor, input?: CallInput, options?: CallOptions & {
         maxPages?: number;

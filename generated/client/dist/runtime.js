@@ -5,21 +5,28 @@
  * `src/runtime.ts`. It runs in Node >= 20 and in browsers: only web platform APIs (fetch, Headers, FormData, Blob),
  * no Node modules.
  */
-/** A response outside 2xx. `body` is the parsed error body, typed by `isServiceApiError(error, operationId)`. */
+/**
+ * A response outside 2xx. `isServiceApiError(error, operationId)` narrows it to the union of the operation's
+ * documented errors, so that `error.status === 409` narrows `error.body`.
+ */
 export class ServiceApiError extends Error {
     operationId;
     status;
     body;
     headers;
     url;
+    documented;
     name = 'ServiceApiError';
-    constructor(operationId, status, body, headers, url) {
+    constructor(operationId, status, body, headers, url, 
+    /** Whether the operation documents this status (and so its body). */
+    documented = false) {
         super(`${operationId} answered ${status}${messageOf(body)}`);
         this.operationId = operationId;
         this.status = status;
         this.body = body;
         this.headers = headers;
         this.url = url;
+        this.documented = documented;
     }
 }
 function messageOf(body) {
@@ -126,6 +133,39 @@ export function toFormData(body) {
         add(name, value);
     return form;
 }
+/** The pagination headers of a response as numbers (an empty `x-next-page` on the last page is no next page). */
+export function readPagination(headers, url) {
+    const number = (name) => {
+        const value = headers.get(name)?.trim();
+        return value && /^\d+$/.test(value) ? Number(value) : undefined;
+    };
+    const link = nextLink(headers.get('link'));
+    const out = {
+        page: number('x-page'),
+        perPage: number('x-per-page'),
+        nextPage: number('x-next-page'),
+        prevPage: number('x-prev-page'),
+        total: number('x-total'),
+        totalPages: number('x-total-pages'),
+        next: link ? new URL(link, url).href : undefined,
+    };
+    for (const key of Object.keys(out))
+        if (out[key] === undefined)
+            delete out[key];
+    return out;
+}
+/** `documented` and `extra` together; a name in both is a mistake the caller should see. */
+function withExtra(documented, extra, part) {
+    if (!extra)
+        return documented;
+    if (documented instanceof FormData)
+        throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
+    for (const name of Object.keys(extra)) {
+        if (documented && Object.prototype.hasOwnProperty.call(documented, name))
+            throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
+    }
+    return { ...documented, ...extra };
+}
 /** Reads the documented headers of a response into an object, converting numbers and booleans. */
 export function readHeaders(headers, types = {}) {
     const out = {};
@@ -134,7 +174,7 @@ export function readHeaders(headers, types = {}) {
         if (value === null)
             out[name] = undefined;
         else if (type === 'number')
-            out[name] = Number(value);
+            out[name] = value.trim() === '' ? undefined : Number(value);
         else if (type === 'boolean')
             out[name] = value === 'true';
         else
@@ -223,35 +263,49 @@ export class Transport {
             headers.set(name, value);
         await this.authorize(headers, options?.sudo);
         let body;
-        if (input?.body !== undefined) {
+        const extraBody = input?.extra?.body;
+        if (extraBody && (!op.body || op.body === 'binary'))
+            throw new TypeError(`${op.id} takes no JSON or form body: extra.body cannot be sent`);
+        const given = extraBody ? withExtra(input?.body, extraBody, 'body') : input?.body;
+        if (given !== undefined) {
             if (op.body === 'multipart')
-                body = toFormData(input.body);
+                body = toFormData(given);
             else if (op.body === 'binary')
-                body = input.body;
+                body = given;
             else {
-                body = JSON.stringify(input.body);
+                body = JSON.stringify(given);
                 if (!headers.has('content-type'))
                     headers.set('content-type', 'application/json');
             }
         }
         if (url === undefined) {
-            const search = serializeQuery(input?.query, op.query);
+            const search = serializeQuery(withExtra(input?.query, input?.extra?.query, 'query'), op.query);
             url = `${this.baseUrl}${fillPath(op.path, input?.path)}${search ? `?${search}` : ''}`;
         }
         return { url, method: op.method, headers, body, signal: options?.signal };
     }
     /** A typed call: the success body (JSON, a file, or the headers of a HEAD), or a `ServiceApiError`. */
     async call(op, input, options) {
-        const response = await this.send(await this.prepare(op, input, options), op.id);
+        return (await this.callWithResponse(op, input, options)).data;
+    }
+    /** A typed call with its status, documented headers and pagination. */
+    async callWithResponse(op, input, options) {
+        const request = await this.prepare(op, input, options);
+        const response = await this.send(request, op.id);
         if (!response.ok)
             throw await this.error(op, response);
+        const url = response.url || request.url;
+        const headers = readHeaders(response.headers, op.headers);
+        let data;
         if (op.response === 'headers') {
             await response.body?.cancel();
-            return readHeaders(response.headers, op.headers);
+            data = headers;
         }
-        if (op.response === 'binary')
-            return options?.as === 'stream' ? response.body : response.blob();
-        return readJson(response);
+        else if (op.response === 'binary')
+            data = options?.as === 'stream' ? response.body : await response.blob();
+        else
+            data = await readJson(response);
+        return { data, status: response.status, headers, rawHeaders: response.headers, pagination: readPagination(response.headers, url), url };
     }
     /** The pages of a paginated list: follows `Link: <…>; rel="next"`, else `x-next-page`, up to `maxPages`. */
     async *pages(op, input, options) {
@@ -280,7 +334,7 @@ export class Transport {
         catch {
             body = undefined;
         }
-        return new ServiceApiError(op.id, response.status, body, response.headers, response.url);
+        return new ServiceApiError(op.id, response.status, body, response.headers, response.url, op.errors?.includes(response.status) ?? false);
     }
 }
 function nextUrl(response, current) {

@@ -59,6 +59,8 @@ export interface OperationDescriptor {
   query?: Record<string, 'deep' | 'csv'>;
   /** Documented response headers and how to read them (HEAD operations return them). */
   headers?: Record<string, 'string' | 'number' | 'boolean'>;
+  /** Documented error statuses: `isServiceApiError(error, operationId)` holds for these only. */
+  errors?: number[];
 }
 
 /** Per-call options. */
@@ -69,23 +71,54 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** The input of a call, as generated per operation: path, query and header parameters and the body. */
+/** The input of a call, as generated per operation: path, query and header parameters, the body, and `extra`. */
 export interface CallInput {
   path?: object;
   query?: object;
   headers?: object;
   body?: unknown;
+  /** Parameters the contract does not list, sent after the documented ones. */
+  extra?: { query?: object; body?: object };
 }
 
-/** A response outside 2xx. `body` is the parsed error body, typed by `isServiceApiError(error, operationId)`. */
-export class ServiceApiError<Body = unknown> extends Error {
+/** Pagination headers of a response (Part 1 §8), as numbers, and the URL of the next page from `Link`. */
+export interface Pagination {
+  page?: number;
+  perPage?: number;
+  nextPage?: number;
+  prevPage?: number;
+  total?: number;
+  totalPages?: number;
+  /** The `rel="next"` URL of the `Link` header (offset and keyset pagination). */
+  next?: string;
+}
+
+/** What `.withResponse(...)` resolves to: the body with the status, the documented headers and the pagination. */
+export interface ApiResponse<Data, DocumentedHeaders = Record<string, never>> {
+  data: Data;
+  status: number;
+  /** The operation's documented success headers, numbers and booleans converted (absent ones undefined). */
+  headers: DocumentedHeaders;
+  /** Every header of the response (rate limits, request ids …). */
+  rawHeaders: Headers;
+  pagination: Pagination;
+  url: string;
+}
+
+/**
+ * A response outside 2xx. `isServiceApiError(error, operationId)` narrows it to the union of the operation's
+ * documented errors, so that `error.status === 409` narrows `error.body`.
+ */
+export class ServiceApiError<Body = unknown, Status extends number = number, Operation extends string = string> extends Error {
   readonly name = 'ServiceApiError';
   constructor(
-    readonly operationId: string,
-    readonly status: number,
+    readonly operationId: Operation,
+    readonly status: Status,
     readonly body: Body,
     readonly headers: Headers,
     readonly url: string,
+    /** Whether the operation documents this status (and so its body). */
+    readonly documented = false,
   ) {
     super(`${operationId} answered ${status}${messageOf(body)}`);
   }
@@ -177,13 +210,43 @@ export function toFormData(body: unknown): FormData {
   return form;
 }
 
+/** The pagination headers of a response as numbers (an empty `x-next-page` on the last page is no next page). */
+export function readPagination(headers: Headers, url: string): Pagination {
+  const number = (name: string): number | undefined => {
+    const value = headers.get(name)?.trim();
+    return value && /^\d+$/.test(value) ? Number(value) : undefined;
+  };
+  const link = nextLink(headers.get('link'));
+  const out: Pagination = {
+    page: number('x-page'),
+    perPage: number('x-per-page'),
+    nextPage: number('x-next-page'),
+    prevPage: number('x-prev-page'),
+    total: number('x-total'),
+    totalPages: number('x-total-pages'),
+    next: link ? new URL(link, url).href : undefined,
+  };
+  for (const key of Object.keys(out) as (keyof Pagination)[]) if (out[key] === undefined) delete out[key];
+  return out;
+}
+
+/** `documented` and `extra` together; a name in both is a mistake the caller should see. */
+function withExtra(documented: object | undefined, extra: object | undefined, part: string): object | undefined {
+  if (!extra) return documented;
+  if (documented instanceof FormData) throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
+  for (const name of Object.keys(extra)) {
+    if (documented && Object.prototype.hasOwnProperty.call(documented, name)) throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
+  }
+  return { ...documented, ...extra };
+}
+
 /** Reads the documented headers of a response into an object, converting numbers and booleans. */
 export function readHeaders(headers: Headers, types: Record<string, 'string' | 'number' | 'boolean'> = {}): Record<string, string | number | boolean | undefined> {
   const out: Record<string, string | number | boolean | undefined> = {};
   for (const [name, type] of Object.entries(types)) {
     const value = headers.get(name);
     if (value === null) out[name] = undefined;
-    else if (type === 'number') out[name] = Number(value);
+    else if (type === 'number') out[name] = value.trim() === '' ? undefined : Number(value);
     else if (type === 'boolean') out[name] = value === 'true';
     else out[name] = value;
   }
@@ -274,16 +337,19 @@ export class Transport {
     for (const [name, value] of Object.entries(options?.headers ?? {})) headers.set(name, value);
     await this.authorize(headers, options?.sudo);
     let body: BodyInit | undefined;
-    if (input?.body !== undefined) {
-      if (op.body === 'multipart') body = toFormData(input.body);
-      else if (op.body === 'binary') body = input.body as BodyInit;
+    const extraBody = input?.extra?.body;
+    if (extraBody && (!op.body || op.body === 'binary')) throw new TypeError(`${op.id} takes no JSON or form body: extra.body cannot be sent`);
+    const given = extraBody ? withExtra(input?.body as object | undefined, extraBody, 'body') : input?.body;
+    if (given !== undefined) {
+      if (op.body === 'multipart') body = toFormData(given);
+      else if (op.body === 'binary') body = given as BodyInit;
       else {
-        body = JSON.stringify(input.body);
+        body = JSON.stringify(given);
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
     }
     if (url === undefined) {
-      const search = serializeQuery(input?.query, op.query);
+      const search = serializeQuery(withExtra(input?.query, input?.extra?.query, 'query'), op.query);
       url = `${this.baseUrl}${fillPath(op.path, input?.path)}${search ? `?${search}` : ''}`;
     }
     return { url, method: op.method, headers, body, signal: options?.signal };
@@ -291,14 +357,23 @@ export class Transport {
 
   /** A typed call: the success body (JSON, a file, or the headers of a HEAD), or a `ServiceApiError`. */
   async call(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { as?: 'blob' | 'stream' }): Promise<unknown> {
-    const response = await this.send(await this.prepare(op, input, options), op.id);
+    return (await this.callWithResponse(op, input, options)).data;
+  }
+
+  /** A typed call with its status, documented headers and pagination. */
+  async callWithResponse(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { as?: 'blob' | 'stream' }): Promise<ApiResponse<unknown, Record<string, unknown>>> {
+    const request = await this.prepare(op, input, options);
+    const response = await this.send(request, op.id);
     if (!response.ok) throw await this.error(op, response);
+    const url = response.url || request.url;
+    const headers = readHeaders(response.headers, op.headers);
+    let data: unknown;
     if (op.response === 'headers') {
       await response.body?.cancel();
-      return readHeaders(response.headers, op.headers);
-    }
-    if (op.response === 'binary') return options?.as === 'stream' ? response.body : response.blob();
-    return readJson(response);
+      data = headers;
+    } else if (op.response === 'binary') data = options?.as === 'stream' ? response.body : await response.blob();
+    else data = await readJson(response);
+    return { data, status: response.status, headers, rawHeaders: response.headers, pagination: readPagination(response.headers, url), url };
   }
 
   /** The pages of a paginated list: follows `Link: <…>; rel="next"`, else `x-next-page`, up to `maxPages`. */
@@ -325,7 +400,7 @@ export class Transport {
     } catch {
       body = undefined;
     }
-    return new ServiceApiError(op.id, response.status, body, response.headers, response.url);
+    return new ServiceApiError(op.id, response.status, body, response.headers, response.url, op.errors?.includes(response.status) ?? false);
   }
 }
 

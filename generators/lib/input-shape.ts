@@ -1,0 +1,108 @@
+import { isReference, resolve, type OperationEntry } from './document.ts';
+import { isFileSchema } from './json-schema.ts';
+import type { JsonSchema, OpenApiDocument } from './openapi.ts';
+
+/**
+ * What a server needs to know of a field to coerce it the way the Service does and to drop unknown ones:
+ * `b` boolean, `i` integer, `n` number, `0` anything else (kept as sent), `{ o, x }` an object with documented
+ * properties (`x`: the shape of other keys, for maps; `k`: of keys matching a pattern), `{ a }` an array. Mirrors `Shape` of the server runtime.
+ */
+export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
+
+export interface InputShape {
+  q: Record<string, Shape>;
+  p: string[];
+  b?: Shape;
+  c?: string[];
+}
+
+const MAX_DEPTH = 6;
+
+interface Facet {
+  type: string;
+  schema: JsonSchema;
+}
+
+/** The kinds a schema admits, read through `allOf`/`oneOf`/`anyOf`; an alternative that says nothing is `any`. */
+function facets(doc: OpenApiDocument, raw: unknown, depth: number): Facet[] {
+  if (depth > MAX_DEPTH || typeof raw !== 'object' || raw === null) return [{ type: 'any', schema: {} }];
+  let schema: JsonSchema;
+  try {
+    schema = isReference(raw) ? resolve<JsonSchema>(doc, raw) : (raw as JsonSchema);
+  } catch {
+    return [{ type: 'any', schema: {} }];
+  }
+  if (isFileSchema(schema)) return [{ type: 'file', schema }];
+  const out: Facet[] = [];
+  const types = [schema.type].flat().filter((t): t is string => typeof t === 'string' && t !== 'null');
+  if (types.length === 0 && (schema.properties || schema.additionalProperties)) types.push('object');
+  if (types.length === 0 && schema.items) types.push('array');
+  for (const type of types) out.push({ type, schema });
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    // An alternative that names no kind (`required`, `not`) only constrains the others.
+    for (const alternative of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []) out.push(...facets(doc, alternative, depth + 1).filter((f) => f.type !== 'any' || key !== 'allOf'));
+  }
+  return out.length > 0 || schema.enum || schema.const !== undefined ? out : [{ type: 'any', schema }];
+}
+
+/** The shape of a schema; a union of different kinds is `0` (kept as sent). */
+export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
+  const all = facets(doc, raw, depth);
+  const kinds = new Set(all.map((f) => f.type));
+  if (kinds.size === 1 && kinds.has('boolean')) return 'b';
+  if (kinds.size === 1 && kinds.has('integer')) return 'i';
+  if ([...kinds].every((k) => k === 'number' || k === 'integer') && kinds.size > 0) return 'n';
+  if (kinds.size === 1 && kinds.has('array')) {
+    const items = all.find((f) => f.schema.items)?.schema.items;
+    return { a: items === undefined ? 0 : shapeOf(doc, items, depth + 1) };
+  }
+  if (kinds.size !== 1 || !kinds.has('object') || depth >= MAX_DEPTH) return 0;
+  const properties: Record<string, unknown> = {};
+  const patterns: Record<string, unknown> = {};
+  let additional: unknown;
+  for (const { schema } of all) {
+    for (const [name, value] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) properties[name] ??= value;
+    for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, unknown>)) patterns[pattern] ??= value;
+    const extra = schema.additionalProperties;
+    // A map (`additionalProperties` with a schema) keeps other keys; `true` or nothing only means "not forbidden".
+    if (typeof extra === 'object' && extra !== null && Object.keys(extra).length > 0) additional ??= extra;
+  }
+  if (Object.keys(properties).length === 0 && Object.keys(patterns).length === 0) return 0;
+  const shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } = { o: {} };
+  for (const [name, value] of Object.entries(properties)) shape.o[name] = shapeOf(doc, value, depth + 1);
+  if (Object.keys(patterns).length > 0) shape.k = Object.fromEntries(Object.entries(patterns).map(([pattern, value]) => [pattern, shapeOf(doc, value, depth + 1)]));
+  if (additional !== undefined) shape.x = shapeOf(doc, additional, depth + 1);
+  return shape;
+}
+
+/** The input shape of an operation: its query parameters, path parameter names, body, credential parameters. */
+export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credentialQuery: string[]): InputShape {
+  const q: Record<string, Shape> = {};
+  const p: string[] = [];
+  for (const parameter of entry.parameters) {
+    if (parameter.in === 'query') q[parameter.name] = shapeOf(doc, parameter.schema ?? {});
+    if (parameter.in === 'path') p.push(parameter.name);
+  }
+  const out: InputShape = { q, p };
+  const body = entry.operation.requestBody ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
+  const media = Object.values(body?.content ?? {})[0];
+  if (media) out.b = media.schema ? shapeOf(doc, media.schema) : 0;
+  const c = credentialQuery.filter((name) => !(name in q));
+  if (c.length > 0) out.c = c;
+  return out;
+}
+
+/** Multipart file fields of an operation with their documented maximum in bytes (`maxLength` of the file part). */
+export function fileLimits(doc: OpenApiDocument, entry: OperationEntry): Record<string, number | null> | undefined {
+  const body = entry.operation.requestBody ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
+  const media = body?.content?.['multipart/form-data'];
+  if (!media?.schema) return undefined;
+  const schema = resolve<JsonSchema>(doc, media.schema as JsonSchema);
+  const out: Record<string, number | null> = {};
+  for (const [name, raw] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) {
+    const property = resolve<JsonSchema>(doc, raw as JsonSchema);
+    if (isFileSchema(property)) out[name] = typeof property.maxLength === 'number' ? property.maxLength : null;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+

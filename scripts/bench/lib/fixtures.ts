@@ -1,0 +1,29 @@
+/** The documented examples the bench sends and serves: the same bytes for every contender. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PUBLISHED_JSON, ROOT } from '../../lib/paths.ts';
+
+type Dereferenced = { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { examples: Record<string, { value: unknown }> }> }; responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }>> };
+
+export const document = JSON.parse(readFileSync(PUBLISHED_JSON, 'utf8')) as { info: { version: string }; components: { examples: Record<string, { value: unknown }>; schemas: Record<string, unknown> } };
+const dereferenced = JSON.parse(readFileSync(join(ROOT, 'generated', 'openapi', 'openapi.dereferenced.json'), 'utf8')) as Dereferenced;
+
+function example(path: string, method: string, status: string, name?: string): unknown {
+  const examples = dereferenced.paths[path]![method]!.responses[status]!.content!['application/json']!.examples!;
+  return (name ? examples[name] : Object.values(examples)[0])!.value;
+}
+
+export const jobsList = example('/projects/{id}/jobs', 'get', '200');
+export const mergeRequestList = example('/projects/{id}/merge_requests', 'get', '200', 'MergeRequestListFull');
+export const mergeRequestCreated = example('/projects/{id}/merge_requests', 'post', '201');
+export const createMergeRequestBody = Object.values(dereferenced.paths['/projects/{id}/merge_requests']!.post!.requestBody!.content['application/json']!.examples)[0]!.value;
+/** The JSON Schema of the create body, as the document states it (for a plain Fastify route). */
+export const createMergeRequestSchema = (dereferenced.paths['/projects/{id}/merge_requests']!.post!.requestBody!.content['application/json'] as unknown as { schema: unknown }).schema;
+export const TOKEN = 'glpat-bench';
+
+/** The three requests of the HTTP sections, relative to the API root (`…/api/v4`). */
+export const routes = [
+  { name: 'GET jobs', method: 'GET', path: '/projects/42/jobs' },
+  { name: 'GET merge requests ?state=opened', method: 'GET', path: '/projects/42/merge_requests?state=opened' },
+  { name: 'POST merge request', method: 'POST', path: '/projects/42/merge_requests', body: JSON.stringify(createMergeRequestBody) },
+] as const;

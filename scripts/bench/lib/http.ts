@@ -1,0 +1,83 @@
+/** Load comparisons of HTTP servers, each in its own process, the load generator in another. */
+import { TOKEN, routes } from './fixtures.ts';
+import { load } from './load.ts';
+import { cpuMs, startServer } from './processes.ts';
+import { format, interleaved, showSpread, spread, table } from './report.ts';
+
+export interface Contender {
+  name: string;
+  spec(): Promise<{ command: string; args: string[]; api?: string }>;
+}
+
+export interface RouteFigures {
+  rps: number[];
+  /** Server CPU per request, µs (user + system of the server process during the run). */
+  cpuUs: number[];
+  p99Ms: number[];
+  /** Errors, timeouts and non-2xx answers over every run. */
+  failures: number;
+}
+
+export interface HttpFigures {
+  firstAnswerMs: Record<string, number[]>;
+  byRoute: Record<string, Record<string, RouteFigures>>;
+}
+
+export const headersFor = (body?: string): Record<string, string> => ({ 'PRIVATE-TOKEN': TOKEN, ...(body ? { 'content-type': 'application/json' } : {}) });
+
+/**
+ * Each round starts every contender afresh (in rotated order), records its first answer, warms each route up, then
+ * loads each route for `durationS` seconds with `connections` connections and stops it.
+ */
+export async function compareServers(contenders: Contender[], options: { rounds: number; durationS: number; connections: number; warmupS: number }): Promise<HttpFigures> {
+  const figures: HttpFigures = { firstAnswerMs: {}, byRoute: {} };
+  for (const route of routes) figures.byRoute[route.name] = Object.fromEntries(contenders.map((c) => [c.name, { rps: [], cpuUs: [], p99Ms: [], failures: 0 }]));
+  const byName = new Map(contenders.map((c) => [c.name, c]));
+  const firsts = await interleaved(contenders.map((c) => c.name), options.rounds, async (name) => {
+    const server = await startServer(name, await byName.get(name)!.spec());
+    try {
+      for (const route of routes) {
+        const job = { url: server.api + route.path, method: route.method, headers: headersFor('body' in route ? route.body : undefined), body: 'body' in route ? route.body : undefined, connections: options.connections };
+        await load({ ...job, durationS: options.warmupS });
+        const before = cpuMs(server.process.pid!);
+        const result = await load({ ...job, durationS: options.durationS });
+        const cpu = cpuMs(server.process.pid!) - before;
+        const f = figures.byRoute[route.name]![name]!;
+        f.rps.push(result.rps);
+        f.cpuUs.push(result.requests ? (cpu * 1000) / result.requests : NaN);
+        f.p99Ms.push(result.p99Ms);
+        f.failures += result.errors + result.non2xx;
+      }
+    } finally {
+      await server.stop();
+    }
+    return server.firstAnswerMs;
+  });
+  figures.firstAnswerMs = firsts;
+  return figures;
+}
+
+/** One table per route: req/s, server CPU per request and p99 per contender, and req/s ratios of medians. */
+export function printServers(figures: HttpFigures, baseline: string, ratioTo: string[]): void {
+  for (const [route, byContender] of Object.entries(figures.byRoute)) {
+    console.log(`\n${route}`);
+    const base = spread(byContender[baseline]!.rps).median;
+    console.log(
+      table(
+        ['contender', 'req/s min / median / max', 'server CPU µs/req (median)', 'p99 ms (median)', 'failed', `× ${baseline} (req/s)`, ...ratioTo.map((r) => `× ${r}`)],
+        Object.entries(byContender).map(([name, f]) => {
+          const rps = spread(f.rps).median;
+          return [name, showSpread(spread(f.rps)), format(spread(f.cpuUs).median), format(spread(f.p99Ms).median), String(f.failures), (rps / base).toFixed(2), ...ratioTo.map((r) => (rps / spread(byContender[r]!.rps).median).toFixed(2))];
+        }),
+      ),
+    );
+  }
+  console.log(`\nFirst answer after spawning the process (ms, min / median / max):`);
+  console.log(table(['contender', 'first answer ms'], Object.entries(figures.firstAnswerMs).map(([name, s]) => [name, showSpread(spread(s))])));
+}
+
+/** Median req/s of `a` over `b` on a route. */
+export function ratio(figures: HttpFigures, route: string, a: string, b: string): number {
+  const r = figures.byRoute[route]!;
+  return spread(r[a]!.rps).median / spread(r[b]!.rps).median;
+}

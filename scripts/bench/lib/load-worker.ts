@@ -1,0 +1,28 @@
+/** The load generator's own process: runs autocannon for each job the bench sends and answers with its figures. */
+import autocannon from 'autocannon';
+
+export interface LoadJob {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationS: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  errors: number;
+  non2xx: number;
+  p99Ms: number;
+}
+
+process.on('message', (job: LoadJob) => {
+  autocannon({ url: job.url, method: job.method as 'GET', headers: job.headers, body: job.body, connections: job.connections, duration: job.durationS }, (error, result) => {
+    if (error) return process.send!({ error: String(error) });
+    const requests = result.requests.total;
+    process.send!({ requests, rps: requests / (result.duration || job.durationS), errors: result.errors + result.timeouts, non2xx: result.non2xx, p99Ms: result.latency.p99 } satisfies LoadResult);
+  });
+});
+process.send!({ ready: true });

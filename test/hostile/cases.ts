@@ -1,0 +1,138 @@
+/**
+ * Hostile inputs that any server of the API must survive: each names the request (path under `/api/v4`) and the
+ * statuses a conforming server may answer. Run against a server built on @service-api/server (server.test.ts) and
+ * against the mock. Every case holds for any conforming server: where tolerating or refusing are both correct, both
+ * statuses are listed. Issue 9 items are named in the case names (`9.1` …).
+ */
+
+export interface HostileCase {
+  name: string;
+  method: string;
+  path: string /* under /api/v4 */;
+  headers?: Record<string, string>;
+  body?: string | Buffer | (() => Buffer);
+  expect: { status: number | number[] };
+  /** Largest acceptable response body in bytes (default 64 KiB). */
+  maxBodyBytes?: number;
+}
+
+/** Any token is accepted by the servers these cases run against. */
+export const TOKEN = { 'PRIVATE-TOKEN': 'hostile-test-token' };
+
+const BOUNDARY = '----hostile-boundary-7MA4YWxkTrZu0gW';
+
+type Part = [name: string, value: string | { filename: string; type: string; data: Buffer }];
+
+/** A multipart/form-data body with the given parts. */
+export function multipart(parts: Part[], boundary = BOUNDARY): { headers: Record<string, string>; body: Buffer } {
+  const chunks: Buffer[] = [];
+  for (const [name, value] of parts) {
+    if (typeof value === 'string') chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    else {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.filename}"\r\nContent-Type: ${value.type}\r\n\r\n`));
+      chunks.push(value.data, Buffer.from('\r\n'));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat(chunks) };
+}
+
+const json = (value: unknown) => ({ headers: { ...TOKEN, 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
+const form = (text: string) => ({ headers: { ...TOKEN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: text });
+const archive = { filename: 'export.tar.gz', type: 'application/gzip', data: Buffer.from([0x1f, 0x8b, 0x08, 0x00]) };
+const image = (size: number) => ({ filename: 'avatar.png', type: 'image/png', data: Buffer.alloc(size, 0x89) });
+const withToken = (parts: ReturnType<typeof multipart>) => ({ headers: { ...TOKEN, ...parts.headers }, body: parts.body });
+
+const FILE = '/projects/1/repository/files/docs%2Fa.txt';
+const MERGE_REQUESTS = '/projects/1/merge_requests';
+const mergeRequest = { source_branch: 'feature', target_branch: 'main', title: 'Hostile' };
+const fileWrite = { branch: 'main', commit_message: 'hostile', content: 'x' };
+const manyKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown_${i}`, i]));
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+export const hostileCases: HostileCase[] = [
+  // 9.1 Prototype pollution: multipart names, JSON keys, query hashes, deepObject, forms; before and after authentication.
+  { name: '9.1 multipart __proto__[private_token] without credentials', method: 'POST', path: '/projects/import', ...multipart([['__proto__[private_token]', 'planted'], ['path', 'p'], ['file', archive]]), expect: { status: 401 } },
+  { name: '9.1 multipart __proto__[private_token] with credentials', method: 'POST', path: '/projects/import', ...withToken(multipart([['__proto__[private_token]', 'planted'], ['path', 'p'], ['file', archive]])), expect: { status: [201, 400] } },
+  { name: '9.1 multipart constructor[prototype][sudo]', method: 'POST', path: '/projects/import', ...withToken(multipart([['constructor[prototype][sudo]', 'root'], ['path', 'p'], ['file', archive]])), expect: { status: [201, 400] } },
+  { name: '9.1 multipart override_params[__proto__][private_token]', method: 'POST', path: '/projects/import', ...withToken(multipart([['override_params[__proto__][private_token]', 'planted'], ['path', 'p'], ['file', archive]])), expect: { status: [201, 400] } },
+  { name: '9.1 JSON __proto__ key', method: 'POST', path: '/projects/remote-import', headers: json({}).headers, body: '{"path":"p","url":"https://example.invalid/a.tar.gz","__proto__":{"private_token":"planted","sudo":"root"}}', expect: { status: [201, 400] } },
+  { name: '9.1 JSON constructor.prototype', method: 'POST', path: '/projects/remote-import', headers: json({}).headers, body: '{"path":"p","url":"https://example.invalid/a.tar.gz","constructor":{"prototype":{"private_token":"planted"}}}', expect: { status: [201, 400] } },
+  { name: '9.1 JSON __proto__ nested in an open field', method: 'POST', path: '/projects/remote-import', headers: json({}).headers, body: '{"path":"p","url":"https://example.invalid/a.tar.gz","override_params":{"__proto__":{"private_token":"planted"}}}', expect: { status: [201, 400] } },
+  { name: '9.1 query hash __proto__[private_token] without credentials', method: 'GET', path: '/user/activities?__proto__[private_token]=planted', expect: { status: 401 } },
+  { name: '9.1 query hash __proto__[private_token] with credentials', method: 'GET', path: '/projects/1/jobs?__proto__[private_token]=planted&constructor[prototype][sudo]=root', headers: TOKEN, expect: { status: [200, 400] } },
+  { name: '9.1 query __proto__=x', method: 'GET', path: '/projects/1/jobs?__proto__=planted&prototype=x&constructor=y', headers: TOKEN, expect: { status: [200, 400] } },
+  { name: '9.1 deepObject range[__proto__][start]', method: 'GET', path: `${FILE}/blame?ref=main&range[__proto__][start]=1&range[constructor][prototype]=1`, headers: TOKEN, expect: { status: [200, 400] } },
+  { name: '9.1 form body __proto__[sudo]', method: 'POST', path: MERGE_REQUESTS, ...form('__proto__[sudo]=root&source_branch=a&target_branch=b&title=t'), expect: { status: [201, 400] } },
+  { name: '9.1 form body constructor[prototype][private_token]', method: 'POST', path: MERGE_REQUESTS, ...form('constructor[prototype][private_token]=x&source_branch=a&target_branch=b&title=t'), expect: { status: [201, 400] } },
+
+  // 9.2 A body of the wrong media type is refused without being read or validated.
+  { name: '9.2 50 MB application/octet-stream on a JSON operation', method: 'POST', path: FILE, headers: { ...TOKEN, 'Content-Type': 'application/octet-stream' }, body: () => Buffer.alloc(50 * 1024 * 1024, 0x61), expect: { status: [413, 415] }, maxBodyBytes: 4096 },
+  { name: '9.2 1 MiB application/octet-stream on a JSON operation', method: 'POST', path: FILE, headers: { ...TOKEN, 'Content-Type': 'application/octet-stream' }, body: () => Buffer.alloc(1024 * 1024, 0x61), expect: { status: 415 }, maxBodyBytes: 4096 },
+  { name: '9.2 text/plain on a JSON operation', method: 'POST', path: FILE, headers: { ...TOKEN, 'Content-Type': 'text/plain' }, body: JSON.stringify(fileWrite), expect: { status: 415 }, maxBodyBytes: 4096 },
+  { name: '9.2 50 MB body without credentials costs only its headers', method: 'POST', path: FILE, headers: { 'Content-Type': 'application/json' }, body: () => Buffer.alloc(50 * 1024 * 1024, 0x20), expect: { status: 401 }, maxBodyBytes: 4096 },
+
+  // 9.3 A cookie that cannot be parsed is ignored unless it is the credential.
+  { name: '9.3 Cookie foo=% without credentials', method: 'GET', path: '/projects/1/jobs', headers: { Cookie: 'foo=%' }, expect: { status: 401 } },
+  { name: '9.3 Cookie foo=% with credentials', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, Cookie: 'foo=%; bar=%E0%A4%A' }, expect: { status: 200 } },
+  { name: '9.3 malformed session cookie', method: 'GET', path: '/projects/1/jobs', headers: { Cookie: '_service_session=%' }, expect: { status: [400, 401] } },
+
+  // 9.4 Repeated query parameters are parsed in linear time, before and after authentication.
+  { name: '9.4 8,000 repeated query parameters without credentials', method: 'GET', path: `/projects/1/jobs?${'a&'.repeat(8000)}`, expect: { status: [400, 401, 414, 431] } },
+  { name: '9.4 8,000 repeated query parameters with credentials', method: 'GET', path: `/projects/1/jobs?${'a&'.repeat(8000)}`, headers: TOKEN, expect: { status: [200, 400, 414, 431] } },
+  { name: '9.4 2,000 repeated scope[] values', method: 'GET', path: `/projects/1/jobs?${'scope[]=failed&'.repeat(500)}`, headers: TOKEN, expect: { status: [200, 400, 414, 431] } },
+
+  // 9.5 Malformed multipart.
+  { name: '9.5 multipart without boundary', method: 'POST', path: '/projects/import', headers: { ...TOKEN, 'Content-Type': 'multipart/form-data' }, body: 'xx', expect: { status: 400 } },
+  { name: '9.5 multipart without boundary, without credentials', method: 'POST', path: '/projects/import', headers: { 'Content-Type': 'multipart/form-data' }, body: 'xx', expect: { status: 401 } },
+  { name: '9.5 multipart truncated', method: 'POST', path: '/projects/import', headers: { ...TOKEN, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` }, body: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="path"\r\n\r\nunterminated`, expect: { status: 400 } },
+  { name: '9.5 multipart with 5,000 fields', method: 'POST', path: '/projects/import', ...withToken(multipart(Array.from({ length: 5000 }, (_, i): Part => [`f${i}`, 'x']))), expect: { status: [400, 413] } },
+
+  // 9.6 A form-encoded body is read as a form.
+  { name: '9.6 form-encoded body on a JSON operation', method: 'POST', path: MERGE_REQUESTS, ...form('source_branch=feature&target_branch=main&title=From+curl+--data&remove_source_branch=True'), expect: { status: 201 } },
+  { name: '9.6 form-encoded body with a malformed escape', method: 'POST', path: MERGE_REQUESTS, ...form('source_branch=%&target_branch=main&title=t'), expect: { status: 400 } },
+
+  // 9.7 Limits that fit the API: the avatar's 200 KiB, JSON large enough for its documented fields.
+  { name: '9.7 avatar of 300 KB', method: 'PUT', path: '/user/avatar', ...withToken(multipart([['avatar', image(300 * 1000)]])), expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '9.7 avatar of 50 MB', method: 'PUT', path: '/user/avatar', ...withToken(multipart([['avatar', image(50 * 1024 * 1024)]])), expect: { status: [400, 413] }, maxBodyBytes: 4096 },
+  { name: '9.7 avatar of 100 KB', method: 'PUT', path: '/user/avatar', ...withToken(multipart([['avatar', image(100 * 1000)]])), expect: { status: 200 } },
+  { name: '9.7 repository file content of 1 MiB', method: 'POST', path: FILE, ...json({ ...fileWrite, content: 'x'.repeat(1024 * 1024) }), expect: { status: 201 } },
+  { name: '9.7 description of 1,048,576 characters', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, description: 'é'.repeat(1048576) }), expect: { status: 201 } },
+  { name: '9.7 JSON body of 40 MB', method: 'POST', path: FILE, headers: json({}).headers, body: () => Buffer.from(JSON.stringify({ ...fileWrite, content: 'x'.repeat(40 * 1024 * 1024) })), expect: { status: 413 }, maxBodyBytes: 4096 },
+
+  // 9.8 Error lists are bounded.
+  { name: '9.8 JSON body with 100,000 unknown keys', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, ...manyKeys(100_000) }), expect: { status: [201, 400] }, maxBodyBytes: 16 * 1024 },
+  { name: '9.8 JSON body with 100,000 invalid values', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, assignee_ids: Array.from({ length: 100_000 }, () => 'x') }), expect: { status: 400 }, maxBodyBytes: 16 * 1024 },
+
+  // 9.9 Unsupported methods and unknown paths, in the API's shape.
+  { name: '9.9 PATCH on a path that has GET', method: 'PATCH', path: '/projects/1/jobs', headers: TOKEN, expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '9.9 unknown path', method: 'GET', path: '/no/such/path', headers: TOKEN, expect: { status: 404 }, maxBodyBytes: 4096 },
+  { name: '9.9 anonymous call of an authenticated write', method: 'POST', path: MERGE_REQUESTS, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(mergeRequest), expect: { status: 401 }, maxBodyBytes: 4096 },
+
+  // Classics.
+  { name: 'deeply nested JSON (100,000 levels) in a string field', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: `{"source_branch":"a","target_branch":"b","title":${nested(100_000)}}`, expect: { status: 400 } },
+  { name: 'deeply nested JSON (100,000 levels) in an open field', method: 'POST', path: '/projects/remote-import', headers: json({}).headers, body: `{"path":"p","url":"https://example.invalid/a.tar.gz","override_params":{"x":${nested(100_000)}}}`, expect: { status: [201, 400] } },
+  { name: 'deeply nested JSON body (100,000 levels)', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: nested(100_000), expect: { status: 400 } },
+  { name: 'huge string (10 MB title)', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, title: 'x'.repeat(10 * 1024 * 1024) }), expect: { status: [201, 400] } },
+  { name: 'invalid UTF-8 in a JSON body', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: Buffer.concat([Buffer.from('{"source_branch":"a","target_branch":"b","title":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]), expect: { status: [201, 400] } },
+  { name: 'invalid JSON', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: '{"title": ', expect: { status: 400 } },
+  { name: 'empty JSON body', method: 'POST', path: MERGE_REQUESTS, headers: { ...json({}).headers, 'Content-Length': '0' }, body: '', expect: { status: 400 } },
+  { name: 'JSON null body', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: 'null', expect: { status: 400 } },
+  { name: 'JSON array body', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: '[1,2,3]', expect: { status: 400 } },
+  { name: 'invalid UTF-8 escape in a path segment', method: 'GET', path: '/projects/%FF/jobs', headers: TOKEN, expect: { status: 400 } },
+  { name: 'invalid UTF-8 escape in a path segment, without credentials', method: 'GET', path: '/projects/%FF/jobs', expect: { status: [400, 401] } },
+  { name: 'bare % in a path segment', method: 'GET', path: '/projects/%/jobs', headers: TOKEN, expect: { status: 400 } },
+  { name: 'bare % in a query value', method: 'GET', path: '/projects/1/jobs?per_page=%', headers: TOKEN, expect: { status: 400 } },
+  { name: 'invalid UTF-8 escape in a query value', method: 'GET', path: '/projects/1/repository/files/a.txt?ref=%FF', headers: TOKEN, expect: { status: 400 } },
+  { name: 'NUL in a query value', method: 'GET', path: '/projects/1/repository/files/a.txt?ref=%00', headers: TOKEN, expect: { status: [200, 400] } },
+  { name: 'bad id: a word for an integer', method: 'GET', path: '/projects/1/jobs/abc', headers: TOKEN, expect: { status: 400 } },
+  { name: 'bad id: 23 digits', method: 'GET', path: '/projects/1/jobs/99999999999999999999999', headers: TOKEN, expect: { status: [200, 400, 404] } },
+  { name: 'bad id: 1e999', method: 'GET', path: '/projects/1/jobs/1e999', headers: TOKEN, expect: { status: [200, 400, 404] } },
+  { name: 'bad id: negative', method: 'GET', path: '/projects/1/jobs/-1', headers: TOKEN, expect: { status: [200, 400, 404] } },
+  { name: 'bad id: 5,000 characters', method: 'GET', path: `/projects/${'9'.repeat(5000)}/jobs`, headers: TOKEN, expect: { status: [200, 400, 404, 414] } },
+  { name: '100 KB query string', method: 'GET', path: `/projects/1/jobs?search=${'x'.repeat(100 * 1024)}`, headers: TOKEN, expect: { status: [400, 414, 431] } },
+  { name: '100 KB query string without credentials', method: 'GET', path: `/projects/1/jobs?search=${'x'.repeat(100 * 1024)}`, expect: { status: [400, 401, 414, 431] } },
+  { name: '30 KB header', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, 'X-Padding': 'x'.repeat(30 * 1024) }, expect: { status: [400, 431] } },
+  { name: 'empty bearer token', method: 'GET', path: '/projects/1/jobs', headers: { Authorization: 'Bearer ' }, expect: { status: 401 } },
+  { name: 'per_page far out of range', method: 'GET', path: '/projects/1/jobs?per_page=99999999999999999999', headers: TOKEN, expect: { status: 400 } },
+];

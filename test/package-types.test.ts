@@ -1,0 +1,153 @@
+/**
+ * Type tests of the generated packages (issue 13, points 1–5), checked by `tsc` in `npm test` (expectTypeOf is a
+ * no-op at run time): errors narrowed by status, schema types by name, variants chosen by the call, response metadata
+ * and the `extra` escape hatch. The run-time behaviour is in client.test.ts.
+ */
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  isServiceApiError,
+  type ApiResponse,
+  type CreateMergeRequestInput,
+  type ErrorBody,
+  type ErrorMessage,
+  type Group,
+  type Job,
+  type MergeRequest,
+  type MergeRequestSimple,
+  type Pagination,
+  type Project,
+  type ProjectSimple,
+  type ServiceApi,
+  type ServiceApiError,
+  type ServiceApiErrorOf,
+} from '../generated/client/dist/index.js';
+import type { Handlers, MergeRequest as ServerMergeRequest } from '../generated/server/dist/index.js';
+import type { MergeRequest as TypesMergeRequest } from '../generated/types/src/index.ts';
+import type { Job as ValidatorsJob } from '../generated/validators/dist/index.js';
+
+// Type positions only (and functions never called): nothing here reads a value at run time.
+declare const api: ServiceApi;
+declare const mrs: ServiceApi['mergeRequests']['listMergeRequests'];
+declare const projects: ServiceApi['projects']['listProjects'];
+declare const groups: ServiceApi['groups']['listGroups'];
+type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+
+describe('1. errors narrow by status', () => {
+  it('isServiceApiError(e, op) gives a union that error.status narrows', () => {
+    const error: unknown = undefined;
+    if (isServiceApiError(error, 'merge-requests/merge')) {
+      expectTypeOf(error.status).toEqualTypeOf<301 | 400 | 401 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503>();
+      if (error.status === 409) expectTypeOf(error.body.message).toEqualTypeOf<'SHA does not match HEAD of source branch'>();
+      if (error.status === 301) expectTypeOf(error.body).toBeUndefined();
+      if (error.status === 405) expectTypeOf(error.body).toEqualTypeOf<ErrorBody>();
+      if (error.status === 422) expectTypeOf(error.body.message).toBeString();
+      expectTypeOf(error.operationId).toEqualTypeOf<'merge-requests/merge'>();
+    }
+  });
+
+  const cases = [
+    ['merge-requests/merge', 409],
+    ['merge-requests/merge', 401],
+    ['merge-requests/create-merge-request', 409],
+  ] as const;
+  it.each(cases)('isServiceApiError(e, %s, %i) gives that status and its body', () => {
+    const error: unknown = undefined;
+    if (isServiceApiError(error, 'merge-requests/merge', 409)) {
+      expectTypeOf(error.status).toEqualTypeOf<409>();
+      expectTypeOf(error.operationId).toEqualTypeOf<'merge-requests/merge'>();
+      expectTypeOf(error.body.message).toBeString();
+    }
+    if (isServiceApiError(error, 'merge-requests/merge', 401)) expectTypeOf(error.status).toEqualTypeOf<401>();
+    // @ts-expect-error 418 is not a documented status of the operation
+    isServiceApiError(error, 'merge-requests/merge', 418);
+  });
+
+  it('ServiceApiErrorOf picks statuses; the one-argument guard stays untyped', () => {
+    expectTypeOf<ServiceApiErrorOf<'merge-requests/merge', 405 | 409>['status']>().toEqualTypeOf<405 | 409>();
+    const error: unknown = undefined;
+    if (isServiceApiError(error)) expectTypeOf(error.body).toBeUnknown();
+  });
+});
+
+describe('2. every component schema by name, in every package, and in signatures', () => {
+  it('the four packages export the same named types', () => {
+    expectTypeOf<ServerMergeRequest>().toEqualTypeOf<MergeRequest>();
+    expectTypeOf<TypesMergeRequest>().toEqualTypeOf<MergeRequest>();
+    expectTypeOf<ValidatorsJob>().toEqualTypeOf<Job>();
+  });
+
+  const methods = [
+    ['mergeRequests.createMergeRequest resolves to MergeRequest', () => expectTypeOf<Result<typeof api.mergeRequests.createMergeRequest>>().toEqualTypeOf<MergeRequest>()],
+    ['mergeRequests.merge resolves to MergeRequest', () => expectTypeOf<Result<typeof api.mergeRequests.merge>>().toEqualTypeOf<MergeRequest>()],
+    ['jobs.listProjectJobs resolves to Job[]', () => expectTypeOf<Result<typeof api.jobs.listProjectJobs>>().toEqualTypeOf<Job[]>()],
+    ['createMergeRequest takes CreateMergeRequestInput', () => expectTypeOf<ServiceApi['mergeRequests']['createMergeRequest']>().parameter(0).toEqualTypeOf<CreateMergeRequestInput>()],
+  ] as const;
+  it.each(methods)('%s', (_name, check) => {
+    check();
+  });
+});
+
+describe('3. variants chosen by the parameter the call passes (x-variants)', () => {
+  const cases = [
+    ['no view: full merge requests', () => expectTypeOf<Result<typeof mrs<{ query: { state: 'opened' } }>>>().toEqualTypeOf<MergeRequest[]>()],
+    ['no input at all: full merge requests', () => expectTypeOf<Result<typeof mrs<never>>>().toEqualTypeOf<MergeRequest[]>()],
+    ["view: 'simple': MergeRequestSimple", () => expectTypeOf<Result<typeof mrs<{ query: { view: 'simple' } }>>>().toEqualTypeOf<MergeRequestSimple[]>()],
+    ['view unknown to the type: either', () => expectTypeOf<Result<typeof mrs<{ query: { view?: 'simple' } }>>>().toEqualTypeOf<MergeRequestSimple[] | MergeRequest[]>()],
+    ["project list, view through extra: 'simple'", () => expectTypeOf<Result<typeof api.mergeRequests.listProjectMergeRequests<{ path: { id: 1 }; extra: { query: { view: 'simple' } } }>>>().toEqualTypeOf<MergeRequestSimple[]>()],
+    ['simple: true: ProjectSimple', () => expectTypeOf<Result<typeof projects<{ query: { simple: true } }>>>().toEqualTypeOf<ProjectSimple[]>()],
+    ['simple: false: Project', () => expectTypeOf<Result<typeof projects<{ query: { simple: false } }>>>().toEqualTypeOf<Project[]>()],
+    ['statistics: true: Group with statistics', () => expectTypeOf<Result<typeof groups<{ query: { statistics: true } }>>>().toEqualTypeOf<Group[]>()],
+    ['no statistics: no statistics field', () => expectTypeOf<Result<typeof groups<{}>>[number]['statistics']>().toEqualTypeOf<undefined>()],
+    ['iterate() items follow the variant', () => expectTypeOf<ReturnType<typeof mrs.iterate<{ query: { view: 'simple' } }>>>().toEqualTypeOf<AsyncGenerator<MergeRequestSimple, void, undefined>>()],
+  ] as const;
+  it.each(cases)('%s', (_name, check) => {
+    check();
+  });
+
+  it('a literal call picks the variant without naming it', async () => {
+    const call = async () => {
+      const simple = await api.mergeRequests.listMergeRequests({ query: { view: 'simple', 'scope[]': undefined } });
+      expectTypeOf(simple).toEqualTypeOf<MergeRequestSimple[]>();
+      const full = await api.mergeRequests.listMergeRequests({ query: { state: 'opened' } });
+      expectTypeOf(full[0]!.iid).toBeNumber();
+    };
+    expectTypeOf(call).toBeFunction();
+  });
+});
+
+describe('4. response metadata from any high-level call', () => {
+  const cases = [
+    ['withResponse on a list: data, status, typed headers, pagination', () => expectTypeOf<Result<typeof api.jobs.listProjectJobs.withResponse>>().toEqualTypeOf<ApiResponse<Job[], { Link?: string; 'x-next-page'?: string; 'x-page'?: string }>>()],
+    ['pagination is numbers', () => expectTypeOf<Result<typeof api.jobs.listProjectJobs.withResponse>['pagination']>().toEqualTypeOf<Pagination>()],
+    ['withResponse on a single record', () => expectTypeOf<Result<typeof api.mergeRequests.merge.withResponse>['data']>().toEqualTypeOf<MergeRequest>()],
+    ['HEAD headers as numbers', () => expectTypeOf<Result<typeof api.repository.getFileMetadata.withResponse>['headers']['X-Service-Size']>().toEqualTypeOf<number | undefined>()],
+    ['withResponse keeps the variant', () => expectTypeOf<Result<typeof api.mergeRequests.listMergeRequests.withResponse<{ query: { view: 'simple' } }>>['data']>().toEqualTypeOf<MergeRequestSimple[]>()],
+  ] as const;
+  it.each(cases)('%s', (_name, check) => {
+    check();
+  });
+  it('Pagination fields', () => expectTypeOf<Pagination>().toEqualTypeOf<{ page?: number; perPage?: number; nextPage?: number; prevPage?: number; total?: number; totalPages?: number; next?: string }>());
+});
+
+describe('5. the extra escape hatch', () => {
+  it('types extra.query on every call and extra.body where the operation takes a body', () => {
+    expectTypeOf<CreateMergeRequestInput['extra']>().toEqualTypeOf<({ query?: { readonly [name: string]: import('../generated/types/src/index.ts').QueryValue | undefined } } & { body?: { readonly [name: string]: unknown } }) | undefined>();
+    const call = async () => {
+      await api.mergeRequests.listProjectMergeRequests({ path: { id: 1 }, extra: { query: { state: 'opened', search: 'fix' } } });
+      // @ts-expect-error an undocumented parameter outside extra is still an error
+      await api.mergeRequests.listProjectMergeRequests({ path: { id: 1 }, query: { state: 'opened' } });
+      // @ts-expect-error a list takes no body, so no extra body
+      await api.jobs.listProjectJobs({ path: { id: 1 }, extra: { body: { x: 1 } } });
+    };
+    expectTypeOf(call).toBeFunction();
+  });
+});
+
+describe('server handlers', () => {
+  it('name the schemas and take numbers for documented text headers', () => {
+    const handlers: Handlers = {
+      'jobs/list-project-jobs': () => ({ status: 200, headers: { 'x-page': 2, 'x-next-page': '' }, body: [] }),
+    };
+    expectTypeOf(handlers).not.toBeAny();
+  });
+});
