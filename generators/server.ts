@@ -214,6 +214,7 @@ prototype poisoning refused, a 300 s request timeout.
 | \`queryLength\` | 16 KiB | the raw query string (414 above) |
 | \`queryParameters\` | 1000 | query parameters (400 above) |
 | \`bodyFields\` | 1000 | fields of a form or multipart body (400 above) |
+| \`jsonValues\` | 100,000 | values (objects, arrays, scalars) in a JSON body: validation costs time per value (400 above) |
 | \`errors\` | 20 | problems listed in a 400 and tolerances in a report; the total is counted |
 
 Parsing is linear in the input (repeated names are appended in place).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coerce, formFields, parseCookies, parseForm, parseQuery, Tolerances } from '../generators/templates/server-runtime.ts';
+import { exceedsValues } from '../generators/templates/server-input.ts';
 
 function form(entries: [string, string][]): FormData {
   const data = new FormData();
@@ -78,5 +79,16 @@ describe('coerce', () => {
     const t = new Tolerances(20);
     expect(plain(coerce(value, shape, source, 'field', 'body', t))).toEqual(want);
     expect(t.count).toBe(tolerated);
+  });
+});
+
+describe('exceedsValues', () => {
+  it.each([
+    ['a scalar', 'x', 1, false],
+    ['an object and its values', { a: 1, b: [2, 3] }, 5, false],
+    ['one value too many', { a: 1, b: [2, 3] }, 4, true],
+    ['a long array', Array.from({ length: 1001 }, () => 0), 1000, true],
+  ])('%s', (_title, value, max, want) => {
+    expect(exceedsValues(value, max)).toBe(want);
   });
 });

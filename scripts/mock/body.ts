@@ -15,7 +15,7 @@ export interface BodyLimits {
   multipart: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = { json: 20 * 1024 * 1024, form: 20 * 1024 * 1024, multipart: 100 * 1024 * 1024 };
+export const DEFAULT_LIMITS: BodyLimits = { json: 16 * 1024 * 1024, form: 16 * 1024 * 1024, multipart: 100 * 1024 * 1024 };
 
 export type BodyKind = 'json' | 'form' | 'multipart';
 

@@ -103,6 +103,10 @@ export const hostileCases: HostileCase[] = [
   // 9.8 Error lists are bounded.
   { name: '9.8 JSON body with 100,000 unknown keys', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, ...manyKeys(100_000) }), expect: { status: [201, 400] }, maxBodyBytes: 16 * 1024 },
   { name: '9.8 JSON body with 100,000 invalid values', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, assignee_ids: Array.from({ length: 100_000 }, () => 'x') }), expect: { status: 400 }, maxBodyBytes: 16 * 1024 },
+  { name: '9.8 JSON body with 2,000,000 invalid values (refused before validation)', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, assignee_ids: Array.from({ length: 2_000_000 }, () => 'x') }), expect: { status: 400 }, maxBodyBytes: 16 * 1024 },
+
+  // 13 A file write whose path climbs out of its folder.
+  { name: '13 file_path with /../ on a file write', method: 'POST', path: '/projects/1/repository/files/docs%2F..%2Fsecret.txt', ...json({ branch: 'main', commit_message: 'm', content: 'x' }), expect: { status: 400 }, maxBodyBytes: 16 * 1024 },
 
   // 9.9 Unsupported methods and unknown paths, in the API's shape.
   { name: '9.9 PATCH on a path that has GET', method: 'PATCH', path: '/projects/1/jobs', headers: TOKEN, expect: { status: 405 }, maxBodyBytes: 4096 },

@@ -100,6 +100,8 @@ export interface ServiceApiLimits {
     queryParameters: number;
     /** Most fields of a form or multipart body (default 1000). */
     bodyFields: number;
+    /** Most values (objects, arrays, scalars) in a JSON body (default 100,000). */
+    jsonValues: number;
     /** Violations listed in a 400 and tolerances in a report (default 20); the total is counted. */
     errors: number;
 }

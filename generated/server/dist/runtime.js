@@ -6,7 +6,7 @@
  * generators/server.ts copies it into the package as `src/runtime.ts`.
  */
 import { Readable } from 'node:stream';
-import { bytes, essence, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
+import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
 import { normalizeInput, Tolerances } from './server-tolerance.js';
 export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances } from './server-tolerance.js';
@@ -16,6 +16,7 @@ export const defaultLimits = {
     queryLength: 16 * 1024,
     queryParameters: 1000,
     bodyFields: 1000,
+    jsonValues: 100_000,
     errors: 20,
 };
 /** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
@@ -145,7 +146,14 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
     };
     scope.decorateRequest('serviceApi', null);
     scope.removeAllContentTypeParsers();
-    const json = scope.getDefaultJsonParser('error', 'error');
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
+    const json = (request, body, done) => parseJson(request, body, (error, value) => {
+        if (error)
+            return done(error);
+        if (exceedsValues(value, limits.jsonValues))
+            return done(new InputError(400, `the JSON body holds more than ${limits.jsonValues} values`, '', 'body'));
+        done(null, value);
+    });
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, json);
     scope.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, json);
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

@@ -42,6 +42,11 @@ export declare function assignField(target: Record<string, unknown>, name: strin
  */
 export declare function parseQuery(raw: string, styles?: Record<string, 'deep' | 'csv'>, maxPairs?: number): Record<string, unknown>;
 /** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
+/**
+ * Whether a parsed JSON value holds more than `max` values (objects, arrays and scalars, counted without recursion):
+ * validation costs time per value, so a body of millions of small wrong values is refused before it.
+ */
+export declare function exceedsValues(value: unknown, max: number): boolean;
 export declare function parseForm(text: string, maxPairs: number): Record<string, unknown>;
 /**
  * The fields of a multipart form as an object: a repeated name becomes an array, and `name[key]` fields become a hash
