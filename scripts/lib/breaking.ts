@@ -72,6 +72,23 @@ function typeSet(schema: Json): Set<string> | undefined {
   return types;
 }
 
+/** `oneOf`/`anyOf` of a schema and `{type: 'null'}` read as that schema with `null` added to its types. */
+function unwrapNullable(side: Side, schema: Json): Json {
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    const members = schema[keyword];
+    if (!Array.isArray(members) || members.length !== 2) continue;
+    const resolved = members.map((member) => side.get<Json>(member) ?? {});
+    const nullAt = resolved.findIndex((member) => member.type === 'null');
+    if (nullAt < 0) continue;
+    const other = flatten(side, resolved[1 - nullAt]!);
+    const rest: Json = { ...schema };
+    delete rest[keyword];
+    const types = typeSet(other) ?? (isObject(other.properties) ? new Set(['object']) : undefined);
+    return { ...other, ...rest, ...(types ? { type: [...types, 'null'] } : {}) };
+  }
+  return schema;
+}
+
 /** allOf members folded into one object view: properties and required are unions, the schema's own keywords win. */
 function flatten(side: Side, schema: Json): Json {
   if (!Array.isArray(schema.allOf)) return schema;
@@ -277,7 +294,8 @@ export class Comparison {
     if (guard && this.visiting.has(guard)) return;
     if (guard) this.visiting.add(guard);
     try {
-      this.compareResolved(direction, at, flatten(this.before, (old.node as Json) ?? {}), flatten(this.after, (current.node as Json) ?? {}));
+      const view = (side: Side, node: Json) => flatten(side, unwrapNullable(side, node));
+      this.compareResolved(direction, at, view(this.before, (old.node as Json) ?? {}), view(this.after, (current.node as Json) ?? {}));
     } finally {
       if (guard) this.visiting.delete(guard);
     }
@@ -289,7 +307,8 @@ export class Comparison {
     const before = typeSet(old);
     const after = typeSet(current);
     if (before || after) {
-      const removed = before ? [...before].filter((t) => !after || !after.has(t)) : [];
+      // "any" (no type) removes nothing: string → any widens only.
+      const removed = before && after ? [...before].filter((t) => !after.has(t)) : [];
       const added = after ? [...after].filter((t) => !before || !before.has(t)) : [];
       const narrowed = removed.length > 0 || (!before && after !== undefined);
       const widened = added.length > 0 || (before !== undefined && !after);
