@@ -64,8 +64,10 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
     for (const [name, value] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) properties[name] ??= value;
     for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, unknown>)) patterns[pattern] ??= value;
     const extra = schema.additionalProperties;
-    // A map (`additionalProperties` with a schema) keeps other keys; `true` or nothing only means "not forbidden".
+    // A map (`additionalProperties` with a schema) keeps other keys, and so does a body whose fields are not all
+    // documented (`x-not-shown`) or that says other fields are accepted (`true`); otherwise unknown keys are dropped.
     if (typeof extra === 'object' && extra !== null && Object.keys(extra).length > 0) additional ??= extra;
+    else if (extra === true || schema['x-not-shown'] === true) additional ??= {};
   }
   if (Object.keys(properties).length === 0 && Object.keys(patterns).length === 0) return 0;
   const shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } = { o: {} };

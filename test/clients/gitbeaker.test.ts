@@ -1,13 +1,15 @@
 /**
- * A widely used third-party TypeScript client of this API family (@gitbeaker/rest) against the mock: one call per
+ * A widely used third-party TypeScript client of this API family (@gitbeaker/rest) against the mock and a server built
+ * on @service-api/server: one call per
  * operation it supports, in default mode (every call passes) and strict mode (the calls in the exact form pass;
  * the others are refused with 400 naming the field). Each call must reach the operation it is listed for.
  */
 import { Gitlab } from '@gitbeaker/rest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../generators/lib/document.ts';
 import { Router } from '../../scripts/mock/router.ts';
 import { publishedDocument } from '../support/documents.ts';
+import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
 import { gitbeakerCalls } from './gitbeaker-calls.ts';
 
@@ -37,8 +39,17 @@ function mockTarget(strict: boolean): Target {
   return { name: `mock, ${strict ? 'strict' : 'default'} mode`, strict, api: useMock({ strict, log: (line) => lines.push(line) }), lines };
 }
 
-/** A server built on @service-api/server can be added here with its `strict` option. */
-const targets: Target[] = [mockTarget(false), mockTarget(true)];
+/** A server built on @service-api/server whose handlers answer each operation's first documented example. */
+function serverTarget(strict: boolean): Target {
+  let server: ExampleServer | undefined;
+  beforeAll(async () => {
+    server = await startExampleServer({ strict });
+  });
+  afterAll(() => server?.close());
+  return { name: `server package, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${server!.origin}/api/v4` };
+}
+
+const targets: Target[] = [mockTarget(false), mockTarget(true), serverTarget(false), serverTarget(true)];
 
 describe.each(targets)('@gitbeaker/rest against the $name', ({ strict, api, lines }) => {
   const client = () => new Gitlab({ host: api().replace(/\/api\/v4$/, ''), token: 'glpat-test' });

@@ -7,7 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { bytes, essence, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
+import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
 import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
 
 export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
@@ -93,6 +93,8 @@ export interface ServiceApiLimits {
   queryParameters: number;
   /** Most fields of a form or multipart body (default 1000). */
   bodyFields: number;
+  /** Most values (objects, arrays, scalars) in a JSON body (default 100,000). */
+  jsonValues: number;
   /** Violations listed in a 400 and tolerances in a report (default 20); the total is counted. */
   errors: number;
 }
@@ -103,6 +105,7 @@ export const defaultLimits: ServiceApiLimits = {
   queryLength: 16 * 1024,
   queryParameters: 1000,
   bodyFields: 1000,
+  jsonValues: 100_000,
   errors: 20,
 };
 
@@ -280,7 +283,13 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
 
   scope.decorateRequest('serviceApi', null);
   scope.removeAllContentTypeParsers();
-  const json = scope.getDefaultJsonParser('error', 'error');
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  const json = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) =>
+    parseJson(request, body, (error: Error | null, value?: unknown) => {
+      if (error) return done(error);
+      if (exceedsValues(value, limits.jsonValues)) return done(new InputError(400, `the JSON body holds more than ${limits.jsonValues} values`, '', 'body'));
+      done(null, value);
+    });
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, json);
   scope.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, json);
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {

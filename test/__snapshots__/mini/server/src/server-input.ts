@@ -143,6 +143,23 @@ export function parseQuery(raw: string, styles: Record<string, 'deep' | 'csv'> =
 }
 
 /** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
+/**
+ * Whether a parsed JSON value holds more than `max` values (objects, arrays and scalars, counted without recursion):
+ * validation costs time per value, so a body of millions of small wrong values is refused before it.
+ */
+export function exceedsValues(value: unknown, max: number): boolean {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (++count > max) return true;
+    if (next !== null && typeof next === 'object') {
+      for (const child of Array.isArray(next) ? next : Object.values(next)) stack.push(child);
+    }
+  }
+  return false;
+}
+
 export function parseForm(text: string, maxPairs: number): Record<string, unknown> {
   const out = dict();
   for (const [name, value] of parsePairs(text, { maxPairs, part: 'body field' })) assignField(out, name, value);
