@@ -96,6 +96,11 @@ describe('fast validators', () => {
     const record = (doc.components?.examples as Record<string, { value: Record<string, unknown> }>).MergeRequestCreated!.value;
     expect(validators.isMergeRequest(record)).toBe(true);
     expect(validators.isMergeRequest({ ...record, id: 'x' })).toBe(false);
+    // `oneOf: [UserBasic, null]` is checked as one type test in the fast path: null, an object, nothing else.
+    for (const key of ['merge_user', 'assignee', 'milestone', 'pipeline']) {
+      expect(validators.isMergeRequest({ ...record, [key]: null }), key).toBe(true);
+      for (const bad of [[], 'x', 0, {}, { ...(record.author as object), id: 'x' }]) expect(validators.isMergeRequest({ ...record, [key]: bad }), `${key} ${JSON.stringify(bad)}`).toBe(false);
+    }
     expect(validators.validateSchema('MergeRequest', { ...record, id: 'x', created_at: 'yesterday' }).errors).toEqual(['/id must be integer', '/created_at must match format "date-time"']);
   });
 });
@@ -121,6 +126,9 @@ describe('formats', () => {
     '2025-03-11 10:02:11Z', '2025-03-11T23:59:60Z', '2025-03-11T10:02:11+0100', '2025-03-11T10:02:11+01', '2025-13-11T10:02:11Z',
     '2025-00-11T10:02:11Z', '2025-03-00T10:02:11Z', '2025-03-11T10:02:11', '2025-03-11T24:00:00Z', '2025-03-11T10:60:00Z',
     '2025-03-11T10:02:11.Z', '2025-03-11T10:02:11+24:00', '2025-03-11T10:02:11+01:60', '2025-03-11T10:02:11Zx', '', 'x',
+    '2025-03-11T10:02:11Z\n', '2025-01-31T00:00:00Z', '2025-06-31T00:00:00Z', '2025-12-31T23:59:59.123456789Z', '0000-02-29T00:00:00Z',
+    '2100-02-29T00:00:00Z', '2025-03-32T00:00:00Z', '2025-03-11T10:02:11+23:59', '2025-03-11T10:02:11-00:00', '2025-03-11T10:02:11+1:00',
+    '2025-03-11T1:02:11Z', '2025-03-1T10:02:11Z', '\u0662025-03-11T10:02:11Z', '2025-03-11T10:02:11.1.2Z', '2025-03-11TT10:02:11Z',
   ])('date-time %j as ajv-formats', (value) => {
     expect(dateTime(value)).toBe(exactDateTime(value));
   });

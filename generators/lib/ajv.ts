@@ -104,6 +104,69 @@ function tracker(components: Record<string, unknown>) {
   return visit;
 }
 
+/** Whether a schema can never accept `null`: it states a type without `null`, or is a reference to such a schema. */
+function refusesNull(schema: unknown, components: Record<string, unknown>, seen = new Set<string>()): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { type, $ref } = schema as { type?: unknown; $ref?: unknown };
+  if (typeof type === 'string') return type !== 'null';
+  if (Array.isArray(type)) return !type.includes('null');
+  const prefix = `${COMPONENTS_ID}#/$defs/`;
+  if (typeof $ref === 'string' && $ref.startsWith(prefix) && !seen.has($ref)) {
+    seen.add($ref);
+    return refusesNull(components[$ref.slice(prefix.length)], components, seen);
+  }
+  return false;
+}
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'example', 'examples']);
+
+const isNullType = (schema: unknown) => typeof schema === 'object' && schema !== null && Object.keys(schema).length === 1 && (schema as { type?: unknown }).type === 'null';
+
+/** Keywords that only apply to objects (or only annotate): a schema of these accepts `null` once its type allows it. */
+const OBJECT_ONLY = new Set([
+  'type', 'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
+  'dependentRequired', 'dependentSchemas', 'title', 'description', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'default', 'format',
+]);
+
+/**
+ * For the fast validators only: `oneOf: [X, {type: null}]` (either order) where X never accepts `null`. Exactly one
+ * branch passes, so it means "null, or X"; Ajv's `oneOf` runs both branches and records the failing one's error on
+ * every call. When X is an object schema whose keywords only apply to objects, it becomes X with `null` added to its
+ * type (one type test, no bookkeeping); otherwise `if: {type: null}, else: X`.
+ */
+function nullFirst(components: Record<string, unknown>) {
+  const prefix = `${COMPONENTS_ID}#/$defs/`;
+  const target = (schema: unknown): unknown => {
+    const ref = (schema as { $ref?: unknown }).$ref;
+    return typeof ref === 'string' && ref.startsWith(prefix) && Object.keys(schema as object).length === 1 ? components[ref.slice(prefix.length)] : schema;
+  };
+  const rewrite = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(rewrite);
+    if (typeof schema !== 'object' || schema === null) return schema;
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, DATA_KEYWORDS.has(k) ? v : rewrite(v)]));
+    const oneOf = out.oneOf;
+    if (Array.isArray(oneOf) && oneOf.length === 2) {
+      const other = isNullType(oneOf[0]) ? oneOf[1] : isNullType(oneOf[1]) ? oneOf[0] : undefined;
+      if (other !== undefined && refusesNull(other, components)) {
+        const object = target(other) as Record<string, unknown> | undefined;
+        const widen = object?.type === 'object' && Object.keys(object).every((k) => OBJECT_ONLY.has(k) || k.startsWith('x-'));
+        if (widen && !Object.keys(out).some((k) => k !== 'oneOf' && !OBJECT_ONLY.has(k) && !k.startsWith('x-')) && !('type' in out)) {
+          delete out.oneOf;
+          return { ...out, ...(rewrite(object) as object), type: ['object', 'null'] };
+        }
+        if (!('if' in out) && !('then' in out) && !('else' in out)) {
+          delete out.oneOf;
+          out.if = { type: 'null' };
+          out.else = other;
+        }
+      }
+    }
+    return out;
+  };
+  return rewrite;
+}
+
 /**
  * Two standalone modules: `schemas` (component schemas and JSON responses, exact) and `requests` (one validator per
  * operation over `{ params, query, headers, body }`, coercing strings as they arrive in URLs and headers).
@@ -115,7 +178,8 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   const fast = newAjv('fast', false);
   const coercing = newAjv('full', true);
   exact.addSchema(components);
-  fast.addSchema(components);
+  const quicker = nullFirst(components.$defs as Record<string, unknown>);
+  fast.addSchema(quicker(components) as JsonSchema);
   coercing.addSchema(anyFiles(components) as JsonSchema);
   const needsTracking = tracker(components.$defs as Record<string, unknown>);
 
@@ -124,7 +188,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   /** Adds the fast twin of an exact validator (same schema id in the fast instance). */
   const addFast = (exportName: string, id: string, schema?: JsonSchema) => {
     if (needsTracking(schema ?? { $ref: id })) return;
-    if (schema) fast.addSchema({ $id: id, ...schema });
+    if (schema) fast.addSchema({ $id: id, ...(quicker(schema) as JsonSchema) });
     index.fast[exportName] = `fast_${exportName}`;
     fastExports[`fast_${exportName}`] = id;
   };

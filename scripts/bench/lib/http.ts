@@ -25,35 +25,60 @@ export interface HttpFigures {
 
 export const headersFor = (body?: string): Record<string, string> => ({ 'PRIVATE-TOKEN': TOKEN, ...(body ? { 'content-type': 'application/json' } : {}) });
 
+type Started = Awaited<ReturnType<typeof startServer>>;
+
 /**
- * Each round starts every contender afresh (in rotated order), records its first answer, warms each route up, then
- * loads each route for `durationS` seconds with `connections` connections and stops it.
+ * Rounds in rotated order; in each, every contender loads each route for `durationS` seconds with `connections`
+ * connections, after a warm-up of that route. With `restartEachRound` (`--full`) each round starts every contender
+ * afresh and records its first answer (one sample per round); otherwise each contender is started once, its routes
+ * warmed up in the first round, and kept running through the rounds (one first-answer sample), which keeps the whole
+ * bench within its time budget.
  */
-export async function compareServers(contenders: Contender[], options: { rounds: number; durationS: number; connections: number; warmupS: number }): Promise<HttpFigures> {
+export async function compareServers(contenders: Contender[], options: { rounds: number; durationS: number; connections: number; warmupS: number; restartEachRound: boolean }): Promise<HttpFigures> {
   const figures: HttpFigures = { firstAnswerMs: {}, byRoute: {} };
   for (const route of routes) figures.byRoute[route.name] = Object.fromEntries(contenders.map((c) => [c.name, { rps: [], cpuUs: [], p99Ms: [], failures: 0 }]));
   const byName = new Map(contenders.map((c) => [c.name, c]));
-  const firsts = await interleaved(contenders.map((c) => c.name), options.rounds, async (name) => {
-    const server = await startServer(name, await byName.get(name)!.spec());
-    try {
-      for (const route of routes) {
-        const job = { url: server.api + route.path, method: route.method, headers: headersFor('body' in route ? route.body : undefined), body: 'body' in route ? route.body : undefined, connections: options.connections };
-        await load({ ...job, durationS: options.warmupS });
-        const before = cpuMs(server.process.pid!);
-        const result = await load({ ...job, durationS: options.durationS });
-        const cpu = cpuMs(server.process.pid!) - before;
-        const f = figures.byRoute[route.name]![name]!;
-        f.rps.push(result.rps);
-        f.cpuUs.push(result.requests ? (cpu * 1000) / result.requests : NaN);
-        f.p99Ms.push(result.p99Ms);
-        f.failures += result.errors + result.non2xx;
-      }
-    } finally {
-      await server.stop();
+  const names = contenders.map((c) => c.name);
+  const measure = async (name: string, server: Started, warmUp: boolean) => {
+    for (const route of routes) {
+      const job = { url: server.api + route.path, method: route.method, headers: headersFor('body' in route ? route.body : undefined), body: 'body' in route ? route.body : undefined, connections: options.connections };
+      if (warmUp) await load({ ...job, durationS: options.warmupS });
+      const before = cpuMs(server.process.pid!);
+      const result = await load({ ...job, durationS: options.durationS });
+      const cpu = cpuMs(server.process.pid!) - before;
+      const f = figures.byRoute[route.name]![name]!;
+      f.rps.push(result.rps);
+      f.cpuUs.push(result.requests ? (cpu * 1000) / result.requests : NaN);
+      f.p99Ms.push(result.p99Ms);
+      f.failures += result.errors + result.non2xx;
     }
-    return server.firstAnswerMs;
-  });
-  figures.firstAnswerMs = firsts;
+  };
+  if (options.restartEachRound) {
+    figures.firstAnswerMs = await interleaved(names, options.rounds, async (name) => {
+      const server = await startServer(name, await byName.get(name)!.spec());
+      try {
+        await measure(name, server, true);
+      } finally {
+        await server.stop();
+      }
+      return server.firstAnswerMs;
+    });
+    return figures;
+  }
+  const servers = new Map<string, Started>();
+  try {
+    for (const name of names) {
+      const server = await startServer(name, await byName.get(name)!.spec());
+      servers.set(name, server);
+      figures.firstAnswerMs[name] = [server.firstAnswerMs];
+    }
+    await interleaved(names, options.rounds, async (name, round) => {
+      await measure(name, servers.get(name)!, round === 0);
+      return 0;
+    });
+  } finally {
+    for (const server of servers.values()) await server.stop();
+  }
   return figures;
 }
 
@@ -72,7 +97,7 @@ export function printServers(figures: HttpFigures, baseline: string, ratioTo: st
       ),
     );
   }
-  console.log(`\nFirst answer after spawning the process (ms, min / median / max):`);
+  console.log(`\nFirst answer after spawning the process (ms, min / median / max over ${Object.values(figures.firstAnswerMs)[0]?.length ?? 0} start(s)):`);
   console.log(table(['contender', 'first answer ms'], Object.entries(figures.firstAnswerMs).map(([name, s]) => [name, showSpread(spread(s))])));
 }
 

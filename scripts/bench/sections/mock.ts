@@ -6,11 +6,12 @@ import { goal, heading, spread } from '../lib/report.ts';
 
 export const name = 'mock';
 
-export async function run(options: { rounds: number; durationS: number }): Promise<void> {
+export async function run(options: { rounds: number; durationS: number; restartEachRound: boolean }): Promise<void> {
   heading(
     'Mock: ours against the Prism CLI and a node:http ceiling',
     `Each server in its own process, autocannon in another; 10 connections, ${options.durationS} s per route after a warm-up, ${options.rounds} rounds,\n` +
-      'each round starting every server afresh in rotated order. Same requests (PRIVATE-TOKEN set, the documented create body),\n' +
+      `${options.restartEachRound ? 'each round starting every server afresh' : 'each server started once (--full starts them afresh each round)'} in rotated order. Same requests` +
+      ' (PRIVATE-TOKEN set, the documented create body),\n' +
       'same documents. Prism CLI: `prism mock -p PORT generated/openapi/openapi.json` at its default log level (its logs are\n' +
       'discarded); ours: scripts/mock/server.ts started programmatically; ceiling: node:http sending the documented examples.',
   );
@@ -20,7 +21,7 @@ export async function run(options: { rounds: number; durationS: number }): Promi
       { name: 'Prism CLI', spec: prismCli },
       { name: 'node:http ceiling', spec: async () => tsServer('ceiling.ts') },
     ],
-    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5 },
+    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5, restartEachRound: options.restartEachRound },
   );
   printServers(figures, 'Prism CLI', ['node:http ceiling']);
   for (const route of routes) {

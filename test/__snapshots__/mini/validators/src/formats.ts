@@ -11,53 +11,31 @@ const exactDateTime = fullFormats['date-time'] as { validate: (value: string) =>
 const exactUri = fullFormats.uri as (value: string) => boolean;
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** The digit at `i` (0–9), or -1 when it is not a digit. */
-function digit(value: string, i: number): number {
-  const c = value.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : -1;
-}
-
-/** Two digits at `i` as a number, or -1. */
+/** The two-digit number at `i` of a string whose characters there are known to be digits. */
 function twoDigits(value: string, i: number): number {
-  const a = digit(value, i);
-  const b = digit(value, i + 1);
-  return a < 0 || b < 0 ? -1 : a * 10 + b;
+  return value.charCodeAt(i) * 10 + value.charCodeAt(i + 1) - 528; // 528 = 48 * 11, the two '0's
 }
 
 /**
- * `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` with a real calendar date and a time before 23:59:60: true.
- * Other strings (a leap second, `+0100`, a space as separator, invalid values) get the exact format's answer.
+ * `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` with months 01–12, days 01–31, a time before 23:59:60 and a zone
+ * before 24:00: a subset of what the exact format accepts (one `T`, no whitespace, a strict zone). One regular
+ * expression without nested repetition (V8 runs it as machine code, faster here than a loop over char codes), then
+ * the calendar only for days after the 28th.
+ */
+const COMMON_DATE_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * Common date-times with a real calendar date: true. Other strings (a leap second, `+0100`, a space as separator,
+ * invalid values) get the exact format's answer.
  */
 export function dateTime(value: string): boolean {
-  const length = value.length;
-  if (length < 20 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || (value.charCodeAt(10) | 32) !== 116) return exactDateTime.validate(value);
-  const y1 = twoDigits(value, 0);
-  const y2 = twoDigits(value, 2);
-  const month = twoDigits(value, 5);
-  const day = twoDigits(value, 8);
-  if (y1 < 0 || y2 < 0 || month < 1 || month > 12 || day < 1) return exactDateTime.validate(value);
-  const year = y1 * 100 + y2;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > (month === 2 && leap ? 29 : DAYS[month]!)) return exactDateTime.validate(value);
-  const hour = twoDigits(value, 11);
-  const minute = twoDigits(value, 14);
-  const second = twoDigits(value, 17);
-  if (value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
-    return exactDateTime.validate(value);
-  }
-  let i = 19;
-  if (value.charCodeAt(i) === 46) {
-    i += 1;
-    const start = i;
-    while (i < length && digit(value, i) >= 0) i += 1;
-    if (i === start) return exactDateTime.validate(value);
-  }
-  const zone = value.charCodeAt(i);
-  if ((zone | 32) === 122 && i + 1 === length) return true;
-  if ((zone === 43 || zone === 45) && i + 6 === length && value.charCodeAt(i + 3) === 58) {
-    const zoneHour = twoDigits(value, i + 1);
-    const zoneMinute = twoDigits(value, i + 4);
-    if (zoneHour >= 0 && zoneHour <= 23 && zoneMinute >= 0 && zoneMinute <= 59) return true;
+  if (COMMON_DATE_TIME.test(value)) {
+    const day = twoDigits(value, 8);
+    if (day <= 28) return true;
+    const month = twoDigits(value, 5);
+    const year = twoDigits(value, 0) * 100 + twoDigits(value, 2);
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    if (day <= (month === 2 && leap ? 29 : DAYS[month]!)) return true;
   }
   return exactDateTime.validate(value);
 }
