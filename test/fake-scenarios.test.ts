@@ -260,3 +260,30 @@ describe('state', () => {
     expect(await run()).toEqual(await run());
   });
 });
+
+describe('tree and members', () => {
+  it('lists the tree with keyset pagination to the end, and sees a new file', async () => {
+    const dev = as('developer-token');
+    await dev.repository.createFile({ path: { id: PROJECT, file_path: 'src/lib/util.js' }, body: { branch: 'main', commit_message: 'Add util', content: 'export {};\n' } });
+    const top = await dev.repository.listTree({ path: { id: PROJECT } });
+    expect(top.map((e) => [e.type, e.path])).toEqual([['tree', 'scripts'], ['tree', 'src'], ['blob', 'README.md']]);
+    const all = await dev.repository.listTree.all({ path: { id: PROJECT }, query: { recursive: true, per_page: 2, pagination: 'keyset' } });
+    expect(all.filter((e) => e.type === 'blob').map((e) => e.path)).toContain('src/lib/util.js');
+    expect(new Set(all.map((e) => e.path)).size).toBe(all.length);
+    const script = all.find((e) => e.path === 'scripts/run.sh');
+    expect(script?.mode).toBe('100755');
+  });
+
+  it('lists direct members and, under /all, inherited members at their highest level', async () => {
+    const dev = as('developer-token');
+    const direct = await dev.members.listProjectMembers({ path: { id: PROJECT } });
+    expect(direct.map((m) => [m.username, m.access_level])).toEqual([['mia', 40], ['dev', 30], ['rita', 20], ['gus', 10]]);
+    const all = await dev.members.listAllProjectMembers({ path: { id: PROJECT } });
+    expect(all.map((m) => [m.username, m.access_level])).toEqual([['olivia', 50], ['mia', 40], ['dev', 30], ['rita', 20], ['gus', 10]]);
+    expect((await dev.members.getInheritedProjectMember({ path: { id: PROJECT, user_id: 2 } })).access_level).toBe(50);
+    expect((await failure(dev.members.getProjectMember({ path: { id: PROJECT, user_id: 2 } }))).status).toBe(404);
+    const subgroup = await dev.members.listAllGroupMembers({ path: { id: 'my-group/sub' } });
+    expect(subgroup.map((m) => m.username)).toEqual(['olivia']);
+    expect((await failure(as('outsider-token').members.listProjectMembers({ path: { id: 'my-group/secret' } }))).status).toBe(404);
+  });
+});

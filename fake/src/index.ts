@@ -10,6 +10,7 @@ import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
 import { jobHandlers } from './handlers/jobs.ts';
+import { memberHandlers } from './handlers/members.ts';
 import { mergeRequestHandlers } from './handlers/merge-requests.ts';
 import { repositoryHandlers } from './handlers/repository.ts';
 import { Store } from './store.ts';
@@ -51,7 +52,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...adminHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */

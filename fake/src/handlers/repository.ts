@@ -12,6 +12,27 @@ import type { Project, Store } from '../store.ts';
 const FILE_NOT_FOUND = { status: 404 as const, body: message('404 File Not Found') };
 const bad = (text: string, field: string) => ({ status: 400 as const, body: { message: `400 Bad request - ${text}`, errors: [{ in: 'body', field, problem: text }] } });
 
+/** The entries under `dir` (all levels when recursive): directories first, then files, each by name. */
+function treeEntries(commit: FakeCommit, dir: string, recursive: boolean): { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }[] | undefined {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const paths = Object.keys(commit.tree).filter((p) => p.startsWith(prefix));
+  if (dir !== '' && paths.length === 0) return undefined;
+  const trees = new Set<string>();
+  const blobs: string[] = [];
+  for (const path of paths) {
+    const rest = path.slice(prefix.length).split('/');
+    for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth++) trees.add(prefix + rest.slice(0, depth).join('/'));
+    if (recursive || rest.length === 1) blobs.push(path);
+  }
+  const treeId = (path: string) => createHash('sha1').update(`tree ${path}\n${Object.entries(commit.tree).filter(([p]) => p.startsWith(`${path}/`)).map(([p, e]) => `${p} ${e.blob_id}`).join('\n')}`).digest('hex');
+  const name = (path: string) => path.split('/').pop()!;
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [
+    ...[...trees].sort(byPath).map((path) => ({ id: treeId(path), name: name(path), type: 'tree' as const, path, mode: '040000' })),
+    ...blobs.sort(byPath).map((path) => ({ id: commit.tree[path]!.blob_id, name: name(path), type: 'blob' as const, path, mode: commit.tree[path]!.execute_filemode ? '100755' : '100644' })),
+  ];
+}
+
 export function repositoryHandlers(store: Store): Handlers<Principal> {
   /** The project whose repository the caller may read (anonymous callers: public projects only). */
   const readable = (id: string | number, principal: Principal | undefined): Project | undefined => {
@@ -137,6 +158,27 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to delete a file that has changed since you started editing it.', 'last_commit_id');
       write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, null);
       return { status: 204 };
+    },
+    'repository/list-tree': ({ params, query }, { principal, request }) => {
+      const project = readable(params.id, principal);
+      if (!project) return PROJECT_NOT_FOUND;
+      const commit = store.resolveRef(project, query.ref);
+      if (!commit) return { status: 404, body: message('404 Tree Not Found') };
+      const entries = treeEntries(commit, (query.path ?? '').replace(/^\/+|\/+$/g, ''), query.recursive === true);
+      if (entries === undefined) return { status: 404, body: message('404 Tree Not Found') };
+      // Keyset pagination only: `page_token` is the id of the last entry of the previous page.
+      const perPage = Math.min(Math.max(query.per_page ?? 20, 1), 100);
+      const start = query.page_token === undefined ? 0 : entries.map((e) => e.id).lastIndexOf(query.page_token) + 1;
+      const items = entries.slice(start, start + perPage);
+      const headers: Record<string, string> = {};
+      if (start + perPage < entries.length && items.length > 0) {
+        const url = new URL(request.raw.url ?? '/', `${request.protocol}://${request.headers.host ?? 'localhost'}`);
+        url.searchParams.set('pagination', 'keyset');
+        url.searchParams.set('per_page', String(perPage));
+        url.searchParams.set('page_token', items[items.length - 1]!.id);
+        headers.link = `<${url}>; rel="next"`;
+      }
+      return { status: 200, body: items, headers };
     },
     'repository/get-blob': ({ params }, { principal }) => {
       const project = readable(params.id, principal);
