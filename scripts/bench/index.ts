@@ -23,7 +23,7 @@ const sections: Record<string, () => Promise<void>> = {
   [bundle.name]: () => bundle.run(),
   [mock.name]: () => mock.run({ rounds, durationS: values.quick ? 1 : 1.5 }),
   [server.name]: () => server.run({ rounds, durationS: values.quick ? 1 : 1.5, soakS: values.quick ? 2 : 4 }),
-  [fake.name]: () => fake.run(),
+  [fake.name]: () => fake.run({ rounds, durationS: values.quick ? 1 : 1.5 }),
   [build.name]: () => build.run(),
 };
 const only = values.only?.split(',').map((s) => s.trim());
