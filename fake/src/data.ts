@@ -153,4 +153,6 @@ export interface FakeData {
   merge_requests: FakeMergeRequest[];
   application_settings?: Record<string, unknown>;
   plan_limits?: Record<string, Record<string, number>>;
+  /** Project exports by project id. */
+  project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
 }
