@@ -68,3 +68,25 @@ describe('groups', () => {
     expect(await status(as('owner-token').groups.listSubgroups({ path: { id: 999 } }))).toBe(404);
   });
 });
+
+describe('invitations', () => {
+  it('invite, list, update, delete; existing users become members; failures in the message map', async () => {
+    const api = as('maintainer-token');
+    const project = { id: 'my-group/my-project' };
+    const result = await api.invitations.createProjectInvitation({ path: project, body: { email: 'new@example.com,nobody@example.com,not-an-email', access_level: 30 } });
+    expect(result).toEqual({ status: 'error', message: { 'not-an-email': 'Invite email is invalid' } });
+    expect((await api.members.getProjectMember({ path: { ...project, user_id: 7 } })).access_level).toBe(30); // nobody@example.com has an account
+    const again = await api.invitations.createProjectInvitation({ path: project, body: { email: 'new@example.com', user_id: '4,999', access_level: 20 } });
+    expect(again).toEqual({ status: 'error', message: { 'new@example.com': 'Invite email has already been taken', '4': 'User already exists in source', '999': 'User not found' } });
+    const listed = await api.invitations.listProjectInvitations({ path: project });
+    expect(listed.map((i) => [i.invite_email, i.access_level, i.created_by_name])).toEqual([['new@example.com', 30, 'Mia Maintainer']]);
+    expect(await api.invitations.updateProjectInvitation({ path: { ...project, email: 'new@example.com' }, body: { access_level: 20 } })).toMatchObject({ access_level: 20 });
+    expect(await status(api.invitations.updateProjectInvitation({ path: { ...project, email: 'new@example.com' }, body: { access_level: 50 } }))).toBe(400);
+    expect(await status(as('developer-token').invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } }))).toBe(403);
+    await api.invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } });
+    expect(await api.invitations.listProjectInvitations({ path: project })).toEqual([]);
+    expect(await status(api.invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } }))).toBe(404);
+    expect(await as('owner-token').invitations.createGroupInvitation({ path: { id: 'my-group' }, body: { email: 'g@example.com', access_level: 40 } })).toEqual({ status: 'success' });
+    expect((await as('owner-token').invitations.listGroupInvitations({ path: { id: 1 } })).map((i) => i.invite_email)).toEqual(['g@example.com']);
+  });
+});

@@ -141,6 +141,17 @@ export interface FakeMergeRequest {
   updated_at?: string;
 }
 
+export interface FakeInvitation {
+  id: number;
+  source_type: 'group' | 'project';
+  source_id: number;
+  invite_email: string;
+  access_level: AccessLevel;
+  expires_at: string | null;
+  created_at: string;
+  created_by_id: number;
+}
+
 export interface FakeData {
   /** Where the fake's clock starts (ISO 8601); every write advances it by one second. */
   now?: string;
@@ -153,6 +164,8 @@ export interface FakeData {
   merge_requests: FakeMergeRequest[];
   application_settings?: Record<string, unknown>;
   plan_limits?: Record<string, Record<string, number>>;
+  /** Pending invitations (e-mails without an account); inviting an existing user makes a member. */
+  invitations?: FakeInvitation[];
   /** Project exports by project id. */
   project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
 }

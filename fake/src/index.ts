@@ -11,6 +11,7 @@ import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { groupHandlers } from './handlers/groups.ts';
+import { invitationHandlers } from './handlers/invitations.ts';
 import { jobHandlers } from './handlers/jobs.ts';
 import { memberHandlers } from './handlers/members.ts';
 import { mergeRequestHandlers } from './handlers/merge-requests.ts';
@@ -54,7 +55,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...exportHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...adminHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
