@@ -90,3 +90,26 @@ describe('invitations', () => {
     expect((await as('owner-token').invitations.listGroupInvitations({ path: { id: 1 } })).map((i) => i.invite_email)).toEqual(['g@example.com']);
   });
 });
+
+describe('memberships and error-tracking client keys', () => {
+  it('lists direct memberships for administrators only, by type; 404 for an unknown user', async () => {
+    const memberships = await as('admin-token').users.listMemberships({ path: { id: 3 } });
+    expect(memberships.map((m) => [m.source_type, m.source_id, m.access_level])).toEqual([['Project', 1, 40], ['Project', 3, 40]]);
+    expect((await as('admin-token').users.listMemberships({ path: { id: 2 }, query: { type: 'Namespace' } })).map((m) => m.source_name)).toEqual(['My Group']);
+    expect(await status(as('owner-token').users.listMemberships({ path: { id: 3 } }))).toBe(403);
+    expect(await status(as('admin-token').users.listMemberships({ path: { id: 999 } }))).toBe(404);
+  });
+
+  it('rotates a client key: create, list, delete the old one', async () => {
+    const api = as('maintainer-token');
+    const project = { id: 'my-group/my-project' };
+    const first = (await api.errorTracking.createClientKey({ path: project })) as { id: number; dsn: string };
+    const second = (await api.errorTracking.createClientKey({ path: project })) as { id: number; dsn: string };
+    expect(first.dsn).not.toBe(second.dsn);
+    expect(((await api.errorTracking.listClientKeys({ path: project })) as { id: number }[]).map((k) => k.id)).toEqual([first.id, second.id]);
+    await api.errorTracking.deleteClientKey({ path: { ...project, key_id: first.id } });
+    expect(((await api.errorTracking.listClientKeys({ path: project })) as { id: number }[]).map((k) => k.id)).toEqual([second.id]);
+    expect(await status(api.errorTracking.deleteClientKey({ path: { ...project, key_id: first.id } }))).toBe(404);
+    expect(await status(as('developer-token').errorTracking.listClientKeys({ path: project }))).toBe(403);
+  });
+});

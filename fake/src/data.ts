@@ -166,6 +166,8 @@ export interface FakeData {
   plan_limits?: Record<string, Record<string, number>>;
   /** Pending invitations (e-mails without an account); inviting an existing user makes a member. */
   invitations?: FakeInvitation[];
+  /** Error-tracking client keys of projects. */
+  error_tracking_client_keys?: { id: number; project_id: number; public_key: string }[];
   /** Project exports by project id. */
   project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
 }

@@ -9,6 +9,7 @@ import { createAuthenticate, type Principal } from './auth.ts';
 import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
+import { errorTrackingHandlers } from './handlers/error-tracking.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { groupHandlers } from './handlers/groups.ts';
 import { invitationHandlers } from './handlers/invitations.ts';
@@ -16,6 +17,7 @@ import { jobHandlers } from './handlers/jobs.ts';
 import { memberHandlers } from './handlers/members.ts';
 import { mergeRequestHandlers } from './handlers/merge-requests.ts';
 import { repositoryHandlers } from './handlers/repository.ts';
+import { userHandlers } from './handlers/users.ts';
 import { Store } from './store.ts';
 
 export type * from './data.ts';
@@ -55,7 +57,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...adminHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
