@@ -113,3 +113,17 @@ describe('memberships and error-tracking client keys', () => {
     expect(await status(as('developer-token').errorTracking.listClientKeys({ path: project }))).toBe(403);
   });
 });
+
+describe('projects', () => {
+  it('lists what the caller may see: anonymous the public ones (simple), members their private ones, with filters', async () => {
+    const anonymous = await as().projects.listProjects({ query: { simple: true } });
+    expect(anonymous.map((p) => p.path_with_namespace)).toEqual(['my-group/my-project']);
+    const outsider = await as('outsider-token').projects.listProjects();
+    expect(outsider.map((p) => p.id)).toEqual([3, 1]); // internal and public, id descending
+    const dev = await as('developer-token').projects.listProjects({ query: { order_by: 'name', sort: 'asc' } });
+    expect(dev.map((p) => p.name)).toEqual(['My Project', 'Secret', 'Tools']);
+    expect((await as('developer-token').projects.listProjects({ query: { min_access_level: 30 } })).map((p) => p.id)).toEqual([2, 1]);
+    expect((await as('owner-token').projects.listProjects({ query: { owned: true, visibility: 'private' } })).map((p) => p.id)).toEqual([2]);
+    expect((await as('developer-token').projects.listProjects({ query: { search: 'secret' } })).map((p) => p.id)).toEqual([2]);
+  });
+});

@@ -16,6 +16,7 @@ import { invitationHandlers } from './handlers/invitations.ts';
 import { jobHandlers } from './handlers/jobs.ts';
 import { memberHandlers } from './handlers/members.ts';
 import { mergeRequestHandlers } from './handlers/merge-requests.ts';
+import { projectHandlers } from './handlers/projects.ts';
 import { repositoryHandlers } from './handlers/repository.ts';
 import { userHandlers } from './handlers/users.ts';
 import { Store } from './store.ts';
@@ -57,7 +58,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...adminHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
