@@ -27,6 +27,9 @@ export function webBase(_store: Store): string {
   return 'https://service.example';
 }
 
+/** The longest `Link` header the fake sends. */
+export const MAX_LINK = 8192;
+
 export interface Page<T> {
   items: T[];
   headers: Record<string, string>;
@@ -41,17 +44,20 @@ export function paginate<T>(items: T[], query: { page?: number; per_page?: numbe
   const totalPages = Math.max(1, Math.ceil(items.length / perPage));
   const page = Math.max(query.page ?? 1, 1);
   const slice = items.slice((page - 1) * perPage, page * perPage);
-  const link = (n: number) => `<${pageUrl(request, n, perPage)}>`;
+  const at = (n: number) => `<${pageUrl(request, n, perPage)}>`;
   const links = [
-    ...(page > 1 ? [`${link(Math.min(page - 1, totalPages))}; rel="prev"`] : []),
-    ...(page < totalPages ? [`${link(page + 1)}; rel="next"`] : []),
-    `${link(1)}; rel="first"`,
-    `${link(totalPages)}; rel="last"`,
+    ...(page > 1 ? [`${at(Math.min(page - 1, totalPages))}; rel="prev"`] : []),
+    ...(page < totalPages ? [`${at(page + 1)}; rel="next"`] : []),
+    `${at(1)}; rel="first"`,
+    `${at(totalPages)}; rel="last"`,
   ];
+  // The links repeat the request's query: past 8 KiB (a hostile query) they are left out rather than overflow a client's
+  // header limit; x-page and x-next-page still say where the next page is.
+  const link = links.join(', ');
   return {
     items: slice,
     headers: {
-      link: links.join(', '),
+      ...(link.length <= MAX_LINK ? { link } : {}),
       'x-page': String(page),
       'x-per-page': String(perPage),
       'x-next-page': page < totalPages ? String(page + 1) : '',

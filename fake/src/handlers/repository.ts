@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeCommit } from '../data.ts';
-import { FORBIDDEN, message, PROJECT_NOT_FOUND } from '../common.ts';
+import { FORBIDDEN, MAX_LINK, message, PROJECT_NOT_FOUND } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 
 const FILE_NOT_FOUND = { status: 404 as const, body: message('404 File Not Found') };
@@ -176,7 +176,7 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
         url.searchParams.set('pagination', 'keyset');
         url.searchParams.set('per_page', String(perPage));
         url.searchParams.set('page_token', items[items.length - 1]!.id);
-        headers.link = `<${url}>; rel="next"`;
+        if (url.href.length <= MAX_LINK) headers.link = `<${url}>; rel="next"`;
       }
       return { status: 200, body: items, headers };
     },
