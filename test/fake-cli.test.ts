@@ -57,7 +57,7 @@ describe('README', () => {
     const readme = readFileSync('README.md', 'utf8');
     const section = readme.slice(readme.indexOf('<!-- fake-operations:start -->'), readme.indexOf('<!-- fake-operations:end -->'));
     const listed = [...section.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
-    expect(listed).toEqual(implementedOperations);
+    expect(listed, 'regenerate with: node --import tsx fake/scripts/readme.mts').toEqual(implementedOperations);
     expect(section).toContain(`${implementedOperations.length} of the ${routes.length} operations`);
     for (const id of implementedOperations) expect(routes.some((r) => r.id === id)).toBe(true);
   });

@@ -127,3 +127,14 @@ describe('projects', () => {
     expect((await as('developer-token').projects.listProjects({ query: { search: 'secret' } })).map((p) => p.id)).toEqual([2]);
   });
 });
+
+describe('renamed projects', () => {
+  it('answers 301 to the numeric-id URL for an old path, and the client follows it', async () => {
+    const response = await fetch(`${fake.url}/api/v4/projects/my-group%2Fold-project/merge_requests?labels=frontend`, { headers: { 'PRIVATE-TOKEN': 'developer-token' }, redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe(`${fake.url}/api/v4/projects/1/merge_requests?labels=frontend`);
+    const followed = await as('developer-token').mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/old-project' }, query: { labels: 'frontend' } });
+    expect(followed.map((m) => m.iid)).toEqual([1]);
+    expect(await status(as('developer-token').mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/never-existed' } }))).toBe(404);
+  });
+});

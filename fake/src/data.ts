@@ -76,6 +76,8 @@ export interface FakeProject {
   visibility: 'public' | 'internal' | 'private';
   default_branch: string;
   description?: string | null;
+  /** Full paths the project had before a rename: requests by them answer 301 to the numeric-id URL. */
+  previous_paths?: string[];
   members: FakeMember[];
   /** Files of the default branch as a shorthand: expanded into one initial commit when `repository` is absent. */
   files?: Record<string, FakeFile | string>;

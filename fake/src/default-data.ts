@@ -48,7 +48,7 @@ export function defaultData(): FakeData {
     ],
     projects: [
       {
-        id: 1, name: 'My Project', path: 'my-project', namespace_id: 1, visibility: 'public', default_branch: 'main', description: 'A public project',
+        id: 1, name: 'My Project', path: 'my-project', namespace_id: 1, visibility: 'public', default_branch: 'main', description: 'A public project', previous_paths: ['my-group/old-project'],
         members: [{ user_id: 3, access_level: 40 }, { user_id: 4, access_level: 30 }, { user_id: 5, access_level: 20 }, { user_id: 6, access_level: 10 }],
         files: {
           'README.md': '# My Project\n\nA public project.\n',

@@ -3,8 +3,8 @@
  * behave as the seeds state over in-memory state; every other operation answers the server's 501 (after
  * authentication), never invented data.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import { registerServiceApi, serviceApiServerOptions, type Handlers } from '@service-api/server';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { registerServiceApi, routes, serviceApiServerOptions, type Handlers } from '@service-api/server';
 import { createAuthenticate, type Principal } from './auth.ts';
 import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
@@ -68,17 +68,30 @@ export const implementedOperations: string[] = Object.keys(handlersOf(new Store(
  * Every handler first answers a refused sudo (403/403/404 with the API's bodies) and an invalid credential on an
  * operation that also allows anonymous callers (401), then runs against the store of the moment.
  */
-function guarded(current: () => Handlers<Principal>): Handlers<Principal> {
+function guarded(current: () => { handlers: Handlers<Principal>; store: Store }): Handlers<Principal> {
   const out: Record<string, unknown> = {};
   for (const id of implementedOperations) {
-    out[id] = (input: never, context: { principal: Principal | undefined; credentials: unknown[] }) => {
+    const projectScoped = routes.find((r) => r.id === id)?.path.startsWith('/projects/{id}') === true;
+    out[id] = (input: { params: { id?: unknown } }, context: { principal: Principal | undefined; credentials: unknown[]; request: FastifyRequest }) => {
       if (context.principal?.refusal) return context.principal.refusal;
       if (!context.principal && context.credentials.length > 0) return { status: 401, body: { message: '401 Unauthorized' } };
-      const handler = current()[id as keyof Handlers<Principal>] as (input: never, context: never) => unknown;
-      return handler(input, context as never);
+      const { handlers, store } = current();
+      if (projectScoped && typeof input.params.id === 'string') {
+        const moved = store.movedProject(input.params.id);
+        if (moved && store.canRead(moved, context.principal?.user)) return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };
+      }
+      const handler = handlers[id as keyof Handlers<Principal>] as (input: never, context: never) => unknown;
+      return handler(input as never, context as never);
     };
   }
   return out as Handlers<Principal>;
+}
+
+/** The request's URL with the project's old path replaced by its numeric id (Part 1 §7 rule 3). */
+function movedUrl(request: FastifyRequest, id: number): string {
+  const url = request.raw.url ?? '/';
+  const rest = url.replace(/^(.*?\/projects\/)[^/?]+/, `$1${id}`);
+  return `${request.protocol}://${request.headers.host ?? 'localhost'}${rest}`;
 }
 
 /** A Fastify app serving the fake (not listening), with `/__fake/reset` and `/__fake/state`. */
@@ -93,7 +106,7 @@ export async function createFake(options: FakeOptions = {}): Promise<{ app: Fast
   const state = () => structuredClone(store.data) as FakeData;
   const app = Fastify(serviceApiServerOptions({ logger: options.logger ?? false }));
   await registerServiceApi(app, {
-    handlers: guarded(() => handlers),
+    handlers: guarded(() => ({ handlers, store })),
     authenticate: (context) => createAuthenticate(store, { anyToken: options.anyToken === true })(context),
     validateResponses: options.validateResponses,
     strict: options.strict,

@@ -86,6 +86,12 @@ export class Store {
     return this.data.projects.find((p) => this.projectPath(p).toLowerCase() === text.toLowerCase());
   }
 
+  /** The project that was at this path before a rename (`previous_paths`), when no project has the path now. */
+  movedProject(path: string): Project | undefined {
+    if (/^\d+$/.test(path) || this.findProject(path)) return undefined;
+    return this.data.projects.find((p) => (p.previous_paths ?? []).some((old) => old.toLowerCase() === path.toLowerCase()));
+  }
+
   /** The highest access level of a user in a group, inherited from its ancestors. */
   groupAccess(group: FakeGroup | undefined, userId: number): number {
     let level = 0;
