@@ -138,3 +138,21 @@ describe('renamed projects', () => {
     expect(await status(as('developer-token').mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/never-existed' } }))).toBe(404);
   });
 });
+
+describe('approvals', () => {
+  it('keeps settings (selective removals only without reset on push) and rules with their approvers', async () => {
+    const api = as('maintainer-token');
+    const project = { id: 'my-group/my-project' };
+    expect(await as('reporter-token').approvals.getProjectApprovalSettings({ path: project })).toMatchObject({ reset_approvals_on_push: true, approvers: [] });
+    expect(await status(api.approvals.updateProjectApprovalSettings({ path: project, body: { selective_code_owner_removals: true } }))).toBe(400);
+    await api.approvals.updateProjectApprovalSettings({ path: project, body: { reset_approvals_on_push: false, selective_code_owner_removals: true } });
+    expect(await api.approvals.getProjectApprovalSettings({ path: project })).toMatchObject({ reset_approvals_on_push: false, selective_code_owner_removals: true });
+    expect(await status(as('developer-token').approvals.updateProjectApprovalSettings({ path: project, body: { require_password_to_approve: true } }))).toBe(403);
+    const rule = await api.approvals.createProjectApprovalRule({ path: project, body: { name: 'Security', approvals_required: 2, user_ids: [3], usernames: ['dev'], group_ids: [1] } });
+    expect(rule).toMatchObject({ name: 'Security', approvals_required: 2, usernames: ['mia', 'dev'] });
+    expect(rule.eligible_approvers?.map((u) => (u as { username: string }).username).sort()).toEqual(['dev', 'mia', 'olivia']);
+    expect((await api.approvals.listProjectApprovalRules({ path: project })).map((r) => r.id)).toEqual([rule.id]);
+    expect((await api.approvals.getProjectApprovalRule({ path: { ...project, approval_rule_id: rule.id } })).name).toBe('Security');
+    expect(await status(api.approvals.getProjectApprovalRule({ path: { ...project, approval_rule_id: 999 } }))).toBe(404);
+  });
+});

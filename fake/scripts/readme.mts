@@ -56,7 +56,8 @@ fake.reset(); await fake.close();
   worker), then download a real gzip tarball. A project with \`previous_paths\` answers 301 to its numeric-id URL
   when called by an old path.
 - Not modelled: pipelines running (jobs keep their status), milestones (\`milestone_id\` is accepted and ignored),
-  approvals, runners, badges, hooks, integrations, settings, imports and migrations: their operations answer 501.
+  group approval rules, runners, badges, hooks, integrations, settings, imports and migrations: their operations
+  answer 501.
 
 <!-- fake-operations:start -->
 Operations with a real handler (${m.implementedOperations.length} of the ${routes.length} operations; \`test/fake-cli.test.ts\` checks this list against the code):
