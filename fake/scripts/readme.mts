@@ -18,6 +18,7 @@ authentication, never invented data.
 
 \`\`\`ts
 import { startFake } from '@service-api/fake';
+import { createServiceApi } from '@service-api/client';
 const fake = await startFake({ validateResponses: true });               // default data set, free port
 const api = createServiceApi({ host: fake.url, auth: { privateToken: 'developer-token' } });
 await api.mergeRequests.createMergeRequest({ path: { id: 'my-group/my-project' }, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Add login page' } });
