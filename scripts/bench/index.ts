@@ -28,7 +28,7 @@ const sections: Record<string, () => Promise<void>> = {
   [bundle.name]: () => bundle.run(),
   [mock.name]: () => mock.run({ rounds, durationS, restartEachRound: full }),
   [server.name]: () => server.run({ rounds, durationS, soakS: values.quick ? 2 : full ? 20 : 4, restartEachRound: full }),
-  [fake.name]: () => fake.run(),
+  [fake.name]: () => fake.run({ rounds, durationS }),
   [build.name]: () => build.run(),
 };
 const only = values.only?.split(',').map((s) => s.trim());

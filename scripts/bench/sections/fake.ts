@@ -1,17 +1,56 @@
-/** The stateful fake of issue 12: not built yet, so there is nothing to measure. */
-import { existsSync } from 'node:fs';
+/** The stateful fake (issue 12) against the Prism CLI on the same requests, and its start-up time. */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../../lib/paths.ts';
-import { goal, heading } from '../lib/report.ts';
+import { routes } from '../lib/fixtures.ts';
+import { compareServers, printServers, ratio } from '../lib/http.ts';
+import { prismCli, tsServer } from '../lib/processes.ts';
+import { goal, heading, showSpread, spread } from '../lib/report.ts';
 
 export const name = 'fake';
 
-export async function run(): Promise<void> {
-  heading('Stateful fake', 'The stateful fake (issue 12) is to be measured like the mock: against the Prism CLI and node:http.');
-  const candidates = ['scripts/fake.ts', 'scripts/fake/server.ts'].filter((p) => existsSync(join(ROOT, p)));
-  const text = candidates.length
-    ? `found ${candidates.join(', ')}, but this bench has no section for it yet`
-    : 'not built yet (issue 12 is open): nothing measured';
-  console.log(text);
-  goal(name, 'fake measured against Prism CLI and node:http', text, null);
+/** Milliseconds from spawning `node fake/src/cli.ts --port 0` (through tsx) to its "listening" line. */
+function startUp(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fake', 'src', 'cli.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening on')) {
+        resolve(performance.now() - started);
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the fake exited with ${code}: ${output}`)));
+  });
+}
+
+export async function run(options: { rounds: number; durationS: number }): Promise<void> {
+  heading(
+    'Stateful fake: ours against the Prism CLI, and its start-up',
+    `Each server in its own process, autocannon in another; 10 connections, ${options.durationS} s per route after a warm-up, ${options.rounds} rounds,\n` +
+      'each round starting every server afresh in rotated order. The fake (scripts/bench/servers/fake.ts: default data set plus project 42,\n' +
+      '--any-token) really filters, creates and stores: its merge request list grows with every POST of the round.\n' +
+      'Start-up: spawning `fake/src/cli.ts --port 0` through tsx until it prints its URL (tsx compiles on the fly: a packed fake runs compiled JS).',
+  );
+  const figures = await compareServers(
+    [
+      { name: 'fake', spec: async () => tsServer('fake.ts') },
+      { name: 'Prism CLI', spec: prismCli },
+    ],
+    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5 },
+  );
+  printServers(figures, 'Prism CLI', []);
+  for (const route of routes) {
+    const r = ratio(figures, route.name, 'fake', 'Prism CLI');
+    goal(name, `${route.name}: fake ≥ 10× Prism CLI (req/s)`, `${r.toFixed(2)}×`, r >= 10);
+  }
+  const failures = Object.values(figures.byRoute).reduce((n, byContender) => n + byContender['fake']!.failures, 0);
+  goal(name, 'fake answers every request with 2xx', `${failures} failed`, failures === 0);
+  const samples: number[] = [];
+  for (let i = 0; i < options.rounds; i += 1) samples.push(await startUp());
+  const s = spread(samples);
+  console.log(`\nStart-up (spawn to listening, ms, min / median / max): ${showSpread(s)}`);
+  goal(name, 'fake starts in < 1 s (spawn to listening)', `${(s.median / 1000).toFixed(2)} s`, s.median < 1000);
 }

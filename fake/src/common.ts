@@ -1,0 +1,87 @@
+/** What every domain's handlers share: the context, not-found answers and pagination over real collections. */
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from './auth.ts';
+import type { FakeUser } from './data.ts';
+import type { Project, Store } from './store.ts';
+
+export interface Context {
+  store: Store;
+}
+
+export const message = (text: string) => ({ message: text });
+export const PROJECT_NOT_FOUND = { status: 404 as const, body: message('404 Project Not Found') };
+export const FORBIDDEN = { status: 403 as const, body: message('403 Forbidden') };
+
+/** The project a caller may read, or undefined (answered 404 like the Service: not found or not accessible). */
+export function readableProject(store: Store, id: string | number, principal: Principal | undefined): Project | undefined {
+  const project = store.findProject(id);
+  return project && store.canRead(project, principal?.user) ? project : undefined;
+}
+
+export function userBasic(store: Store, user: FakeUser | undefined) {
+  if (!user) return null;
+  return { id: user.id, name: user.name, username: user.username, state: user.state ?? 'active', avatar_url: null, web_url: `${webBase(store)}/${user.username}` };
+}
+
+export function webBase(_store: Store): string {
+  return 'https://service.example';
+}
+
+/** The longest `Link` header the fake sends. */
+export const MAX_LINK = 8192;
+
+export interface Page<T> {
+  items: T[];
+  headers: Record<string, string>;
+}
+
+/**
+ * One page of a collection with the API's pagination headers: `Link` (first, prev, next, last) at the URL the client
+ * used, `x-page`, `x-per-page`, `x-next-page`, `x-prev-page`, `x-total`, `x-total-pages`. `per_page` is at most 100.
+ */
+export function paginate<T>(items: T[], query: { page?: number; per_page?: number }, request: FastifyRequest): Page<T> {
+  const perPage = Math.min(Math.max(query.per_page ?? 20, 1), 100);
+  const totalPages = Math.max(1, Math.ceil(items.length / perPage));
+  const page = Math.max(query.page ?? 1, 1);
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  const at = (n: number) => `<${pageUrl(request, n, perPage)}>`;
+  const links = [
+    ...(page > 1 ? [`${at(Math.min(page - 1, totalPages))}; rel="prev"`] : []),
+    ...(page < totalPages ? [`${at(page + 1)}; rel="next"`] : []),
+    `${at(1)}; rel="first"`,
+    `${at(totalPages)}; rel="last"`,
+  ];
+  // The links repeat the request's query: past 8 KiB (a hostile query) they are left out rather than overflow a client's
+  // header limit; x-page and x-next-page still say where the next page is.
+  const link = links.join(', ');
+  return {
+    items: slice,
+    headers: {
+      ...(link.length <= MAX_LINK ? { link } : {}),
+      'x-page': String(page),
+      'x-per-page': String(perPage),
+      'x-next-page': page < totalPages ? String(page + 1) : '',
+      'x-prev-page': page > 1 ? String(Math.min(page - 1, totalPages)) : '',
+      'x-total': String(items.length),
+      'x-total-pages': String(totalPages),
+    },
+  };
+}
+
+function pageUrl(request: FastifyRequest, page: number, perPage: number): string {
+  const url = new URL(request.raw.url ?? '/', `${request.protocol}://${request.headers.host ?? 'localhost'}`);
+  url.searchParams.set('page', String(page));
+  url.searchParams.set('per_page', String(perPage));
+  return url.toString();
+}
+
+/** Query parameters the operation does not document (the Service reads some of them), parsed from the raw URL. */
+export function rawQuery(request: FastifyRequest): URLSearchParams {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  try {
+    return new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  } catch {
+    return new URLSearchParams();
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Repository files and blobs over real commits: create, update and delete write commits; GET, HEAD and raw read the
+ * same blob (same size, blob id, commit ids and SHA-256); `/../` in a path and an unchanged content are 400.
+ */
+import { createHash } from 'node:crypto';
+import type { Handlers } from '@service-api/server';
+import type { Principal } from '../auth.ts';
+import type { FakeCommit } from '../data.ts';
+import { FORBIDDEN, MAX_LINK, message, PROJECT_NOT_FOUND } from '../common.ts';
+import type { Project, Store } from '../store.ts';
+
+const FILE_NOT_FOUND = { status: 404 as const, body: message('404 File Not Found') };
+const bad = (text: string, field: string) => ({ status: 400 as const, body: { message: `400 Bad request - ${text}`, errors: [{ in: 'body', field, problem: text }] } });
+
+/** The entries under `dir` (all levels when recursive): directories first, then files, each by name. */
+function treeEntries(commit: FakeCommit, dir: string, recursive: boolean): { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }[] | undefined {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const paths = Object.keys(commit.tree).filter((p) => p.startsWith(prefix));
+  if (dir !== '' && paths.length === 0) return undefined;
+  const trees = new Set<string>();
+  const blobs: string[] = [];
+  for (const path of paths) {
+    const rest = path.slice(prefix.length).split('/');
+    for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth++) trees.add(prefix + rest.slice(0, depth).join('/'));
+    if (recursive || rest.length === 1) blobs.push(path);
+  }
+  const treeId = (path: string) => createHash('sha1').update(`tree ${path}\n${Object.entries(commit.tree).filter(([p]) => p.startsWith(`${path}/`)).map(([p, e]) => `${p} ${e.blob_id}`).join('\n')}`).digest('hex');
+  const name = (path: string) => path.split('/').pop()!;
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [
+    ...[...trees].sort(byPath).map((path) => ({ id: treeId(path), name: name(path), type: 'tree' as const, path, mode: '040000' })),
+    ...blobs.sort(byPath).map((path) => ({ id: commit.tree[path]!.blob_id, name: name(path), type: 'blob' as const, path, mode: commit.tree[path]!.execute_filemode ? '100755' : '100644' })),
+  ];
+}
+
+export function repositoryHandlers(store: Store): Handlers<Principal> {
+  /** The project whose repository the caller may read (anonymous callers: public projects only). */
+  const readable = (id: string | number, principal: Principal | undefined): Project | undefined => {
+    const project = store.findProject(id);
+    return project && store.canReadRepository(project, principal?.user) ? project : undefined;
+  };
+
+  /** The file at a ref with its metadata, or the reason it cannot be read. */
+  const fileAt = (project: Project, path: string, ref: string | undefined) => {
+    const commit = store.resolveRef(project, ref);
+    if (!commit) return undefined;
+    const entry = commit.tree[path];
+    if (!entry) return undefined;
+    const content = project.repository.blobs[entry.blob_id]!;
+    const bytes = Buffer.from(content, 'base64');
+    return {
+      file_name: path.split('/').pop()!,
+      file_path: path,
+      size: bytes.length,
+      encoding: 'base64' as const,
+      content,
+      content_sha256: createHash('sha256').update(bytes).digest('hex'),
+      ref: ref ?? project.default_branch,
+      blob_id: entry.blob_id,
+      commit_id: commit.id,
+      last_commit_id: entry.last_commit_id,
+      execute_filemode: entry.execute_filemode,
+      bytes,
+    };
+  };
+
+  const metadataHeaders = (file: NonNullable<ReturnType<typeof fileAt>>) => ({
+    'X-Service-Blob-Id': file.blob_id,
+    'X-Service-Commit-Id': file.commit_id,
+    'X-Service-Content-Sha256': file.content_sha256,
+    'X-Service-Encoding': file.encoding,
+    'X-Service-File-Name': file.file_name,
+    'X-Service-File-Path': file.file_path,
+    'X-Service-Last-Commit-Id': file.last_commit_id,
+    'X-Service-Ref': file.ref,
+    'X-Service-Size': file.size,
+    'X-Service-Execute-Filemode': file.execute_filemode,
+  });
+
+  const fileBody = (file: NonNullable<ReturnType<typeof fileAt>>) => {
+    const { bytes: _bytes, ...body } = file;
+    return body;
+  };
+
+  /** Checks shared by the three writes; returns the branch's head commit or an answer. */
+  const prepareWrite = (project: Project | undefined, principal: Principal, path: string, body: { branch: string; start_branch?: string; commit_message: string }): { answer?: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad>; head?: FakeCommit } => {
+    if (!project) return { answer: PROJECT_NOT_FOUND };
+    if (!store.hasAccess(project, principal.user, 30)) return { answer: FORBIDDEN };
+    if (`/${path}/`.includes('/../') || path.startsWith('/')) return { answer: bad('file_path is invalid', 'file_path') };
+    const branches = project.repository.branches;
+    const head = branches[body.branch] ?? (body.start_branch !== undefined ? branches[body.start_branch] : undefined);
+    if (!head) return { answer: bad(`You can only create or edit files when you are on a branch`, 'branch') };
+    return { head: store.findCommit(project, head)! };
+  };
+
+  const write = (project: Project, principal: Principal, head: FakeCommit, branch: string, commitMessage: string, path: string, change: { content: string; execute_filemode: boolean } | null) => {
+    const commit = store.commit(project, { parent: head.id, message: commitMessage, author: principal.user, changes: { [path]: change } });
+    project.repository.branches[branch] = commit.id;
+    return commit;
+  };
+
+  const contentOf = (content: string, encoding: string | undefined) => (encoding === 'base64' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8')).toString('base64');
+
+  return {
+    'repository/get-file': ({ params, query }, { principal }) => {
+      const project = readable(params.id, principal);
+      if (!project) return PROJECT_NOT_FOUND;
+      const file = fileAt(project, params.file_path, query.ref);
+      return file ? { status: 200, body: fileBody(file) } : FILE_NOT_FOUND;
+    },
+    'repository/get-file-metadata': ({ params, query }, { principal }) => {
+      const project = readable(params.id, principal);
+      if (!project) return { status: 404 };
+      const file = fileAt(project, params.file_path, query.ref);
+      return file ? { status: 200, headers: metadataHeaders(file) } : { status: 404 };
+    },
+    'repository/get-raw-file': ({ params, query }, { principal, reply }) => {
+      const project = readable(params.id, principal);
+      if (!project) return PROJECT_NOT_FOUND;
+      const file = fileAt(project, params.file_path, query.ref);
+      if (!file) return FILE_NOT_FOUND;
+      void reply.type('text/plain; charset=utf-8');
+      return { status: 200, body: new Uint8Array(file.bytes) };
+    },
+    'repository/get-raw-file-metadata': ({ params, query }, { principal }) => {
+      const project = readable(params.id, principal);
+      if (!project) return { status: 404 };
+      const file = fileAt(project, params.file_path, query.ref);
+      return file ? { status: 200, headers: metadataHeaders(file) as never } : { status: 404 };
+    },
+    'repository/create-file': ({ params, body }, { principal }) => {
+      const project = store.findProject(params.id);
+      const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
+      if (prepared.answer) return prepared.answer;
+      if (prepared.head!.tree[params.file_path]) return bad('A file with this name already exists', 'file_path');
+      write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, { content: contentOf(body.content, body.encoding), execute_filemode: body.execute_filemode === true });
+      return { status: 201, body: { file_path: params.file_path, branch: body.branch } };
+    },
+    'repository/update-file': ({ params, body }, { principal }) => {
+      const project = store.findProject(params.id);
+      const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
+      if (prepared.answer) return prepared.answer;
+      const entry = prepared.head!.tree[params.file_path];
+      if (!entry) return bad("A file with this name doesn't exist", 'file_path');
+      if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to update a file that has changed since you started editing it.', 'last_commit_id');
+      const content = contentOf(body.content, body.encoding);
+      const mode = body.execute_filemode ?? entry.execute_filemode;
+      if (content === project!.repository.blobs[entry.blob_id] && mode === entry.execute_filemode) return bad('The content of the file is unchanged: an empty commit', 'content');
+      write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, { content, execute_filemode: mode });
+      return { status: 200, body: { file_path: params.file_path, branch: body.branch } };
+    },
+    'repository/delete-file': ({ params, body }, { principal }) => {
+      const project = store.findProject(params.id);
+      const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
+      if (prepared.answer) return prepared.answer;
+      const entry = prepared.head!.tree[params.file_path];
+      if (!entry) return bad("A file with this name doesn't exist", 'file_path');
+      if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to delete a file that has changed since you started editing it.', 'last_commit_id');
+      write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, null);
+      return { status: 204 };
+    },
+    'repository/list-tree': ({ params, query }, { principal, request }) => {
+      const project = readable(params.id, principal);
+      if (!project) return PROJECT_NOT_FOUND;
+      const commit = store.resolveRef(project, query.ref);
+      if (!commit) return { status: 404, body: message('404 Tree Not Found') };
+      const entries = treeEntries(commit, (query.path ?? '').replace(/^\/+|\/+$/g, ''), query.recursive === true);
+      if (entries === undefined) return { status: 404, body: message('404 Tree Not Found') };
+      // Keyset pagination only: `page_token` is the id of the last entry of the previous page.
+      const perPage = Math.min(Math.max(query.per_page ?? 20, 1), 100);
+      const start = query.page_token === undefined ? 0 : entries.map((e) => e.id).lastIndexOf(query.page_token) + 1;
+      const items = entries.slice(start, start + perPage);
+      const headers: Record<string, string> = {};
+      if (start + perPage < entries.length && items.length > 0) {
+        const url = new URL(request.raw.url ?? '/', `${request.protocol}://${request.headers.host ?? 'localhost'}`);
+        url.searchParams.set('pagination', 'keyset');
+        url.searchParams.set('per_page', String(perPage));
+        url.searchParams.set('page_token', items[items.length - 1]!.id);
+        if (url.href.length <= MAX_LINK) headers.link = `<${url}>; rel="next"`;
+      }
+      return { status: 200, body: items, headers };
+    },
+    'repository/get-blob': ({ params }, { principal }) => {
+      const project = readable(params.id, principal);
+      if (!project) return PROJECT_NOT_FOUND;
+      const content = project.repository.blobs[params.sha];
+      if (content === undefined) return { status: 404, body: message('404 Blob Not Found') };
+      return { status: 200, body: { size: Buffer.from(content, 'base64').length, content, encoding: 'base64', sha: params.sha } };
+    },
+    'repository/get-raw-blob': ({ params }, { principal }) => {
+      const project = readable(params.id, principal);
+      if (!project) return PROJECT_NOT_FOUND;
+      const content = project.repository.blobs[params.sha];
+      if (content === undefined) return { status: 404, body: message('404 Blob Not Found') };
+      return { status: 200, body: new Uint8Array(Buffer.from(content, 'base64')) };
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The fake's state: the data set made whole (repositories as real commits with git blob ids), lookups, access levels,
+ * and a clock that moves one second per write so timestamps are deterministic.
+ */
+import { createHash } from 'node:crypto';
+import type { AccessLevel, FakeCommit, FakeData, FakeGroup, FakeProject, FakeRepository, FakeUser } from './data.ts';
+
+export type Project = FakeProject & { repository: FakeRepository };
+export type StoreData = Omit<FakeData, 'projects'> & { projects: Project[] };
+
+/** The git object id of a blob with this content, as git computes it. */
+export function blobId(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+export class Store {
+  data: StoreData;
+  private tick = 0;
+  private readonly start: number;
+
+  constructor(data: FakeData) {
+    this.data = structuredClone(data) as StoreData;
+    this.start = Date.parse(this.data.now ?? '2025-01-01T00:00:00.000Z');
+    for (const project of this.data.projects) this.expandRepository(project);
+    for (const pipeline of this.data.pipelines) {
+      if (!pipeline.sha) pipeline.sha = this.project(pipeline.project_id)?.repository.branches[pipeline.ref] ?? '0'.repeat(40);
+    }
+    for (const mr of this.data.merge_requests) {
+      if (mr.state === 'opened' || mr.state === 'locked') this.ensureSourceBranch(mr.project_id, mr.source_branch, mr.target_branch, mr.title);
+      mr.created_at ??= this.now();
+      mr.updated_at ??= mr.created_at;
+    }
+    for (const job of this.data.jobs) job.created_at ??= this.now();
+  }
+
+  /** The current time of the fake's clock; `advance` moves it one second (every write does). */
+  now(advance = false): string {
+    if (advance) this.tick += 1;
+    return new Date(this.start + this.tick * 1000).toISOString();
+  }
+
+  nextId(records: { id: number }[], floor = 1): number {
+    return records.reduce((max, r) => Math.max(max, r.id), floor - 1) + 1;
+  }
+
+  // Users and access
+
+  user(id: number): FakeUser | undefined {
+    return this.data.users.find((u) => u.id === id);
+  }
+
+  /** A user by id or username (case-insensitive), as sudo and `:user_id` take them. */
+  findUser(idOrName: string | number): FakeUser | undefined {
+    const text = String(idOrName);
+    if (/^\d+$/.test(text)) return this.user(Number(text));
+    return this.data.users.find((u) => u.username.toLowerCase() === text.toLowerCase());
+  }
+
+  group(id: number): FakeGroup | undefined {
+    return this.data.groups.find((g) => g.id === id);
+  }
+
+  groupPath(group: FakeGroup): string {
+    const parent = group.parent_id === null ? undefined : this.group(group.parent_id);
+    return parent ? `${this.groupPath(parent)}/${group.path}` : group.path;
+  }
+
+  groupName(group: FakeGroup): string {
+    const parent = group.parent_id === null ? undefined : this.group(group.parent_id);
+    return parent ? `${this.groupName(parent)} / ${group.name}` : group.name;
+  }
+
+  project(id: number): Project | undefined {
+    return this.data.projects.find((p) => p.id === id);
+  }
+
+  projectPath(project: FakeProject): string {
+    const group = this.group(project.namespace_id);
+    return group ? `${this.groupPath(group)}/${project.path}` : project.path;
+  }
+
+  /** A project by numeric id or full path (`my-group/my-project`, case-insensitive). */
+  findProject(id: string | number): Project | undefined {
+    const text = String(id);
+    if (/^\d+$/.test(text)) return this.project(Number(text));
+    return this.data.projects.find((p) => this.projectPath(p).toLowerCase() === text.toLowerCase());
+  }
+
+  /** The project that was at this path before a rename (`previous_paths`), when no project has the path now. */
+  movedProject(path: string): Project | undefined {
+    if (/^\d+$/.test(path) || this.findProject(path)) return undefined;
+    return this.data.projects.find((p) => (p.previous_paths ?? []).some((old) => old.toLowerCase() === path.toLowerCase()));
+  }
+
+  /** The highest access level of a user in a group, inherited from its ancestors. */
+  groupAccess(group: FakeGroup | undefined, userId: number): number {
+    let level = 0;
+    for (let g = group; g; g = g.parent_id === null ? undefined : this.group(g.parent_id)) {
+      level = Math.max(level, g.members.find((m) => m.user_id === userId)?.access_level ?? 0);
+    }
+    return level;
+  }
+
+  /** A user's access level in a project: its own membership or the highest inherited one; administrators have all. */
+  projectAccess(project: FakeProject, user: FakeUser | undefined): number {
+    if (!user) return 0;
+    if (user.is_admin) return 50;
+    const own = project.members.find((m) => m.user_id === user.id)?.access_level ?? 0;
+    return Math.max(own, this.groupAccess(this.group(project.namespace_id), user.id));
+  }
+
+  canRead(project: FakeProject, user: FakeUser | undefined): boolean {
+    if (project.visibility === 'public') return true;
+    if (project.visibility === 'internal' && user) return true;
+    return this.projectAccess(project, user) >= 10;
+  }
+
+  /** Repository reads: public and internal projects by what `canRead` allows, private ones from Reporter up. */
+  canReadRepository(project: FakeProject, user: FakeUser | undefined): boolean {
+    if (project.visibility !== 'private') return this.canRead(project, user);
+    return this.projectAccess(project, user) >= 20;
+  }
+
+  hasAccess(project: FakeProject, user: FakeUser | undefined, level: AccessLevel): boolean {
+    return this.projectAccess(project, user) >= level;
+  }
+
+  // Repositories
+
+  private expandRepository(project: Project): void {
+    if (project.repository) return;
+    const blobs: Record<string, string> = {};
+    const files: Record<string, { content: string; execute_filemode: boolean }> = {};
+    for (const [path, file] of Object.entries(project.files ?? {})) {
+      const content = typeof file === 'string' ? Buffer.from(file).toString('base64') : file.content;
+      files[path] = { content, execute_filemode: typeof file === 'string' ? false : file.execute_filemode === true };
+    }
+    delete project.files;
+    project.repository = { branches: {}, commits: [], blobs };
+    const commit = this.commit(project, { parent: undefined, message: 'Initial commit', author: undefined, changes: files });
+    project.repository.branches[project.default_branch] = commit.id;
+  }
+
+  /** Creates a branch from `from` with one commit for a merge request whose source branch the data does not hold. */
+  ensureSourceBranch(projectId: number, branch: string, from: string, title: string): void {
+    const project = this.project(projectId);
+    if (!project || project.repository.branches[branch]) return;
+    const base = project.repository.branches[from] ?? project.repository.branches[project.default_branch];
+    if (!base) return;
+    const path = `changes/${branch.replace(/[^\w.-]+/g, '-')}.md`;
+    const commit = this.commit(project, { parent: base, message: title, author: undefined, changes: { [path]: { content: Buffer.from(`${title}\n`).toString('base64'), execute_filemode: false } } });
+    project.repository.branches[branch] = commit.id;
+  }
+
+  findCommit(project: Project, id: string): FakeCommit | undefined {
+    return project.repository.commits.find((c) => c.id === id || (id.length >= 7 && c.id.startsWith(id)));
+  }
+
+  /** A branch name or a commit id (full or at least 7 characters); `undefined` ref means the default branch. */
+  resolveRef(project: Project, ref: string | undefined): FakeCommit | undefined {
+    const name = ref === undefined || ref === '' || ref === 'HEAD' ? project.default_branch : ref;
+    const id = project.repository.branches[name];
+    return id ? this.findCommit(project, id) : /^[0-9a-f]{7,40}$/.test(name) ? this.findCommit(project, name) : undefined;
+  }
+
+  /** Records a commit whose tree is the parent's with `changes` applied (`null` deletes a path). */
+  commit(project: Project, options: { parent: string | undefined; message: string; author: FakeUser | undefined; changes: Record<string, { content: string; execute_filemode: boolean } | null>; extraParents?: string[] }): FakeCommit {
+    const parent = options.parent ? this.findCommit(project, options.parent) : undefined;
+    const created_at = this.now(true);
+    const parents = [...(parent ? [parent.id] : []), ...(options.extraParents ?? [])];
+    const id = createHash('sha1').update(`${project.id}\n${parents.join(' ')}\n${options.message}\n${created_at}\n${project.repository.commits.length}`).digest('hex');
+    const tree = { ...(parent?.tree ?? {}) };
+    for (const [path, change] of Object.entries(options.changes)) {
+      if (change === null) {
+        delete tree[path];
+        continue;
+      }
+      const bytes = Buffer.from(change.content, 'base64');
+      const blob = blobId(bytes);
+      project.repository.blobs[blob] = change.content;
+      tree[path] = { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id };
+    }
+    const author = options.author ?? this.user(1);
+    const commit: FakeCommit = { id, parent_ids: parents, message: options.message, author_name: author?.name ?? 'Administrator', author_email: author?.email ?? 'admin@example.com', created_at, tree };
+    project.repository.commits.push(commit);
+    return commit;
+  }
+}
