@@ -39,7 +39,7 @@ export async function run(options: { rounds: number; durationS: number }): Promi
       { name: 'fake', spec: async () => tsServer('fake.ts') },
       { name: 'Prism CLI', spec: prismCli },
     ],
-    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5 },
+    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5, restartEachRound: false },
   );
   printServers(figures, 'Prism CLI', []);
   for (const route of routes) {
