@@ -121,7 +121,10 @@ export interface ToleranceReport {
 
 export interface MountOptions {
   handlers: Record<string, AnyHandler | undefined>;
-  /** Decides who the caller is; a falsy result is 401. Without it, every authenticated operation answers 401. */
+  /**
+   * Decides who the caller is; a falsy result is 401, also on an operation open to anonymous callers when credentials
+   * were sent (invalid credentials are 401). Without it, every authenticated operation answers 401.
+   */
   authenticate?: (context: AuthenticateContext) => unknown;
   /** Check each JSON response against the document; a mismatch becomes a 500 naming the problem. */
   validateResponses?: boolean;
@@ -374,7 +377,8 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
       if (options.authenticate && (route.authenticated || credentials.length > 0)) {
         principal = await options.authenticate({ operationId: route.id, credentials, request });
       }
-      if (route.authenticated && !principal) return void refuse(request, reply, 401);
+      // Missing or invalid credentials are 401; an operation open to anonymous callers only lets the missing ones in.
+      if (!principal && (route.authenticated || (options.authenticate && credentials.length > 0))) return void refuse(request, reply, 401);
       if (!options.handlers[route.id]) return void refuse(request, reply, 501, `no handler for ${route.id}`);
       if (readsBody && hasBody(request.headers)) {
         const source = sourceOf(request.headers['content-type']);

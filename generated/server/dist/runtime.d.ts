@@ -118,7 +118,10 @@ export interface ToleranceReport {
 }
 export interface MountOptions {
     handlers: Record<string, AnyHandler | undefined>;
-    /** Decides who the caller is; a falsy result is 401. Without it, every authenticated operation answers 401. */
+    /**
+     * Decides who the caller is; a falsy result is 401, also on an operation open to anonymous callers when credentials
+     * were sent (invalid credentials are 401). Without it, every authenticated operation answers 401.
+     */
     authenticate?: (context: AuthenticateContext) => unknown;
     /** Check each JSON response against the document; a mismatch becomes a 500 naming the problem. */
     validateResponses?: boolean;

@@ -243,7 +243,8 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
             if (options.authenticate && (route.authenticated || credentials.length > 0)) {
                 principal = await options.authenticate({ operationId: route.id, credentials, request });
             }
-            if (route.authenticated && !principal)
+            // Missing or invalid credentials are 401; an operation open to anonymous callers only lets the missing ones in.
+            if (!principal && (route.authenticated || (options.authenticate && credentials.length > 0)))
                 return void refuse(request, reply, 401);
             if (!options.handlers[route.id])
                 return void refuse(request, reply, 501, `no handler for ${route.id}`);
