@@ -4177,7 +4177,7 @@ export interface components {
             invite_source?: string;
             /** @description ID of a custom member role. Ultimate only. */
             member_role_id?: number;
-        } | unknown | unknown;
+        } & (Record<string, unknown> | Record<string, unknown>);
         /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
         InvitationCreateResult: {
             /** @enum {string} */
