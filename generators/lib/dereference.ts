@@ -1,4 +1,4 @@
-import { isReference } from './document.ts';
+import { isReference, pointerTarget } from './document.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
 /**
@@ -6,12 +6,7 @@ import type { OpenApiDocument } from './openapi.ts';
  * A reference that would recurse into itself is left as a `$ref`, so cyclic schemas stay finite.
  */
 export function dereference(doc: OpenApiDocument): OpenApiDocument {
-  const lookup = (ref: string): unknown =>
-    ref
-      .slice(2)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
+  const lookup = (ref: string): unknown => pointerTarget(doc, ref);
 
   const visit = (value: unknown, trail: string[]): unknown => {
     if (Array.isArray(value)) return value.map((item) => visit(item, trail));

@@ -5,6 +5,7 @@
  * called), which keeps the start of the mock fast. Nothing here mutates the result. A reference inside its own target
  * stays a `$ref`, so cyclic schemas stay finite.
  */
+import { pointerTarget } from '../../generators/lib/document.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 
 export function dereferenceShared(doc: OpenApiDocument): OpenApiDocument {
@@ -14,12 +15,7 @@ export function dereferenceShared(doc: OpenApiDocument): OpenApiDocument {
 /** A function that dereferences any part of `doc`, remembering each target it resolves. */
 export function sharedDereferencer(doc: OpenApiDocument): (value: unknown) => unknown {
   const resolved = new Map<string, unknown>();
-  const lookup = (ref: string): unknown =>
-    ref
-      .slice(2)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
+  const lookup = (ref: string): unknown => pointerTarget(doc, ref);
 
   const visit = (value: unknown, trail: Set<string>): unknown => {
     if (Array.isArray(value)) return value.map((item) => visit(item, trail));
