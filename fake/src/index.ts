@@ -72,11 +72,14 @@ export const implementedOperations: string[] = Object.keys(handlersOf(new Store(
 function guarded(current: () => { handlers: Handlers<Principal>; store: Store }): Handlers<Principal> {
   const out: Record<string, unknown> = {};
   for (const id of implementedOperations) {
-    const projectScoped = routes.find((r) => r.id === id)?.path.startsWith('/projects/{id}') === true;
+    const route = routes.find((r) => r.id === id);
+    const projectScoped = route?.path.startsWith('/projects/{id}') === true;
+    const writes = route?.method !== 'GET' && route?.method !== 'HEAD';
     out[id] = (input: { params: { id?: unknown } }, context: { principal: Principal | undefined; credentials: unknown[]; request: FastifyRequest }) => {
       if (context.principal?.refusal) return context.principal.refusal;
       if (!context.principal && context.credentials.length > 0) return { status: 401, body: { message: '401 Unauthorized' } };
       const { handlers, store } = current();
+      if (writes) store.revision += 1;
       if (projectScoped && typeof input.params.id === 'string') {
         const moved = store.movedProject(input.params.id);
         if (moved && store.canRead(moved, context.principal?.user)) return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };

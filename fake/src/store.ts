@@ -15,6 +15,8 @@ export function blobId(content: Buffer): string {
 
 export class Store {
   data: StoreData;
+  /** Moves on before every write operation: what is derived from the state (a sorted list) is reused while it stays. */
+  revision = 0;
   private tick = 0;
   private readonly start: number;
 

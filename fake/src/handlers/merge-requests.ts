@@ -109,8 +109,10 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     const iids = Array.isArray(f['iids[]']) ? (f['iids[]'] as unknown[]).map(Number) : undefined;
     const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : undefined);
     const [ca, cb, ua, ub] = [time(f.created_after), time(f.created_before), time(f.updated_after), time(f.updated_before)];
+    const byLabels = labels !== undefined || notLabels.length > 0;
+    const byTime = ca !== undefined || cb !== undefined || ua !== undefined || ub !== undefined;
     return items.filter((mr) => {
-      const mrLabels = (mr.labels ?? []).map((l) => l.toLowerCase());
+      const mrLabels = byLabels ? (mr.labels ?? []).map((l) => l.toLowerCase()) : [];
       if (f.state !== undefined && f.state !== 'all' && mr.state !== f.state) return false;
       if (labels !== undefined) {
         if (labels.toLowerCase() === 'none' ? mrLabels.length > 0 : labels.toLowerCase() === 'any' ? mrLabels.length === 0 : !wanted.every((l) => mrLabels.includes(l))) return false;
@@ -128,10 +130,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (f.wip === 'no' && mr.draft === true) return false;
       if (iids && !iids.includes(mr.iid)) return false;
       if (search && !within.some((field) => (field === 'title' ? mr.title : field === 'description' ? (mr.description ?? '') : '').toLowerCase().includes(search))) return false;
-      const created = Date.parse(mr.created_at ?? '');
-      const updated = Date.parse(mr.updated_at ?? '');
-      if ((ca !== undefined && !(created >= ca)) || (cb !== undefined && !(created <= cb))) return false;
-      if ((ua !== undefined && !(updated >= ua)) || (ub !== undefined && !(updated <= ub))) return false;
+      if (byTime) {
+        const created = Date.parse(mr.created_at ?? '');
+        const updated = Date.parse(mr.updated_at ?? '');
+        if ((ca !== undefined && !(created >= ca)) || (cb !== undefined && !(created <= cb))) return false;
+        if ((ua !== undefined && !(updated >= ua)) || (ub !== undefined && !(updated <= ub))) return false;
+      }
       if (f.scope !== undefined && caller) {
         if (f.scope === 'created_by_me' && mr.author_id !== caller.id) return false;
         if (f.scope === 'assigned_to_me' && !(mr.assignee_ids ?? []).includes(caller.id)) return false;
@@ -150,6 +154,28 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     });
   };
 
+  // Lists filtered and sorted since the last write, by caller and filters (every page of one list reuses them): a list
+  // that POSTs have grown is filtered and sorted once per write, not once per read. Bounded in number.
+  const lists = new Map<string, FakeMergeRequest[]>();
+  let listsAt = -1;
+  const MAX_LISTS = 64;
+  const listed = (list: 'all' | number, caller: FakeUser | undefined, f: Filters, compute: () => FakeMergeRequest[]): FakeMergeRequest[] => {
+    if (listsAt !== store.revision) {
+      lists.clear();
+      listsAt = store.revision;
+    }
+    const { page: _page, per_page: _perPage, ...rest } = f;
+    const given = Object.entries(rest).filter(([, value]) => value !== undefined);
+    const key = JSON.stringify([list, caller?.id ?? null, given.sort(([a], [b]) => (a < b ? -1 : 1))]);
+    let items = lists.get(key);
+    if (!items) {
+      if (lists.size >= MAX_LISTS) lists.clear();
+      items = compute();
+      lists.set(key, items);
+    }
+    return items;
+  };
+
   const findMr = (project: Project, iid: number) => store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
   const touch = (mr: FakeMergeRequest) => {
     mr.updated_at = store.now(true);
@@ -157,12 +183,15 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
 
   return {
     'merge-requests/list-merge-requests': ({ query }, { principal, request }) => {
-      const visible = store.data.merge_requests.filter((mr) => {
-        const project = store.project(mr.project_id);
-        return project !== undefined && store.canRead(project, principal.user);
-      });
       const filters: Filters = { scope: 'created_by_me', ...query };
-      const page = paginate(sort(filter(visible, filters, principal.user), filters), query, request);
+      const items = listed('all', principal.user, filters, () => {
+        const visible = store.data.merge_requests.filter((mr) => {
+          const project = store.project(mr.project_id);
+          return project !== undefined && store.canRead(project, principal.user);
+        });
+        return sort(filter(visible, filters, principal.user), filters);
+      });
+      const page = paginate(items, query, request);
       return { status: 200, body: query.view === 'simple' ? page.items.map(simple) : page.items.map(record), headers: page.headers };
     },
 
@@ -176,7 +205,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         const value = extra.get(name);
         if (value !== null && filters[name] === undefined) filters[name] = value;
       }
-      const page = paginate(sort(filter(store.data.merge_requests.filter((m) => m.project_id === project.id), filters, principal.user), filters), query, request);
+      const items = listed(project.id, principal.user, filters, () => sort(filter(store.data.merge_requests.filter((m) => m.project_id === project.id), filters, principal.user), filters));
+      const page = paginate(items, query, request);
       return { status: 200, body: filters.view === 'simple' ? page.items.map(simple) : page.items.map(record), headers: page.headers };
     },
 
