@@ -367,17 +367,20 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
 
     // Before the body is read: the query, the caller, the handler, the media type and the declared length. Returns
     // the state of an admitted request, or undefined once it has answered.
-    const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<RequestState | undefined> => {
+    // Synchronous unless `authenticate` returns a promise: each await is a turn of the event loop's microtasks.
+    const admit = (request: FastifyRequest, reply: FastifyReply): Admission => {
       const rawUrl = request.raw.url ?? '';
       const at = rawUrl.indexOf('?');
       const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
       if (rawQuery.length > limits.queryLength) return void refuse(request, reply, 414, `the query string is longer than ${bytes(limits.queryLength)}`);
       const query = parseQuery(rawQuery, route.query, limits.queryParameters);
       const credentials = readCredentials(request.headers, query);
-      let principal: unknown;
-      if (options.authenticate && (route.authenticated || credentials.length > 0)) {
-        principal = await options.authenticate({ operationId: route.id, credentials, request });
-      }
+      if (!options.authenticate || !(route.authenticated || credentials.length > 0)) return identified(request, reply, query, credentials, undefined);
+      const principal = options.authenticate({ operationId: route.id, credentials, request });
+      if (isThenable(principal)) return Promise.resolve(principal).then((resolved) => identified(request, reply, query, credentials, resolved));
+      return identified(request, reply, query, credentials, principal);
+    };
+    const identified = (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, credentials: Credential[], principal: unknown): RequestState | undefined => {
       // Missing or invalid credentials are 401; an operation open to anonymous callers only lets the missing ones in.
       if (!principal && (route.authenticated || (options.authenticate && credentials.length > 0))) return void refuse(request, reply, 401);
       if (!options.handlers[route.id]) return void refuse(request, reply, 501, `no handler for ${route.id}`);
@@ -395,14 +398,16 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
       return { route, query, credentials, principal };
     };
     const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
-      const admitted = await admit(request, reply);
+      const admission = admit(request, reply);
+      const admitted = admission instanceof Promise ? await admission : admission;
       if (!admitted) return reply;
       request.serviceApi = admitted;
     };
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
-      const admitted = readsBody ? state(request) : await admit(request, reply);
+      const admission = readsBody ? state(request) : admit(request, reply);
+      const admitted = admission instanceof Promise ? await admission : admission;
       if (!admitted) return reply;
       const { query: rawQuery, credentials, principal } = admitted;
       const handler = options.handlers[route.id]!;
@@ -428,16 +433,24 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
       const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
       if (!check.valid) return refuse(request, reply, 400, undefined, check.problems);
       const headers = headerNames.length > 0 ? { ...request.headers, ...check.value.headers } : request.headers;
-      const result = await handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
+      const returned = handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
+      const result = isThenable(returned) ? await returned : returned;
       return send(route, reply, result, hooks, options.validateResponses === true);
     };
     scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
   }
 }
 
-async function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResultShape, hooks: RuntimeHooks, validate: boolean): Promise<FastifyReply> {
+type Admission = RequestState | undefined | Promise<RequestState | undefined>;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Sends a handler's result; synchronous except for a Blob body, which is read first. */
+function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResultShape, hooks: RuntimeHooks, validate: boolean): FastifyReply | Promise<FastifyReply> {
   const status = Number(result.status);
-  for (const [name, value] of Object.entries(result.headers ?? {})) if (value !== undefined) void reply.header(name, Array.isArray(value) ? value.map(String) : String(value));
+  if (result.headers) for (const [name, value] of Object.entries(result.headers)) if (value !== undefined) void reply.header(name, Array.isArray(value) ? value.map(String) : String(value));
   const body = result.body;
   if (validate && route.json && body !== undefined) {
     const check = hooks.validateResponse?.(route.id, status, body);
@@ -447,7 +460,7 @@ async function send(route: RouteDescriptor, reply: FastifyReply, result: Handler
   if (body === undefined || body === null || route.method === 'HEAD') return reply.send();
   if (body instanceof Blob) {
     if (!reply.hasHeader('content-type')) void reply.type(body.type || 'application/octet-stream');
-    return reply.send(Buffer.from(await body.arrayBuffer()));
+    return body.arrayBuffer().then((content) => reply.send(Buffer.from(content)));
   }
   if (body instanceof Uint8Array) return reply.type(String(reply.getHeader('content-type') ?? 'application/octet-stream')).send(Buffer.from(body));
   if (body instanceof ReadableStream) return reply.send(Readable.fromWeb(body as import('node:stream/web').ReadableStream));
