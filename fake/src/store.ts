@@ -81,6 +81,20 @@ export class Store {
     return group ? `${this.groupPath(group)}/${project.path}` : project.path;
   }
 
+  /** The identifying fields every project record starts with (simple view, export status, export file). */
+  projectIdentity(project: FakeProject) {
+    const group = this.group(project.namespace_id);
+    return {
+      id: project.id,
+      description: project.description ?? null,
+      name: project.name,
+      name_with_namespace: group ? `${this.groupName(group)} / ${project.name}` : project.name,
+      path: project.path,
+      path_with_namespace: this.projectPath(project),
+      created_at: this.data.now ?? '2025-01-01T00:00:00.000Z',
+    };
+  }
+
   /** A project by numeric id or full path (`my-group/my-project`, case-insensitive). */
   findProject(id: string | number): Project | undefined {
     const text = String(id);

@@ -2,19 +2,9 @@ import { isReference, resolve, type OperationEntry } from './document.ts';
 import { isFileSchema } from './json-schema.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 
-/**
- * What a server needs to know of a field to coerce it the way the Service does and to drop unknown ones:
- * `b` boolean, `i` integer, `n` number, `0` anything else (kept as sent), `{ o, x }` an object with documented
- * properties (`x`: the shape of other keys, for maps; `k`: of keys matching a pattern), `{ a }` an array. Mirrors `Shape` of the server runtime.
- */
-export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
-
-export interface InputShape {
-  q: Record<string, Shape>;
-  p: string[];
-  b?: Shape;
-  c?: string[];
-}
+// The runtime's own declarations: what the generator emits is what the server package reads.
+export type { InputShape, Shape } from '../templates/server-tolerance.ts';
+import type { InputShape, Shape } from '../templates/server-tolerance.ts';
 
 const MAX_DEPTH = 6;
 

@@ -44,18 +44,7 @@ export function tar(files: [string, Buffer][], mtime: number): Buffer {
 
 export function exportHandlers(store: Store): Handlers<Principal> {
   const exports = () => (store.data.project_exports ??= {});
-  const identity = (project: Project) => {
-    const group = store.group(project.namespace_id);
-    return {
-      id: project.id,
-      description: project.description ?? null,
-      name: project.name,
-      name_with_namespace: group ? `${store.groupName(group)} / ${project.name}` : project.name,
-      path: project.path,
-      path_with_namespace: store.projectPath(project),
-      created_at: store.data.now ?? '2025-01-01T00:00:00.000Z',
-    };
-  };
+  const identity = (project: Project) => store.projectIdentity(project);
   const maintainable = (id: string | number, principal: Principal) => {
     const project = readableProject(store, id, principal);
     if (!project) return { answer: PROJECT_NOT_FOUND };

@@ -27,13 +27,7 @@ export function projectHandlers(store: Store): Handlers<Principal> {
     const group = store.group(project.namespace_id);
     const path = store.projectPath(project);
     return {
-      id: project.id,
-      description: project.description ?? null,
-      name: project.name,
-      name_with_namespace: group ? `${store.groupName(group)} / ${project.name}` : project.name,
-      path: project.path,
-      path_with_namespace: path,
-      created_at: store.data.now ?? '2025-01-01T00:00:00.000Z',
+      ...store.projectIdentity(project),
       default_branch: project.default_branch,
       topics: [],
       web_url: `${webBase(store)}/${path}`,
