@@ -5,6 +5,7 @@ import { compilePackage } from './lib/compile.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import { isFileSchema } from './lib/json-schema.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
+import { patternPropertiesType } from './lib/pattern-keys.ts';
 import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
 import { template } from './lib/templates.ts';
 
@@ -45,8 +46,9 @@ async function openapiSource(doc: OpenApiDocument): Promise<string> {
     // An object schema without properties is open (`x-not-shown`): any fields, not none.
     emptyObjectsUnknown: true,
     silent: true,
-    transform(schema) {
-      return isFileSchema(schema) ? ts.factory.createTypeReferenceNode('Blob') : undefined;
+    transform(schema, options) {
+      if (isFileSchema(schema)) return ts.factory.createTypeReferenceNode('Blob');
+      return patternPropertiesType(schema as Record<string, unknown>, options);
     },
   });
   return astToString(ast);

@@ -4370,8 +4370,12 @@ export interface components {
          * @description Setup parameters of the "Mobile store connector" kind of integration. Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
          */
         MobileStoreConnectorIntegrationSettingsRequest: {
-            [key: string]: string | boolean;
-        } & (unknown & unknown & unknown & unknown);
+            [key: `${string}_issuer_id`]: string;
+            [key: `${string}_key_id`]: string;
+            [key: `${string}_private_key_file_name`]: string;
+            [key: `${string}_private_key`]: string;
+            [key: `${string}_protected_refs`]: boolean;
+        };
         /**
          * Task tracker by API key
          * @description Setup parameters of the "Task tracker by API key" kind of integration. Required `api_key`; optional `restrict_to_branch`.
@@ -4467,15 +4471,20 @@ export interface components {
             /** @description Archive trace events. */
             archive_trace_events?: boolean;
         } & {
-            [key: string]: string;
+            [key: `${string}_env`]: string;
+            [key: `${string}_service`]: string;
+            [key: `${string}_site`]: string;
+            [key: `${string}_tags`]: string;
         };
         /**
          * Test generation
          * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
          */
         TestGenerationIntegrationSettingsRequest: {
-            [key: string]: string;
-        } & (unknown & unknown & unknown);
+            [key: `${string}_license_key`]: string;
+            [key: `${string}_access_token_name`]: string;
+            [key: `${string}_access_token_secret`]: string;
+        };
         /**
          * Chat notifications
          * @description Setup parameters of the "Chat notifications" kind of integration. Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. Four channel names are singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); the others follow the `<event>_channel` pattern.
@@ -5468,7 +5477,7 @@ export interface components {
          *
          *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
          */
-        UpdateApplicationSettingsRequest: ({
+        UpdateApplicationSettingsRequest: {
             /** @description Administrators re-authenticate for administrative tasks. */
             admin_mode?: boolean;
             /**
@@ -5571,8 +5580,9 @@ export interface components {
             housekeeping_optimize_repository_period?: number;
             default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
         } & {
-            [key: string]: string;
-        }) & (unknown & unknown & unknown & unknown & unknown & unknown);
+            [key: `${string}_api_base_url`]: string;
+            [key: `${string}_api_key`]: string;
+        };
         /** @description Limits of a plan, all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
         PlanLimits: {
             /** @description Unit not documented. */
