@@ -158,7 +158,8 @@ describe('group approval rules', () => {
     }
     expect((await refusal(as('developer-token').approvals.listGroupApprovalRules({ path: { id: 'empty' } }))).status).toBe(404);
     expect((await as('admin-token').approvals.createGroupApprovalRule({ path: { id: 3 }, body: { name: 'Admin', approvals_required: 1 } })).id).toBe(1);
-    expect((await refusal(as('owner-token').approvals.createGroupApprovalRule({ path: { id: 1 }, body: { approvals_required: 1 } as never }))).status).toBe(400);
+    const nameless = await fetch(`${fake.url}/api/v4/groups/1/approval_rules`, { method: 'POST', headers: { 'private-token': 'owner-token', 'content-type': 'application/json' }, body: '{"approvals_required": 1}' });
+    expect(nameless.status).toBe(400);
     expect(fake.state().group_approval_rules?.map((r) => [r.group_id, r.name])).toEqual([[3, 'Admin']]);
   });
 });
