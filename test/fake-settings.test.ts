@@ -43,7 +43,9 @@ describe('application settings', () => {
     });
     // signup_enabled is a field of the settings object the request body does not type: it is written too.
     expect((await put('/application/settings', { signup_enabled: false })).body).toMatchObject({ signup_enabled: false });
-    const changed = await admin.updateSettings({ body: { wiki_page_max_content_bytes: 2048, email_restrictions_enabled: true, email_restrictions: '@example\\.com$' } });
+    // Sent raw: the generated body type intersects the settings with the string-only analytics key pattern, so the
+    // typed client accepts only string settings (reported; not this file's to fix).
+    const changed = (await put('/application/settings', { wiki_page_max_content_bytes: 2048, email_restrictions_enabled: true, email_restrictions: '@example\\.com$' })).body as typeof settings;
     expect(changed).toMatchObject({ wiki_page_max_content_bytes: 2048, email_restrictions_enabled: true, email_restrictions: '@example\\.com$', signup_enabled: false, created_at: settings.created_at });
     expect(changed.updated_at > settings.updated_at).toBe(true);
     expect(await admin.getSettings()).toEqual(changed);
@@ -78,7 +80,10 @@ describe('application settings', () => {
     expect(await put('/application/settings', { email_restrictions_enabled: true, email_restrictions: '' })).toEqual({ status: 400, body: { message: '400 Bad request - email_restrictions_enabled requires email_restrictions' } });
     // A wrong type for a setting the body does not type is a 400 too.
     expect(await put('/application/settings', { signup_enabled: 'maybe' })).toEqual({ status: 400, body: { message: '400 Bad request - signup_enabled is invalid' } });
+    expect(await put('/application/settings', { repository_storages_weighted: [1], default_projects_limit: 1.5 })).toEqual({ status: 400, body: { message: '400 Bad request - repository_storages_weighted, default_projects_limit are invalid' } });
     expect(await as('admin-token').application.getSettings()).toEqual(before);
+    // Strings are read as the setting's type, as the Service coerces form and query values.
+    expect((await put('/application/settings', { signup_enabled: 'false', default_projects_limit: '7' })).body).toMatchObject({ signup_enabled: false, default_projects_limit: 7 });
     const ok = await put('/application/settings', { require_two_factor_authentication: true, two_factor_grace_period: 48 });
     expect(ok.body).toMatchObject({ require_two_factor_authentication: true, two_factor_grace_period: 48 });
     // Disabling needs nothing.
@@ -88,7 +93,7 @@ describe('application settings', () => {
   it('is for administrators only (403), and needs a token (401)', async () => {
     for (const token of ['owner-token', 'developer-token']) {
       expect(await refusal(as(token).application.getSettings())).toEqual({ status: 403, body: { message: '403 Forbidden' } });
-      expect((await refusal(as(token).application.updateSettings({ body: { admin_mode: true } }))).status).toBe(403);
+      expect((await refusal(as(token).application.updateSettings({ body: { after_sign_up_text: 'Welcome' } }))).status).toBe(403);
     }
     expect((await refusal(as().application.getSettings())).status).toBe(401);
     // An administrator acting as a user through sudo has the user's permissions.

@@ -72,7 +72,8 @@ function fitted(current: unknown, value: unknown): unknown {
     return typeof n === 'number' && Number.isFinite(n) && (!Number.isInteger(current) || Number.isInteger(n)) ? n : undefined;
   }
   if (Array.isArray(current)) return Array.isArray(value) ? value : undefined;
-  return typeof value === typeof current && value !== null ? value : undefined;
+  if (typeof current === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+  return typeof value === typeof current ? value : undefined;
 }
 
 export function settingsHandlers(store: Store): Handlers<Principal> {
@@ -90,9 +91,9 @@ export function settingsHandlers(store: Store): Handlers<Principal> {
         if (name === 'id' || name === 'created_at' || name === 'updated_at') continue;
         if (writable.names.has(name) || writable.patterns.some((p) => p.test(name))) next[name] = value;
         else if (Object.hasOwn(current, name)) {
-          const value2 = fitted(current[name], value);
-          if (value2 === undefined) invalid.push(name);
-          else next[name] = value2;
+          const typed = fitted(current[name], value);
+          if (typed === undefined) invalid.push(name);
+          else next[name] = typed;
         }
       }
       if (invalid.length > 0) return { status: 400, body: message(`400 Bad request - ${invalid.join(', ')} ${invalid.length === 1 ? 'is' : 'are'} invalid`) };
