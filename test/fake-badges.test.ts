@@ -46,6 +46,9 @@ describe('group badges', () => {
       rendered_image_url: 'https://x.example/1.svg',
     });
     expect(head()).toMatch(/^[0-9a-f]{40}$/);
+    const missing = await fetch(`${fake.url}/api/v4/groups/1/badges/render?link_url=x`, { headers: { 'private-token': 'owner-token' } });
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(await missing.json())).toContain('image_url');
     // The subgroup's own oldest project is Tools (3); a group with no project returns the URLs unchanged.
     const sub = await as('owner-token').badges.renderGroupBadge({ path: { id: 2 }, query: { link_url: '%{project_path}', image_url: '%{project_id}' } });
     expect([sub.rendered_link_url, sub.rendered_image_url]).toEqual(['my-group/sub/tools', '3']);
