@@ -175,4 +175,29 @@ export interface FakeData {
   approval_rules?: { id: number; project_id: number; name: string; rule_type: string; approvals_required: number; user_ids: number[]; group_ids: number[]; applies_to_all_protected_branches: boolean }[];
   /** Project exports by project id. */
   project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
+  // Badges, group approval rules, dependencies (fake-badges)
+  /** Group badges; `link_url` and `image_url` keep their placeholders (rendered from the group's oldest project). */
+  group_badges?: FakeGroupBadge[];
+  /** Group approval rules (the project ones are `approval_rules`). */
+  group_approval_rules?: { id: number; group_id: number; name: string; rule_type: 'any_approver' | 'regular'; approvals_required: number; user_ids: number[]; group_ids: number[] }[];
+  /** Dependencies detected in projects (`vulnerabilities` shown to callers who may read the security dashboard). */
+  dependencies?: FakeDependency[];
+}
+
+export interface FakeGroupBadge {
+  id: number;
+  group_id: number;
+  name: string | null;
+  link_url: string;
+  image_url: string;
+}
+
+export interface FakeDependency {
+  project_id: number;
+  name: string;
+  version: string;
+  package_manager: string;
+  dependency_file_path: string;
+  vulnerabilities?: { id: number; name: string; severity: string; url: string | null }[];
+  licenses?: { name: string; url: string | null }[];
 }

@@ -91,5 +91,16 @@ export function defaultData(): FakeData {
       { id: 1007, iid: 1, project_id: 2, title: 'Secret change', state: 'opened', author_id: 4, source_branch: 'feature/secret', target_branch: 'main' },
     ],
     plan_limits: { default: { ...planLimits } },
+    // Badges and dependencies (fake-badges)
+    group_badges: [
+      { id: 1, group_id: 1, name: 'Pipeline', link_url: 'https://service.example/%{project_path}/-/commits/%{default_branch}', image_url: 'https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg' },
+      { id: 2, group_id: 1, name: 'Coverage', link_url: 'https://service.example/%{project_path}/-/jobs', image_url: 'https://service.example/%{project_path}/badges/%{default_branch}/coverage.svg' },
+    ],
+    dependencies: [
+      { project_id: 1, name: 'express', version: '4.18.2', package_manager: 'npm', dependency_file_path: 'package-lock.json', licenses: [{ name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' }], vulnerabilities: [{ id: 1, name: 'CVE-2024-29041', severity: 'medium', url: 'https://service.example/my-group/my-project/-/security/vulnerabilities/1' }] },
+      { project_id: 1, name: 'lodash', version: '4.17.21', package_manager: 'yarn', dependency_file_path: 'yarn.lock', licenses: [{ name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' }], vulnerabilities: [] },
+      { project_id: 1, name: 'rails', version: '7.1.3', package_manager: 'bundler', dependency_file_path: 'Gemfile.lock', licenses: [{ name: 'MIT', url: null }], vulnerabilities: [] },
+      { project_id: 2, name: 'requests', version: '2.31.0', package_manager: 'pip', dependency_file_path: 'requirements.txt', licenses: [{ name: 'Apache-2.0', url: null }], vulnerabilities: [] },
+    ],
   };
 }

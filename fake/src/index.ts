@@ -9,6 +9,12 @@ import { createAuthenticate, type Principal } from './auth.ts';
 import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
+import { analyticsHandlers } from './handlers/analytics.ts';
+import { badgeHandlers } from './handlers/badges.ts';
+import { billableHandlers } from './handlers/billable.ts';
+import { dependencyHandlers } from './handlers/dependencies.ts';
+import { groupApprovalHandlers } from './handlers/group-approvals.ts';
+import { settingsHandlers } from './handlers/settings.ts';
 import { approvalHandlers } from './handlers/approvals.ts';
 import { errorTrackingHandlers } from './handlers/error-tracking.ts';
 import { exportHandlers } from './handlers/export.ts';
@@ -59,7 +65,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
