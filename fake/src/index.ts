@@ -20,6 +20,10 @@ import { mergeRequestHandlers } from './handlers/merge-requests.ts';
 import { projectHandlers } from './handlers/projects.ts';
 import { repositoryHandlers } from './handlers/repository.ts';
 import { userHandlers } from './handlers/users.ts';
+import { userAccountHandlers } from './handlers/user-accounts.ts';
+import { tokenHandlers } from './handlers/tokens.ts';
+import { runnerHandlers } from './handlers/runners.ts';
+import { bridgeHandlers } from './handlers/bridges.ts';
 import { Store } from './store.ts';
 
 export type * from './data.ts';
@@ -59,7 +63,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...userAccountHandlers(store), ...tokenHandlers(store), ...runnerHandlers(store), ...bridgeHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
@@ -80,6 +84,7 @@ function guarded(current: () => { handlers: Handlers<Principal>; store: Store })
       if (!context.principal && context.credentials.length > 0) return { status: 401, body: { message: '401 Unauthorized' } };
       const { handlers, store } = current();
       if (writes) store.revision += 1;
+      if (context.principal) context.principal.user.last_activity_on = store.now().slice(0, 10); // API use is activity
       if (projectScoped && typeof input.params.id === 'string') {
         const moved = store.movedProject(input.params.id);
         if (moved && store.canRead(moved, context.principal?.user)) return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };
