@@ -2,7 +2,8 @@
  * The data set the fake starts with when none is given: an administrator (tokens with and without `sudo`), one user
  * per access level, an outsider, a job token bound to a running job, an OAuth token, a session and an impersonation
  * token; a group with a subgroup; public, internal and private projects with files; pipelines and jobs in every
- * status; merge requests in every state.
+ * status; merge requests in every state; runners of every type and several statuses (some jobs bound to them), trigger
+ * jobs and Kubernetes agents; a token with `create_runner`, a revoked and an expired token.
  */
 import type { FakeData, FakeJob } from './data.ts';
 

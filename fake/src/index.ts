@@ -33,7 +33,7 @@ export { defaultData } from './default-data.ts';
 export interface FakeOptions {
   /** The data set (default: `defaultData()`); `reset()` restores it. */
   data?: FakeData;
-  /** Every token is the data set's administrator (with the `sudo` scope). */
+  /** Every token is the data set's administrator (with the `sudo` and `create_runner` scopes). */
   anyToken?: boolean;
   /** Check every JSON response against the contract (a mismatch answers 500 naming it); for tests. */
   validateResponses?: boolean;
