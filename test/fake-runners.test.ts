@@ -1,7 +1,7 @@
 /** The fake's runners, pipeline bridges and allowed agents through the generated client, responses validated. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
 
 let fake: RunningFake;
 const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
@@ -57,6 +57,31 @@ describe('runner creation', () => {
     const root = await admin.createUserPersonalAccessToken({ path: { user_id: 1 }, body: { name: 'runners', scopes: ['create_runner'] } });
     const instance = await as(root.token).runners.createUserRunner({ body: { runner_type: 'instance_type', run_untagged: false } });
     expect(await as('outsider-token').runners.getRunner({ path: { id: instance.id } })).toMatchObject({ runner_type: 'instance_type', is_shared: true });
+  });
+});
+
+describe('restricted runner registration', () => {
+  it('owners create only the runner types the instance allows (valid_runner_registrars); administrators any', async () => {
+    const data = defaultData();
+    data.application_settings = { valid_runner_registrars: ['project'] };
+    const other = await startFake({ data, validateResponses: true });
+    try {
+      const owner = createServiceApi({ host: other.url, auth: { privateToken: 'runner-creator-token' } }).runners;
+      expect((await failure(owner.createUserRunner({ body: { runner_type: 'group_type', group_id: 1 } }))).status).toBe(403);
+      expect((await owner.createUserRunner({ body: { runner_type: 'project_type', project_id: 2 } })).id).toBe(8);
+      data.tokens.push({ token: 'root-runner-token', kind: 'personal', user_id: 1, scopes: ['create_runner'] });
+    } finally {
+      await other.close();
+    }
+    const none = await startFake({ data: { ...data, application_settings: { valid_runner_registrars: [] } }, validateResponses: true });
+    try {
+      const owner = createServiceApi({ host: none.url, auth: { privateToken: 'runner-creator-token' } }).runners;
+      expect((await failure(owner.createUserRunner({ body: { runner_type: 'project_type', project_id: 2 } }))).status).toBe(403);
+      const root = createServiceApi({ host: none.url, auth: { privateToken: 'root-runner-token' } }).runners;
+      expect((await root.createUserRunner({ body: { runner_type: 'group_type', group_id: 1 } })).id).toBe(8);
+    } finally {
+      await none.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 /** The fake's users and tokens through the generated client, with responses validated against the contract. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
 
 let fake: RunningFake;
 const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
@@ -57,6 +57,28 @@ describe('users', () => {
     expect(fake.state().users.find((u) => u.id === 8)).not.toHaveProperty('password');
   });
 
+  it('an e-mail or username of a megabyte is refused at once (no backtracking check)', async () => {
+    const admin = as('admin-token');
+    const started = performance.now();
+    const dots = await failure(admin.users.createUser({ body: { ...newUser, email: `a@${'.'.repeat(1_000_000)} ` } }));
+    const name = await failure(admin.users.createUser({ body: { ...newUser, username: `${'a'.repeat(1_000_000)}!` } }));
+    expect([dots.status, name.status, dots.body.message, name.body.message]).toEqual([400, 400, '400 Bad request - email is invalid', '400 Bad request - username is invalid']);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('new users take the instance defaults for private profiles and external users', async () => {
+    const data = defaultData();
+    data.application_settings = { user_defaults_to_private_profile: true, user_default_external: true };
+    const other = await startFake({ data, validateResponses: true });
+    try {
+      const admin = createServiceApi({ host: other.url, auth: { privateToken: 'admin-token' } }).users;
+      expect(await admin.createUser({ body: newUser })).toMatchObject({ private_profile: true, external: true });
+      expect(await admin.createUser({ body: { ...newUser, username: 'bob', email: 'bob@example.com', private_profile: false } })).toMatchObject({ private_profile: false, external: true });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('activities: oldest first, from six months ago by default, private profiles for administrators only, paginated', async () => {
     const admin = await as('admin-token').users.listActivities();
     // gus has a private profile; rita was last active more than six months ago; nobody never; the caller is active today.
@@ -93,6 +115,7 @@ describe('users', () => {
     expect(avatar_url).toBe('https://service.example/uploads/-/system/user/avatar/4/me.png');
     expect((await as('admin-token').users.getUser({ path: { id: 4 } })).avatar_url).toBe(avatar_url);
     expect((await dev.members.getProjectMember({ path: { id: 1, user_id: 4 } })).avatar_url).toBe(avatar_url);
+    expect((await dev.users.listUsers({ query: { username: 'dev' } }))[0]?.avatar_url).toBe(avatar_url);
     expect(Buffer.from(fake.state().users.find((u) => u.id === 4)!.avatar!.content, 'base64')).toEqual(Buffer.alloc(1024, 7));
     expect((await dev.users.uploadAvatar({ body: { avatar: new File([new Uint8Array(204800)], 'max.png') } })).avatar_url).toMatch(/\/max\.png$/);
     const big = await failure(dev.users.uploadAvatar({ body: { avatar: new File([new Uint8Array(204801)], 'big.png') } }));

@@ -15,7 +15,12 @@ export const USER_NOT_FOUND = { status: 404 as const, body: message('404 User No
 /** Profile texts a user record carries (null until set). */
 const PROFILE_TEXTS = ['location', 'public_email', 'skype', 'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'work_information', 'note', 'commit_email'] as const;
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/** One `@` with text before it and a dotted domain after it, no spaces; checked without a backtracking pattern. */
+function validEmail(email: string): boolean {
+  const at = email.indexOf('@');
+  const domain = email.slice(at + 1);
+  return email.length <= 254 && at > 0 && at === email.lastIndexOf('@') && domain.includes('.') && !domain.startsWith('.') && !domain.endsWith('.') && !/\s/.test(email);
+}
 
 const badRequest = (problems: { field: string; problem: string }[]) => ({
   status: 400 as const,
@@ -105,8 +110,8 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       const missing = ['email', 'name', 'username'].filter((field) => typeof input[field] !== 'string' || (input[field] as string).trim() === '');
       if (missing.length > 0) return badRequest(missing.map((field) => ({ field, problem: 'is missing' })));
       const [email, name, username] = [String(input.email), String(input.name), String(input.username)];
-      if (!EMAIL.test(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
-      if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username)) return badRequest([{ field: 'username', problem: 'is invalid' }]);
+      if (!validEmail(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
+      if (username.length > 255 || !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username)) return badRequest([{ field: 'username', problem: 'is invalid' }]);
       if (store.data.users.some((u) => u.username.toLowerCase() === username.toLowerCase())) return { status: 409, body: message('Username has already been taken') };
       if (store.data.users.some((u) => u.email.toLowerCase() === email.toLowerCase())) return { status: 409, body: message('Email has already been taken') };
       const settings = store.data.application_settings ?? {};
