@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type FakeData, type RunningFake } from '../fake/src/index.ts';
+import { defaultData, implementedOperations, startFake, type FakeData, type RunningFake } from '../fake/src/index.ts';
+import { routes } from '../generated/server/dist/index.js';
 
 let fake: RunningFake;
 const as = (privateToken: string, extra: { sudo?: string } = {}) => createServiceApi({ host: fake.url, auth: { privateToken }, ...extra });
@@ -230,9 +231,11 @@ describe('authentication, sudo and administrator-only endpoints', () => {
     expect((await as('admin-token').application.getPlanLimits()).ci_active_jobs).toBe(7);
   });
 
-  it('operations without a handler answer 501 after authentication, never invented data', async () => {
-    expect((await fetch(`${fake.url}/api/v4/runners`)).status).toBe(401);
-    const response = await fetch(`${fake.url}/api/v4/runners`, { headers: { 'PRIVATE-TOKEN': 'developer-token' } });
+  // Any GET without path parameters that has no handler yet (handlers are added over time).
+  const missing = routes.find((r) => r.method === 'GET' && !r.path.includes('{') && r.authenticated && !implementedOperations.includes(r.id));
+  it.skipIf(!missing)('operations without a handler answer 501 after authentication, never invented data', async () => {
+    expect((await fetch(`${fake.url}/api/v4${missing!.path}`)).status).toBe(401);
+    const response = await fetch(`${fake.url}/api/v4${missing!.path}`, { headers: { 'PRIVATE-TOKEN': 'developer-token' } });
     expect(response.status).toBe(501);
   });
 });

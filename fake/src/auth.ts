@@ -41,11 +41,11 @@ export function createAuthenticate(store: Store, options: { anyToken: boolean })
     for (const credential of credentials) {
       if (options.anyToken) {
         const admin = store.data.users.find((u) => u.is_admin && u.state !== 'blocked');
-        if (admin) found = { token: credential.value, kind: 'personal', user_id: admin.id, scopes: ['api', 'sudo'] };
+        if (admin) found = { token: credential.value, kind: 'personal', user_id: admin.id, scopes: ['api', 'sudo', 'create_runner'] };
         break;
       }
       const kinds = kindsByScheme[credential.scheme] ?? [];
-      const token = store.data.tokens.find((t) => t.token === credential.value && kinds.includes(t.kind));
+      const token = store.data.tokens.find((t) => t.token === credential.value && kinds.includes(t.kind) && usable(t, store));
       if (!token) return undefined; // an invalid credential is a 401 even beside a valid one
       if (token.kind === 'job') {
         const job = store.data.jobs.find((j) => j.id === token.job_id);
@@ -78,4 +78,9 @@ function sudoOf(header: string | string[] | undefined, url: string): string | un
   } catch {
     return undefined;
   }
+}
+
+/** A token works until it is revoked and through its `expires_at` day (the fake's clock). */
+function usable(token: FakeToken, store: Store): boolean {
+  return token.revoked !== true && (token.expires_at == null || token.expires_at >= store.now().slice(0, 10));
 }

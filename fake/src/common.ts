@@ -20,7 +20,12 @@ export function readableProject(store: Store, id: string | number, principal: Pr
 
 export function userBasic(store: Store, user: FakeUser | undefined) {
   if (!user) return null;
-  return { id: user.id, name: user.name, username: user.username, state: user.state ?? 'active', avatar_url: null, web_url: `${webBase(store)}/${user.username}` };
+  return { id: user.id, name: user.name, username: user.username, state: user.state ?? 'active', avatar_url: avatarUrl(store, user), web_url: `${webBase(store)}/${user.username}` };
+}
+
+/** Where the user's uploaded avatar is served, or null without one. */
+export function avatarUrl(store: Store, user: FakeUser): string | null {
+  return user.avatar ? `${webBase(store)}/uploads/-/system/user/avatar/${user.id}/${encodeURIComponent(user.avatar.filename)}` : null;
 }
 
 export function webBase(_store: Store): string {

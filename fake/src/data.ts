@@ -13,6 +13,19 @@ export interface FakeUser {
   email: string;
   state?: 'active' | 'blocked';
   is_admin?: boolean;
+  /** Account and profile fields (users, tokens, activity, avatar); absent ones read as their defaults. */
+  created_at?: string;
+  bio?: string;
+  private_profile?: boolean;
+  two_factor_enabled?: boolean;
+  external?: boolean;
+  /** Day of the last activity (`YYYY-MM-DD`); every authenticated request moves it to the fake's current day. */
+  last_activity_on?: string | null;
+  /** The uploaded avatar (`PUT /user/avatar`): file name and base64 content. */
+  avatar?: { filename: string; content: string };
+  /** Other profile texts given at creation (public_email, location, organization, job_title, …). */
+  profile?: Record<string, string>;
+  created_by_id?: number | null;
 }
 
 /**
@@ -27,6 +40,14 @@ export interface FakeToken {
   scopes?: string[];
   /** For a job token: the job it is bound to (it works only while that job is running). */
   job_id?: number;
+  /** Token record of personal and impersonation tokens (those created through the API have all of them). */
+  id?: number;
+  name?: string;
+  created_at?: string;
+  /** Last day the token works (`YYYY-MM-DD`); it authenticates no more after it. */
+  expires_at?: string | null;
+  /** A revoked token authenticates no more. */
+  revoked?: boolean;
 }
 
 export interface FakeMember {
@@ -108,6 +129,9 @@ export interface FakeJob {
   created_at?: string;
   started_at?: string | null;
   finished_at?: string | null;
+  /** The runner that picked the job, and the system id of the runner manager that ran it. */
+  runner_id?: number;
+  runner_system_id?: string;
 }
 
 export interface FakeMergeRequest {
@@ -182,6 +206,12 @@ export interface FakeData {
   group_approval_rules?: { id: number; group_id: number; name: string; rule_type: 'any_approver' | 'regular'; approvals_required: number; user_ids: number[]; group_ids: number[] }[];
   /** Dependencies detected in projects (`vulnerabilities` shown to callers who may read the security dashboard). */
   dependencies?: FakeDependency[];
+  /** CI runners (instance, group and project runners) and their managers. */
+  runners?: FakeRunner[];
+  /** Trigger jobs (bridges) of pipelines. */
+  bridges?: FakeBridge[];
+  /** Kubernetes agents; a job token sees those its project may use (`GET /job/allowed_agents`). */
+  cluster_agents?: FakeClusterAgent[];
 }
 
 export interface FakeGroupBadge {
@@ -200,4 +230,51 @@ export interface FakeDependency {
   dependency_file_path: string;
   vulnerabilities?: { id: number; name: string; severity: string; url: string | null }[];
   licenses?: { name: string; url: string | null }[];
+}
+
+export interface FakeRunner {
+  id: number;
+  runner_type: 'instance_type' | 'group_type' | 'project_type';
+  /** For a group runner: its group. */
+  group_id?: number;
+  /** For a project runner: the projects it is assigned to (the first one owns it). */
+  project_ids?: number[];
+  description?: string | null;
+  name?: string | null;
+  status: 'online' | 'offline' | 'stale' | 'never_contacted';
+  paused?: boolean;
+  locked?: boolean;
+  run_untagged?: boolean;
+  tag_list?: string[];
+  access_level?: 'not_protected' | 'ref_protected';
+  maximum_timeout?: number | null;
+  maintenance_note?: string | null;
+  /** Null while the status is never_contacted. */
+  contacted_at?: string | null;
+  /** The runner managers (one per machine running the runner), with the version they run. */
+  managers?: { system_id: string; version: string }[];
+  creator_id?: number;
+  created_at?: string;
+}
+
+export interface FakeBridge {
+  id: number;
+  project_id: number;
+  pipeline_id: number;
+  name: string;
+  stage: string;
+  status: FakeJob['status'];
+  user_id: number;
+  /** The pipeline the trigger job started (in `pipelines`), or null while it has started none. */
+  downstream_pipeline_id: number | null;
+}
+
+export interface FakeClusterAgent {
+  id: number;
+  name: string;
+  /** The project holding the agent's configuration; its own jobs may use the agent. */
+  config_project_id: number;
+  /** Projects and groups (with their subgroups and projects) the agent's configuration authorizes. */
+  authorized_project_ids?: number[];
+  authorized_group_ids?: number[];
 }

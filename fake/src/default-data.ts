@@ -2,7 +2,8 @@
  * The data set the fake starts with when none is given: an administrator (tokens with and without `sudo`), one user
  * per access level, an outsider, a job token bound to a running job, an OAuth token, a session and an impersonation
  * token; a group with a subgroup; public, internal and private projects with files; pipelines and jobs in every
- * status; merge requests in every state.
+ * status; merge requests in every state; runners of every type and several statuses (some jobs bound to them), trigger
+ * jobs and Kubernetes agents; a token with `create_runner`, a revoked and an expired token.
  */
 import type { FakeData, FakeJob } from './data.ts';
 
@@ -14,19 +15,28 @@ const planLimits = {
   terraform_module_max_file_size: 1073741824, storage_size_limit: 0,
 };
 
+/** Jobs picked by runners (and the runner manager that ran them). */
+const jobRunners: Record<number, { runner_id: number; runner_system_id: string }> = {
+  101: { runner_id: 1, runner_system_id: 's_0a1b2c3d4e5f' },
+  102: { runner_id: 1, runner_system_id: 's_1b2c3d4e5f60' },
+  103: { runner_id: 5, runner_system_id: 's_4e5f60718293' },
+  105: { runner_id: 3, runner_system_id: 's_3d4e5f607182' },
+  110: { runner_id: 1, runner_system_id: 's_0a1b2c3d4e5f' },
+};
+
 const jobStatuses: FakeJob['status'][] = ['success', 'failed', 'running', 'pending', 'canceled', 'manual', 'skipped', 'created', 'waiting_for_resource'];
 
 export function defaultData(): FakeData {
   return {
     now: '2025-03-11T10:00:00.000Z',
     users: [
-      { id: 1, username: 'root', name: 'Administrator', email: 'root@example.com', is_admin: true },
-      { id: 2, username: 'olivia', name: 'Olivia Owner', email: 'olivia@example.com' },
-      { id: 3, username: 'mia', name: 'Mia Maintainer', email: 'mia@example.com' },
-      { id: 4, username: 'dev', name: 'Dev Developer', email: 'dev@example.com' },
-      { id: 5, username: 'rita', name: 'Rita Reporter', email: 'rita@example.com' },
-      { id: 6, username: 'gus', name: 'Gus Guest', email: 'gus@example.com' },
-      { id: 7, username: 'nobody', name: 'No Member', email: 'nobody@example.com' },
+      { id: 1, username: 'root', name: 'Administrator', email: 'root@example.com', is_admin: true, two_factor_enabled: true, last_activity_on: '2025-03-10' },
+      { id: 2, username: 'olivia', name: 'Olivia Owner', email: 'olivia@example.com', two_factor_enabled: true, last_activity_on: '2025-03-03' },
+      { id: 3, username: 'mia', name: 'Mia Maintainer', email: 'mia@example.com', two_factor_enabled: true, last_activity_on: '2024-12-20' },
+      { id: 4, username: 'dev', name: 'Dev Developer', email: 'dev@example.com', last_activity_on: '2025-03-07' },
+      { id: 5, username: 'rita', name: 'Rita Reporter', email: 'rita@example.com', last_activity_on: '2024-06-01' },
+      { id: 6, username: 'gus', name: 'Gus Guest', email: 'gus@example.com', private_profile: true, last_activity_on: '2025-02-14' },
+      { id: 7, username: 'nobody', name: 'No Member', email: 'nobody@example.com', last_activity_on: null },
     ],
     tokens: [
       { token: 'admin-sudo-token', kind: 'personal', user_id: 1, scopes: ['api', 'sudo'] },
@@ -38,9 +48,12 @@ export function defaultData(): FakeData {
       { token: 'guest-token', kind: 'personal', user_id: 6, scopes: ['api'] },
       { token: 'outsider-token', kind: 'personal', user_id: 7, scopes: ['api'] },
       { token: 'oauth-token', kind: 'oauth', user_id: 4, scopes: ['api'] },
-      { token: 'impersonation-token', kind: 'impersonation', user_id: 4, scopes: ['api'] },
+      { token: 'impersonation-token', kind: 'impersonation', user_id: 4, scopes: ['api'], id: 1, name: 'Support session', created_at: '2025-03-01T08:00:00.000Z', expires_at: '2025-12-31' },
       { token: 'session-cookie', kind: 'session', user_id: 4 },
       { token: 'job-token', kind: 'job', user_id: 4, job_id: 103 },
+      { token: 'runner-creator-token', kind: 'personal', user_id: 2, scopes: ['create_runner'], id: 2, name: 'Runner setup', created_at: '2025-03-01T08:00:00.000Z', expires_at: '2025-12-31' },
+      { token: 'revoked-token', kind: 'personal', user_id: 4, scopes: ['api'], id: 3, name: 'Old laptop', created_at: '2025-01-01T08:00:00.000Z', expires_at: '2025-12-31', revoked: true },
+      { token: 'expired-token', kind: 'personal', user_id: 4, scopes: ['api'], id: 4, name: 'Last year', created_at: '2024-01-01T08:00:00.000Z', expires_at: '2024-12-31' },
     ],
     groups: [
       { id: 1, name: 'My Group', path: 'my-group', parent_id: null, visibility: 'public', members: [{ user_id: 2, access_level: 50 }] },
@@ -70,8 +83,10 @@ export function defaultData(): FakeData {
     pipelines: [
       { id: 11, project_id: 1, ref: 'main', sha: '', status: 'failed' },
       { id: 12, project_id: 1, ref: 'main', sha: '', status: 'running' },
+      { id: 13, project_id: 3, ref: 'main', sha: '', status: 'success' },
+      { id: 14, project_id: 2, ref: 'main', sha: '', status: 'success' },
     ],
-    jobs: jobStatuses.map((status, index) => ({
+    jobs: [...jobStatuses.map((status, index) => ({
       id: 101 + index,
       project_id: 1,
       pipeline_id: index < 2 ? 11 : 12,
@@ -80,7 +95,8 @@ export function defaultData(): FakeData {
       status,
       user_id: 4,
       ...(status === 'failed' ? { failure_reason: 'script_failure' } : {}),
-    })),
+      ...jobRunners[101 + index],
+    })), { id: 110, project_id: 2, pipeline_id: 14, name: 'secret-job', stage: 'test', status: 'success' as const, user_id: 4, ...jobRunners[110] }],
     merge_requests: [
       { id: 1001, iid: 1, project_id: 1, title: 'Add login page', description: 'Login form', state: 'opened', author_id: 4, source_branch: 'feature/login', target_branch: 'main', labels: ['frontend'], assignee_ids: [4], reviewer_ids: [3] },
       { id: 1002, iid: 2, project_id: 1, title: 'Try another layout', state: 'closed', author_id: 4, source_branch: 'feature/layout', target_branch: 'main', closed_by_id: 3, closed_at: '2025-03-10T09:00:00.000Z' },
@@ -101,6 +117,24 @@ export function defaultData(): FakeData {
       { project_id: 1, name: 'lodash', version: '4.17.21', package_manager: 'yarn', dependency_file_path: 'yarn.lock', licenses: [{ name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' }], vulnerabilities: [] },
       { project_id: 1, name: 'rails', version: '7.1.3', package_manager: 'bundler', dependency_file_path: 'Gemfile.lock', licenses: [{ name: 'MIT', url: null }], vulnerabilities: [] },
       { project_id: 2, name: 'requests', version: '2.31.0', package_manager: 'pip', dependency_file_path: 'requirements.txt', licenses: [{ name: 'Apache-2.0', url: null }], vulnerabilities: [] },
+    ],
+    runners: [
+      { id: 1, runner_type: 'instance_type', description: 'Shared Linux runner', name: 'shared-linux', status: 'online', tag_list: ['docker', 'linux'], run_untagged: true, access_level: 'not_protected', maximum_timeout: 3600, contacted_at: '2025-03-11T09:59:00.000Z', managers: [{ system_id: 's_0a1b2c3d4e5f', version: '17.9.1' }, { system_id: 's_1b2c3d4e5f60', version: '17.8.3' }] },
+      { id: 2, runner_type: 'instance_type', description: 'Shared Windows runner', name: 'shared-windows', status: 'offline', paused: true, tag_list: ['windows'], access_level: 'not_protected', contacted_at: '2025-02-01T12:00:00.000Z', maintenance_note: 'Paused while the image is rebuilt', managers: [{ system_id: 's_2c3d4e5f6071', version: '17.6.0' }] },
+      { id: 3, runner_type: 'group_type', group_id: 1, description: 'My Group runner', name: 'group-docker', status: 'online', tag_list: ['docker'], access_level: 'ref_protected', contacted_at: '2025-03-11T09:58:00.000Z', creator_id: 2, managers: [{ system_id: 's_3d4e5f607182', version: '17.9.0' }] },
+      { id: 4, runner_type: 'group_type', group_id: 2, description: 'Sub runner', name: null, status: 'stale', tag_list: [], access_level: 'not_protected', contacted_at: '2024-11-02T08:00:00.000Z', creator_id: 2, managers: [] },
+      { id: 5, runner_type: 'project_type', project_ids: [1], description: 'My Project runner', name: 'project-ruby', status: 'online', tag_list: ['linux', 'ruby'], access_level: 'not_protected', maximum_timeout: 1800, contacted_at: '2025-03-11T09:57:00.000Z', creator_id: 3, managers: [{ system_id: 's_4e5f60718293', version: '17.9.1' }] },
+      { id: 6, runner_type: 'project_type', project_ids: [2], description: 'Secret runner', name: null, status: 'never_contacted', tag_list: ['secret'], access_level: 'ref_protected', contacted_at: null, creator_id: 1, managers: [] },
+      { id: 7, runner_type: 'project_type', project_ids: [3, 1], description: 'Tools runner', name: 'tools', status: 'offline', paused: true, tag_list: ['linux'], access_level: 'not_protected', contacted_at: '2025-03-01T10:00:00.000Z', creator_id: 3, managers: [{ system_id: 's_5f6071829304', version: '16.11.2' }] },
+    ],
+    bridges: [
+      { id: 201, project_id: 1, pipeline_id: 12, name: 'deploy-tools', stage: 'deploy', status: 'success', user_id: 4, downstream_pipeline_id: 13 },
+      { id: 202, project_id: 1, pipeline_id: 12, name: 'trigger-docs', stage: 'deploy', status: 'manual', user_id: 4, downstream_pipeline_id: null },
+    ],
+    cluster_agents: [
+      { id: 1, name: 'production', config_project_id: 3, authorized_project_ids: [1] },
+      { id: 2, name: 'review-apps', config_project_id: 1 },
+      { id: 3, name: 'secret-cluster', config_project_id: 2 },
     ],
   };
 }

@@ -26,6 +26,10 @@ import { mergeRequestHandlers } from './handlers/merge-requests.ts';
 import { projectHandlers } from './handlers/projects.ts';
 import { repositoryHandlers } from './handlers/repository.ts';
 import { userHandlers } from './handlers/users.ts';
+import { userAccountHandlers } from './handlers/user-accounts.ts';
+import { tokenHandlers } from './handlers/tokens.ts';
+import { runnerHandlers } from './handlers/runners.ts';
+import { bridgeHandlers } from './handlers/bridges.ts';
 import { Store } from './store.ts';
 
 export type * from './data.ts';
@@ -35,7 +39,7 @@ export { defaultData } from './default-data.ts';
 export interface FakeOptions {
   /** The data set (default: `defaultData()`); `reset()` restores it. */
   data?: FakeData;
-  /** Every token is the data set's administrator (with the `sudo` scope). */
+  /** Every token is the data set's administrator (with the `sudo` and `create_runner` scopes). */
   anyToken?: boolean;
   /** Check every JSON response against the contract (a mismatch answers 500 naming it); for tests. */
   validateResponses?: boolean;
@@ -65,7 +69,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store), ...userAccountHandlers(store), ...tokenHandlers(store), ...runnerHandlers(store), ...bridgeHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
@@ -86,6 +90,7 @@ function guarded(current: () => { handlers: Handlers<Principal>; store: Store })
       if (!context.principal && context.credentials.length > 0) return { status: 401, body: { message: '401 Unauthorized' } };
       const { handlers, store } = current();
       if (writes) store.revision += 1;
+      if (context.principal) context.principal.user.last_activity_on = store.now().slice(0, 10); // API use is activity
       if (projectScoped && typeof input.params.id === 'string') {
         const moved = store.movedProject(input.params.id);
         if (moved && store.canRead(moved, context.principal?.user)) return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };

@@ -2,12 +2,12 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeUser } from '../data.ts';
-import { FORBIDDEN, message, paginate, webBase } from '../common.ts';
+import { avatarUrl, FORBIDDEN, message, paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
 
 export function adminHandlers(store: Store): Handlers<Principal> {
   const limits = () => (store.data.plan_limits ??= {});
-  const publicUser = (user: FakeUser) => ({ id: user.id, username: user.username, name: user.name, state: user.state ?? 'active', locked: false, avatar_url: null, web_url: `${webBase(store)}/${user.username}` });
+  const publicUser = (user: FakeUser) => ({ id: user.id, username: user.username, name: user.name, state: user.state ?? 'active', locked: false, avatar_url: avatarUrl(store, user), web_url: `${webBase(store)}/${user.username}` });
   return {
     'application/get-plan-limits': ({ query }, { principal }) => {
       if (!principal.user.is_admin) return FORBIDDEN;

@@ -4,52 +4,56 @@ import type { Principal } from '../auth.ts';
 import type { FakeJob } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
+import { runnerOf } from './runners.ts';
+
+/** The job record of a job (also the base of the trigger job record). */
+export function jobRecord(store: Store, job: FakeJob) {
+  const project = store.project(job.project_id)!;
+  const pipeline = store.data.pipelines.find((p) => p.id === job.pipeline_id);
+  const sha = pipeline?.sha ?? project.repository.branches[project.default_branch] ?? '0'.repeat(40);
+  const commit = store.findCommit(project, sha);
+  const user = store.user(job.user_id);
+  const started = job.started_at ?? (['running', 'failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
+  const finished = job.finished_at ?? (['failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
+  return {
+    id: job.id,
+    name: job.name,
+    stage: job.stage,
+    status: job.status,
+    ...(job.failure_reason ? { failure_reason: job.failure_reason } : {}),
+    ref: job.ref ?? pipeline?.ref ?? project.default_branch,
+    tag: false,
+    coverage: null,
+    archived: false,
+    allow_failure: job.allow_failure === true,
+    created_at: job.created_at ?? null,
+    started_at: started,
+    finished_at: finished,
+    erased_at: null,
+    duration: started ? 0 : null,
+    queued_duration: started ? 0 : null,
+    web_url: `${webBase(store)}/${store.projectPath(project)}/-/jobs/${job.id}`,
+    commit: {
+      id: sha,
+      short_id: sha.slice(0, 8),
+      title: commit?.message.split('\n')[0] ?? '',
+      message: commit?.message ?? '',
+      author_name: commit?.author_name ?? '',
+      author_email: commit?.author_email ?? '',
+      created_at: commit?.created_at ?? store.now(),
+    },
+    pipeline: { id: job.pipeline_id, project_id: job.project_id, ref: pipeline?.ref ?? project.default_branch, sha, status: pipeline?.status ?? 'success' },
+    project: { ci_job_token_scope_enabled: false },
+    user: { ...userBasic(store, user)!, created_at: store.now(), bio: null, location: null, public_email: null, skype: null, linkedin: null, twitter: null, website_url: null, organization: null },
+    artifacts: [],
+    artifacts_expire_at: null,
+    tag_list: [...(job.tag_list ?? [])],
+    runner: runnerOf(store, job),
+  };
+}
 
 export function jobHandlers(store: Store): Handlers<Principal> {
-  const record = (job: FakeJob) => {
-    const project = store.project(job.project_id)!;
-    const pipeline = store.data.pipelines.find((p) => p.id === job.pipeline_id);
-    const sha = pipeline?.sha ?? project.repository.branches[project.default_branch] ?? '0'.repeat(40);
-    const commit = store.findCommit(project, sha);
-    const user = store.user(job.user_id);
-    const started = job.started_at ?? (['running', 'failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
-    const finished = job.finished_at ?? (['failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
-    return {
-      id: job.id,
-      name: job.name,
-      stage: job.stage,
-      status: job.status,
-      ...(job.failure_reason ? { failure_reason: job.failure_reason } : {}),
-      ref: job.ref ?? pipeline?.ref ?? project.default_branch,
-      tag: false,
-      coverage: null,
-      archived: false,
-      allow_failure: job.allow_failure === true,
-      created_at: job.created_at ?? null,
-      started_at: started,
-      finished_at: finished,
-      erased_at: null,
-      duration: started ? 0 : null,
-      queued_duration: started ? 0 : null,
-      web_url: `${webBase(store)}/${store.projectPath(project)}/-/jobs/${job.id}`,
-      commit: {
-        id: sha,
-        short_id: sha.slice(0, 8),
-        title: commit?.message.split('\n')[0] ?? '',
-        message: commit?.message ?? '',
-        author_name: commit?.author_name ?? '',
-        author_email: commit?.author_email ?? '',
-        created_at: commit?.created_at ?? store.now(),
-      },
-      pipeline: { id: job.pipeline_id, project_id: job.project_id, ref: pipeline?.ref ?? project.default_branch, sha, status: pipeline?.status ?? 'success' },
-      project: { ci_job_token_scope_enabled: false },
-      user: { ...userBasic(store, user)!, created_at: store.now(), bio: null, location: null, public_email: null, skype: null, linkedin: null, twitter: null, website_url: null, organization: null },
-      artifacts: [],
-      artifacts_expire_at: null,
-      tag_list: [...(job.tag_list ?? [])],
-      runner: null,
-    };
-  };
+  const record = (job: FakeJob) => jobRecord(store, job);
 
   const scoped = (jobs: FakeJob[], scope: string[] | undefined) => (scope && scope.length > 0 ? jobs.filter((j) => scope.includes(j.status)) : jobs);
   const descending = (jobs: FakeJob[]) => [...jobs].sort((a, b) => b.id - a.id);

@@ -1278,7 +1278,7 @@ export const operationTable: [string, string, OperationDescriptor, boolean][] = 
   ["repository", "getChangelog", {"id":"repository/get-changelog","method":"GET","path":"/projects/{id}/repository/changelog","response":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["repository", "createChangelog", {"id":"repository/create-changelog","method":"POST","path":"/projects/{id}/repository/changelog","response":"json","body":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["users", "listUsers", {"id":"users/list-users","method":"GET","path":"/users","response":"json","query":{"custom_attributes":"deep"},"headers":{"Link":"string","x-next-page":"string","x-page":"string"},"errors":[400,401,403,404,429,500,503]}, true],
-  ["users", "createUser", {"id":"users/create-user","method":"POST","path":"/users","response":"json","body":"json","errors":[400,401,403,404,429,500,503]}, false],
+  ["users", "createUser", {"id":"users/create-user","method":"POST","path":"/users","response":"json","body":"json","errors":[400,401,403,404,409,429,500,503]}, false],
   ["users", "getUser", {"id":"users/get-user","method":"GET","path":"/users/{id}","response":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["users", "getImpersonationToken", {"id":"users/get-impersonation-token","method":"GET","path":"/users/{user_id}/impersonation_tokens/{impersonation_token_id}","response":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["users", "revokeImpersonationToken", {"id":"users/revoke-impersonation-token","method":"DELETE","path":"/users/{user_id}/impersonation_tokens/{impersonation_token_id}","response":"json","body":"json","errors":[400,401,403,404,429,500,503]}, false],

@@ -5853,6 +5853,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description 409 Conflict: a conflicting resource exists. Body shape not documented. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
         /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
@@ -7016,6 +7025,7 @@ export type ResponseRepositoryHeadNotFound = components['responses']['Repository
 export type ResponseRepositoryHeadTooManyRequests = components['responses']['RepositoryHeadTooManyRequests'];
 export type ResponseRepositoryHeadInternalServerError = components['responses']['RepositoryHeadInternalServerError'];
 export type ResponseRepositoryHeadServiceUnavailable = components['responses']['RepositoryHeadServiceUnavailable'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterProjectId = components['parameters']['ProjectId'];
 export type ParameterJobScope = components['parameters']['JobScope'];
 export type ParameterPage = components['parameters']['Page'];
@@ -9675,6 +9685,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
