@@ -10,9 +10,12 @@ import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
 import { approvalHandlers } from './handlers/approvals.ts';
+import { bulkImportHandlers } from './handlers/bulk-imports.ts';
 import { errorTrackingHandlers } from './handlers/error-tracking.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { groupHandlers } from './handlers/groups.ts';
+import { importHandlers } from './handlers/imports.ts';
+import { integrationHandlers } from './handlers/integrations.ts';
 import { invitationHandlers } from './handlers/invitations.ts';
 import { jobHandlers } from './handlers/jobs.ts';
 import { memberHandlers } from './handlers/members.ts';
@@ -59,7 +62,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...importHandlers(store), ...bulkImportHandlers(store), ...integrationHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
