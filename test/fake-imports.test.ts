@@ -304,3 +304,29 @@ describe('migration by direct transfer', () => {
     expect(await status(api.bulkImports.createMigration({ body: { configuration, entities: [{ ...entity, source_type: 'repository' }] } as never }))).toBe(400);
   });
 });
+
+describe('hostile archives and fields', () => {
+  it('a gzip bomb and unsafe paths end as a failed import or are left out; override_params cannot reach a prototype', async () => {
+    const api = as('owner-token');
+    const bomb = new Blob([new Uint8Array(gzipSync(Buffer.alloc(65 * 1024 * 1024)))]);
+    const exploded = await api.projectImportExport.importProject({ body: { file: bomb, path: 'bomb', namespace: 'my-group' } });
+    const steps = [];
+    for (let i = 0; i < 3; i += 1) steps.push((await api.projectImportExport.getImportStatus({ path: { id: exploded.id } })).import_status);
+    expect(steps).toEqual(['scheduled', 'started', 'failed']);
+
+    const unsafe = exportArchive({ 'ok.txt': 'fine\n', '../escape.txt': 'no\n', 'a/./b.txt': 'no\n', 'c//d.txt': 'no\n' });
+    const imported = await api.projectImportExport.importProject({ body: { file: unsafe, path: 'unsafe', namespace: 'my-group' } });
+    while ((await api.projectImportExport.getImportStatus({ path: { id: imported.id } })).import_status !== 'finished');
+    const tree = await api.repository.listTree({ path: { id: imported.id }, query: { recursive: true } });
+    expect(tree.map((e) => e.path)).toEqual(['ok.txt']);
+
+    const form = new FormData();
+    form.append('file', exportArchive({}));
+    form.append('path', 'poisoned');
+    form.append('override_params[__proto__][polluted]', 'yes');
+    form.append('override_params[constructor][prototype][polluted]', 'yes');
+    const response = await fetch(`${fake.url}/api/v4/projects/import`, { method: 'POST', headers: { 'private-token': 'owner-token' }, body: form });
+    expect(response.status).toBeLessThan(500);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -48,7 +48,7 @@ export function untar(archive: Buffer): Map<string, Buffer> | undefined {
 function readExport(bytes: Buffer): { project: Record<string, unknown>; files: Record<string, string> } | undefined {
   let files: Map<string, Buffer> | undefined;
   try {
-    files = untar(gunzipSync(bytes, { maxOutputLength: 256 * 1024 * 1024 }));
+    files = untar(gunzipSync(bytes, { maxOutputLength: MAX_EXPORT_BYTES }));
   } catch {
     return undefined;
   }
@@ -62,11 +62,17 @@ function readExport(bytes: Buffer): { project: Record<string, unknown>; files: R
   }
   if (typeof project !== 'object' || project === null || Array.isArray(project)) return undefined;
   const repository: Record<string, string> = {};
-  for (const [path, content] of files) if (path.startsWith('repository/') && path.length > 11) repository[path.slice(11)] = content.toString('base64');
+  for (const [path, content] of files) {
+    const inRepository = path.slice('repository/'.length);
+    // Only plain relative paths become repository files (no `.`/`..` or empty segments, as git itself refuses).
+    if (path.startsWith('repository/') && inRepository.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')) repository[inRepository] = content.toString('base64');
+  }
   return { project: project as Record<string, unknown>, files: repository };
 }
 
 const NOT_AN_EXPORT = 'The uploaded file is not a valid project export';
+/** The most an archive may unpack to (a gzip bomb stops there and the import fails). */
+const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
 
 interface NewProject {
   path: string;
