@@ -165,7 +165,7 @@ describe('relation imports', () => {
     expect(second.id).toBe(3);
     const records = await api.projectImportExport.listRelationImports({ path: { id: 1 } });
     expect(records.map((r) => [r.relation, r.status])).toEqual([['milestones', 'created'], ['issues', 'finished']]);
-    expect(records.every((r) => r.project_path === project && r.updated_at >= r.created_at)).toBe(true);
+    expect(records.every((r) => r.project_path === project && typeof r.created_at === 'string' && String(r.updated_at) >= r.created_at)).toBe(true);
     await list();
     expect(await list()).toEqual(['failed', 'finished']); // not a project export
   });

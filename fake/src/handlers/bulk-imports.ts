@@ -1,8 +1,9 @@
 /**
  * Migration by direct transfer. A migration and its entities are visible to the user who started it (404 for anyone
  * else). The fake has no background worker and no source instance: every read that answers about a migration (the
- * migration, its entities, an entity, its failures, or a list holding them) moves it one step after answering,
- * `created → started → finished`, its entities with it. A finished entity has its destination created: a group
+ * migration, its entities, an entity, its failures; either list moves all the caller's) moves it one step after
+ * answering, `created → started → finished`, its entities with it (`migrate_projects` is kept: with no source
+ * there are no projects to find). A finished entity has its destination created: a group
  * (the importing user its Owner) or a project, named after the last segment of `source_full_path`, at
  * `destination_namespace/destination_slug`; `namespace_id`/`project_id` then point at it. A migration whose entities
  * all failed is `failed`; failed entities (from the data set) carry their failures.
