@@ -99,6 +99,10 @@ export interface FakeProject {
   description?: string | null;
   /** Full paths the project had before a rename: requests by them answer 301 to the numeric-id URL. */
   previous_paths?: string[];
+  /** A personal project: the user whose namespace holds it (its Owner); `namespace_id` is then 0, no group. */
+  owner_id?: number;
+  /** When the project was created (default: the data set's `now`). */
+  created_at?: string;
   members: FakeMember[];
   /** Files of the default branch as a shorthand: expanded into one initial commit when `repository` is absent. */
   files?: Record<string, FakeFile | string>;
@@ -212,6 +216,22 @@ export interface FakeData {
   bridges?: FakeBridge[];
   /** Kubernetes agents; a job token sees those its project may use (`GET /job/allowed_agents`). */
   cluster_agents?: FakeClusterAgent[];
+  // Imports, direct transfer and integrations (fake/src/handlers/imports.ts, bulk-imports.ts, integrations.ts)
+  /** Project imports by project id: what `GET /projects/{id}/import` reports; each read moves a pending one a step. */
+  project_imports?: Record<string, FakeProjectImport>;
+  /** Relation imports (`POST /projects/import-relation`); each list read moves a pending one a step. */
+  relation_imports?: FakeRelationImport[];
+  /** Migrations by direct transfer, each visible to the user who started it. */
+  bulk_imports?: FakeBulkImport[];
+  /** The groups and projects of those migrations. */
+  bulk_import_entities?: FakeBulkImportEntity[];
+  /** Integrations set up (or disabled and reset) on projects. */
+  integrations?: FakeIntegration[];
+  /**
+   * The integration slugs whose kind the fake knows (the API documents kinds of integration, not their slugs): their
+   * required setup parameters are checked (400). Other slugs take any parameters.
+   */
+  integration_kinds?: Record<string, { title: string; kind: FakeIntegrationKind }>;
 }
 
 export interface FakeGroupBadge {
@@ -277,4 +297,85 @@ export interface FakeClusterAgent {
   /** Projects and groups (with their subgroups and projects) the agent's configuration authorizes. */
   authorized_project_ids?: number[];
   authorized_group_ids?: number[];
+}
+
+export interface FakeProjectImport {
+  status: 'scheduled' | 'started' | 'finished' | 'failed';
+  correlation_id: string;
+  /** `file` for an uploaded archive; remote and object-storage imports answer with `import_error`. */
+  source: 'file' | 'url' | 's3';
+  /** The error the import ends with (it fails at its last step); null when it succeeds. */
+  error: string | null;
+  /** Files (path → base64) of the export archive, committed when the import finishes. */
+  files?: Record<string, string>;
+}
+
+export interface FakeRelationImport {
+  id: number;
+  project_id: number;
+  relation: 'issues' | 'milestones' | 'ci_pipelines' | 'merge_requests';
+  status: 'created' | 'started' | 'finished' | 'failed';
+  /** Whether it ends `failed` (the archive was not a project export). */
+  fails?: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export type FakeBulkImportStatus = 'created' | 'started' | 'finished' | 'failed';
+
+export interface FakeBulkImport {
+  id: number;
+  user_id: number;
+  status: FakeBulkImportStatus;
+  source_type: string;
+  source_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FakeBulkImportFailure {
+  relation: string;
+  step: string | null;
+  exception_message: string | null;
+  exception_class: string | null;
+  correlation_id_value: string | null;
+  created_at: string;
+  pipeline_class: string | null;
+  pipeline_step: string | null;
+  source_url: string | null;
+  source_title: string | null;
+}
+
+export interface FakeBulkImportEntity {
+  id: number;
+  bulk_import_id: number;
+  source_type: 'group_entity' | 'project_entity';
+  source_full_path: string;
+  destination_slug: string;
+  destination_namespace: string;
+  migrate_projects: boolean;
+  status: FakeBulkImportStatus;
+  parent_id: number | null;
+  namespace_id: number | null;
+  project_id: number | null;
+  created_at: string;
+  updated_at: string;
+  failures: FakeBulkImportFailure[];
+  stats: Record<string, { source: number; fetched: number; imported: number }>;
+}
+
+export type FakeIntegrationKind =
+  | 'mobile_store_connector' | 'task_tracker' | 'token_subdomain' | 'build_server' | 'issue_tracker' | 'short_issue_tracker'
+  | 'pipeline_notifier' | 'wiki_workspace' | 'monitoring' | 'test_generation' | 'chat_notifications';
+
+export interface FakeIntegration {
+  id: number;
+  project_id: number;
+  slug: string;
+  title: string;
+  active: boolean;
+  /** The setup parameters, secrets included (never answered). */
+  properties: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
 }

@@ -136,5 +136,30 @@ export function defaultData(): FakeData {
       { id: 2, name: 'review-apps', config_project_id: 1 },
       { id: 3, name: 'secret-cluster', config_project_id: 2 },
     ],
+    // Imports, direct transfer and integrations: one migration of Dev's (a group imported, a project failed),
+    // the custom issue tracker active on My Project, and one slug per documented kind of integration.
+    bulk_imports: [{ id: 1, user_id: 4, status: 'finished', source_type: 'service', source_url: 'https://source.example', created_at: '2025-03-10T08:00:00.000Z', updated_at: '2025-03-10T08:05:00.000Z' }],
+    bulk_import_entities: [
+      { id: 1, bulk_import_id: 1, source_type: 'group_entity', source_full_path: 'source-group/sub', destination_slug: 'sub', destination_namespace: 'my-group', migrate_projects: false, status: 'finished', parent_id: null, namespace_id: 2, project_id: null, created_at: '2025-03-10T08:00:00.000Z', updated_at: '2025-03-10T08:04:00.000Z', failures: [], stats: { labels: { source: 3, fetched: 3, imported: 3 }, milestones: { source: 1, fetched: 1, imported: 1 } } },
+      {
+        id: 2, bulk_import_id: 1, source_type: 'project_entity', source_full_path: 'source-group/legacy-app', destination_slug: 'legacy-app', destination_namespace: 'my-group/sub', migrate_projects: false, status: 'failed', parent_id: null, namespace_id: 2, project_id: null, created_at: '2025-03-10T08:00:00.000Z', updated_at: '2025-03-10T08:05:00.000Z',
+        failures: [{ relation: 'issues', step: 'extractor', exception_message: 'Error!', exception_class: 'StandardError', correlation_id_value: '06289e4b064329a69de7bb2d7a1b5a97', created_at: '2025-03-10T08:05:00.000Z', pipeline_class: 'IssuesPipeline', pipeline_step: 'extractor', source_url: 'https://source.example/source-group/legacy-app/-/issues/7', source_title: 'Broken import of the issue tracker' }],
+        stats: { issues: { source: 12, fetched: 4, imported: 0 } },
+      },
+    ],
+    integrations: [{ id: 1, project_id: 1, slug: 'custom-issue-tracker', title: 'Custom issue tracker', active: true, properties: { new_issue_url: 'https://issues.example.com/issues/new', issues_url: 'https://issues.example.com/issues/:id', project_url: 'https://issues.example.com/projects/my-project', push_events: true, issues_events: true }, created_at: '2025-03-10T09:30:00.000Z', updated_at: '2025-03-10T09:30:00.000Z' }],
+    integration_kinds: {
+      'mobile-store-connector': { title: 'Mobile store connector', kind: 'mobile_store_connector' },
+      'task-tracker': { title: 'Task tracker', kind: 'task_tracker' },
+      'token-subdomain': { title: 'Token and subdomain', kind: 'token_subdomain' },
+      'build-server': { title: 'Build server', kind: 'build_server' },
+      'issue-tracker': { title: 'Issue tracker', kind: 'issue_tracker' },
+      'short-issue-tracker': { title: 'Short issue tracker', kind: 'short_issue_tracker' },
+      'pipeline-notifier': { title: 'Pipeline notifier', kind: 'pipeline_notifier' },
+      'wiki-workspace': { title: 'Wiki workspace', kind: 'wiki_workspace' },
+      monitoring: { title: 'Monitoring', kind: 'monitoring' },
+      'test-generation': { title: 'Test generation', kind: 'test_generation' },
+      'chat-notifications': { title: 'Chat notifications', kind: 'chat_notifications' },
+    },
   };
 }

@@ -77,6 +77,7 @@ export class Store {
   }
 
   projectPath(project: FakeProject): string {
+    if (project.owner_id !== undefined) return `${this.user(project.owner_id)?.username ?? ''}/${project.path}`;
     const group = this.group(project.namespace_id);
     return group ? `${this.groupPath(group)}/${project.path}` : project.path;
   }
@@ -84,14 +85,16 @@ export class Store {
   /** The identifying fields every project record starts with (simple view, export status, export file). */
   projectIdentity(project: FakeProject) {
     const group = this.group(project.namespace_id);
+    const owner = project.owner_id === undefined ? undefined : this.user(project.owner_id);
+    const namespaceName = owner?.name ?? (group ? this.groupName(group) : undefined);
     return {
       id: project.id,
       description: project.description ?? null,
       name: project.name,
-      name_with_namespace: group ? `${this.groupName(group)} / ${project.name}` : project.name,
+      name_with_namespace: namespaceName ? `${namespaceName} / ${project.name}` : project.name,
       path: project.path,
       path_with_namespace: this.projectPath(project),
-      created_at: this.data.now ?? '2025-01-01T00:00:00.000Z',
+      created_at: project.created_at ?? this.data.now ?? '2025-01-01T00:00:00.000Z',
     };
   }
 
@@ -120,7 +123,7 @@ export class Store {
   /** A user's access level in a project: its own membership or the highest inherited one; administrators have all. */
   projectAccess(project: FakeProject, user: FakeUser | undefined): number {
     if (!user) return 0;
-    if (user.is_admin) return 50;
+    if (user.is_admin || project.owner_id === user.id) return 50;
     const own = project.members.find((m) => m.user_id === user.id)?.access_level ?? 0;
     return Math.max(own, this.groupAccess(this.group(project.namespace_id), user.id));
   }

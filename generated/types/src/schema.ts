@@ -214,7 +214,7 @@ export interface paths {
          * Import a project from an uploaded export file
          * @description Creates a project from an uploaded project export file, sent as `multipart/form-data`. Answers with the import record whose `import_status` is `scheduled`; follow the import with `GET /projects/{id}/import`.
          *
-         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file. `overwrite` replaces a project with the same path.
+         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file. `overwrite` replaces a project with the same path; without it, such a project is a conflict (409).
          *
          *     The maximum import size is the administrator setting `max_import_size`, unlimited by default (0). The status is 201, as for every POST that creates a resource.
          */
@@ -284,7 +284,7 @@ export interface paths {
          * Import one relation into an existing project
          * @description Imports one relation (`issues`, `milestones`, `ci_pipelines` or `merge_requests`) from a project export archive into the existing project at `path`, sent as `multipart/form-data`. Items already imported are skipped. Beta, disabled by default via a feature flag.
          *
-         *     Only one relation import can be scheduled at a time per project; the status answered when another one is already scheduled is not documented. The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export.
+         *     Only one relation import can be scheduled at a time per project; while another one is scheduled or running the request is refused with 409 (a conflicting resource exists; the API documents no more specific status). The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export.
          *
          *     Answers with `{id, project_path, relation, status}`. The status is 201, as for every POST that creates a resource.
          */
@@ -5804,6 +5804,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description 409 Conflict: a conflicting resource exists. Body shape not documented. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description 400 Bad Request: a required attribute is missing or a parameter is invalid. A HEAD response has no body. */
         RepositoryHeadBadRequest: {
             headers: {
@@ -5852,15 +5861,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
-        };
-        /** @description 409 Conflict: a conflicting resource exists. Body shape not documented. */
-        Conflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
         };
     };
     parameters: {
@@ -7018,6 +7018,7 @@ export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseRepositoryHeadBadRequest = components['responses']['RepositoryHeadBadRequest'];
 export type ResponseRepositoryHeadUnauthorized = components['responses']['RepositoryHeadUnauthorized'];
 export type ResponseRepositoryHeadForbidden = components['responses']['RepositoryHeadForbidden'];
@@ -7025,7 +7026,6 @@ export type ResponseRepositoryHeadNotFound = components['responses']['Repository
 export type ResponseRepositoryHeadTooManyRequests = components['responses']['RepositoryHeadTooManyRequests'];
 export type ResponseRepositoryHeadInternalServerError = components['responses']['RepositoryHeadInternalServerError'];
 export type ResponseRepositoryHeadServiceUnavailable = components['responses']['RepositoryHeadServiceUnavailable'];
-export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterProjectId = components['parameters']['ProjectId'];
 export type ParameterJobScope = components['parameters']['JobScope'];
 export type ParameterPage = components['parameters']['Page'];
@@ -7686,6 +7686,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7729,6 +7730,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7772,6 +7774,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7815,6 +7818,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -418,10 +418,10 @@ export interface ResponseStatuses {
     "project-import-export/get-export-status": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "project-import-export/export-project": "202" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "project-import-export/download-export": "400" | "401" | "403" | "404" | "429" | "500" | "503";
-    "project-import-export/import-project": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-    "project-import-export/import-project-from-url": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-    "project-import-export/import-project-from-s3": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-    "project-import-export/import-relation": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+    "project-import-export/import-project": "201" | "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
+    "project-import-export/import-project-from-url": "201" | "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
+    "project-import-export/import-project-from-s3": "201" | "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
+    "project-import-export/import-relation": "201" | "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
     "project-import-export/list-relation-imports": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "project-import-export/get-import-status": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "bulk-imports/list-migrations": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
