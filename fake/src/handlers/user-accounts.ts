@@ -107,9 +107,12 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
     'users/create-user': ({ body }, { principal }) => {
       if (!principal.user.is_admin) return FORBIDDEN;
       const input = body as Record<string, unknown>;
-      const missing = ['email', 'name', 'username'].filter((field) => typeof input[field] !== 'string' || (input[field] as string).trim() === '');
-      if (missing.length > 0) return badRequest(missing.map((field) => ({ field, problem: 'is missing' })));
-      const [email, name, username] = [String(input.email), String(input.name), String(input.username)];
+      // The documented body lists only the password rules: identity attributes left out get derived values rather
+      // than a refusal the contract does not state (`user<id>`, its name, `<username>@users.service.example`).
+      const given = (field: string) => (typeof input[field] === 'string' && (input[field] as string).trim() !== '' ? (input[field] as string) : undefined);
+      const id = store.nextId(store.data.users);
+      const username = given('username') ?? `user${id}`;
+      const [email, name] = [given('email') ?? `${username}@users.service.example`, given('name') ?? username];
       if (!validEmail(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
       if (username.length > 255 || !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username)) return badRequest([{ field: 'username', problem: 'is invalid' }]);
       if (store.data.users.some((u) => u.username.toLowerCase() === username.toLowerCase())) return { status: 409, body: message('Username has already been taken') };
@@ -118,7 +121,7 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       const profile: Record<string, string> = {};
       for (const field of PROFILE_TEXTS) if (typeof input[field] === 'string') profile[field] = input[field] as string;
       const user: FakeUser = {
-        id: store.nextId(store.data.users),
+        id,
         username,
         name,
         email,
