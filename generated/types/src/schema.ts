@@ -1265,7 +1265,7 @@ export interface paths {
         put?: never;
         /**
          * Create an LDAP group link
-         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201).
+         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201). A link with the same `provider` and `cn` or `filter` already on the group answers 409 (a conflicting resource exists).
          */
         post: operations["groups/create-ldap-group-link"];
         /**
@@ -1359,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Create a SAML group link
-         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate.
+         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate. A link to a SAML group the group already links answers 409 (a conflicting resource exists).
          */
         post: operations["groups/create-saml-group-link"];
         delete?: never;
@@ -1414,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Share a group with another group
-         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201).
+         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201). Sharing again with a group it is already shared with answers 409 (a conflicting resource exists).
          */
         post: operations["groups/share"];
         delete?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
         put: operations["groups/update-push-rule"];
         /**
          * Create the group push rule
-         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented.
+         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented. The group has at most one push rule: creating one when it exists answers 409 (a conflicting resource exists).
          */
         post: operations["groups/create-push-rule"];
         delete?: never;
@@ -5843,6 +5843,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description 409 Conflict: a conflicting resource exists. Body shape not documented. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
         /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
@@ -7006,6 +7015,7 @@ export type ResponseRepositoryHeadNotFound = components['responses']['Repository
 export type ResponseRepositoryHeadTooManyRequests = components['responses']['RepositoryHeadTooManyRequests'];
 export type ResponseRepositoryHeadInternalServerError = components['responses']['RepositoryHeadInternalServerError'];
 export type ResponseRepositoryHeadServiceUnavailable = components['responses']['RepositoryHeadServiceUnavailable'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterProjectId = components['parameters']['ProjectId'];
 export type ParameterJobScope = components['parameters']['JobScope'];
 export type ParameterPage = components['parameters']['Page'];
@@ -10984,6 +10994,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11232,6 +11243,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11374,6 +11386,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11557,6 +11570,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
