@@ -175,4 +175,49 @@ export interface FakeData {
   approval_rules?: { id: number; project_id: number; name: string; rule_type: string; approvals_required: number; user_ids: number[]; group_ids: number[]; applies_to_all_protected_branches: boolean }[];
   /** Project exports by project id. */
   project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
+  // Groups: hooks, LDAP and SAML links, shares, push rules; personal namespaces (fake-groups).
+  /** Group hooks. The record's fields are not documented: these are the update's attributes; `token` is never returned. */
+  group_hooks?: FakeGroupHook[];
+  /** LDAP group links: `cn` or `filter` (exactly one), the role given, the LDAP provider. */
+  ldap_group_links?: { group_id: number; cn?: string; filter?: string; group_access: 0 | 5 | AccessLevel; provider: string }[];
+  /** SAML group links, by SAML group name within a group. */
+  saml_group_links?: { group_id: number; name: string; access_level: 0 | 5 | AccessLevel; member_role_id?: number | null }[];
+  /** Group `group_id` shared with group `shared_with_group_id`: its members get at most `group_access` there until `expires_at` (a date). */
+  group_shares?: { group_id: number; shared_with_group_id: number; group_access: 0 | 5 | AccessLevel; expires_at: string | null }[];
+  /** Push rules of groups, at most one per group. */
+  group_push_rules?: FakeGroupPushRule[];
+  /**
+   * Personal namespaces: a project whose `namespace_id` is one of these ids is in that user's own namespace (the user
+   * owns it); ids distinct from group ids. `private_profile` empties the user's project list.
+   */
+  user_namespaces?: { id: number; user_id: number; private_profile?: boolean }[];
+}
+
+export interface FakeGroupHook {
+  id: number;
+  group_id: number;
+  url: string;
+  /** Write-only: never returned; cleared when `url` changes without a new token. */
+  token?: string | null;
+  created_at: string;
+  /** name, description, the `*_events` toggles, push_events_branch_filter, enable_ssl_verification, … as last set. */
+  [attribute: string]: unknown;
+}
+
+export interface FakeGroupPushRule {
+  id: number;
+  group_id: number;
+  created_at: string;
+  commit_committer_check: boolean;
+  commit_committer_name_check: boolean;
+  reject_unsigned_commits: boolean;
+  commit_message_regex: string | null;
+  commit_message_negative_regex: string | null;
+  branch_name_regex: string | null;
+  deny_delete_tag: boolean;
+  member_check: boolean;
+  prevent_secrets: boolean;
+  author_email_regex: string | null;
+  file_name_regex: string | null;
+  max_file_size: number;
 }

@@ -12,6 +12,7 @@ import { adminHandlers } from './handlers/admin.ts';
 import { approvalHandlers } from './handlers/approvals.ts';
 import { errorTrackingHandlers } from './handlers/error-tracking.ts';
 import { exportHandlers } from './handlers/export.ts';
+import { groupAdminHandlers } from './handlers/group-admin.ts';
 import { groupHandlers } from './handlers/groups.ts';
 import { invitationHandlers } from './handlers/invitations.ts';
 import { jobHandlers } from './handlers/jobs.ts';
@@ -59,7 +60,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...groupAdminHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */
