@@ -56,8 +56,14 @@ fake.reset(); await fake.close();
   Project exports go \`none → queued → started → finished\`, one step per status read (the fake has no background
   worker), then download a real gzip tarball. A project with \`previous_paths\` answers 301 to its numeric-id URL
   when called by an old path.
+- Groups: hooks, push rules, LDAP/SAML links, LDAP sync and shares are for the group's owners and administrators (403
+  below Owner, 404 for a group the caller cannot see); \`my-group\` has hook 1, the LDAP link \`developers\` and the
+  SAML link \`Engineering\`, and no push rule (GET 404 until created; a second create, a duplicate link or share is
+  409). A share gives the other group's members at most \`group_access\` in the group until \`expires_at\`. The hook's
+  \`token\` is never returned and is cleared when \`url\` changes. Personal projects: \`user_namespaces\` in the data
+  set (none by default) give users namespaces for \`GET /users/:id/projects\`; \`private_profile\` empties that list.
 - Not modelled: pipelines running (jobs keep their status), milestones (\`milestone_id\` is accepted and ignored),
-  group approval rules, runners, badges, hooks, integrations, settings, imports and migrations: their operations
+  group approval rules, runners, badges, integrations, settings, imports and migrations: their operations
   answer 501.
 
 <!-- fake-operations:start -->
