@@ -22,9 +22,11 @@ const status = async (call: Promise<unknown>) => (await refusal(call)).status;
 
 beforeAll(async () => {
   const data = defaultData();
-  // A private group owned by the owner, and a team group whose only member is the outsider (a developer there).
+  // A private group owned by the owner, a public team group whose only member is the outsider (a developer there), and a
+  // private crew group whose only member is the guest (a maintainer there).
   data.groups.push({ id: 3, name: 'Hidden', path: 'hidden', parent_id: null, visibility: 'private', members: [{ user_id: 2, access_level: 50 }] });
   data.groups.push({ id: 4, name: 'Team', path: 'team', parent_id: null, visibility: 'public', members: [{ user_id: 7, access_level: 30 }] });
+  data.groups.push({ id: 5, name: 'Crew', path: 'crew', parent_id: null, visibility: 'private', members: [{ user_id: 6, access_level: 40 }] });
   fake = await startFake({ data, validateResponses: true });
 });
 afterAll(async () => {
@@ -174,6 +176,11 @@ describe('sharing a group', () => {
     expect(shared.data).toMatchObject({ id: 1, full_path: 'my-group', shared_with_groups: [{ group_id: 4, group_name: 'Team', group_full_path: 'team', group_access_level: 20, expires_at: null }] });
     expect(await secretIds()).toEqual([2, 1]); // the private project, now at Reporter
     expect((await outsider.groups.listProjects({ path: { id: 1 }, query: { min_access_level: 30 } })).map((p) => p.id)).toEqual([]); // capped at group_access
+    // The invited group's members are among the group's and its projects' members/all, at most at group_access.
+    const level = async (call: Promise<{ id: number; access_level: number }[]>) => (await call).find((m) => m.id === 7)?.access_level;
+    expect(await level(as('owner-token').members.listAllGroupMembers({ path: { id: 1 } }))).toBe(20);
+    expect(await level(as('developer-token').members.listAllProjectMembers({ path: { id: 1 } }))).toBe(20);
+    expect((await as('owner-token').members.listGroupMembers({ path: { id: 1 } })).map((m) => m.id)).toEqual([2]); // direct members only
     expect(await status(as('owner-token').groups.share({ path: { id: 1 }, body: { group_id: 4, group_access: 30 } }))).toBe(409);
     expect(await status(as('owner-token').groups.share({ path: { id: 1 }, body: { group_id: 999, group_access: 30 } }))).toBe(404);
     expect(await status(as('owner-token').groups.share({ path: { id: 1 }, body: { group_id: 4 } as never }))).toBe(400);
@@ -181,7 +188,20 @@ describe('sharing a group', () => {
     expect(await status(as('developer-token').groups.unshare({ path: { id: 1, group_id: 4 } }))).toBe(403);
     expect((await as('owner-token').groups.unshare.withResponse({ path: { id: 1, group_id: 4 } })).status).toBe(204);
     expect(await secretIds()).toEqual([1]);
+    expect(await level(as('owner-token').members.listAllGroupMembers({ path: { id: 1 } }))).toBeUndefined();
     expect(await status(as('owner-token').groups.unshare({ path: { id: 1, group_id: 4 } }))).toBe(404);
+  });
+
+  it('members of a private invited group show only to its members, the shared group\'s and administrators', async () => {
+    expect(await status(as('owner-token').groups.share({ path: { id: 1 }, body: { group_id: 5, group_access: 30 } }))).toBe(404); // a group the owner cannot see
+    await as('admin-token').groups.share({ path: { id: 1 }, body: { group_id: 5, group_access: 30 } }); // Crew: private, the guest as maintainer
+    const guest = async (token: string) => (await as(token).members.listAllGroupMembers({ path: { id: 1 } })).find((m) => m.id === 6)?.access_level;
+    expect(await guest('owner-token')).toBe(30); // a member of the shared group
+    expect(await guest('guest-token')).toBe(30); // a member of the invited group
+    expect(await guest('admin-token')).toBe(30);
+    expect(await guest('outsider-token')).toBeUndefined();
+    expect(await status(as('outsider-token').members.getInheritedGroupMember({ path: { id: 1, user_id: 6 } }))).toBe(404);
+    expect((await as('owner-token').members.getInheritedGroupMember({ path: { id: 'my-group/sub', user_id: 6 } })).access_level).toBe(30); // through the parent's share
   });
 
   it('an expired share gives nothing', async () => {

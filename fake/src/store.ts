@@ -122,16 +122,20 @@ export class Store {
    */
   groupAccess(group: FakeGroup | undefined, userId: number, viaShares = true): number {
     let level = 0;
-    const today = this.now().slice(0, 10);
     for (let g = group; g; g = g.parent_id === null ? undefined : this.group(g.parent_id)) {
       level = Math.max(level, g.members.find((m) => m.user_id === userId)?.access_level ?? 0);
       if (!viaShares) continue;
-      for (const share of this.data.group_shares ?? []) {
-        if (share.group_id !== g.id || (share.expires_at !== null && share.expires_at < today)) continue;
+      for (const share of this.activeShares(g)) {
         level = Math.max(level, Math.min(share.group_access, this.groupAccess(this.group(share.shared_with_group_id), userId, false)));
       }
     }
     return level;
+  }
+
+  /** The shares of a group (with other groups) that have not expired: `expires_at` is the last day. */
+  activeShares(group: FakeGroup) {
+    const today = this.now().slice(0, 10);
+    return (this.data.group_shares ?? []).filter((s) => s.group_id === group.id && (s.expires_at === null || s.expires_at >= today));
   }
 
   /** A user's access level in a project: its own membership or the highest inherited one; administrators have all. */
