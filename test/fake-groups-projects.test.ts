@@ -63,6 +63,9 @@ describe('projects of a group', () => {
     expect(byName).toEqual([...byName].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
     expect(await names({ order_by: 'name', sort: 'desc' })).toEqual([...byName].reverse());
     expect(await names({ order_by: 'similarity', sort: 'desc' })).toEqual(byName);
+    const paths = (await api.groups.listProjects({ path: { id: 1 }, query: { per_page: 100, order_by: 'path', sort: 'asc' } })).map((p) => p.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(paths.slice(-2)).toEqual(['my-project', 'secret']);
     expect((await names({ order_by: 'similarity', search: 'bulk a' })).slice(0, 1)).toEqual(['Bulk a0']);
   });
 
