@@ -110,6 +110,33 @@ describe('group push rule', () => {
   });
 });
 
+describe('push rule update: its open body is checked', () => {
+  const bodies: [string, Record<string, unknown>][] = [
+    ['a flag that is not one', { member_check: 'maybe' }],
+    ['a flag as a list', { deny_delete_tag: [true] }],
+    ['an expression that is not a string', { commit_message_regex: { source: 'x' } }],
+    ['a negative size', { max_file_size: -1 }],
+    ['a fractional size', { max_file_size: 1.5 }],
+    ['a size past the safe integers', { max_file_size: 1e308 }],
+    ['a size that is not a number', { max_file_size: '12abc' }],
+  ];
+  it.each(bodies)('%s: 400, the rule unchanged', async (_name, body) => {
+    const api = as('owner-token');
+    const before = await api.groups.createPushRule({ path: { id: 1 }, body: { member_check: true, max_file_size: 10 } });
+    const response = await fetch(`${fake.url}/api/v4/groups/1/push_rule`, { method: 'PUT', headers: { 'private-token': 'owner-token', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(/^400 /);
+    expect(await api.groups.getPushRule({ path: { id: 1 } })).toEqual(before);
+  });
+
+  it('flags and sizes from a form or the query, as the Service reads them', async () => {
+    await as('owner-token').groups.createPushRule({ path: { id: 1 } });
+    const response = await fetch(`${fake.url}/api/v4/groups/1/push_rule?prevent_secrets=true&max_file_size=25`, { method: 'PUT', headers: { 'private-token': 'owner-token', 'content-type': 'application/x-www-form-urlencoded' }, body: 'reject_unsigned_commits=1&file_name_regex=%5C.exe%24' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ prevent_secrets: true, max_file_size: 25, reject_unsigned_commits: true, file_name_regex: '\\.exe$' });
+  });
+});
+
 describe('LDAP group links', () => {
   it('list, create by cn or filter, 409 on a duplicate, delete by body, by query, by cn and by provider and cn', async () => {
     const api = as('owner-token');

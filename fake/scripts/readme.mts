@@ -59,8 +59,9 @@ fake.reset(); await fake.close();
 - Groups: hooks, push rules, LDAP/SAML links, LDAP sync and shares are for the group's owners and administrators (403
   below Owner, 404 for a group the caller cannot see); \`my-group\` has hook 1, the LDAP link \`developers\` and the
   SAML link \`Engineering\`, and no push rule (GET 404 until created; a second create, a duplicate link or share is
-  409). A share gives the other group's members at most \`group_access\` in the group until \`expires_at\`. The hook's
-  \`token\` is never returned and is cleared when \`url\` changes. Personal projects: \`user_namespaces\` in the data
+  409). A share gives the other group's members at most \`group_access\` in the group (its projects, \`members/all\`)
+  until \`expires_at\`. The hook's \`token\` is never returned and is cleared when \`url\` changes; deleting a hook
+  again answers 404 and changes nothing. Personal projects: \`user_namespaces\` in the data
   set (none by default) give users namespaces for \`GET /users/:id/projects\`; \`private_profile\` empties that list.
 - Not modelled: pipelines running (jobs keep their status), milestones (\`milestone_id\` is accepted and ignored),
   group approval rules, runners, badges, integrations, settings, imports and migrations: their operations

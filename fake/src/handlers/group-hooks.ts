@@ -55,7 +55,7 @@ function ruleChanges(body: Record<string, unknown>): { changes: Partial<RuleFiel
   const size = body.max_file_size;
   if (size !== undefined) {
     const number = typeof size === 'number' ? size : typeof size === 'string' && /^\d{1,9}$/.test(size) ? Number(size) : Number.NaN;
-    if (!Number.isInteger(number) || number < 0) problems.push('max_file_size is invalid');
+    if (!Number.isSafeInteger(number) || number < 0) problems.push('max_file_size is invalid');
     else changes.max_file_size = number;
   }
   return { changes, problems };
