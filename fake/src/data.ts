@@ -99,8 +99,6 @@ export interface FakeProject {
   description?: string | null;
   /** Full paths the project had before a rename: requests by them answer 301 to the numeric-id URL. */
   previous_paths?: string[];
-  /** A personal project: the user whose namespace holds it (its Owner); `namespace_id` is then 0, no group. */
-  owner_id?: number;
   /** When the project was created (default: the data set's `now`). */
   created_at?: string;
   members: FakeMember[];
@@ -232,6 +230,22 @@ export interface FakeData {
    * required setup parameters are checked (400). Other slugs take any parameters.
    */
   integration_kinds?: Record<string, { title: string; kind: FakeIntegrationKind }>;
+  // Groups: hooks, LDAP and SAML links, shares, push rules; personal namespaces (fake-groups).
+  /** Group hooks. The record's fields are not documented: these are the update's attributes; `token` is never returned. */
+  group_hooks?: FakeGroupHook[];
+  /** LDAP group links: `cn` or `filter` (exactly one), the role given, the LDAP provider. */
+  ldap_group_links?: { group_id: number; cn?: string; filter?: string; group_access: 0 | 5 | AccessLevel; provider: string }[];
+  /** SAML group links, by SAML group name within a group. */
+  saml_group_links?: { group_id: number; name: string; access_level: 0 | 5 | AccessLevel; member_role_id?: number | null }[];
+  /** Group `group_id` shared with group `shared_with_group_id`: its members get at most `group_access` there until `expires_at` (a date). */
+  group_shares?: { group_id: number; shared_with_group_id: number; group_access: 0 | 5 | AccessLevel; expires_at: string | null }[];
+  /** Push rules of groups, at most one per group. */
+  group_push_rules?: FakeGroupPushRule[];
+  /**
+   * Personal namespaces: a project whose `namespace_id` is one of these ids is in that user's own namespace (the user
+   * owns it); ids distinct from group ids. `private_profile` empties the user's project list.
+   */
+  user_namespaces?: { id: number; user_id: number; private_profile?: boolean }[];
 }
 
 export interface FakeGroupBadge {
@@ -378,4 +392,33 @@ export interface FakeIntegration {
   properties: Record<string, unknown>;
   created_at: string;
   updated_at: string;
+}
+
+export interface FakeGroupHook {
+  id: number;
+  group_id: number;
+  url: string;
+  /** Write-only: never returned; cleared when `url` changes without a new token. */
+  token?: string | null;
+  created_at: string;
+  /** name, description, the `*_events` toggles, push_events_branch_filter, enable_ssl_verification, … as last set. */
+  [attribute: string]: unknown;
+}
+
+export interface FakeGroupPushRule {
+  id: number;
+  group_id: number;
+  created_at: string;
+  commit_committer_check: boolean;
+  commit_committer_name_check: boolean;
+  reject_unsigned_commits: boolean;
+  commit_message_regex: string | null;
+  commit_message_negative_regex: string | null;
+  branch_name_regex: string | null;
+  deny_delete_tag: boolean;
+  member_check: boolean;
+  prevent_secrets: boolean;
+  author_email_regex: string | null;
+  file_name_regex: string | null;
+  max_file_size: number;
 }

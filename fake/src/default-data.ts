@@ -161,5 +161,9 @@ export function defaultData(): FakeData {
       'test-generation': { title: 'Test generation', kind: 'test_generation' },
       'chat-notifications': { title: 'Chat notifications', kind: 'chat_notifications' },
     },
+    // Groups: a hook, an LDAP and a SAML link on my-group; no share, no push rule (fake-groups).
+    group_hooks: [{ id: 1, group_id: 1, url: 'https://hooks.example.com/my-group', name: 'CI notifier', push_events: true, merge_requests_events: true, enable_ssl_verification: true, token: 'hook-secret', created_at: '2025-03-01T09:00:00.000Z' }],
+    ldap_group_links: [{ group_id: 1, cn: 'developers', group_access: 30, provider: 'ldapmain' }],
+    saml_group_links: [{ group_id: 1, name: 'Engineering', access_level: 30 }],
   };
 }

@@ -77,21 +77,36 @@ export class Store {
   }
 
   projectPath(project: FakeProject): string {
-    if (project.owner_id !== undefined) return `${this.user(project.owner_id)?.username ?? ''}/${project.path}`;
     const group = this.group(project.namespace_id);
-    return group ? `${this.groupPath(group)}/${project.path}` : project.path;
+    const owner = group ? undefined : this.namespaceOwner(project);
+    return group ? `${this.groupPath(group)}/${project.path}` : owner ? `${owner.username}/${project.path}` : project.path;
+  }
+
+  /** The user whose personal namespace holds the project (`user_namespaces`), if any. */
+  namespaceOwner(project: FakeProject): FakeUser | undefined {
+    const namespace = this.data.user_namespaces?.find((n) => n.id === project.namespace_id);
+    return namespace ? this.user(namespace.user_id) : undefined;
+  }
+
+  /** The id of a user's personal namespace, created on first use (ids after every group and namespace id). */
+  personalNamespaceId(user: FakeUser): number {
+    const namespaces = (this.data.user_namespaces ??= []);
+    const found = namespaces.find((n) => n.user_id === user.id);
+    if (found) return found.id;
+    const id = this.nextId([...this.data.groups, ...namespaces]);
+    namespaces.push({ id, user_id: user.id });
+    return id;
   }
 
   /** The identifying fields every project record starts with (simple view, export status, export file). */
   projectIdentity(project: FakeProject) {
     const group = this.group(project.namespace_id);
-    const owner = project.owner_id === undefined ? undefined : this.user(project.owner_id);
-    const namespaceName = owner?.name ?? (group ? this.groupName(group) : undefined);
+    const owner = group ? undefined : this.namespaceOwner(project);
     return {
       id: project.id,
       description: project.description ?? null,
       name: project.name,
-      name_with_namespace: namespaceName ? `${namespaceName} / ${project.name}` : project.name,
+      name_with_namespace: group ? `${this.groupName(group)} / ${project.name}` : owner ? `${owner.name} / ${project.name}` : project.name,
       path: project.path,
       path_with_namespace: this.projectPath(project),
       created_at: project.created_at ?? this.data.now ?? '2025-01-01T00:00:00.000Z',
@@ -111,19 +126,33 @@ export class Store {
     return this.data.projects.find((p) => (p.previous_paths ?? []).some((old) => old.toLowerCase() === path.toLowerCase()));
   }
 
-  /** The highest access level of a user in a group, inherited from its ancestors. */
-  groupAccess(group: FakeGroup | undefined, userId: number): number {
+  /**
+   * The highest access level of a user in a group, inherited from its ancestors, and through the groups they are shared
+   * with (`group_shares`, until `expires_at`): there at most the share's `group_access`. Shares do not chain.
+   */
+  groupAccess(group: FakeGroup | undefined, userId: number, viaShares = true): number {
     let level = 0;
     for (let g = group; g; g = g.parent_id === null ? undefined : this.group(g.parent_id)) {
       level = Math.max(level, g.members.find((m) => m.user_id === userId)?.access_level ?? 0);
+      if (!viaShares) continue;
+      for (const share of this.activeShares(g)) {
+        level = Math.max(level, Math.min(share.group_access, this.groupAccess(this.group(share.shared_with_group_id), userId, false)));
+      }
     }
     return level;
+  }
+
+  /** The shares of a group (with other groups) that have not expired: `expires_at` is the last day. */
+  activeShares(group: FakeGroup) {
+    const today = this.now().slice(0, 10);
+    return (this.data.group_shares ?? []).filter((s) => s.group_id === group.id && (s.expires_at === null || s.expires_at >= today));
   }
 
   /** A user's access level in a project: its own membership or the highest inherited one; administrators have all. */
   projectAccess(project: FakeProject, user: FakeUser | undefined): number {
     if (!user) return 0;
-    if (user.is_admin || project.owner_id === user.id) return 50;
+    if (user.is_admin) return 50;
+    if (this.namespaceOwner(project)?.id === user.id) return 50;
     const own = project.members.find((m) => m.user_id === user.id)?.access_level ?? 0;
     return Math.max(own, this.groupAccess(this.group(project.namespace_id), user.id));
   }

@@ -5,7 +5,7 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeGroup } from '../data.ts';
-import { message, paginate, webBase } from '../common.ts';
+import { FORBIDDEN, message, paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
 
 interface GroupFilters {
@@ -20,8 +20,9 @@ interface GroupFilters {
   top_level_only?: boolean;
 }
 
-export function groupHandlers(store: Store): Handlers<Principal> {
-  const record = (group: FakeGroup) => ({
+/** The group record (the fields the fake's model holds). */
+export function groupRecord(store: Store, group: FakeGroup) {
+  return {
     id: group.id,
     name: group.name,
     path: group.path,
@@ -33,13 +34,32 @@ export function groupHandlers(store: Store): Handlers<Principal> {
     full_path: store.groupPath(group),
     parent_id: group.parent_id,
     created_at: store.data.now ?? '2025-01-01T00:00:00.000Z',
-  });
+  };
+}
 
-  const access = (group: FakeGroup, principal: Principal | undefined) => (principal ? (principal.user.is_admin ? 50 : store.groupAccess(group, principal.user.id)) : 0);
+/** The caller's access level in a group (administrators: 50, anonymous: 0). */
+export function groupAccessOf(store: Store, group: FakeGroup, principal: Principal | undefined): number {
+  return principal ? (principal.user.is_admin ? 50 : store.groupAccess(group, principal.user.id)) : 0;
+}
 
-  /** Whether a caller sees a group at all. */
-  const visible = (group: FakeGroup, principal: Principal | undefined) =>
-    group.visibility === 'public' || (principal !== undefined && (group.visibility === 'internal' || access(group, principal) > 0));
+/** Whether a caller sees a group at all. */
+export function groupVisible(store: Store, group: FakeGroup, principal: Principal | undefined): boolean {
+  return group.visibility === 'public' || (principal !== undefined && (group.visibility === 'internal' || groupAccessOf(store, group, principal) > 0));
+}
+
+/** A group by id or full path that the caller sees, else undefined (answered 404). */
+export function findVisibleGroup(store: Store, id: string | number, principal: Principal | undefined): FakeGroup | undefined {
+  const text = String(id);
+  const group = /^\d+$/.test(text) ? store.group(Number(text)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === text.toLowerCase());
+  return group && groupVisible(store, group, principal) ? group : undefined;
+}
+
+export const GROUP_NOT_FOUND = { status: 404 as const, body: message('404 Group Not Found') };
+
+export function groupHandlers(store: Store): Handlers<Principal> {
+  const record = (group: FakeGroup) => groupRecord(store, group);
+  const access = (group: FakeGroup, principal: Principal | undefined) => groupAccessOf(store, group, principal);
+  const visible = (group: FakeGroup, principal: Principal | undefined) => groupVisible(store, group, principal);
 
   const filtered = (groups: FakeGroup[], f: GroupFilters, principal: Principal | undefined, listAll: boolean) => {
     const admin = principal?.user.is_admin === true;
@@ -67,13 +87,8 @@ export function groupHandlers(store: Store): Handlers<Principal> {
     });
   };
 
-  const findGroup = (id: string | number, principal: Principal | undefined) => {
-    const text = String(id);
-    const group = /^\d+$/.test(text) ? store.group(Number(text)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === text.toLowerCase());
-    return group && visible(group, principal) ? group : undefined;
-  };
+  const findGroup = (id: string | number, principal: Principal | undefined) => findVisibleGroup(store, id, principal);
   const descendants = (group: FakeGroup): FakeGroup[] => store.data.groups.filter((g) => g.parent_id === group.id).flatMap((g) => [g, ...descendants(g)]);
-  const GROUP_NOT_FOUND = { status: 404 as const, body: message('404 Group Not Found') };
 
   return {
     'groups/list-groups': ({ query }, { principal, request }) => {
@@ -93,4 +108,15 @@ export function groupHandlers(store: Store): Handlers<Principal> {
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
   };
+}
+
+/**
+ * The group a caller administers: 404 when the caller does not see it, 403 below Owner. The API names owners and
+ * administrators for LDAP sync and push rules; the fake applies the same to the group's other settings (hooks, links,
+ * shares), for which it names no role.
+ */
+export function ownedGroup(store: Store, id: string | number, principal: Principal | undefined): { group: FakeGroup; refused?: undefined } | { group?: undefined; refused: typeof GROUP_NOT_FOUND | typeof FORBIDDEN } {
+  const group = findVisibleGroup(store, id, principal);
+  if (!group) return { refused: GROUP_NOT_FOUND };
+  return groupAccessOf(store, group, principal) >= 50 ? { group } : { refused: FORBIDDEN };
 }

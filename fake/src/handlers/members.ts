@@ -4,7 +4,7 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeGroup, FakeMember, FakeProject } from '../data.ts';
+import type { AccessLevel, FakeGroup, FakeMember, FakeProject } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic } from '../common.ts';
 import type { Store } from '../store.ts';
 
@@ -62,8 +62,29 @@ export function memberHandlers(store: Store): Handlers<Principal> {
       })
       .sort((a, b) => a.user_id - b.user_id);
 
-  const projectMembers = (project: FakeProject, all: boolean) => (all ? inherited(project.members, ancestors(store.group(project.namespace_id))) : project.members);
-  const groupMembers = (group: FakeGroup, all: boolean) => (all ? inherited(group.members, ancestors(group).slice(1)) : group.members);
+  /**
+   * Members of the groups that `group` or an ancestor is shared with, at most at the share's access level; shown when
+   * the invited group is public, or the caller belongs to it or to the shared group or project (`belongs`).
+   */
+  const invited = (group: FakeGroup | undefined, principal: Principal | undefined, belongs: boolean): FakeMember[] =>
+    ancestors(group).flatMap((shared) =>
+      store.activeShares(shared).flatMap((share) => {
+        const other = store.group(share.shared_with_group_id);
+        if (!other) return [];
+        const user = principal?.user;
+        const seen = other.visibility === 'public' || belongs || user?.is_admin === true || (user !== undefined && (store.groupAccess(other, user.id, false) > 0 || store.groupAccess(shared, user.id, false) > 0));
+        if (!seen || share.group_access === 0) return [];
+        return inherited(other.members, ancestors(other).slice(1)).map((m) => ({ user_id: m.user_id, access_level: Math.min(m.access_level, share.group_access) as AccessLevel }));
+      }),
+    );
+
+  const projectMembers = (project: FakeProject, all: boolean, principal?: Principal) => {
+    if (!all) return project.members;
+    const group = store.group(project.namespace_id);
+    const belongs = principal !== undefined && project.members.some((m) => m.user_id === principal.user.id);
+    return inherited([...project.members, ...invited(group, principal, belongs)], ancestors(group));
+  };
+  const groupMembers = (group: FakeGroup, all: boolean, principal?: Principal) => (all ? inherited([...group.members, ...invited(group, principal, false)], ancestors(group).slice(1)) : group.members);
 
   return {
     'members/list-project-members': ({ params, query }, { principal, request }) => {
@@ -75,7 +96,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     'members/list-all-project-members': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      const page = paginate(list(projectMembers(project, true), query), query, request);
+      const page = paginate(list(projectMembers(project, true, principal), query), query, request);
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
     'members/get-project-member': ({ params }, { principal }) => {
@@ -87,7 +108,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     'members/get-inherited-project-member': ({ params }, { principal }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      const member = projectMembers(project, true).find((m) => m.user_id === params.user_id);
+      const member = projectMembers(project, true, principal).find((m) => m.user_id === params.user_id);
       return member && store.user(member.user_id) ? { status: 200, body: record(member) } : MEMBER_NOT_FOUND;
     },
     'members/list-group-members': ({ params, query }, { principal, request }) => {
@@ -99,7 +120,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     'members/list-all-group-members': ({ params, query }, { principal, request }) => {
       const group = readableGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const page = paginate(list(groupMembers(group, true), query), query, request);
+      const page = paginate(list(groupMembers(group, true, principal), query), query, request);
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
     'members/get-group-member': ({ params }, { principal }) => {
@@ -111,7 +132,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     'members/get-inherited-group-member': ({ params }, { principal }) => {
       const group = readableGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const member = groupMembers(group, true).find((m) => m.user_id === params.user_id);
+      const member = groupMembers(group, true, principal).find((m) => m.user_id === params.user_id);
       return member && store.user(member.user_id) ? { status: 200, body: record(member) } : MEMBER_NOT_FOUND;
     },
   };

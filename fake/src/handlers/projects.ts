@@ -8,7 +8,7 @@ import type { Principal } from '../auth.ts';
 import { paginate, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 
-interface ProjectFilters {
+export interface ProjectFilters {
   archived?: boolean;
   id_after?: number;
   id_before?: number;
@@ -22,56 +22,70 @@ interface ProjectFilters {
   sort?: string;
 }
 
-export function projectHandlers(store: Store): Handlers<Principal> {
-  const simple = (project: Project) => {
-    const group = store.group(project.namespace_id);
-    const path = store.projectPath(project);
-    return {
-      ...store.projectIdentity(project),
-      default_branch: project.default_branch,
-      topics: [],
-      web_url: `${webBase(store)}/${path}`,
-      http_url_to_repo: `${webBase(store)}/${path}.git`,
-      ...(group ? { namespace: { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: store.groupPath(group), parent_id: group.parent_id, avatar_url: null, web_url: `${webBase(store)}/groups/${store.groupPath(group)}` } } : {}),
-    };
+/** The project's namespace record: its group, or the personal namespace of its owner. */
+export function projectNamespace(store: Store, project: Project) {
+  const group = store.group(project.namespace_id);
+  if (group) return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: store.groupPath(group), parent_id: group.parent_id, avatar_url: null, web_url: `${webBase(store)}/groups/${store.groupPath(group)}` };
+  const owner = store.namespaceOwner(project);
+  return owner ? { id: project.namespace_id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null, avatar_url: null, web_url: `${webBase(store)}/${owner.username}` } : undefined;
+}
+
+/** The simple view of a project. */
+export function projectSimple(store: Store, project: Project) {
+  const path = store.projectPath(project);
+  const namespace = projectNamespace(store, project);
+  return {
+    ...store.projectIdentity(project),
+    default_branch: project.default_branch,
+    topics: [],
+    web_url: `${webBase(store)}/${path}`,
+    http_url_to_repo: `${webBase(store)}/${path}.git`,
+    ...(namespace ? { namespace } : {}),
   };
-  const full = (project: Project) => ({
-    ...simple(project),
+}
+
+/** The full view of a project (authenticated callers). */
+export function projectFull(store: Store, project: Project) {
+  return {
+    ...projectSimple(store, project),
     visibility: project.visibility,
     archived: false,
     empty_repo: Object.keys(store.resolveRef(project, undefined)?.tree ?? {}).length === 0,
     merge_requests_enabled: true,
-  });
-
-  const list = (projects: Project[], f: ProjectFilters, principal: Principal | undefined) => {
-    const user = principal?.user;
-    const access = (p: Project) => store.projectAccess(p, user);
-    const out = projects.filter((p) => {
-      if (!store.canRead(p, user)) return false;
-      if (f.archived === true) return false; // no archived projects in the fake's model
-      if (f.id_after !== undefined && !(p.id > f.id_after)) return false;
-      if (f.id_before !== undefined && !(p.id < f.id_before)) return false;
-      if (f.membership === true && !(user && (p.members.some((m) => m.user_id === user.id) || store.groupAccess(store.group(p.namespace_id), user.id) > 0))) return false;
-      if (f.min_access_level !== undefined && access(p) < f.min_access_level) return false;
-      if (f.owned === true && access(p) < 50) return false;
-      if (f.visibility !== undefined && p.visibility !== f.visibility) return false;
-      if (f.search !== undefined && !`${p.name} ${p.path} ${p.description ?? ''}`.toLowerCase().includes(f.search.toLowerCase())) return false;
-      return true;
-    });
-    const key = f.order_by === 'name' ? (p: Project) => p.name.toLowerCase() : f.order_by === 'path' ? (p: Project) => p.path : (p: Project) => p.id;
-    const direction = f.sort === 'asc' ? 1 : -1;
-    return out.sort((a, b) => {
-      const x = key(a);
-      const y = key(b);
-      return (x < y ? -1 : x > y ? 1 : a.id - b.id) * direction;
-    });
   };
+}
 
+/** The projects a caller can see among `projects`, filtered and sorted (default: newest, that is highest id, first). */
+export function filterProjects(store: Store, projects: Project[], f: ProjectFilters, principal: Principal | undefined): Project[] {
+  const user = principal?.user;
+  const access = (p: Project) => store.projectAccess(p, user);
+  const out = projects.filter((p) => {
+    if (!store.canRead(p, user)) return false;
+    if (f.archived === true) return false; // no archived projects in the fake's model
+    if (f.id_after !== undefined && !(p.id > f.id_after)) return false;
+    if (f.id_before !== undefined && !(p.id < f.id_before)) return false;
+    if (f.membership === true && !(user && (p.members.some((m) => m.user_id === user.id) || store.namespaceOwner(p)?.id === user.id || store.groupAccess(store.group(p.namespace_id), user.id) > 0))) return false;
+    if (f.min_access_level !== undefined && access(p) < f.min_access_level) return false;
+    if (f.owned === true && access(p) < 50) return false;
+    if (f.visibility !== undefined && p.visibility !== f.visibility) return false;
+    if (f.search !== undefined && !`${p.name} ${p.path} ${p.description ?? ''}`.toLowerCase().includes(f.search.toLowerCase())) return false;
+    return true;
+  });
+  const key = f.order_by === 'name' ? (p: Project) => p.name.toLowerCase() : f.order_by === 'path' ? (p: Project) => p.path : (p: Project) => p.id;
+  const direction = f.sort === 'asc' ? 1 : -1;
+  return out.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return (x < y ? -1 : x > y ? 1 : a.id - b.id) * direction;
+  });
+}
+
+export function projectHandlers(store: Store): Handlers<Principal> {
   return {
     'projects/list-projects': ({ query }, { principal, request }) => {
       const f = query as ProjectFilters;
-      const page = paginate(list(store.data.projects, f, principal), query, request);
-      return { status: 200, body: page.items.map(principal && f.simple !== true ? full : simple), headers: page.headers };
+      const page = paginate(filterProjects(store, store.data.projects, f, principal), query, request);
+      return { status: 200, body: page.items.map((p) => (principal && f.simple !== true ? projectFull(store, p) : projectSimple(store, p))), headers: page.headers };
     },
   };
 }

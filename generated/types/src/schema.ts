@@ -1265,7 +1265,7 @@ export interface paths {
         put?: never;
         /**
          * Create an LDAP group link
-         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201).
+         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201). A link with the same `provider` and `cn` or `filter` already on the group answers 409 (a conflicting resource exists).
          */
         post: operations["groups/create-ldap-group-link"];
         /**
@@ -1359,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Create a SAML group link
-         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate.
+         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate. A link to a SAML group the group already links answers 409 (a conflicting resource exists).
          */
         post: operations["groups/create-saml-group-link"];
         delete?: never;
@@ -1414,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Share a group with another group
-         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201).
+         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201). Sharing again with a group it is already shared with answers 409 (a conflicting resource exists).
          */
         post: operations["groups/share"];
         delete?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
         put: operations["groups/update-push-rule"];
         /**
          * Create the group push rule
-         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented.
+         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented. The group has at most one push rule: creating one when it exists answers 409 (a conflicting resource exists).
          */
         post: operations["groups/create-push-rule"];
         delete?: never;
@@ -11009,6 +11009,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11257,6 +11258,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11399,6 +11401,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11582,6 +11585,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
