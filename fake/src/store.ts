@@ -114,6 +114,13 @@ export class Store {
   }
 
   /** A project by numeric id or full path (`my-group/my-project`, case-insensitive). */
+  /** A group by numeric id or full path (case-insensitive). */
+  findGroup(id: string | number): FakeGroup | undefined {
+    const text = String(id);
+    if (/^\d+$/.test(text)) return this.group(Number(text));
+    return this.data.groups.find((g) => this.groupPath(g).toLowerCase() === text.toLowerCase());
+  }
+
   findProject(id: string | number): Project | undefined {
     const text = String(id);
     if (/^\d+$/.test(text)) return this.project(Number(text));

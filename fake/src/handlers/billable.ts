@@ -10,7 +10,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeGroup, FakeMember, FakeUser } from '../data.ts';
 import { FORBIDDEN, message, paginate, userBasic } from '../common.ts';
 import type { Store } from '../store.ts';
-import { GROUP_NOT_FOUND, groupLevel, hierarchy, readableGroup } from './group-access.ts';
+import { GROUP_NOT_FOUND, groupDescendants, groupLevel, readableGroup } from './group-access.ts';
 
 const TOP_LEVEL_ONLY = { status: 400 as const, body: message('400 Bad request - billable members are available for top-level groups only') };
 const USER_NOT_FOUND = { status: 404 as const, body: message('404 User Not Found') };
@@ -27,7 +27,7 @@ interface Membership {
 export function billableHandlers(store: Store): Handlers<Principal> {
   /** Direct memberships inside the hierarchy of a top-level group, groups first, then projects, by id. */
   const memberships = (top: FakeGroup): Membership[] => {
-    const groups = hierarchy(store, top);
+    const groups = [top, ...groupDescendants(store, top)];
     const ids = new Set(groups.map((g) => g.id));
     const projects = store.data.projects.filter((p) => ids.has(p.namespace_id)).sort((a, b) => a.id - b.id);
     return [

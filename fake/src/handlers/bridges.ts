@@ -4,9 +4,10 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeBridge, FakeGroup } from '../data.ts';
+import type { FakeBridge } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
+import { groupAncestors } from './group-access.ts';
 import { jobRecord } from './jobs.ts';
 
 export function bridgeHandlers(store: Store): Handlers<Principal> {
@@ -29,11 +30,6 @@ export function bridgeHandlers(store: Store): Handlers<Principal> {
     };
   };
 
-  const ancestors = (group: FakeGroup | undefined): FakeGroup[] => {
-    const out: FakeGroup[] = [];
-    for (let g = group; g; g = g.parent_id === null ? undefined : store.group(g.parent_id)) out.push(g);
-    return out;
-  };
 
   return {
     'jobs/list-pipeline-bridges': ({ params, query }, { principal, request }) => {
@@ -52,7 +48,7 @@ export function bridgeHandlers(store: Store): Handlers<Principal> {
       const job = principal.token.kind === 'job' ? store.data.jobs.find((j) => j.id === principal.token.job_id) : undefined;
       const project = job ? store.project(job.project_id) : undefined;
       if (!job || !project) return { status: 401, body: message('401 Unauthorized') };
-      const groups = ancestors(store.group(project.namespace_id)).map((g) => g.id);
+      const groups = groupAncestors(store, store.group(project.namespace_id)).map((g) => g.id);
       const agents = (store.data.cluster_agents ?? [])
         .filter((a) => a.config_project_id === project.id || (a.authorized_project_ids ?? []).includes(project.id) || (a.authorized_group_ids ?? []).some((id) => groups.includes(id)))
         .flatMap((a) => {

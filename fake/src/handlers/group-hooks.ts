@@ -7,7 +7,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeGroupHook, FakeGroupPushRule } from '../data.ts';
 import { message } from '../common.ts';
 import type { Store } from '../store.ts';
-import { ownedGroup } from './groups.ts';
+import { ownedGroup } from './group-access.ts';
 
 const HOOK_NOT_FOUND = { status: 404 as const, body: message('404 Hook Not Found') };
 const PUSH_RULE_NOT_FOUND = { status: 404 as const, body: message('404 Push Rule Not Found') };

@@ -8,7 +8,8 @@ import type { Principal } from '../auth.ts';
 import type { FakeData, FakeGroup } from '../data.ts';
 import { message, paginate } from '../common.ts';
 import type { Store } from '../store.ts';
-import { findVisibleGroup, GROUP_NOT_FOUND, groupRecord, ownedGroup } from './groups.ts';
+import { GROUP_NOT_FOUND, ownedGroup, readableGroup } from './group-access.ts';
+import { groupRecord } from './groups.ts';
 
 type LdapLink = NonNullable<FakeData['ldap_group_links']>[number];
 type SamlLink = NonNullable<FakeData['saml_group_links']>[number];
@@ -115,7 +116,7 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
     'groups/share': ({ params, body }, { principal }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);
       if (refused) return refused;
-      const other = findVisibleGroup(store, body.group_id, principal);
+      const other = readableGroup(store, body.group_id, principal);
       if (!other) return GROUP_NOT_FOUND;
       if (other.id === group.id) return { status: 400, body: message('400 Bad request - a group cannot be shared with itself') };
       if (shares().some((s) => s.group_id === group.id && s.shared_with_group_id === other.id)) return conflict('the group is already shared with this group');

@@ -8,7 +8,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeGroup } from '../data.ts';
 import { message, paginate, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
-import { findVisibleGroup, GROUP_NOT_FOUND } from './groups.ts';
+import { GROUP_NOT_FOUND, groupDescendants, readableGroup } from './group-access.ts';
 import { filterProjects, projectFull, projectNamespace, projectSimple, type ProjectFilters } from './projects.ts';
 
 interface GroupProjectFilters extends ProjectFilters {
@@ -53,7 +53,7 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
     };
   };
 
-  const descendants = (group: FakeGroup): FakeGroup[] => store.data.groups.filter((g) => g.parent_id === group.id).flatMap((g) => [g, ...descendants(g)]);
+  const descendants = (group: FakeGroup) => groupDescendants(store, group);
 
   /** Orders the ids of `filterProjects` do not know: by name (similarity without search), by last activity. */
   const ordered = (projects: Project[], f: GroupProjectFilters | UserProjectFilters): Project[] => {
@@ -70,7 +70,7 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
   return {
     'groups/list-projects': ({ params, query }, { principal, request }) => {
       const f = query as GroupProjectFilters;
-      const group = findVisibleGroup(store, params.id, principal);
+      const group = readableGroup(store, params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
       const groupIds = new Set([group.id, ...(f.include_subgroups === true ? descendants(group).map((g) => g.id) : [])]);
       const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id));

@@ -5,8 +5,9 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeGroup } from '../data.ts';
-import { FORBIDDEN, message, paginate, webBase } from '../common.ts';
+import { paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
+import { GROUP_NOT_FOUND, groupDescendants, groupLevel, groupVisible, readableGroup } from './group-access.ts';
 
 interface GroupFilters {
   skip_groups?: number[];
@@ -37,28 +38,9 @@ export function groupRecord(store: Store, group: FakeGroup) {
   };
 }
 
-/** The caller's access level in a group (administrators: 50, anonymous: 0). */
-export function groupAccessOf(store: Store, group: FakeGroup, principal: Principal | undefined): number {
-  return principal ? (principal.user.is_admin ? 50 : store.groupAccess(group, principal.user.id)) : 0;
-}
-
-/** Whether a caller sees a group at all. */
-export function groupVisible(store: Store, group: FakeGroup, principal: Principal | undefined): boolean {
-  return group.visibility === 'public' || (principal !== undefined && (group.visibility === 'internal' || groupAccessOf(store, group, principal) > 0));
-}
-
-/** A group by id or full path that the caller sees, else undefined (answered 404). */
-export function findVisibleGroup(store: Store, id: string | number, principal: Principal | undefined): FakeGroup | undefined {
-  const text = String(id);
-  const group = /^\d+$/.test(text) ? store.group(Number(text)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === text.toLowerCase());
-  return group && groupVisible(store, group, principal) ? group : undefined;
-}
-
-export const GROUP_NOT_FOUND = { status: 404 as const, body: message('404 Group Not Found') };
-
 export function groupHandlers(store: Store): Handlers<Principal> {
   const record = (group: FakeGroup) => groupRecord(store, group);
-  const access = (group: FakeGroup, principal: Principal | undefined) => groupAccessOf(store, group, principal);
+  const access = (group: FakeGroup, principal: Principal | undefined) => groupLevel(store, group, principal);
   const visible = (group: FakeGroup, principal: Principal | undefined) => groupVisible(store, group, principal);
 
   const filtered = (groups: FakeGroup[], f: GroupFilters, principal: Principal | undefined, listAll: boolean) => {
@@ -87,8 +69,8 @@ export function groupHandlers(store: Store): Handlers<Principal> {
     });
   };
 
-  const findGroup = (id: string | number, principal: Principal | undefined) => findVisibleGroup(store, id, principal);
-  const descendants = (group: FakeGroup): FakeGroup[] => store.data.groups.filter((g) => g.parent_id === group.id).flatMap((g) => [g, ...descendants(g)]);
+  const findGroup = (id: string | number, principal: Principal | undefined) => readableGroup(store, id, principal);
+  const descendants = (group: FakeGroup) => groupDescendants(store, group);
 
   return {
     'groups/list-groups': ({ query }, { principal, request }) => {
@@ -108,15 +90,4 @@ export function groupHandlers(store: Store): Handlers<Principal> {
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
   };
-}
-
-/**
- * The group a caller administers: 404 when the caller does not see it, 403 below Owner. The API names owners and
- * administrators for LDAP sync and push rules; the fake applies the same to the group's other settings (hooks, links,
- * shares), for which it names no role.
- */
-export function ownedGroup(store: Store, id: string | number, principal: Principal | undefined): { group: FakeGroup; refused?: undefined } | { group?: undefined; refused: typeof GROUP_NOT_FOUND | typeof FORBIDDEN } {
-  const group = findVisibleGroup(store, id, principal);
-  if (!group) return { refused: GROUP_NOT_FOUND };
-  return groupAccessOf(store, group, principal) >= 50 ? { group } : { refused: FORBIDDEN };
 }

@@ -16,9 +16,10 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { errorBody, type Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeData, FakeGroup, FakeProjectImport, FakeRelationImport, FakeUser } from '../data.ts';
+import type { FakeData, FakeProjectImport, FakeRelationImport } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
 import type { Project, Store } from '../store.ts';
+import { groupLevel, readableGroup } from './group-access.ts';
 
 const NAMESPACE_NOT_FOUND = { status: 404 as const, body: message('404 Namespace Not Found') };
 const badRequest = (field: string, problem: string) => ({ status: 400 as const, body: errorBody(400, `${field} ${problem}`, [{ in: 'body', field, problem }]) });
@@ -87,15 +88,13 @@ export function importHandlers(store: Store): Handlers<Principal> {
   const relationImports = () => (store.data.relation_imports ??= []);
   const correlationId = (seed: string) => createHash('md5').update(seed).digest('hex');
 
-  const findGroup = (ref: string): FakeGroup | undefined => (/^\d+$/.test(ref) ? store.group(Number(ref)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === ref.toLowerCase()));
-  const canSeeGroup = (group: FakeGroup, user: FakeUser) => user.is_admin === true || group.visibility !== 'private' || store.groupAccess(group, user.id) > 0;
-
   /** The destination: a group (Maintainer at least) or a user's own namespace (its user, or an administrator). */
-  const destination = (ref: string | number | undefined, user: FakeUser) => {
+  const destination = (ref: string | number | undefined, principal: Principal) => {
+    const user = principal.user;
     if (ref === undefined || ref === '') return { owner: user };
     const text = String(ref);
-    const group = findGroup(text);
-    if (group && canSeeGroup(group, user)) return user.is_admin || store.groupAccess(group, user.id) >= 40 ? { group } : { answer: FORBIDDEN };
+    const group = readableGroup(store, text, principal);
+    if (group) return groupLevel(store, group, principal) >= 40 ? { group } : { answer: FORBIDDEN };
     const owner = /^\d+$/.test(text) ? undefined : store.findUser(text);
     if (!owner) return { answer: NAMESPACE_NOT_FOUND };
     return owner.id === user.id || user.is_admin ? { owner } : { answer: FORBIDDEN };
@@ -121,7 +120,7 @@ export function importHandlers(store: Store): Handlers<Principal> {
   /** Creates the project of an import (scheduled), or answers why not. */
   const create = (input: NewProject, principal: Principal, source: FakeProjectImport['source'], fromFile?: ReturnType<typeof readExport> | null) => {
     if (!/^[\w.][\w.-]*$/.test(input.path)) return { answer: badRequest('path', 'is invalid') };
-    const where = destination(input.namespace, principal.user);
+    const where = destination(input.namespace, principal);
     if (where.answer) return { answer: where.answer };
     const fullPath = where.group ? `${store.groupPath(where.group)}/${input.path}` : `${where.owner!.username}/${input.path}`;
     const existing = store.findProject(fullPath);

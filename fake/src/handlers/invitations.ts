@@ -9,25 +9,19 @@ import type { Principal } from '../auth.ts';
 import type { AccessLevel, FakeGroup, FakeInvitation, FakeMember, FakeProject } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
 import type { Store } from '../store.ts';
+import { GROUP_NOT_FOUND, readableGroup } from './group-access.ts';
 
 type Source = { kind: 'group'; group: FakeGroup } | { kind: 'project'; project: FakeProject };
 
 export function invitationHandlers(store: Store): Handlers<Principal> {
   const invitations = () => (store.data.invitations ??= []);
-  const GROUP_NOT_FOUND = { status: 404 as const, body: message('404 Group Not Found') };
   const INVITATION_NOT_FOUND = { status: 404 as const, body: message('404 Invitation Not Found') };
 
-  const group = (id: string | number, principal: Principal): FakeGroup | undefined => {
-    const text = String(id);
-    const found = /^\d+$/.test(text) ? store.group(Number(text)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === text.toLowerCase());
-    if (!found) return undefined;
-    return found.visibility !== 'private' || principal.user.is_admin || store.groupAccess(found, principal.user.id) > 0 ? found : undefined;
-  };
+  const group = (id: string | number, principal: Principal) => readableGroup(store, id, principal);
   const level = (source: Source, principal: Principal) =>
     principal.user.is_admin ? 50 : source.kind === 'group' ? store.groupAccess(source.group, principal.user.id) : store.projectAccess(source.project, principal.user);
   const members = (source: Source): FakeMember[] => (source.kind === 'group' ? source.group.members : source.project.members);
   const key = (source: Source) => ({ source_type: source.kind, source_id: source.kind === 'group' ? source.group.id : source.project.id });
-  const name = (source: Source) => (source.kind === 'group' ? store.groupPath(source.group) : store.projectPath(source.project));
   const pending = (source: Source) => invitations().filter((i) => i.source_type === key(source).source_type && i.source_id === key(source).source_id);
 
   const record = (invitation: FakeInvitation) => ({

@@ -7,8 +7,8 @@ import type { Principal } from '../auth.ts';
 import type { AccessLevel, FakeGroup, FakeMember, FakeProject } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic } from '../common.ts';
 import type { Store } from '../store.ts';
+import { GROUP_NOT_FOUND, groupAncestors, readableGroup as readableGroupOf } from './group-access.ts';
 
-const GROUP_NOT_FOUND = { status: 404 as const, body: message('404 Group Not Found') };
 const MEMBER_NOT_FOUND = { status: 404 as const, body: message('404 Member Not Found') };
 
 interface Filters {
@@ -18,19 +18,9 @@ interface Filters {
 }
 
 export function memberHandlers(store: Store): Handlers<Principal> {
-  const readableGroup = (id: string | number, principal: Principal | undefined): FakeGroup | undefined => {
-    const text = String(id);
-    const group = /^\d+$/.test(text) ? store.group(Number(text)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === text.toLowerCase());
-    if (!group) return undefined;
-    if (group.visibility === 'public' || (group.visibility === 'internal' && principal) || principal?.user.is_admin) return group;
-    return principal && store.groupAccess(group, principal.user.id) > 0 ? group : undefined;
-  };
+  const readableGroup = (id: string | number, principal: Principal | undefined) => readableGroupOf(store, id, principal);
 
-  const ancestors = (group: FakeGroup | undefined): FakeGroup[] => {
-    const out: FakeGroup[] = [];
-    for (let g = group; g; g = g.parent_id === null ? undefined : store.group(g.parent_id)) out.push(g);
-    return out;
-  };
+  const ancestors = (group: FakeGroup | undefined) => groupAncestors(store, group);
 
   /** Members with inherited ones, each user once at the highest level (nearest source first on ties). */
   const inherited = (direct: FakeMember[], groups: FakeGroup[]): FakeMember[] => {

@@ -12,10 +12,10 @@ import type { Principal } from '../auth.ts';
 import type { FakeGroup, FakeJob, FakeRunner, FakeUser } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, rawQuery, readableProject } from '../common.ts';
 import type { Store } from '../store.ts';
+import { GROUP_NOT_FOUND, groupAncestors, readableGroup } from './group-access.ts';
 import { jobRecord } from './jobs.ts';
 
 const RUNNER_NOT_FOUND = { status: 404 as const, body: message('404 Runner Not Found') };
-const GROUP_NOT_FOUND = { status: 404 as const, body: message('404 Group Not Found') };
 
 /** The runner summary of list items (and of a job's `runner`). */
 export function runnerSummary(runner: FakeRunner) {
@@ -82,16 +82,7 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
   const findRunner = (id: number) => runners().find((r) => r.id === id);
   const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-  const findGroup = (id: string | number): FakeGroup | undefined => {
-    const text = String(id);
-    return /^\d+$/.test(text) ? store.group(Number(text)) : store.data.groups.find((g) => store.groupPath(g).toLowerCase() === text.toLowerCase());
-  };
-  const canSeeGroup = (group: FakeGroup, user: FakeUser) => group.visibility !== 'private' || user.is_admin === true || store.groupAccess(group, user.id) > 0;
-  const ancestors = (group: FakeGroup | undefined): FakeGroup[] => {
-    const out: FakeGroup[] = [];
-    for (let g = group; g; g = g.parent_id === null ? undefined : store.group(g.parent_id)) out.push(g);
-    return out;
-  };
+  const ancestors = (group: FakeGroup | undefined) => groupAncestors(store, group);
 
   /** Administrators manage every runner; Maintainers their groups' and projects' runners. */
   const canManage = (runner: FakeRunner, user: FakeUser): boolean => {
@@ -156,8 +147,8 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       if (body.runner_type === 'instance_type') {
         if (!admin) return FORBIDDEN;
       } else if (body.runner_type === 'group_type') {
-        const group = store.group(body.group_id!);
-        if (!group || !canSeeGroup(group, user)) return GROUP_NOT_FOUND;
+        const group = readableGroup(store, body.group_id!, principal);
+        if (!group) return GROUP_NOT_FOUND;
         if (!admin && (store.groupAccess(group, user.id) < 50 || !registrationAllowed('group'))) return FORBIDDEN;
         owner = { group_id: group.id };
       } else {
@@ -260,8 +251,8 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
     },
 
     'runners/list-group-runners': ({ params, query }, { principal, request }) => {
-      const group = findGroup(params.id);
-      if (!group || !canSeeGroup(group, principal.user)) return GROUP_NOT_FOUND;
+      const group = readableGroup(store, params.id, principal);
+      if (!group) return GROUP_NOT_FOUND;
       if (!principal.user.is_admin && store.groupAccess(group, principal.user.id) < 40) return FORBIDDEN;
       const groups = new Set(ancestors(group).map((g) => g.id));
       const filters = filtersOf(request, {});
