@@ -66,6 +66,8 @@ export interface FakeRepository {
   commits: FakeCommit[];
   /** Blob id → base64 content. */
   blobs: Record<string, string>;
+  /** Tag name → commit id (refs resolve branches first, then tags). */
+  tags?: Record<string, string>;
 }
 
 export interface FakeProject {
@@ -175,4 +177,9 @@ export interface FakeData {
   approval_rules?: { id: number; project_id: number; name: string; rule_type: string; approvals_required: number; user_ids: number[]; group_ids: number[]; applies_to_all_protected_branches: boolean }[];
   /** Project exports by project id. */
   project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
+  /**
+   * Commits made on a project's default branch after its initial commit, in order, each by a user of the data set;
+   * `files` changes paths (`null` deletes one), `tag` tags the commit. Applied once when the fake starts.
+   */
+  repository_history?: { project_id: number; commits: { author_id: number; message: string; files: Record<string, FakeFile | string | null>; tag?: string }[] }[];
 }

@@ -91,5 +91,15 @@ export function defaultData(): FakeData {
       { id: 1007, iid: 1, project_id: 2, title: 'Secret change', state: 'opened', author_id: 4, source_branch: 'feature/secret', target_branch: 'main' },
     ],
     plan_limits: { default: { ...planLimits } },
+    // README.md of My Project changed by three authors after the initial commit (blame, compare, contributors),
+    // with `Changelog` trailers and the tags v1.0.0 and v1.1.0-rc.1 (changelog).
+    repository_history: [{
+      project_id: 1,
+      commits: [
+        { author_id: 3, message: 'Document usage\n\nChangelog: added', files: { 'README.md': '# My Project\n\nA public project.\n\n## Usage\n\nRun scripts/run.sh.\n' }, tag: 'v1.0.0' },
+        { author_id: 4, message: 'Fix the usage command\n\nChangelog: fixed', files: { 'README.md': '# My Project\n\nA public project.\n\n## Usage\n\nRun `sh scripts/run.sh`.\n' }, tag: 'v1.1.0-rc.1' },
+        { author_id: 2, message: 'State the license', files: { 'README.md': '# My Project\n\nA public project.\n\n## Usage\n\nRun `sh scripts/run.sh`.\n\n## License\n\nMIT\n' } },
+      ],
+    }],
   };
 }

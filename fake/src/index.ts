@@ -10,6 +10,10 @@ import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
 import { approvalHandlers } from './handlers/approvals.ts';
+import { archiveHandlers } from './handlers/archives.ts';
+import { blameHandlers } from './handlers/blame.ts';
+import { changelogHandlers } from './handlers/changelog.ts';
+import { compareHandlers } from './handlers/compare.ts';
 import { errorTrackingHandlers } from './handlers/error-tracking.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { groupHandlers } from './handlers/groups.ts';
@@ -59,7 +63,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...blameHandlers(store), ...archiveHandlers(store), ...compareHandlers(store), ...changelogHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */

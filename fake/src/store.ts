@@ -3,6 +3,7 @@
  * and a clock that moves one second per write so timestamps are deterministic.
  */
 import { createHash } from 'node:crypto';
+import { applyRepositoryHistory } from './repository-history.ts';
 import type { AccessLevel, FakeCommit, FakeData, FakeGroup, FakeProject, FakeRepository, FakeUser } from './data.ts';
 
 export type Project = FakeProject & { repository: FakeRepository };
@@ -24,6 +25,7 @@ export class Store {
     this.data = structuredClone(data) as StoreData;
     this.start = Date.parse(this.data.now ?? '2025-01-01T00:00:00.000Z');
     for (const project of this.data.projects) this.expandRepository(project);
+    applyRepositoryHistory(this);
     for (const pipeline of this.data.pipelines) {
       if (!pipeline.sha) pipeline.sha = this.project(pipeline.project_id)?.repository.branches[pipeline.ref] ?? '0'.repeat(40);
     }
@@ -175,7 +177,7 @@ export class Store {
   /** A branch name or a commit id (full or at least 7 characters); `undefined` ref means the default branch. */
   resolveRef(project: Project, ref: string | undefined): FakeCommit | undefined {
     const name = ref === undefined || ref === '' || ref === 'HEAD' ? project.default_branch : ref;
-    const id = project.repository.branches[name];
+    const id = project.repository.branches[name] ?? project.repository.tags?.[name];
     return id ? this.findCommit(project, id) : /^[0-9a-f]{7,40}$/.test(name) ? this.findCommit(project, name) : undefined;
   }
 
