@@ -89,7 +89,7 @@ export function linesOf(text: string): string[] {
 }
 
 /** Above this many changed lines a line diff gives up (diff limits): the caller treats the file as rewritten. */
-export const MAX_EDIT_LENGTH = 5000;
+export const MAX_EDIT_LENGTH = 1000;
 
 /**
  * For each line of `after`, the index of the same line in `before` when the line is unchanged, else -1; undefined

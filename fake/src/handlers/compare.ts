@@ -1,7 +1,7 @@
 /**
  * Compare, merge base and contributors over the real commits. Compare diffs the tree of `to` against the tree of
- * `from` (`straight=true`) or of their merge base (default), and lists the commits reachable from `to` and not from that
- * base, oldest first. Diffs stop at a work budget: past it a diff is empty and `compare_timeout` is true.
+ * `from` (`straight=true`) or of their merge base (default), and lists the commits reachable from `to` and not from
+ * `from`, oldest first. Diffs stop at a work budget: past it a diff is empty and `compare_timeout` is true.
  */
 import { structuredPatch } from 'diff';
 import type { Handlers } from '@service-api/server';
@@ -12,7 +12,7 @@ import { commitDetail, commitsBetween, linesOf, MAX_EDIT_LENGTH, mergeBase, reso
 import type { Project, Store } from '../store.ts';
 
 /** Lines a compare may diff in all; past it the remaining diffs are empty and the comparison counts as timed out. */
-export const COMPARE_LINE_BUDGET = 200_000;
+export const COMPARE_LINE_BUDGET = 100_000;
 
 const compareCommit = (commit: FakeCommit) => ({ id: commit.id, short_id: shortId(commit.id), title: titleOf(commit.message), author_name: commit.author_name, author_email: commit.author_email, created_at: commit.created_at });
 const modeOf = (entry: FakeCommit['tree'][string] | undefined) => (entry === undefined ? '0' : entry.execute_filemode ? '100755' : '100644');
@@ -22,7 +22,8 @@ function unifiedDiff(before: string, after: string): string | undefined {
   if (before.includes('\0') || after.includes('\0')) return '';
   const patch = structuredPatch('a', 'b', before, after, undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH });
   if (!patch) return undefined;
-  const range = (start: number, count: number) => (count === 1 ? `${start}` : `${start},${count}`);
+  // As git prints them: no count when it is 1, and an empty side starts at the line before.
+  const range = (start: number, count: number) => (count === 1 ? `${start}` : `${count === 0 ? start - 1 : start},${count}`);
   return patch.hunks.map((h) => `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@\n${h.lines.join('\n')}\n`).join('');
 }
 
@@ -72,6 +73,13 @@ function lineStats(project: Project, commit: FakeCommit): { additions: number; d
 }
 
 export function compareHandlers(store: Store): Handlers<Principal> {
+  // A commit's line counts never change: each is diffed once per store.
+  const stats = new Map<string, { additions: number; deletions: number }>();
+  const statsOf = (project: Project, commit: FakeCommit) => {
+    const known = stats.get(commit.id) ?? lineStats(project, commit);
+    stats.set(commit.id, known);
+    return known;
+  };
   const readable = (id: string | number, principal: Principal | undefined): Project | undefined => {
     const project = store.findProject(id);
     return project && store.canReadRepository(project, principal?.user) ? project : undefined;
@@ -88,7 +96,7 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       if (!from || !to) return { status: 404, body: message('404 Ref Not Found') };
       const projects = source === project ? [project] : [project, source];
       const base = query.straight === true ? from : mergeBase(store, projects, [from, to]);
-      const commits = commitsBetween(store, projects, base, to).map(compareCommit);
+      const commits = commitsBetween(store, projects, from, to).map(compareCommit);
       const { diffs, timedOut } = treeDiffs(projects, base?.tree ?? {}, to.tree);
       const path = store.projectPath(project);
       return {
@@ -121,10 +129,10 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       for (const commit of head ? commitsBetween(store, [project], undefined, head) : []) {
         const key = commit.author_email.toLowerCase();
         const entry = byEmail.get(key) ?? { name: commit.author_name, email: commit.author_email, commits: 0, additions: 0, deletions: 0 };
-        const stats = lineStats(project, commit);
+        const counted = statsOf(project, commit);
         entry.commits += 1;
-        entry.additions += stats.additions;
-        entry.deletions += stats.deletions;
+        entry.additions += counted.additions;
+        entry.deletions += counted.deletions;
         byEmail.set(key, entry);
       }
       const orderBy = query.order_by ?? 'commits';
