@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
 
 let fake: RunningFake;
 const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
@@ -226,5 +226,36 @@ describe('changelog', () => {
     expect((await failure(as('outsider-token').repository.createChangelog({ path: { id: 'my-group/secret' }, body: { version: '1.1.0' } }))).status).toBe(404);
     expect((await failure(as().repository.getChangelog({ path: { id: PROJECT }, query: { version: '1.1.0' } }))).status).toBe(401);
     expect((await failure(as('developer-token').repository.createChangelog({ path: { id: PROJECT }, body: { version: '1.1.0', branch: 'nope' } }))).status).toBe(400);
+  });
+});
+
+describe('a long history', () => {
+  it('blames, compares, counts and finds merge bases over 2000 commits of one file without recursion', { timeout: 60_000 }, async () => {
+    const data = defaultData();
+    const lines: string[] = [];
+    data.repository_history = [{
+      project_id: 3,
+      commits: Array.from({ length: 2000 }, (_, i) => {
+        lines.push(`line ${i}`);
+        return { author_id: 3 + (i % 2), message: `Line ${i}\n\nChangelog: added`, files: { 'tool.txt': `${lines.join('\n')}\n` }, ...(i === 0 ? { tag: '0.1.0' } : {}) };
+      }),
+    }];
+    const big = await startFake({ data, validateResponses: true });
+    try {
+      const api = createServiceApi({ host: big.url, auth: { privateToken: 'maintainer-token' } });
+      const tools = 'my-group/sub/tools';
+      const ranges = await api.repository.getFileBlame.all({ path: { id: tools, file_path: 'tool.txt' }, query: { ref: 'main', per_page: 100 } });
+      expect(ranges).toHaveLength(2000);
+      expect(ranges.every((r, i) => r.lines.length === 1 && r.commit.message.startsWith(`Line ${i}\n`))).toBe(true);
+      const contributors = await api.repository.listContributors({ path: { id: tools } });
+      expect(contributors.map((c) => [c.name, c.commits, c.additions])).toEqual([['Administrator', 1, 1], ['Dev Developer', 1000, 1000], ['Mia Maintainer', 1000, 1000]]);
+      const compared = await api.repository.compare({ path: { id: tools }, query: { from: '0.1.0', to: 'main' } });
+      expect(compared.commits).toHaveLength(1999);
+      expect((await api.repository.getMergeBase({ path: { id: tools }, query: { 'refs[]': ['main', '0.1.0'] } })).title).toBe('Line 0');
+      const changelog = notesOf(await api.repository.getChangelog({ path: { id: tools }, query: { version: '1.0.0' } }));
+      expect(changelog).toContain('### Added (1999 changes)');
+    } finally {
+      await big.close();
+    }
   });
 });

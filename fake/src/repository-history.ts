@@ -32,8 +32,20 @@ export function resolveRef(store: Store, project: Project, ref: string): FakeCom
   return id === undefined ? undefined : store.findCommit(project, id);
 }
 
+/** Commits by full id, per repository; rebuilt when commits were added (the list only grows). */
+const indexes = new WeakMap<object, { size: number; byId: Map<string, FakeCommit> }>();
+export function commitById(project: Project, id: string): FakeCommit | undefined {
+  const commits = project.repository.commits;
+  let index = indexes.get(commits);
+  if (index?.size !== commits.length) {
+    index = { size: commits.length, byId: new Map(commits.map((c) => [c.id, c])) };
+    indexes.set(commits, index);
+  }
+  return index.byId.get(id);
+}
+
 /** Every commit reachable from `from` (itself included), looked up in `projects` (a compare across a fork reads two). */
-export function ancestors(store: Store, projects: Project[], from: FakeCommit | undefined): Map<string, FakeCommit> {
+export function ancestors(projects: Project[], from: FakeCommit | undefined): Map<string, FakeCommit> {
   const seen = new Map<string, FakeCommit>();
   const stack = from ? [from] : [];
   while (stack.length > 0) {
@@ -41,43 +53,33 @@ export function ancestors(store: Store, projects: Project[], from: FakeCommit | 
     if (seen.has(commit.id)) continue;
     seen.set(commit.id, commit);
     for (const parent of commit.parent_ids) {
-      const found = findIn(store, projects, parent);
+      const found = projects.map((p) => commitById(p, parent)).find((c) => c !== undefined);
       if (found && !seen.has(found.id)) stack.push(found);
     }
   }
   return seen;
 }
 
-function findIn(store: Store, projects: Project[], id: string): FakeCommit | undefined {
-  for (const project of projects) {
-    const found = store.findCommit(project, id);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 /** Oldest first: the store's clock gives every commit its own second. */
 export const byDate = (a: FakeCommit, b: FakeCommit) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1);
 
-/** The best common ancestor of the commits: common to all, and no other common ancestor descends from it. */
-export function mergeBase(store: Store, projects: Project[], commits: FakeCommit[]): FakeCommit | undefined {
+/**
+ * The best common ancestor of the commits: the newest commit reachable from all of them (a descendant is always newer
+ * than its ancestors, so no other common ancestor descends from it).
+ */
+export function mergeBase(projects: Project[], commits: FakeCommit[]): FakeCommit | undefined {
   let common: Map<string, FakeCommit> | undefined;
   for (const commit of commits) {
-    const reachable = ancestors(store, projects, commit);
+    const reachable = ancestors(projects, commit);
     common = common === undefined ? reachable : new Map([...common].filter(([id]) => reachable.has(id)));
   }
-  if (!common || common.size === 0) return undefined;
-  const shadowed = new Set<string>();
-  for (const commit of common.values()) {
-    for (const id of ancestors(store, projects, commit).keys()) if (id !== commit.id) shadowed.add(id);
-  }
-  return [...common.values()].filter((c) => !shadowed.has(c.id)).sort(byDate).pop();
+  return [...(common?.values() ?? [])].sort(byDate).pop();
 }
 
 /** The commits reachable from `head` and not from `base`, oldest first. */
-export function commitsBetween(store: Store, projects: Project[], base: FakeCommit | undefined, head: FakeCommit): FakeCommit[] {
-  const excluded = ancestors(store, projects, base);
-  return [...ancestors(store, projects, head).values()].filter((c) => !excluded.has(c.id)).sort(byDate);
+export function commitsBetween(projects: Project[], base: FakeCommit | undefined, head: FakeCommit): FakeCommit[] {
+  const excluded = ancestors(projects, base);
+  return [...ancestors(projects, head).values()].filter((c) => !excluded.has(c.id)).sort(byDate);
 }
 
 /** The lines of a text, without their line ends (a final newline ends the last line, it does not start another). */
@@ -96,16 +98,23 @@ export const MAX_EDIT_LENGTH = 1000;
  * when the diff would exceed MAX_EDIT_LENGTH.
  */
 export function unchangedLines(before: string[], after: string[]): number[] | undefined {
-  const changes = diffArrays(before, after, { maxEditLength: MAX_EDIT_LENGTH });
+  // The common head and tail are matched directly (most commits change a few lines): only the middle is diffed.
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const changes = diffArrays(before.slice(head, before.length - tail), after.slice(head, after.length - tail), { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) return undefined;
   const map: number[] = [];
-  let oldIndex = 0;
+  for (let i = 0; i < head; i++) map.push(i);
+  let oldIndex = head;
   for (const change of changes) {
     const count = change.count ?? change.value.length;
     if (change.added) for (let i = 0; i < count; i++) map.push(-1);
     else if (change.removed) oldIndex += count;
     else for (let i = 0; i < count; i++) map.push(oldIndex++);
   }
+  for (let i = 0; i < tail; i++) map.push(before.length - tail + i);
   return map;
 }
 

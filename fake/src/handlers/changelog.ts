@@ -81,7 +81,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
     }
     const trailer = options.trailer ?? 'Changelog';
     const categories = new Map<string, FakeCommit[]>();
-    for (const commit of commitsBetween(store, [project], from, to).slice(-CHANGELOG_COMMIT_LIMIT)) {
+    for (const commit of commitsBetween([project], from, to).slice(-CHANGELOG_COMMIT_LIMIT)) {
       const category = trailerOf(commit, trailer);
       if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);
     }

@@ -8,7 +8,7 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeCommit } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, webBase } from '../common.ts';
-import { commitDetail, commitsBetween, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
+import { commitById, commitDetail, commitsBetween, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 
 /** Lines a compare may diff in all; past it the remaining diffs are empty and the comparison counts as timed out. */
@@ -54,7 +54,7 @@ function treeDiffs(projects: Project[], beforeTree: FakeCommit['tree'], afterTre
 /** Lines added and deleted by a commit against its first parent (a merge commit counts none, as `git log --numstat`). */
 function lineStats(project: Project, commit: FakeCommit): { additions: number; deletions: number } {
   if (commit.parent_ids.length > 1) return { additions: 0, deletions: 0 };
-  const parentTree = (commit.parent_ids[0] && project.repository.commits.find((c) => c.id === commit.parent_ids[0])?.tree) || {};
+  const parentTree = (commit.parent_ids[0] !== undefined && commitById(project, commit.parent_ids[0])?.tree) || {};
   const lines = (entry: FakeCommit['tree'][string] | undefined) => (entry ? linesOf(Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')) : []);
   let additions = 0;
   let deletions = 0;
@@ -95,8 +95,8 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       const to = resolveRef(store, project, query.to);
       if (!from || !to) return { status: 404, body: message('404 Ref Not Found') };
       const projects = source === project ? [project] : [project, source];
-      const base = query.straight === true ? from : mergeBase(store, projects, [from, to]);
-      const commits = commitsBetween(store, projects, from, to).map(compareCommit);
+      const base = query.straight === true ? from : mergeBase(projects, [from, to]);
+      const commits = commitsBetween(projects, from, to).map(compareCommit);
       const { diffs, timedOut } = treeDiffs(projects, base?.tree ?? {}, to.tree);
       const path = store.projectPath(project);
       return {
@@ -118,7 +118,7 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       if (refs.length < 2) return { status: 400, body: message('400 Bad request - Provide at least 2 refs') };
       const unknown = refs.filter((ref) => !resolveRef(store, project, ref));
       if (unknown.length > 0) return { status: 400, body: message(`400 Bad request - Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`) };
-      const base = mergeBase(store, [project], refs.map((ref) => resolveRef(store, project, ref)!));
+      const base = mergeBase([project], refs.map((ref) => resolveRef(store, project, ref)!));
       return base ? { status: 200, body: commitDetail(base) } : { status: 404, body: message('404 Merge Base Not Found') };
     },
     'repository/list-contributors': ({ params, query }, { principal, request }) => {
@@ -126,7 +126,7 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       if (!project) return PROJECT_NOT_FOUND;
       const head = store.resolveRef(project, undefined);
       const byEmail = new Map<string, { name: string; email: string; commits: number; additions: number; deletions: number }>();
-      for (const commit of head ? commitsBetween(store, [project], undefined, head) : []) {
+      for (const commit of head ? commitsBetween([project], undefined, head) : []) {
         const key = commit.author_email.toLowerCase();
         const entry = byEmail.get(key) ?? { name: commit.author_name, email: commit.author_email, commits: 0, additions: 0, deletions: 0 };
         const counted = statsOf(project, commit);
