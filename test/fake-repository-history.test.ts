@@ -229,6 +229,21 @@ describe('changelog', () => {
   });
 });
 
+describe('hostile refs', () => {
+  it('prototype names and traversal are no refs or paths: 400 or 404, never a 500', async () => {
+    const dev = as('developer-token');
+    for (const ref of ['__proto__', 'constructor', 'toString']) {
+      expect((await failure(dev.repository.compare({ path: { id: PROJECT }, query: { from: ref, to: 'main' } }))).status, ref).toBe(404);
+      expect((await failure(dev.repository.getMergeBase({ path: { id: PROJECT }, query: { 'refs[]': [ref, 'main'] } }))).status, ref).toBe(400);
+      expect((await failure(dev.repository.getFileBlame({ path: README, query: { ref } }))).status, ref).toBe(404);
+      expect((await failure(dev.repository.getChangelog({ path: { id: PROJECT }, query: { version: '1.1.0', from: ref } }))).status, ref).toBe(400);
+      expect((await failure(dev.repository.createChangelog({ path: { id: PROJECT }, body: { version: '1.1.0', branch: ref } }))).status, ref).toBe(400);
+    }
+    expect((await failure(dev.repository.createChangelog({ path: { id: PROJECT }, body: { version: '1.1.0', file: '../outside.md' } }))).status).toBe(400);
+    expect(await dev.repository.getFileBlame({ path: README, query: { ref: 'main', 'range[start]': 2 ** 40, 'range[end]': 2 ** 41 } })).toEqual([]);
+  });
+});
+
 describe('a long history', () => {
   it('blames, compares, counts and finds merge bases over 2000 commits of one file without recursion', { timeout: 60_000 }, async () => {
     const data = defaultData();

@@ -85,7 +85,9 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       const category = trailerOf(commit, trailer);
       if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);
     }
-    const date = (options.date === undefined ? store.now() : new Date(options.date).toISOString()).slice(0, 10);
+    const when = new Date(options.date ?? store.now());
+    if (Number.isNaN(when.getTime())) return bad('date is invalid');
+    const date = when.toISOString().slice(0, 10);
     const path = store.projectPath(project);
     const sections = [...categories].map(([category, commits]) => {
       const title = categoryTitles[category] ?? category;
