@@ -240,6 +240,22 @@ describe('hostile refs', () => {
       expect((await failure(dev.repository.createChangelog({ path: { id: PROJECT }, body: { version: '1.1.0', branch: ref } }))).status, ref).toBe(400);
     }
     expect((await failure(dev.repository.createChangelog({ path: { id: PROJECT }, body: { version: '1.1.0', file: '../outside.md' } }))).status).toBe(400);
+    // Prototype names are file names like any other: absent (404), then written and read back by every read.
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const path = { id: PROJECT, file_path: name };
+      expect((await failure(dev.repository.getFile({ path, query: { ref: 'main' } }))).status, name).toBe(404);
+      expect((await failure(dev.repository.getRawFile({ path, query: { ref: 'main' } }))).status, name).toBe(404);
+      expect((await failure(dev.repository.getFileBlame({ path, query: { ref: 'main' } }))).status, name).toBe(404);
+      await dev.repository.createFile({ path, body: { branch: 'main', commit_message: `Add ${name}`, content: `${name}\n` } });
+      const file = await dev.repository.getFile({ path, query: { ref: 'main' } });
+      expect(Buffer.from(file.content, 'base64').toString()).toBe(`${name}\n`);
+      expect(await dev.repository.getFileBlame({ path, query: { ref: 'main' } })).toMatchObject([{ commit: { id: file.last_commit_id, message: `Add ${name}` }, lines: [name] }]);
+      expect((await dev.repository.getFileBlameMetadata.withResponse({ path, query: { ref: 'main' } })).headers['X-Service-Blob-Id']).toBe(file.blob_id);
+    }
+    const tree = await dev.repository.listTree({ path: { id: PROJECT }, query: { per_page: 100 } });
+    expect(tree.map((e) => e.path)).toEqual(expect.arrayContaining(['__proto__', 'constructor', 'toString']));
+    const compared = await dev.repository.compare({ path: { id: PROJECT }, query: { from: 'v1.0.0', to: 'main' } });
+    expect(compared.diffs.filter((d) => d.new_file).map((d) => d.new_path)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(await dev.repository.getFileBlame({ path: README, query: { ref: 'main', 'range[start]': 2 ** 40, 'range[end]': 2 ** 41 } })).toEqual([]);
   });
 });

@@ -60,6 +60,9 @@ export function ancestors(projects: Project[], from: FakeCommit | undefined): Ma
   return seen;
 }
 
+/** A path's entry in a tree: own keys only, so `constructor` or `__proto__` is a file name like any other. */
+export const entryOf = (tree: FakeCommit['tree'], path: string) => (Object.hasOwn(tree, path) ? tree[path] : undefined);
+
 /** Oldest first: the store's clock gives every commit its own second. */
 export const byDate = (a: FakeCommit, b: FakeCommit) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1);
 

@@ -196,7 +196,8 @@ export class Store {
       const bytes = Buffer.from(change.content, 'base64');
       const blob = blobId(bytes);
       project.repository.blobs[blob] = change.content;
-      tree[path] = { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id };
+      // Defined, not assigned: a path named `__proto__` is an entry, not the tree's prototype.
+      Object.defineProperty(tree, path, { value: { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id }, enumerable: true, writable: true, configurable: true });
     }
     const author = options.author ?? this.user(1);
     const commit: FakeCommit = { id, parent_ids: parents, message: options.message, author_name: author?.name ?? 'Administrator', author_email: author?.email ?? 'admin@example.com', created_at, tree };

@@ -7,7 +7,7 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeCommit } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND } from '../common.ts';
-import { byDate, commitById, commitDetail, linesOf, unchangedLines } from '../repository-history.ts';
+import { byDate, commitById, commitDetail, entryOf, linesOf, unchangedLines } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 import { repositoryHandlers } from './repository.ts';
 
@@ -20,7 +20,7 @@ const bad = (field: string, problem: string) => ({ status: 400 as const, body: {
 function blameLines(project: Project, at: FakeCommit, path: string): string[] {
   const text = (commit: FakeCommit) => Buffer.from(project.repository.blobs[commit.tree[path]!.blob_id] ?? '', 'base64').toString('utf8');
   const originOf = (commit: FakeCommit) => commitById(project, commit.tree[path]!.last_commit_id) ?? commit;
-  const parentsOf = (commit: FakeCommit) => commit.parent_ids.map((id) => commitById(project, id)).filter((p): p is FakeCommit => p?.tree[path] !== undefined);
+  const parentsOf = (commit: FakeCommit) => commit.parent_ids.map((id) => commitById(project, id)).filter((p): p is FakeCommit => p !== undefined && entryOf(p.tree, path) !== undefined);
   const versions = new Map<string, FakeCommit>();
   const stack = [originOf(at)];
   while (stack.length > 0) {
@@ -79,7 +79,7 @@ export function blameHandlers(store: Store): Handlers<Principal> {
       if (start !== undefined && start < 1) return bad('range[start]', 'must be greater than or equal to 1');
       if (start !== undefined && end !== undefined && end < start) return bad('range[end]', 'must be greater than or equal to range[start]');
       const commit = store.resolveRef(project, query.ref);
-      if (!commit?.tree[params.file_path]) return { status: 404, body: message('404 File Not Found') };
+      if (!commit || !Object.hasOwn(commit.tree, params.file_path)) return { status: 404, body: message('404 File Not Found') };
       const lines = linesOf(Buffer.from(project.repository.blobs[commit.tree[params.file_path]!.blob_id] ?? '', 'base64').toString('utf8'));
       const owners = cachedBlame(project, commit, params.file_path);
       const first = start === undefined ? 0 : start - 1;

@@ -9,7 +9,7 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeCommit } from '../data.ts';
 import { FORBIDDEN, message, PROJECT_NOT_FOUND, rawQuery } from '../common.ts';
-import { commitsBetween, resolveRef, titleOf } from '../repository-history.ts';
+import { commitsBetween, entryOf, resolveRef, titleOf } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 
 /** The commit range a changelog reads at most. */
@@ -125,7 +125,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       const file = body.file ?? 'CHANGELOG.md';
       if (`/${file}/`.includes('/../') || file.startsWith('/') || file === '') return bad('file is invalid');
       const head = store.findCommit(project, project.repository.branches[result.branch]!)!;
-      const entry = head.tree[file];
+      const entry = entryOf(head.tree, file);
       const existing = entry ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8') : '';
       const content = insert(existing, result.notes, result.version);
       if (content === undefined) return bad(`The changelog already includes an entry for version ${body.version.replace(/^v/, '')}`);

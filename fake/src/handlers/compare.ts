@@ -8,7 +8,7 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeCommit } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, webBase } from '../common.ts';
-import { commitById, commitDetail, commitsBetween, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
+import { commitById, commitDetail, commitsBetween, entryOf, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 
 /** Lines a compare may diff in all; past it the remaining diffs are empty and the comparison counts as timed out. */
@@ -38,8 +38,8 @@ function treeDiffs(projects: Project[], beforeTree: FakeCommit['tree'], afterTre
   };
   const diffs = [];
   for (const path of paths) {
-    const a = beforeTree[path];
-    const b = afterTree[path];
+    const a = entryOf(beforeTree, path);
+    const b = entryOf(afterTree, path);
     if (a && b && a.blob_id === b.blob_id && a.execute_filemode === b.execute_filemode) continue;
     const oldText = text(a);
     const newText = text(b);
@@ -59,8 +59,8 @@ function lineStats(project: Project, commit: FakeCommit): { additions: number; d
   let additions = 0;
   let deletions = 0;
   for (const path of new Set([...Object.keys(parentTree), ...Object.keys(commit.tree)])) {
-    const a = parentTree[path];
-    const b = commit.tree[path];
+    const a = entryOf(parentTree, path);
+    const b = entryOf(commit.tree, path);
     if (a?.blob_id === b?.blob_id) continue;
     const before = lines(a);
     const after = lines(b);
