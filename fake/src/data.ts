@@ -87,6 +87,8 @@ export interface FakeRepository {
   commits: FakeCommit[];
   /** Blob id → base64 content. */
   blobs: Record<string, string>;
+  /** Tag name → commit id (refs resolve branches first, then tags). */
+  tags?: Record<string, string>;
 }
 
 export interface FakeProject {
@@ -246,6 +248,12 @@ export interface FakeData {
    * owns it); ids distinct from group ids. `private_profile` empties the user's project list.
    */
   user_namespaces?: { id: number; user_id: number; private_profile?: boolean }[];
+  /**
+   * Commits made on a project's default branch after its initial commit, in order, each by a user of the data set;
+   * `files` changes paths (`null` deletes one), `tag` tags the commit. Applied once when the fake starts.
+   */
+  repository_history?: { project_id: number; commits: { author_id: number; message: string; files: Record<string, FakeFile | string | null>; tag?: string }[] }[];
+
 }
 
 export interface FakeGroupBadge {

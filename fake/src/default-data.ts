@@ -165,5 +165,15 @@ export function defaultData(): FakeData {
     group_hooks: [{ id: 1, group_id: 1, url: 'https://hooks.example.com/my-group', name: 'CI notifier', push_events: true, merge_requests_events: true, enable_ssl_verification: true, token: 'hook-secret', created_at: '2025-03-01T09:00:00.000Z' }],
     ldap_group_links: [{ group_id: 1, cn: 'developers', group_access: 30, provider: 'ldapmain' }],
     saml_group_links: [{ group_id: 1, name: 'Engineering', access_level: 30 }],
+    // README.md of My Project changed by three authors after the initial commit (blame, compare, contributors),
+    // with `Changelog` trailers and the tags v1.0.0 and v1.1.0-rc.1 (changelog).
+    repository_history: [{
+      project_id: 1,
+      commits: [
+        { author_id: 3, message: 'Document usage\n\nChangelog: added', files: { 'README.md': '# My Project\n\nA public project.\n\n## Usage\n\nRun scripts/run.sh.\n' }, tag: 'v1.0.0' },
+        { author_id: 4, message: 'Fix the usage command\n\nChangelog: fixed', files: { 'README.md': '# My Project\n\nA public project.\n\n## Usage\n\nRun `sh scripts/run.sh`.\n' }, tag: 'v1.1.0-rc.1' },
+        { author_id: 2, message: 'State the license', files: { 'README.md': '# My Project\n\nA public project.\n\n## Usage\n\nRun `sh scripts/run.sh`.\n\n## License\n\nMIT\n' } },
+      ],
+    }],
   };
 }

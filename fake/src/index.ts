@@ -10,16 +10,20 @@ import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
 import { adminHandlers } from './handlers/admin.ts';
 import { analyticsHandlers } from './handlers/analytics.ts';
+import { approvalHandlers } from './handlers/approvals.ts';
+import { archiveHandlers } from './handlers/archives.ts';
 import { badgeHandlers } from './handlers/badges.ts';
 import { billableHandlers } from './handlers/billable.ts';
-import { dependencyHandlers } from './handlers/dependencies.ts';
-import { groupApprovalHandlers } from './handlers/group-approvals.ts';
-import { settingsHandlers } from './handlers/settings.ts';
-import { approvalHandlers } from './handlers/approvals.ts';
+import { blameHandlers } from './handlers/blame.ts';
+import { bridgeHandlers } from './handlers/bridges.ts';
 import { bulkImportHandlers } from './handlers/bulk-imports.ts';
+import { changelogHandlers } from './handlers/changelog.ts';
+import { compareHandlers } from './handlers/compare.ts';
+import { dependencyHandlers } from './handlers/dependencies.ts';
 import { errorTrackingHandlers } from './handlers/error-tracking.ts';
 import { exportHandlers } from './handlers/export.ts';
 import { groupAdminHandlers } from './handlers/group-admin.ts';
+import { groupApprovalHandlers } from './handlers/group-approvals.ts';
 import { groupHandlers } from './handlers/groups.ts';
 import { importHandlers } from './handlers/imports.ts';
 import { integrationHandlers } from './handlers/integrations.ts';
@@ -29,11 +33,11 @@ import { memberHandlers } from './handlers/members.ts';
 import { mergeRequestHandlers } from './handlers/merge-requests.ts';
 import { projectHandlers } from './handlers/projects.ts';
 import { repositoryHandlers } from './handlers/repository.ts';
-import { userHandlers } from './handlers/users.ts';
-import { userAccountHandlers } from './handlers/user-accounts.ts';
-import { tokenHandlers } from './handlers/tokens.ts';
 import { runnerHandlers } from './handlers/runners.ts';
-import { bridgeHandlers } from './handlers/bridges.ts';
+import { settingsHandlers } from './handlers/settings.ts';
+import { tokenHandlers } from './handlers/tokens.ts';
+import { userAccountHandlers } from './handlers/user-accounts.ts';
+import { userHandlers } from './handlers/users.ts';
 import { Store } from './store.ts';
 
 export type * from './data.ts';
@@ -73,7 +77,7 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store), ...userAccountHandlers(store), ...tokenHandlers(store), ...runnerHandlers(store), ...bridgeHandlers(store), ...importHandlers(store), ...bulkImportHandlers(store), ...integrationHandlers(store), ...groupAdminHandlers(store) };
+  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store), ...userAccountHandlers(store), ...tokenHandlers(store), ...runnerHandlers(store), ...bridgeHandlers(store), ...importHandlers(store), ...bulkImportHandlers(store), ...integrationHandlers(store), ...groupAdminHandlers(store), ...blameHandlers(store), ...archiveHandlers(store), ...compareHandlers(store), ...changelogHandlers(store) };
 }
 
 /** The operationIds the fake implements, sorted (the README's list is checked against it). */

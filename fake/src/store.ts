@@ -3,6 +3,7 @@
  * and a clock that moves one second per write so timestamps are deterministic.
  */
 import { createHash } from 'node:crypto';
+import { applyRepositoryHistory } from './repository-history.ts';
 import type { AccessLevel, FakeCommit, FakeData, FakeGroup, FakeProject, FakeRepository, FakeUser } from './data.ts';
 
 export type Project = FakeProject & { repository: FakeRepository };
@@ -24,6 +25,7 @@ export class Store {
     this.data = structuredClone(data) as StoreData;
     this.start = Date.parse(this.data.now ?? '2025-01-01T00:00:00.000Z');
     for (const project of this.data.projects) this.expandRepository(project);
+    applyRepositoryHistory(this);
     for (const pipeline of this.data.pipelines) {
       if (!pipeline.sha) pipeline.sha = this.project(pipeline.project_id)?.repository.branches[pipeline.ref] ?? '0'.repeat(40);
     }
@@ -214,7 +216,7 @@ export class Store {
   /** A branch name or a commit id (full or at least 7 characters); `undefined` ref means the default branch. */
   resolveRef(project: Project, ref: string | undefined): FakeCommit | undefined {
     const name = ref === undefined || ref === '' || ref === 'HEAD' ? project.default_branch : ref;
-    const id = project.repository.branches[name];
+    const id = project.repository.branches[name] ?? project.repository.tags?.[name];
     return id ? this.findCommit(project, id) : /^[0-9a-f]{7,40}$/.test(name) ? this.findCommit(project, name) : undefined;
   }
 
@@ -233,7 +235,8 @@ export class Store {
       const bytes = Buffer.from(change.content, 'base64');
       const blob = blobId(bytes);
       project.repository.blobs[blob] = change.content;
-      tree[path] = { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id };
+      // Defined, not assigned: a path named `__proto__` is an entry, not the tree's prototype.
+      Object.defineProperty(tree, path, { value: { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id }, enumerable: true, writable: true, configurable: true });
     }
     const author = options.author ?? this.user(1);
     const commit: FakeCommit = { id, parent_ids: parents, message: options.message, author_name: author?.name ?? 'Administrator', author_email: author?.email ?? 'admin@example.com', created_at, tree };

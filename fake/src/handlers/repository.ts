@@ -7,6 +7,7 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeCommit } from '../data.ts';
 import { FORBIDDEN, MAX_LINK, message, PROJECT_NOT_FOUND } from '../common.ts';
+import { entryOf } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 
 const FILE_NOT_FOUND = { status: 404 as const, body: message('404 File Not Found') };
@@ -44,7 +45,7 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
   const fileAt = (project: Project, path: string, ref: string | undefined) => {
     const commit = store.resolveRef(project, ref);
     if (!commit) return undefined;
-    const entry = commit.tree[path];
+    const entry = entryOf(commit.tree, path);
     if (!entry) return undefined;
     const content = project.repository.blobs[entry.blob_id]!;
     const bytes = Buffer.from(content, 'base64');
@@ -132,7 +133,7 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       const project = store.findProject(params.id);
       const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      if (prepared.head!.tree[params.file_path]) return bad('A file with this name already exists', 'file_path');
+      if (entryOf(prepared.head!.tree, params.file_path)) return bad('A file with this name already exists', 'file_path');
       write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, { content: contentOf(body.content, body.encoding), execute_filemode: body.execute_filemode === true });
       return { status: 201, body: { file_path: params.file_path, branch: body.branch } };
     },
@@ -140,7 +141,7 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       const project = store.findProject(params.id);
       const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      const entry = prepared.head!.tree[params.file_path];
+      const entry = entryOf(prepared.head!.tree, params.file_path);
       if (!entry) return bad("A file with this name doesn't exist", 'file_path');
       if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to update a file that has changed since you started editing it.', 'last_commit_id');
       const content = contentOf(body.content, body.encoding);
@@ -153,7 +154,7 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       const project = store.findProject(params.id);
       const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      const entry = prepared.head!.tree[params.file_path];
+      const entry = entryOf(prepared.head!.tree, params.file_path);
       if (!entry) return bad("A file with this name doesn't exist", 'file_path');
       if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to delete a file that has changed since you started editing it.', 'last_commit_id');
       write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, null);
