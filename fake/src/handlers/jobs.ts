@@ -6,7 +6,17 @@ import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic, webBa
 import type { Store } from '../store.ts';
 
 export function jobHandlers(store: Store): Handlers<Principal> {
+  // A record is derived from the state: built once per revision (every write moves it on), reused by reads until then.
+  const records = new WeakMap<FakeJob, { at: number; value: ReturnType<typeof build> }>();
   const record = (job: FakeJob) => {
+    const hit = records.get(job);
+    if (hit && hit.at === store.revision) return hit.value;
+    const value = build(job);
+    records.set(job, { at: store.revision, value });
+    return value;
+  };
+
+  const build = (job: FakeJob) => {
     const project = store.project(job.project_id)!;
     const pipeline = store.data.pipelines.find((p) => p.id === job.pipeline_id);
     const sha = pipeline?.sha ?? project.repository.branches[project.default_branch] ?? '0'.repeat(40);
