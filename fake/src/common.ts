@@ -27,6 +27,27 @@ export function webBase(_store: Store): string {
   return 'https://service.example';
 }
 
+/**
+ * `build` cached while the state stays as it is: every write moves `store.revision` on, which empties the cache. At
+ * most `max` values are kept (a client paging through a large list in one revision).
+ */
+export function perRevision<K extends object, V>(store: Store, build: (key: K) => V, max = 1000): (key: K) => V {
+  const cache = new Map<K, V>();
+  let at = -1;
+  return (key) => {
+    if (at !== store.revision || cache.size >= max) {
+      cache.clear();
+      at = store.revision;
+    }
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = build(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
 /** The longest `Link` header the fake sends. */
 export const MAX_LINK = 8192;
 

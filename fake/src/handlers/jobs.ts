@@ -2,21 +2,12 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeJob } from '../data.ts';
-import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
+import { message, paginate, perRevision, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
 
 export function jobHandlers(store: Store): Handlers<Principal> {
-  // A record is derived from the state: built once per revision (every write moves it on), reused by reads until then.
-  const records = new WeakMap<FakeJob, { at: number; value: ReturnType<typeof build> }>();
-  const record = (job: FakeJob) => {
-    const hit = records.get(job);
-    if (hit && hit.at === store.revision) return hit.value;
-    const value = build(job);
-    records.set(job, { at: store.revision, value });
-    return value;
-  };
-
-  const build = (job: FakeJob) => {
+  // A record is derived from the state: built once per revision and reused by every read until the next write.
+  const record = perRevision(store, (job: FakeJob) => {
     const project = store.project(job.project_id)!;
     const pipeline = store.data.pipelines.find((p) => p.id === job.pipeline_id);
     const sha = pipeline?.sha ?? project.repository.branches[project.default_branch] ?? '0'.repeat(40);
@@ -59,7 +50,7 @@ export function jobHandlers(store: Store): Handlers<Principal> {
       tag_list: [...(job.tag_list ?? [])],
       runner: null,
     };
-  };
+  });
 
   const scoped = (jobs: FakeJob[], scope: string[] | undefined) => (scope && scope.length > 0 ? jobs.filter((j) => scope.includes(j.status)) : jobs);
   const descending = (jobs: FakeJob[]) => [...jobs].sort((a, b) => b.id - a.id);

@@ -2,7 +2,7 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeMergeRequest, FakeUser } from '../data.ts';
-import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
+import { FORBIDDEN, message, paginate, perRevision, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 
 type Filters = Record<string, unknown>;
@@ -15,18 +15,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return project?.repository.branches[mr.source_branch] ?? mr.sha ?? null;
   };
 
-  // A record is derived from the state: it is built once per revision (every write moves the revision on) and reused
-  // by every read until the next write; responses only serialize it.
-  const records = new WeakMap<FakeMergeRequest, { at: number; value: ReturnType<typeof build> }>();
-  const record = (mr: FakeMergeRequest) => {
-    const hit = records.get(mr);
-    if (hit && hit.at === store.revision) return hit.value;
-    const value = build(mr);
-    records.set(mr, { at: store.revision, value });
-    return value;
-  };
-
-  const build = (mr: FakeMergeRequest) => {
+  // A record is derived from the state: built once per revision and reused by every read until the next write.
+  const record = perRevision(store, (mr: FakeMergeRequest) => {
     const project = store.project(mr.project_id)!;
     const path = store.projectPath(project);
     const user = (id: number | null | undefined) => (id == null ? null : userBasic(store, store.user(id)));
@@ -92,7 +82,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       diverged_commits_count: 0,
       task_completion_status: { count: 0, completed_count: 0 },
     };
-  };
+  });
 
   const simple = (mr: FakeMergeRequest) => {
     const full = record(mr);
