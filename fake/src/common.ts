@@ -32,6 +32,27 @@ export function webBase(_store: Store): string {
   return 'https://service.example';
 }
 
+/**
+ * `build` cached while the state stays as it is: every write moves `store.revision` on, which empties the cache. At
+ * most `max` values are kept (a client paging through a large list in one revision).
+ */
+export function perRevision<K extends object, V>(store: Store, build: (key: K) => V, max = 1000): (key: K) => V {
+  const cache = new Map<K, V>();
+  let at = -1;
+  return (key) => {
+    if (at !== store.revision || cache.size >= max) {
+      cache.clear();
+      at = store.revision;
+    }
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = build(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
 /** The longest `Link` header the fake sends. */
 export const MAX_LINK = 8192;
 
@@ -46,9 +67,27 @@ export interface Page<T> {
  */
 export function paginate<T>(items: T[], query: { page?: number; per_page?: number }, request: FastifyRequest): Page<T> {
   const perPage = Math.min(Math.max(query.per_page ?? 20, 1), 100);
-  const totalPages = Math.max(1, Math.ceil(items.length / perPage));
   const page = Math.max(query.page ?? 1, 1);
-  const slice = items.slice((page - 1) * perPage, page * perPage);
+  return { items: items.slice((page - 1) * perPage, page * perPage), headers: pageHeaders(items.length, page, perPage, request) };
+}
+
+/** The headers of recent pages: the same list read again by the same URL gets the same headers without URL parsing. */
+const recentHeaders = new Map<string, Record<string, string>>();
+
+function pageHeaders(total: number, page: number, perPage: number, request: FastifyRequest): Record<string, string> {
+  const key = `${total} ${page} ${perPage} ${request.protocol}://${request.headers.host ?? 'localhost'} ${request.raw.url ?? '/'}`;
+  let headers = recentHeaders.get(key);
+  if (!headers) {
+    if (recentHeaders.size >= 256) recentHeaders.clear();
+    headers = computeHeaders(total, page, perPage, request);
+    // A hostile URL is up to the query limit long: only the usual ones are kept.
+    if (key.length <= 2048) recentHeaders.set(key, headers);
+  }
+  return { ...headers }; // a handler may add to its copy
+}
+
+function computeHeaders(total: number, page: number, perPage: number, request: FastifyRequest): Record<string, string> {
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
   const at = (n: number) => `<${pageUrl(request, n, perPage)}>`;
   const links = [
     ...(page > 1 ? [`${at(Math.min(page - 1, totalPages))}; rel="prev"`] : []),
@@ -60,16 +99,13 @@ export function paginate<T>(items: T[], query: { page?: number; per_page?: numbe
   // header limit; x-page and x-next-page still say where the next page is.
   const link = links.join(', ');
   return {
-    items: slice,
-    headers: {
-      ...(link.length <= MAX_LINK ? { link } : {}),
-      'x-page': String(page),
-      'x-per-page': String(perPage),
-      'x-next-page': page < totalPages ? String(page + 1) : '',
-      'x-prev-page': page > 1 ? String(Math.min(page - 1, totalPages)) : '',
-      'x-total': String(items.length),
-      'x-total-pages': String(totalPages),
-    },
+    ...(link.length <= MAX_LINK ? { link } : {}),
+    'x-page': String(page),
+    'x-per-page': String(perPage),
+    'x-next-page': page < totalPages ? String(page + 1) : '',
+    'x-prev-page': page > 1 ? String(Math.min(page - 1, totalPages)) : '',
+    'x-total': String(total),
+    'x-total-pages': String(totalPages),
   };
 }
 

@@ -16,7 +16,7 @@ export function blobId(content: Buffer): string {
 
 export class Store {
   data: StoreData;
-  /** Moves on before every write operation: what is derived from the state (a sorted list) is reused while it stays. */
+  /** Moves on before every write operation (and in a read that writes): what is derived from the state is reused while it stays. */
   revision = 0;
   private tick = 0;
   private readonly start: number;

@@ -362,6 +362,7 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
     const documented = route.body ? essence(route.body.type) : undefined;
 
     const readsBody = route.method !== 'GET' && route.method !== 'HEAD';
+    const validateResponses = options.validateResponses === true;
     const headerNames = route.headers ?? [];
 
     // Before the body is read: the query, the caller, the handler, the media type and the declared length. Returns
@@ -396,18 +397,32 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
       }
       return { route, query, credentials, principal };
     };
-    const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Callback style, and no promise unless `authenticate` returns one: an async hook costs a promise per request.
+    // An admission that answered (401, 413, 415…) leaves `done` uncalled: the reply is sent.
+    const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       const admission = admit(request, reply);
-      const admitted = admission instanceof Promise ? await admission : admission;
-      if (!admitted) return reply;
-      request.serviceApi = admitted;
+      if (admission instanceof Promise) {
+        admission.then((admitted) => {
+          if (!admitted) return;
+          request.serviceApi = admitted;
+          done();
+        }, done);
+        return;
+      }
+      if (!admission) return;
+      request.serviceApi = admission;
+      done();
     };
 
-    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Synchronous (no promise, no thenable to resolve) unless `authenticate`, the handler or a Blob body is
+    // asynchronous; a throw or a rejection reaches the error handler either way.
+    const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
       // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
       const admission = readsBody ? state(request) : admit(request, reply);
-      const admitted = admission instanceof Promise ? await admission : admission;
-      if (!admitted) return reply;
+      if (admission instanceof Promise) return admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined));
+      return admission ? respond(request, reply, admission) : undefined;
+    };
+    const respond = (request: FastifyRequest, reply: FastifyReply, admitted: RequestState): Promise<void> | undefined => {
       const { query: rawQuery, credentials, principal } = admitted;
       const handler = options.handlers[route.id]!;
       const tolerances = new Tolerances(limits.errors);
@@ -417,7 +432,7 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
         tolerances,
       );
       if (tolerances.count > 0) {
-        if (options.strict) return refuse(request, reply, 400, undefined, tolerances.list, tolerances.count);
+        if (options.strict) return void refuse(request, reply, 400, undefined, tolerances.list, tolerances.count);
         const report: ToleranceReport = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
         request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
         try {
@@ -428,19 +443,31 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
       }
       // Only the documented headers are validated (and coerced); the handler gets them over all the others.
       const documentedHeaders: Record<string, unknown> = {};
-      for (const name of headerNames) if (request.headers[name] !== undefined) documentedHeaders[name] = request.headers[name];
+      let sentDocumented = false;
+      for (const name of headerNames) {
+        const value = request.headers[name];
+        if (value === undefined) continue;
+        documentedHeaders[name] = value;
+        sentDocumented = true;
+      }
       const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
-      if (!check.valid) return refuse(request, reply, 400, undefined, check.problems);
-      const headers = headerNames.length > 0 ? { ...request.headers, ...check.value.headers } : request.headers;
+      if (!check.valid) return void refuse(request, reply, 400, undefined, check.problems);
+      // A copy only when a documented header was sent (its validated, coerced value replaces the raw one).
+      const headers = sentDocumented ? { ...request.headers, ...check.value.headers } : request.headers;
       const returned = handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
-      const result = isThenable(returned) ? await returned : returned;
-      return send(route, reply, result, hooks, options.validateResponses === true);
+      if (isThenable(returned)) return Promise.resolve(returned).then((result) => settled(send(route, reply, result, hooks, validateResponses)));
+      return settled(send(route, reply, returned, hooks, validateResponses));
     };
     scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
   }
 }
 
 type Admission = RequestState | undefined | Promise<RequestState | undefined>;
+
+/** Nothing once sent; a promise of nothing while a Blob body is read (never the reply: it is a thenable). */
+function settled(sent: FastifyReply | Promise<FastifyReply>): Promise<void> | undefined {
+  return sent instanceof Promise ? sent.then(() => undefined) : undefined;
+}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';

@@ -61,6 +61,7 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
   /** One step of a migration and its entities, after a read answered about it. */
   const advance = (migration: FakeBulkImport) => {
     if (migration.status === 'finished' || migration.status === 'failed') return;
+    store.revision += 1; // a read that writes: what was derived from the state is stale
     const now = store.now();
     const parts = entitiesOf(migration);
     if (migration.status === 'created') {

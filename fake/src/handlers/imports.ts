@@ -170,6 +170,7 @@ export function importHandlers(store: Store): Handlers<Principal> {
 
   /** One step of a pending import; the files of the archive are committed when it finishes. */
   const advance = (project: Project, entry: FakeProjectImport) => {
+    store.revision += 1; // a read that writes: what was derived from the state is stale
     if (entry.status === 'scheduled') entry.status = 'started';
     else if (entry.status === 'started') {
       entry.status = entry.error === null ? 'finished' : 'failed';

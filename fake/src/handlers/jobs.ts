@@ -2,7 +2,7 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeJob } from '../data.ts';
-import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
+import { message, paginate, perRevision, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
 import { runnerOf } from './runners.ts';
 
@@ -53,7 +53,8 @@ export function jobRecord(store: Store, job: FakeJob) {
 }
 
 export function jobHandlers(store: Store): Handlers<Principal> {
-  const record = (job: FakeJob) => jobRecord(store, job);
+  // A record is derived from the state: built once per revision and reused by every read until the next write.
+  const record = perRevision(store, (job: FakeJob) => jobRecord(store, job));
 
   const scoped = (jobs: FakeJob[], scope: string[] | undefined) => (scope && scope.length > 0 ? jobs.filter((j) => scope.includes(j.status)) : jobs);
   const descending = (jobs: FakeJob[]) => [...jobs].sort((a, b) => b.id - a.id);

@@ -2,7 +2,7 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeMergeRequest, FakeUser } from '../data.ts';
-import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
+import { FORBIDDEN, message, paginate, perRevision, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 
 type Filters = Record<string, unknown>;
@@ -15,7 +15,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return project?.repository.branches[mr.source_branch] ?? mr.sha ?? null;
   };
 
-  const record = (mr: FakeMergeRequest) => {
+  // A record is derived from the state: built once per revision and reused by every read until the next write.
+  const record = perRevision(store, (mr: FakeMergeRequest) => {
     const project = store.project(mr.project_id)!;
     const path = store.projectPath(project);
     const user = (id: number | null | undefined) => (id == null ? null : userBasic(store, store.user(id)));
@@ -81,7 +82,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       diverged_commits_count: 0,
       task_completion_status: { count: 0, completed_count: 0 },
     };
-  };
+  });
 
   const simple = (mr: FakeMergeRequest) => {
     const full = record(mr);
@@ -176,6 +177,33 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return items;
   };
 
+  // The highest id (at least 1000) and each project's highest iid, counted once and kept up to date by create: a scan
+  // per create made the bench's growing collection quadratic. Counted again whenever the collection changed otherwise
+  // (another list, another length or another last record: a delete, a reset, a create elsewhere).
+  type Counted = { list: FakeMergeRequest[]; length: number; last: FakeMergeRequest | undefined; id: number; iids: Map<number, number> };
+  let counts: Counted | undefined;
+  const count = (into: Counted, mr: FakeMergeRequest) => {
+    if (mr.id > into.id) into.id = mr.id;
+    if (mr.iid > (into.iids.get(mr.project_id) ?? 0)) into.iids.set(mr.project_id, mr.iid);
+  };
+  const lastIds = (projectId: number): [number, number] => {
+    const list = store.data.merge_requests;
+    if (!counts || counts.list !== list || counts.length !== list.length || counts.last !== list[list.length - 1]) {
+      const fresh: Counted = { list, length: list.length, last: list[list.length - 1], id: 1000, iids: new Map() };
+      for (const m of list) count(fresh, m);
+      counts = fresh;
+    }
+    return [counts.id, counts.iids.get(projectId) ?? 0];
+  };
+  /** After a create appended `mr`: the counts follow without a scan. */
+  const appended = (mr: FakeMergeRequest) => {
+    const list = store.data.merge_requests;
+    if (!counts || counts.list !== list || counts.length !== list.length - 1 || list[list.length - 1] !== mr) return; // recounted on the next create
+    count(counts, mr);
+    counts.length = list.length;
+    counts.last = mr;
+  };
+
   const findMr = (project: Project, iid: number) => store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
   const touch = (mr: FakeMergeRequest) => {
     mr.updated_at = store.now(true);
@@ -219,12 +247,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (!branches[body.target_branch]) return { status: 400, body: { message: `400 Bad request - Target branch '${body.target_branch}' does not exist`, errors: [{ in: 'body', field: 'target_branch', problem: 'does not exist' }] } };
       if (body.source_branch === body.target_branch) return { status: 400, body: { message: '400 Bad request - You can\'t use same project/branch for source and target', errors: [{ in: 'body', field: 'target_branch', problem: 'equals source_branch' }] } };
       const ids = (value: number[] | number | undefined) => (Array.isArray(value) ? value : []).filter((id) => id !== 0 && store.user(id));
-      // The next id and the project's next iid in one pass without copies (the bench's POSTs grow the collection).
-      let [lastId, lastIid] = [1000, 0];
-      for (const m of store.data.merge_requests) {
-        if (m.id > lastId) lastId = m.id;
-        if (m.project_id === project.id && m.iid > lastIid) lastIid = m.iid;
-      }
+      const [lastId, lastIid] = lastIds(project.id);
       const now = store.now(true);
       const mr: FakeMergeRequest = {
         id: lastId + 1,
@@ -247,6 +270,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         updated_at: now,
       };
       store.data.merge_requests.push(mr);
+      appended(mr);
       return { status: 201, body: record(mr) };
     },
 

@@ -32,26 +32,28 @@ type Started = Awaited<ReturnType<typeof startServer>>;
  * connections, after a warm-up of that route. With `restartEachRound` (`--full`) each round starts every contender
  * afresh and records its first answer (one sample per round); otherwise each contender is started once, its routes
  * warmed up in the first round, and kept running through the rounds (one first-answer sample), which keeps the whole
- * bench within its time budget.
+ * bench within its time budget. Kept servers are measured route by route: the contenders' samples of a route are
+ * taken back to back (a second apart, not a whole round), so that the machine's load drifts less between them.
  */
 export async function compareServers(contenders: Contender[], options: { rounds: number; durationS: number; connections: number; warmupS: number; restartEachRound: boolean }): Promise<HttpFigures> {
   const figures: HttpFigures = { firstAnswerMs: {}, byRoute: {} };
   for (const route of routes) figures.byRoute[route.name] = Object.fromEntries(contenders.map((c) => [c.name, { rps: [], cpuUs: [], p99Ms: [], failures: 0 }]));
   const byName = new Map(contenders.map((c) => [c.name, c]));
   const names = contenders.map((c) => c.name);
+  const measureRoute = async (name: string, server: Started, route: (typeof routes)[number], warmUp: boolean) => {
+    const job = { url: server.api + route.path, method: route.method, headers: headersFor('body' in route ? route.body : undefined), body: 'body' in route ? route.body : undefined, connections: options.connections };
+    if (warmUp) await load({ ...job, durationS: options.warmupS });
+    const before = cpuMs(server.process.pid!);
+    const result = await load({ ...job, durationS: options.durationS });
+    const cpu = cpuMs(server.process.pid!) - before;
+    const f = figures.byRoute[route.name]![name]!;
+    f.rps.push(result.rps);
+    f.cpuUs.push(result.requests ? (cpu * 1000) / result.requests : NaN);
+    f.p99Ms.push(result.p99Ms);
+    f.failures += result.errors + result.non2xx;
+  };
   const measure = async (name: string, server: Started, warmUp: boolean) => {
-    for (const route of routes) {
-      const job = { url: server.api + route.path, method: route.method, headers: headersFor('body' in route ? route.body : undefined), body: 'body' in route ? route.body : undefined, connections: options.connections };
-      if (warmUp) await load({ ...job, durationS: options.warmupS });
-      const before = cpuMs(server.process.pid!);
-      const result = await load({ ...job, durationS: options.durationS });
-      const cpu = cpuMs(server.process.pid!) - before;
-      const f = figures.byRoute[route.name]![name]!;
-      f.rps.push(result.rps);
-      f.cpuUs.push(result.requests ? (cpu * 1000) / result.requests : NaN);
-      f.p99Ms.push(result.p99Ms);
-      f.failures += result.errors + result.non2xx;
-    }
+    for (const route of routes) await measureRoute(name, server, route, warmUp);
   };
   if (options.restartEachRound) {
     figures.firstAnswerMs = await interleaved(names, options.rounds, async (name) => {
@@ -72,28 +74,37 @@ export async function compareServers(contenders: Contender[], options: { rounds:
       servers.set(name, server);
       figures.firstAnswerMs[name] = [server.firstAnswerMs];
     }
-    await interleaved(names, options.rounds, async (name, round) => {
-      await measure(name, servers.get(name)!, round === 0);
-      return 0;
-    });
+    for (let round = 0; round < options.rounds; round += 1) {
+      for (const route of routes) {
+        // Each route in rotated order (A B C, B C A …), as `interleaved` rotates whole rounds.
+        for (let i = 0; i < names.length; i += 1) {
+          const name = names[(i + round) % names.length]!;
+          await measureRoute(name, servers.get(name)!, route, round === 0);
+        }
+      }
+    }
   } finally {
     for (const server of servers.values()) await server.stop();
   }
   return figures;
 }
 
-/** One table per route: req/s, server CPU per request and p99 per contender, and req/s ratios of medians. */
+/** One table per route: req/s, server CPU per request and p99 per contender, and req/s ratios (median of the rounds' ratios). */
 export function printServers(figures: HttpFigures, baseline: string, ratioTo: string[]): void {
   for (const [route, byContender] of Object.entries(figures.byRoute)) {
     console.log(`\n${route}`);
-    const base = spread(byContender[baseline]!.rps).median;
     console.log(
       table(
-        ['contender', 'req/s min / median / max', 'server CPU µs/req (median)', 'p99 ms (median)', 'failed', `× ${baseline} (req/s)`, ...ratioTo.map((r) => `× ${r}`)],
-        Object.entries(byContender).map(([name, f]) => {
-          const rps = spread(f.rps).median;
-          return [name, showSpread(spread(f.rps)), format(spread(f.cpuUs).median), format(spread(f.p99Ms).median), String(f.failures), (rps / base).toFixed(2), ...ratioTo.map((r) => (rps / spread(byContender[r]!.rps).median).toFixed(2))];
-        }),
+        ['contender', 'req/s min / median / max', 'server CPU µs/req (median)', 'p99 ms (median)', 'failed', `× ${baseline} (req/s, median of rounds)`, ...ratioTo.map((r) => `× ${r}`)],
+        Object.entries(byContender).map(([name, f]) => [
+          name,
+          showSpread(spread(f.rps)),
+          format(spread(f.cpuUs).median),
+          format(spread(f.p99Ms).median),
+          String(f.failures),
+          ratio(figures, route, name, baseline).toFixed(2),
+          ...ratioTo.map((r) => ratio(figures, route, name, r).toFixed(2)),
+        ]),
       ),
     );
   }
@@ -101,8 +112,11 @@ export function printServers(figures: HttpFigures, baseline: string, ratioTo: st
   console.log(table(['contender', 'first answer ms'], Object.entries(figures.firstAnswerMs).map(([name, s]) => [name, showSpread(spread(s))])));
 }
 
-/** Median req/s of `a` over `b` on a route. */
+/**
+ * req/s of `a` over `b` on a route: the median of the rounds' ratios. The two samples of a round were taken back to
+ * back, so the ratio of a pair cancels the load the machine had then; a ratio of medians mixes samples minutes apart.
+ */
 export function ratio(figures: HttpFigures, route: string, a: string, b: string): number {
   const r = figures.byRoute[route]!;
-  return spread(r[a]!.rps).median / spread(r[b]!.rps).median;
+  return spread(r[a]!.rps.map((rps, i) => rps / r[b]!.rps[i]!)).median;
 }

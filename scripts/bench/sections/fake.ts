@@ -29,9 +29,10 @@ function startUp(): Promise<number> {
 export async function run(options: { rounds: number; durationS: number }): Promise<void> {
   heading(
     'Stateful fake: ours against the Prism CLI, and its start-up',
-    `Each server in its own process, autocannon in another; 10 connections, ${options.durationS} s per route after a warm-up, ${options.rounds} rounds,\n` +
-      'each round starting every server afresh in rotated order. The fake (scripts/bench/servers/fake.ts: default data set plus project 42,\n' +
-      '--any-token) really filters, creates and stores: its merge request list grows with every POST of the round.\n' +
+    `Each server in its own process, autocannon in another; 10 connections, ${options.durationS} s per route after a warm-up, ${options.rounds} rounds\n` +
+      'in rotated order, each server started once and kept through the rounds. The fake (scripts/bench/servers/fake.ts: default data set\n' +
+      'plus project 42, --any-token) really filters, creates and stores: its merge request list grows with every POST (from one merge\n' +
+      'request to full pages of 20, about 40 KB, where Prism answers a documented example), its state kept through the rounds.\n' +
       'Start-up: spawning `fake/src/cli.ts --port 0` through tsx until it prints its URL (tsx compiles on the fly: a packed fake runs compiled JS).',
   );
   const figures = await compareServers(
