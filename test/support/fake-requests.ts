@@ -1,0 +1,138 @@
+/**
+ * Requests that make sense against the fake's default data set (fake/src/default-data.ts), for the conformance cases
+ * and the third-party client calls run against the fake: the records each path parameter names, filters that would
+ * leave a list empty dropped, bodies naming existing branches and users, and a setup that first creates what a
+ * request needs (an invitation to update, a finished export to download). Each aims at a 2xx answer.
+ */
+import type { OperationEntry } from '../../generators/lib/document.ts';
+import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { buildRequest, credentialsFor, type BuildOptions, type BuiltRequest, type Credentials } from './requests.ts';
+
+/** The default data set's administrator; job-token operations take the token of its running job. */
+export const FAKE_TOKENS: Record<string, string> = {
+  jobTokenHeader: 'job-token',
+  jobTokenQuery: 'job-token',
+  oauthAccessTokenQuery: 'oauth-token',
+  sessionCookie: 'session-cookie',
+};
+export const FAKE_ADMIN_TOKEN = 'admin-token';
+
+/** Calls the fake as its administrator; rejects on anything but 2xx. Resolves to the parsed JSON body, if any. */
+export type AdminCall = (method: string, path: string, body?: unknown) => Promise<any>;
+
+export interface FakeRequest {
+  /** Path and query parameter values by name (query examples are kept unless `query` is given). */
+  params?: Record<string, unknown>;
+  /** Replaces the query examples with these parameters. */
+  query?: Record<string, unknown>;
+  /** Replaces the JSON body. */
+  body?: unknown;
+  /** Creates what the request names; resolves to more parameter values (e.g. the id of what it created). */
+  setup?: (admin: AdminCall) => Promise<Record<string, unknown> | void>;
+}
+
+const PROJECT = 'my-group/my-project';
+
+/** Values by path parameter name, per first segment of the path (`/projects/{id}` is a project, `/groups/{id}` a group). */
+function pathDefaults(entry: OperationEntry): Record<string, unknown> {
+  const root = entry.path.split('/')[1];
+  const byRoot: Record<string, Record<string, unknown>> = {
+    projects: { id: PROJECT, pipeline_id: 11, job_id: 101, file_path: 'README.md', merge_request_iid: 1, user_id: 3, format: 'zip' },
+    groups: { id: 1, user_id: 2 },
+    users: { id: 4, user_id: 4 },
+    user: {},
+    bulk_imports: { id: 1 },
+    runners: { id: 1 },
+  };
+  return byRoot[root ?? ''] ?? {};
+}
+
+/** README.md's blob id on the default branch of the default project. */
+const readmeBlob = async (admin: AdminCall) => ({ sha: ((await admin('GET', `/projects/${encodeURIComponent(PROJECT)}/repository/files/README.md?ref=main`)) as { blob_id: string }).blob_id });
+const project = (rest: string) => `/projects/${encodeURIComponent(PROJECT)}${rest}`;
+
+/** Per operation: what differs from the operation's examples with the defaults above. */
+export const fakeRequests: Record<string, FakeRequest> = {
+  'project-import-export/download-export': {
+    setup: async (admin) => {
+      await admin('POST', project('/export'), {});
+      for (let i = 0; i < 20; i += 1) if (((await admin('GET', project('/export'))) as { export_status: string }).export_status === 'finished') return;
+    },
+  },
+  'repository/create-file': { params: { file_path: 'docs/new.md' }, body: { branch: 'main', content: '# New\n', commit_message: 'Add docs' } },
+  'repository/update-file': { body: { branch: 'main', content: '# My Project\n\nUpdated.\n', commit_message: 'Update the README' } },
+  'repository/delete-file': { body: { branch: 'main', commit_message: 'Remove the README' } },
+  'repository/list-tree': { query: { ref: 'main', recursive: true } },
+  'repository/get-blob': { setup: readmeBlob },
+  'repository/get-raw-blob': { setup: readmeBlob },
+  'users/list-users': { query: {} },
+  'groups/list-groups': { query: {} },
+  'groups/list-subgroups': { query: {} },
+  'groups/list-descendant-groups': { query: {} },
+  'members/list-group-members': { query: {} },
+  'members/list-project-members': { query: {} },
+  'members/list-all-group-members': { query: {} },
+  'members/list-all-project-members': { query: {} },
+  'members/get-inherited-project-member': { params: { user_id: 2 } },
+  'invitations/list-group-invitations': { query: {} },
+  'invitations/list-project-invitations': { query: {} },
+  'invitations/create-group-invitation': { body: { email: 'new@example.com', access_level: 30 } },
+  'invitations/create-project-invitation': { body: { email: 'new@example.com', access_level: 30 } },
+  'invitations/update-group-invitation': invitation('/groups/1'),
+  'invitations/delete-group-invitation': invitation('/groups/1'),
+  'invitations/update-project-invitation': invitation(project('')),
+  'invitations/delete-project-invitation': invitation(project('')),
+  'projects/list-projects': { query: {} },
+  'merge-requests/list-merge-requests': { query: { scope: 'all' } },
+  'merge-requests/list-project-merge-requests': { query: {} },
+  'merge-requests/create-merge-request': {
+    body: { source_branch: 'feature/new', target_branch: 'main', title: 'Add a feature', assignee_ids: [4], reviewer_ids: [3] },
+    setup: async (admin) => void (await admin('POST', project('/repository/files/docs%2Fnew.md'), { branch: 'feature/new', start_branch: 'main', content: '# New\n', commit_message: 'Add docs' })),
+  },
+  'merge-requests/merge': { body: { squash: false } },
+  'approvals/create-project-approval-rule': { body: { name: 'Security review', approvals_required: 1, user_ids: [3] } },
+  'approvals/get-project-approval-rule': {
+    setup: async (admin) => ({ approval_rule_id: ((await admin('POST', project('/approval_rules'), { name: 'Security review', approvals_required: 1 })) as { id: number }).id }),
+  },
+  'error-tracking/delete-client-key': {
+    setup: async (admin) => ({ key_id: ((await admin('POST', project('/error_tracking/client_keys'), {})) as { id: number }).id }),
+  },
+};
+
+function invitation(prefix: string): FakeRequest {
+  return { params: { email: 'new@example.com' }, body: { access_level: 40 }, setup: async (admin) => void (await admin('POST', `${prefix}/invitations`, { email: 'new@example.com', access_level: 30 })) };
+}
+
+/** The request of `entry` against the default data set; `extra` holds the values a setup resolved to. */
+export function fakeRequest(doc: OpenApiDocument, entry: OperationEntry, extra: Record<string, unknown> = {}, options: BuildOptions = {}): BuiltRequest {
+  const spec = fakeRequests[entry.operationId] ?? {};
+  const request = buildRequest(doc, entry, {
+    ...options,
+    withoutQuery: spec.query !== undefined,
+    overrides: { ...pathDefaults(entry), ...spec.query, ...spec.params, ...extra, ...options.overrides },
+  });
+  if (spec.body !== undefined && !options.withoutBody) {
+    request.body = JSON.stringify(spec.body);
+    request.headers = { ...request.headers, 'content-type': 'application/json' };
+  }
+  return request;
+}
+
+/** Credentials of the default data set for the operation's first security requirement. */
+export function fakeCredentials(doc: OpenApiDocument, entry: OperationEntry): Credentials {
+  return credentialsFor(doc, entry, (scheme) => FAKE_TOKENS[scheme] ?? FAKE_ADMIN_TOKEN);
+}
+
+/** An `AdminCall` against the API root `api`. */
+export function adminCall(api: () => string): AdminCall {
+  return async (method, path, body) => {
+    const response = await fetch(`${api()}${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': FAKE_ADMIN_TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status < 200 || response.status > 299) throw new Error(`setup: ${method} ${path} answered ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
