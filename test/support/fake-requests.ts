@@ -4,6 +4,7 @@
  * leave a list empty dropped, bodies naming existing branches and users, and a setup that first creates what a
  * request needs (an invitation to update, a finished export to download). Each aims at a 2xx answer.
  */
+import { gzipSync } from 'node:zlib';
 import type { OperationEntry } from '../../generators/lib/document.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { buildRequest, credentialsFor, type BuildOptions, type BuiltRequest, type Credentials } from './requests.ts';
@@ -27,6 +28,8 @@ export interface FakeRequest {
   query?: Record<string, unknown>;
   /** Replaces the JSON body. */
   body?: unknown;
+  /** Replaces the body with a multipart form (files as files). */
+  form?: () => FormData;
   /** Creates what the request names; resolves to more parameter values (e.g. the id of what it created). */
   setup?: (admin: AdminCall) => Promise<Record<string, unknown> | void>;
 }
@@ -99,6 +102,83 @@ export const fakeRequests: Record<string, FakeRequest> = {
   },
 };
 
+/** A form with `fields` and one file. */
+function form(fields: Record<string, string>, file: { name: string; filename: string; type: string; bytes: Uint8Array<ArrayBuffer> }): () => FormData {
+  return () => {
+    const data = new FormData();
+    for (const [name, value] of Object.entries(fields)) data.append(name, value);
+    data.append(file.name, new Blob([file.bytes], { type: file.type }), file.filename);
+    return data;
+  };
+}
+
+/** An export file: a gzipped empty tar archive (two zero blocks). */
+const exportFile = { name: 'file', filename: 'my-project-export.tar.gz', type: 'application/gzip', bytes: new Uint8Array(gzipSync(new Uint8Array(1024))) };
+/** A 1×1 PNG. */
+const avatarFile = { name: 'avatar', filename: 'avatar.png', type: 'image/png', bytes: new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')) };
+
+/**
+ * Operations whose handlers other branches are adding (issue 12): requests on the records their default data
+ * declares (runners 1–7, group hook 1, LDAP link `developers`, SAML link `Engineering`, badges 1–2, migration 1 with
+ * entities 1–2, the custom issue tracker, impersonation token 1 of user 4). Checked once the handlers land.
+ */
+const pending: Record<string, FakeRequest> = {
+  'jobs/list-pipeline-bridges': { params: { pipeline_id: 12 }, query: {} },
+  'project-import-export/import-project': { form: form({ path: 'imported-project', namespace: 'my-group' }, exportFile) },
+  'project-import-export/import-project-from-url': { body: { path: 'remote-project', namespace: 'my-group', url: 'https://service.example/exports/remote-project-export.tar.gz' } },
+  'project-import-export/import-relation': { form: form({ path: PROJECT, relation: 'issues' }, exportFile) },
+  'bulk-imports/list-migrations': { query: {} },
+  'bulk-imports/list-all-entities': { query: {} },
+  'bulk-imports/list-migration-entities': { query: {} },
+  'bulk-imports/get-migration-entity': { params: { entity_id: 1 } },
+  'repository/get-file-blame': { query: { ref: 'main' } },
+  'repository/get-file-blame-metadata': { query: { ref: 'main' } },
+  'repository/download-archive': { query: { sha: 'main' } },
+  'repository/download-archive-in-format': { query: { sha: 'main' } },
+  'repository/compare': { query: { from: 'main', to: 'feature/login' } },
+  'repository/list-contributors': { query: {} },
+  'repository/get-changelog': { query: { version: '1.0.0', branch: 'main' } },
+  'repository/create-changelog': { body: { version: '1.0.0', branch: 'main' } },
+  'users/create-user': { body: { email: 'jdoe@example.com', name: 'Jane Doe', username: 'jdoe', password: 'Correct-Horse-Battery-42' } },
+  'users/get-user': { query: {} },
+  'users/get-impersonation-token': { params: { impersonation_token_id: 1 } },
+  'users/revoke-impersonation-token': { params: { impersonation_token_id: 1 } },
+  'users/list-activities': { query: {} },
+  'users/disable-two-factor': { params: { id: 3 } },
+  'users/upload-avatar': { form: form({}, avatarFile) },
+  'groups/list-projects': { query: {} },
+  'groups/update-hook': { params: { hook_id: 1 }, body: { url: 'https://hooks.example.com/my-group', push_events: false } },
+  'groups/delete-hook': { params: { hook_id: 1 } },
+  'groups/create-ldap-group-link': { body: { cn: 'maintainers', group_access: 40, provider: 'ldapmain' } },
+  'groups/create-saml-group-link': { body: { saml_group_name: 'saml-developers', access_level: 30 } },
+  'groups/get-saml-group-link': { params: { saml_group_name: 'Engineering' } },
+  'groups/delete-saml-group-link': { params: { saml_group_name: 'Engineering' } },
+  'groups/share': { params: { id: 2 }, body: { group_id: 1, group_access: 30 } },
+  'groups/unshare': { params: { id: 2, group_id: 1 }, setup: async (admin) => void (await admin('POST', '/groups/2/share', { group_id: 1, group_access: 30 })) },
+  'groups/get-push-rule': { setup: async (admin) => void (await admin('POST', '/groups/1/push_rule', { member_check: true })) },
+  'groups/update-push-rule': { setup: async (admin) => void (await admin('POST', '/groups/1/push_rule', { member_check: true })) },
+  'badges/list-group-badges': { query: {} },
+  'badges/get-group-badge': { params: { badge_id: 1 } },
+  'badges/update-group-badge': { params: { badge_id: 1 } },
+  'badges/delete-group-badge': { params: { badge_id: 1 } },
+  'members/list-billable-members': { query: {} },
+  'runners/list-runners': { query: {} },
+  'runners/list-all-runners': { query: {} },
+  'runners/list-runner-jobs': { query: {} },
+  'runners/list-project-runners': { query: {} },
+  'runners/list-runner-manager-jobs': { params: { system_id: 's_0a1b2c3d4e5f' }, query: {} },
+  'runners/list-group-runners': { query: {} },
+  'integrations/get-integration': { setup: async (admin) => void (await admin('PUT', project('/integrations/chat-notifications'), {})) },
+  'integrations/disable-integration': { setup: async (admin) => void (await admin('PUT', project('/integrations/chat-notifications'), {})) },
+  'projects/list-user-projects': { params: { user_id: 4 }, query: {} },
+  'approvals/create-group-approval-rule': { body: { name: 'Group security review', approvals_required: 1, user_ids: [3] } },
+  'approvals/update-group-approval-rule': {
+    setup: async (admin) => ({ approval_rule_id: ((await admin('POST', '/groups/1/approval_rules', { name: 'Group security review', approvals_required: 1 })) as { id: number }).id }),
+  },
+  'dependencies/list-project-dependencies': { query: {} },
+};
+Object.assign(fakeRequests, pending);
+
 function invitation(prefix: string): FakeRequest {
   return { params: { email: 'new@example.com' }, body: { access_level: 40 }, setup: async (admin) => void (await admin('POST', `${prefix}/invitations`, { email: 'new@example.com', access_level: 30 })) };
 }
@@ -115,6 +195,7 @@ export function fakeRequest(doc: OpenApiDocument, entry: OperationEntry, extra: 
     request.body = JSON.stringify(spec.body);
     request.headers = { ...request.headers, 'content-type': 'application/json' };
   }
+  if (spec.form && !options.withoutBody) request.body = spec.form();
   return request;
 }
 
