@@ -39,8 +39,10 @@ const PROJECT = 'my-group/my-project';
 /** Values by path parameter name, per first segment of the path (`/projects/{id}` is a project, `/groups/{id}` a group). */
 function pathDefaults(entry: OperationEntry): Record<string, unknown> {
   const root = entry.path.split('/')[1];
+  const idSchema = entry.parameters.find((p) => p.in === 'path' && p.name === 'id')?.schema as { type?: unknown } | undefined;
   const byRoot: Record<string, Record<string, unknown>> = {
-    projects: { id: PROJECT, pipeline_id: 11, job_id: 101, file_path: 'README.md', merge_request_iid: 1, user_id: 3, format: 'zip' },
+    // The project by path where the operation takes one, else by its numeric id.
+    projects: { id: idSchema?.type === 'integer' ? 1 : PROJECT, pipeline_id: 11, job_id: 101, file_path: 'README.md', merge_request_iid: 1, user_id: 3, format: 'zip' },
     groups: { id: 1, user_id: 2 },
     users: { id: 4, user_id: 4 },
     user: {},
@@ -112,6 +114,9 @@ function form(fields: Record<string, string>, file: { name: string; filename: st
   };
 }
 
+/** Product analytics need the query engine's base URL and key set first. */
+const analyticsSettings = async (admin: AdminCall) => void (await admin('PUT', '/application/settings', { cube_api_base_url: 'https://cube.example', cube_api_key: 'secret' }));
+
 /** An export file: a gzipped empty tar archive (two zero blocks). */
 const exportFile = { name: 'file', filename: 'my-project-export.tar.gz', type: 'application/gzip', bytes: new Uint8Array(gzipSync(new Uint8Array(1024))) };
 /** A 1×1 PNG. */
@@ -176,6 +181,9 @@ const pending: Record<string, FakeRequest> = {
     setup: async (admin) => ({ approval_rule_id: ((await admin('POST', '/groups/1/approval_rules', { name: 'Group security review', approvals_required: 1 })) as { id: number }).id }),
   },
   'dependencies/list-project-dependencies': { query: {} },
+  'product-analytics/load-query': { setup: analyticsSettings },
+  'product-analytics/dry-run-query': { setup: analyticsSettings },
+  'product-analytics/get-meta': { setup: analyticsSettings },
 };
 Object.assign(fakeRequests, pending);
 
