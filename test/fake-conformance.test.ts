@@ -39,10 +39,8 @@ describeConformance(doc, {
   },
   title: () => 'answers a request on the default data set with a documented status (preferably 2xx) and a body valid against its schema',
   answer: (entry, response, text, ctx) => {
-    if (!implementedOperations.includes(entry.operationId)) {
-      expect(response.status, text).toBe(501);
-      ctx.skip(`no handler yet: ${entry.operationId} answers 501`);
-    }
+    // (Not necessarily 501: a request may name a token or record the data set gets with the handlers.)
+    if (!implementedOperations.includes(entry.operationId)) ctx.skip(`no handler yet: ${entry.operationId} (answered ${response.status})`);
     answered.set(entry.operationId, { status: response.status, text: text.slice(0, 200) });
     expect(response.status, `an implemented operation answered 501: ${text}`).not.toBe(501);
     expectDocumented(entry, listResponses(doc, entry).find((r) => r.status === String(response.status)), response, text);

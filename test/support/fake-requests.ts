@@ -30,6 +30,8 @@ export interface FakeRequest {
   body?: unknown;
   /** Replaces the body with a multipart form (files as files). */
   form?: () => FormData;
+  /** The caller's token where the administrator's is not the one (default: `admin-token`). */
+  token?: string;
   /** Creates what the request names; resolves to more parameter values (e.g. the id of what it created). */
   setup?: (admin: AdminCall) => Promise<Record<string, unknown> | void>;
 }
@@ -150,6 +152,8 @@ const pending: Record<string, FakeRequest> = {
   'users/revoke-impersonation-token': { params: { impersonation_token_id: 1 } },
   'users/list-activities': { query: {} },
   'users/disable-two-factor': { params: { id: 3 } },
+  // Runner creation takes a token with the create_runner scope: the group owner's.
+  'runners/create-user-runner': { token: 'runner-creator-token', body: { runner_type: 'group_type', group_id: 1, description: 'group runner' } },
   'users/upload-avatar': { form: form({}, avatarFile) },
   'groups/list-projects': { query: {} },
   'groups/update-hook': { params: { hook_id: 1 }, body: { url: 'https://hooks.example.com/my-group', push_events: false } },
@@ -209,7 +213,7 @@ export function fakeRequest(doc: OpenApiDocument, entry: OperationEntry, extra: 
 
 /** Credentials of the default data set for the operation's first security requirement. */
 export function fakeCredentials(doc: OpenApiDocument, entry: OperationEntry): Credentials {
-  return credentialsFor(doc, entry, (scheme) => FAKE_TOKENS[scheme] ?? FAKE_ADMIN_TOKEN);
+  return credentialsFor(doc, entry, (scheme) => FAKE_TOKENS[scheme] ?? fakeRequests[entry.operationId]?.token ?? FAKE_ADMIN_TOKEN);
 }
 
 /** An `AdminCall` against the API root `api`. */
