@@ -16,8 +16,9 @@ export interface CallIds {
   /** A project by id or path; `numericProject` where the operation takes only the numeric id. */
   project: number | string;
   numericProject: number;
-  /** The namespace imports go to. */
+  /** The namespace imports go to, by id or path, and its full path. */
   namespace: number | string;
+  namespacePath: string;
   pipeline: number;
   /** A pipeline with bridge jobs. */
   bridgePipeline: number;
@@ -50,7 +51,7 @@ export interface CallIds {
 }
 
 export const mockIds: CallIds = {
-  project: 42, numericProject: 42, namespace: 5, pipeline: 5, bridgePipeline: 5, job: 7, migration: 1, entity: 2, file: 'app/models/user.rb',
+  project: 42, numericProject: 42, namespace: 5, namespacePath: 'ns', pipeline: 5, bridgePipeline: 5, job: 7, migration: 1, entity: 2, file: 'app/models/user.rb',
   blob: '7d70e02340bac451f281cecf0a980907974bd8be', branch: 'feature', user: 1, impersonationToken: 2, twoFactorUser: 1, group: 5, hook: 1,
   sharingGroup: 5, sharedGroup: 6, badge: 1, groupMember: 1, projectMember: 1, runner: 3, integration: 'slack', mergeRequest: 2,
   deletedMergeRequest: 2, approvalRule: 1,
@@ -80,9 +81,9 @@ export const gitbeakerCalls: ClientCall[] = [
   { operationId: 'project-import-export/get-export-status', call: (api, ids) => api.ProjectImportExports.showExportStatus(ids.project) },
   { operationId: 'project-import-export/download-export', call: (api, ids) => exportFinished(api, ids).then(() => api.ProjectImportExports.download(ids.project)) },
   { operationId: 'project-import-export/import-project', call: (api, ids) => api.ProjectImportExports.import({ content: file(), filename: 'export.tar.gz' }, 'imported', { namespace: ids.namespace }) },
-  { operationId: 'project-import-export/import-project-from-url', call: (api, ids) => api.ProjectImportExports.importRemote('https://service.example/export.tar.gz', 'imported', { namespace: ids.namespace }) },
+  { operationId: 'project-import-export/import-project-from-url', call: (api, ids) => api.ProjectImportExports.importRemote('https://service.example/export.tar.gz', 'imported-from-url', { namespace: ids.namespace }) },
   { operationId: 'project-import-export/get-import-status', call: (api, ids) => api.ProjectImportExports.showImportStatus(ids.project) },
-  { operationId: 'bulk-imports/create-migration', call: (api) => api.Migrations.create({ url: 'https://source.example', access_token: 'token' }, [{ source_type: 'group_entity', source_full_path: 'src', destination_slug: 'dst', destination_namespace: 'ns' }] as never) },
+  { operationId: 'bulk-imports/create-migration', call: (api, ids) => api.Migrations.create({ url: 'https://source.example', access_token: 'token' }, [{ source_type: 'group_entity', source_full_path: 'src', destination_slug: 'dst', destination_namespace: ids.namespacePath }] as never) },
   { operationId: 'bulk-imports/list-migrations', call: (api) => api.Migrations.all() },
   { operationId: 'bulk-imports/list-all-entities', call: (api) => api.Migrations.allEntities() },
   { operationId: 'bulk-imports/get-migration', call: (api, ids) => api.Migrations.show(ids.migration) },

@@ -58,6 +58,11 @@ function serverTarget(strict: boolean): Target {
   return { name: `server package, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${server!.origin}/api/v4`, ids: () => mockIds };
 }
 
+const fakeTokens: Record<string, string> = {
+  'runners/create-user-runner': 'runner-creator-token',
+  ...Object.fromEntries(['get-migration', 'list-migration-entities', 'get-migration-entity'].map((id) => [`bulk-imports/${id}`, 'developer-token'])),
+};
+
 /** The fake on its default data set, as its administrator, with responses validated against the contract. */
 function fakeTarget(strict: boolean): Target {
   const lines: string[] = [];
@@ -76,15 +81,16 @@ function fakeTarget(strict: boolean): Target {
   });
   afterAll(() => fake?.app.close());
   const ids = (): CallIds => ({
-    project: 'my-group/my-project', numericProject: 1, namespace: 'my-group', pipeline: 11, bridgePipeline: 12, job: 101, migration: 1, entity: 2,
+    project: 'my-group/my-project', numericProject: 1, namespace: 'my-group', namespacePath: 'my-group', pipeline: 11, bridgePipeline: 12, job: 101, migration: 1, entity: 2,
     file: 'README.md', blob, branch: 'feature/login', user: 4, impersonationToken: 1, twoFactorUser: 3, group: 1, hook: 1, sharingGroup: 2,
     sharedGroup: 1, badge: 1, groupMember: 2, projectMember: 3, runner: 3, integration: 'chat-notifications', mergeRequest: 1,
     deletedMergeRequest: 2, approvalRule: 1,
   });
   return {
     name: `fake, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${origin}/api/v4`, lines, ids,
-    // The administrator; runner creation takes a token with the create_runner scope, the group owner's.
-    token: (operationId) => (operationId === 'runners/create-user-runner' ? 'runner-creator-token' : 'admin-token'),
+    // The administrator; runner creation takes a token with the create_runner scope (the group owner's); migration 1
+    // is Dev's, read by its owner.
+    token: (operationId) => fakeTokens[operationId] ?? 'admin-token',
     implemented: (operationId) => implementedOperations.includes(operationId),
   };
 }

@@ -119,6 +119,9 @@ function form(fields: Record<string, string>, file: { name: string; filename: st
 /** Product analytics need the query engine's base URL and key set first. */
 const analyticsSettings = async (admin: AdminCall) => void (await admin('PUT', '/application/settings', { cube_api_base_url: 'https://cube.example', cube_api_key: 'secret' }));
 
+/** The chat notifications integration set up on the project. */
+const chatIntegration = async (admin: AdminCall) => void (await admin('PUT', project('/integrations/chat-notifications'), { webhook: 'https://chat.example/hooks/1' }));
+
 /** An export file: a gzipped empty tar archive (two zero blocks). */
 const exportFile = { name: 'file', filename: 'my-project-export.tar.gz', type: 'application/gzip', bytes: new Uint8Array(gzipSync(new Uint8Array(1024))) };
 /** A 1×1 PNG. */
@@ -134,10 +137,17 @@ const pending: Record<string, FakeRequest> = {
   'project-import-export/import-project': { form: form({ path: 'imported-project', namespace: 'my-group' }, exportFile) },
   'project-import-export/import-project-from-url': { body: { path: 'remote-project', namespace: 'my-group', url: 'https://service.example/exports/remote-project-export.tar.gz' } },
   'project-import-export/import-relation': { form: form({ path: PROJECT, relation: 'issues' }, exportFile) },
-  'bulk-imports/list-migrations': { query: {} },
-  'bulk-imports/list-all-entities': { query: {} },
-  'bulk-imports/list-migration-entities': { query: {} },
-  'bulk-imports/get-migration-entity': { params: { entity_id: 1 } },
+  'project-import-export/import-project-from-s3': { body: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', bucket_name: 'project-exports', file_key: 'exports/my-project-export.tar.gz', path: 's3-project', namespace: 'my-group', region: 'us-east-1', secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } },
+  'bulk-imports/create-migration': {
+    body: { configuration: { url: 'https://source.example', access_token: 'source-token' }, entities: [{ source_type: 'group_entity', source_full_path: 'source-group', destination_slug: 'migrated', destination_namespace: 'my-group' }] },
+  },
+  // Migration 1 is Dev's: its owner reads it.
+  'bulk-imports/list-migrations': { token: 'developer-token', query: {} },
+  'bulk-imports/list-all-entities': { token: 'developer-token', query: {} },
+  'bulk-imports/get-migration': { token: 'developer-token' },
+  'bulk-imports/list-migration-entities': { token: 'developer-token', query: {} },
+  'bulk-imports/get-migration-entity': { token: 'developer-token' },
+  'bulk-imports/get-entity-failures': { token: 'developer-token' },
   'repository/get-file-blame': { query: { ref: 'main' } },
   'repository/get-file-blame-metadata': { query: { ref: 'main' } },
   'repository/download-archive': { query: { sha: 'main' } },
@@ -177,8 +187,9 @@ const pending: Record<string, FakeRequest> = {
   'runners/list-project-runners': { query: {} },
   'runners/list-runner-manager-jobs': { params: { system_id: 's_0a1b2c3d4e5f' }, query: {} },
   'runners/list-group-runners': { query: {} },
-  'integrations/get-integration': { setup: async (admin) => void (await admin('PUT', project('/integrations/chat-notifications'), {})) },
-  'integrations/disable-integration': { setup: async (admin) => void (await admin('PUT', project('/integrations/chat-notifications'), {})) },
+  'integrations/set-up-integration': { body: { webhook: 'https://chat.example/hooks/1' } },
+  'integrations/get-integration': { setup: chatIntegration },
+  'integrations/disable-integration': { setup: chatIntegration },
   'projects/list-user-projects': { params: { user_id: 4 }, query: {} },
   'approvals/create-group-approval-rule': { body: { name: 'Group security review', approvals_required: 1, user_ids: [3] } },
   'approvals/update-group-approval-rule': {
