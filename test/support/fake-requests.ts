@@ -128,9 +128,9 @@ const exportFile = { name: 'file', filename: 'my-project-export.tar.gz', type: '
 const avatarFile = { name: 'avatar', filename: 'avatar.png', type: 'image/png', bytes: new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')) };
 
 /**
- * Operations whose handlers other branches are adding (issue 12): requests on the records their default data
+ * The operations of the other domains of issue 12: requests on the records their default data
  * declares (runners 1–7, group hook 1, LDAP link `developers`, SAML link `Engineering`, badges 1–2, migration 1 with
- * entities 1–2, the custom issue tracker, impersonation token 1 of user 4). Checked once the handlers land.
+ * entities 1–2, the custom issue tracker, impersonation token 1 of user 4, the tag v1.0.0).
  */
 const pending: Record<string, FakeRequest> = {
   'jobs/list-pipeline-bridges': { params: { pipeline_id: 12 }, query: {} },
@@ -154,8 +154,9 @@ const pending: Record<string, FakeRequest> = {
   'repository/download-archive-in-format': { query: { sha: 'main' } },
   'repository/compare': { query: { from: 'main', to: 'feature/login' } },
   'repository/list-contributors': { query: {} },
-  'repository/get-changelog': { query: { version: '1.0.0', branch: 'main' } },
-  'repository/create-changelog': { body: { version: '1.0.0', branch: 'main' } },
+  // The release after the data set's tag v1.0.0, so the range starts at that tag.
+  'repository/get-changelog': { query: { version: '1.1.0', branch: 'main' } },
+  'repository/create-changelog': { body: { version: '1.1.0', branch: 'main' } },
   'users/create-user': { body: { email: 'jdoe@example.com', name: 'Jane Doe', username: 'jdoe', password: 'Correct-Horse-Battery-42' } },
   'users/get-user': { query: {} },
   'users/get-impersonation-token': { params: { impersonation_token_id: 1 } },
