@@ -1,9 +1,10 @@
 /**
  * Proof that the generated packages work for another team: `npm pack` each, install the tarballs into a fresh
  * project outside the repository, type-check a consumer that uses all four without a cast, then run it against the
- * mock. The types are installed once, in @service-api/types.
+ * mock. The types are installed once, in @service-api/types. The fake (`npm pack ./fake` compiles fake/dist) is
+ * installed beside them: the consumer embeds it with `startFake`, and its command runs with `npx service-api-fake`.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,9 +38,10 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const project = join(work, 'project');
   await mkdir(tarballs);
   await mkdir(project);
-  for (const name of ['types', 'client', 'server', 'validators']) await sh('npm', ['pack', join(ROOT, 'generated', name), '--pack-destination', tarballs, '--silent'], ROOT);
+  // One npm process packs the five packages.
+  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), '--pack-destination', tarballs, '--silent'], ROOT);
   const files = (await readdir(tarballs)).sort();
-  expect(files).toEqual(['client', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
+  expect(files).toEqual(['client', 'fake', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
 
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   await writeFile(
@@ -54,10 +56,12 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const modules = join(project, 'node_modules', '@service-api');
   expect((await stat(join(modules, 'types', 'dist', 'schema.d.ts'))).size).toBeGreaterThan(100_000);
   for (const name of ['client', 'server', 'validators']) expect((await stat(join(modules, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
-  expect(await readdir(modules)).toEqual(['client', 'server', 'types', 'validators']);
+  expect(await readdir(modules)).toEqual(['client', 'fake', 'server', 'types', 'validators']);
 
+  const command = fakeCommand(project);
   await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
   const output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project);
+  expect(await command).toEqual({ help: expect.stringContaining('Usage: service-api-fake [--port 4010]'), mergeRequests: [200, 'Add login page'] });
   const report = JSON.parse(output.trim().split('\n').pop()!);
   expect(report).toMatchObject({
     firstJobStatus: 'failed',
@@ -80,4 +84,31 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   expect(report.fresh.slice(0, 3)).toEqual(['!1 opened Fix it', 0, null]);
   expect(report.fresh[3]).toBe(true);
   expect(report.served[0]).toBe('alice:a/b');
+  // The embedded fake: state kept between calls, a refusal as the Service answers it.
+  expect(report.fake).toEqual({ before: 3, created: [7, 'opened', 'Fix it'], after: 4, outsider: 404, records: 8 });
 }, 180_000);
+
+/** `npx service-api-fake --help`, then the command on a free port answering one real call; the process is stopped. */
+async function fakeCommand(project: string): Promise<{ help: string; mergeRequests: [number, string | undefined] }> {
+  const help = await sh('npx', ['--no-install', 'service-api-fake', '--help'], project);
+  const child = spawn('npx', ['--no-install', 'service-api-fake', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+\/api\/v4)/.exec(output);
+        if (match) resolve(match[1]!);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', (code) => reject(new Error(`service-api-fake exited with ${code}: ${output}`)));
+    });
+    const response = await fetch(`${url}/projects/my-group%2Fmy-project/merge_requests?iids[]=1`, { headers: { 'PRIVATE-TOKEN': 'developer-token' } });
+    const body = (await response.json()) as { title?: string }[];
+    return { help, mergeRequests: [response.status, body[0]?.title] };
+  } finally {
+    // npx runs the command in a child of its own: stop the whole process group.
+    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+}

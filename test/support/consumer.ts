@@ -1,6 +1,7 @@
 /**
  * The consumer program of the pack-and-install test: it uses each published package the way another team would,
- * from an npm install of the tarballs, without a cast. `__MOCK__` is replaced with the mock's API root.
+ * from an npm install of the tarballs, without a cast. `__MOCK__` is replaced with the mock's API root; the fake is
+ * started in the program itself.
  */
 export const consumerSource = `import Fastify from 'fastify';
 import {
@@ -14,6 +15,7 @@ import {
   type MergeRequest,
 } from '@service-api/client';
 import { registerServiceApi, type Handlers } from '@service-api/server';
+import { startFake, type FakeData } from '@service-api/fake';
 import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/types';
 import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
 
@@ -88,6 +90,21 @@ report.fresh = [describeMr(fresh), fresh.assignees?.length ?? 0, fresh.merged_at
 report.notImplemented = await own.jobs.getProjectJob({ path: { id: 1, job_id: 2 } }).catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
 report.wrongScheme = await own.jobs.getTokenJob().catch((error: unknown) => (isServiceApiError(error) ? error.status : 'other')); // 401 before 501
 await app.close();
+
+// The stateful fake embedded in a test: what one call creates, the next one lists.
+const fake = await startFake({ validateResponses: true });
+const team = createServiceApi({ host: fake.url, auth: { privateToken: 'developer-token' } });
+const project = { path: { id: 'my-group/my-project' } };
+const countOpened = async () => (await team.mergeRequests.listProjectMergeRequests(project)).filter((mr) => mr.state === 'opened').length;
+const before = await countOpened();
+const mine = await team.mergeRequests.createMergeRequest({ ...project, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Fix it' } });
+const after = await countOpened();
+const outsider = await createServiceApi({ host: fake.url, auth: { privateToken: 'outsider-token' } })
+  .mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/secret' } })
+  .then(() => 200, (error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+const data: FakeData = fake.state();
+report.fake = { before, created: [mine.iid, mine.state, mine.title], after, outsider, records: data.merge_requests.length };
+await fake.close();
 
 console.log(JSON.stringify(report));
 `;

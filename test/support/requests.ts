@@ -58,6 +58,8 @@ export interface BuildOptions {
   overrides?: Record<string, unknown>;
   /** Leave out the body even where the operation takes one. */
   withoutBody?: boolean;
+  /** Leave out the query parameters' examples (overridden ones are still sent). */
+  withoutQuery?: boolean;
 }
 
 /** A request made of the operation's documented examples, without credentials. */
@@ -68,6 +70,7 @@ export function buildRequest(doc: OpenApiDocument, entry: OperationEntry, option
   for (const parameter of entry.parameters) {
     if (IDENTITY_PARAMETERS.has(`${parameter.in}:${parameter.name}`)) continue;
     const overridden = options.overrides && parameter.name in options.overrides;
+    if (options.withoutQuery && parameter.in === 'query' && !overridden) continue;
     const { found, value } = overridden ? { found: true, value: options.overrides![parameter.name] } : parameterValue(doc, entry, parameter);
     if (!found) continue;
     if (parameter.in === 'path') pathValues[parameter.name] = value;
@@ -105,8 +108,16 @@ export function formData(fields: Record<string, unknown>): FormData {
   return form;
 }
 
-/** Credentials that satisfy the operation's first security requirement, in the form each scheme names. */
-export function credentialsFor(doc: OpenApiDocument, entry: OperationEntry): { headers: Record<string, string>; query: string } {
+export interface Credentials {
+  headers: Record<string, string>;
+  query: string;
+}
+
+/**
+ * Credentials that satisfy the operation's first security requirement, in the form each scheme names; `token` gives
+ * the value per scheme (default: a placeholder any mock accepts).
+ */
+export function credentialsFor(doc: OpenApiDocument, entry: OperationEntry, token: (schemeId: string) => string = () => 'test-token'): Credentials {
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
   const requirement = entry.security.find((r) => Object.keys(r).length > 0) ?? {};
   const headers: Record<string, string> = {};
@@ -114,10 +125,11 @@ export function credentialsFor(doc: OpenApiDocument, entry: OperationEntry): { h
   for (const id of Object.keys(requirement)) {
     const scheme = schemes[id];
     if (!scheme) throw new Error(`${entry.operationId}: unknown security scheme ${id}`);
-    if (scheme.type === 'http') headers.Authorization = 'Bearer test-token';
-    else if (scheme.in === 'header') headers[scheme.name!] = 'test-token';
-    else if (scheme.in === 'query') query.push(`${scheme.name}=test-token`);
-    else if (scheme.in === 'cookie') headers.Cookie = `${scheme.name}=test-token`;
+    const value = token(id);
+    if (scheme.type === 'http') headers.Authorization = `Bearer ${value}`;
+    else if (scheme.in === 'header') headers[scheme.name!] = value;
+    else if (scheme.in === 'query') query.push(`${scheme.name}=${encodeURIComponent(value)}`);
+    else if (scheme.in === 'cookie') headers.Cookie = `${scheme.name}=${value}`;
   }
   return { headers, query: query.join('&') };
 }
