@@ -2,8 +2,8 @@
  * The conformance suite (support/conformance.ts, the cases run against the mock in conformance.test.ts) against the
  * fake, with responses validated by the fake itself (`validateResponses: true`) and again here. Each operation gets a
  * request that makes sense against the default data set (support/fake-requests.ts), on a fresh copy of it; its answer
- * must be a documented status with a body valid against that status's schema, and should be a 2xx. An operation
- * with no handler yet answers 501 and is skipped, naming it.
+ * must be a documented status with a body valid against that status's schema, and a 2xx; every operation has a
+ * handler.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { implementedOperations, startFake, type RunningFake } from '../fake/src/index.ts';
@@ -31,18 +31,15 @@ describeConformance(doc, {
   api,
   request: (entry, options) => fakeRequest(doc, entry, extra, options),
   credentials: (entry) => fakeCredentials(doc, entry),
-  implemented: (entry) => implementedOperations.includes(entry.operationId),
   prepare: async (entry: OperationEntry) => {
     fake!.reset();
     extra = {};
-    if (implementedOperations.includes(entry.operationId)) extra = (await fakeRequests[entry.operationId]?.setup?.(admin)) ?? {};
+    extra = (await fakeRequests[entry.operationId]?.setup?.(admin)) ?? {};
   },
   title: () => 'answers a request on the default data set with a documented status (preferably 2xx) and a body valid against its schema',
-  answer: (entry, response, text, ctx) => {
-    // (Not necessarily 501: a request may name a token or record the data set gets with the handlers.)
-    if (!implementedOperations.includes(entry.operationId)) ctx.skip(`no handler yet: ${entry.operationId} (answered ${response.status})`);
+  answer: (entry, response, text) => {
     answered.set(entry.operationId, { status: response.status, text: text.slice(0, 200) });
-    expect(response.status, `an implemented operation answered 501: ${text}`).not.toBe(501);
+    expect(response.status, `answered 501: ${text}`).not.toBe(501);
     expectDocumented(entry, listResponses(doc, entry).find((r) => r.status === String(response.status)), response, text);
   },
 });
@@ -51,13 +48,12 @@ describe('coverage of the fake', () => {
   it(`implements ${implementedOperations.length} of ${operations.length} operations`, () => {
     const missing = operations.filter((id) => !implementedOperations.includes(id));
     expect(implementedOperations.every((id) => operations.includes(id)), 'every handler is an operation of the document').toBe(true);
-    console.log(`fake: ${implementedOperations.length} of ${operations.length} operations implemented; no handler yet: ${missing.join(', ') || 'none'}`);
-    // Once every domain has its handlers (issue 12), this becomes: expect(missing).toEqual([]);
-    expect(missing.length).toBeLessThan(operations.length);
+    expect(missing, 'operations without a handler').toEqual([]);
   });
 
   it('answers 2xx to the request of every implemented operation the suite ran', () => {
     const ran = [...answered];
+    expect(ran.map(([id]) => id).sort(), 'every operation ran').toEqual([...operations].sort());
     const failed = ran.filter(([, { status }]) => status < 200 || status > 299).map(([id, { status, text }]) => `${id} → ${status} ${text}`);
     console.log(`fake: ${ran.length - failed.length} of ${ran.length} implemented operations answered 2xx (${operations.length} in the document)`);
     expect(ran.length, 'the conformance cases ran first').toBeGreaterThan(0);
