@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // One test file per core. Vitest's default is one fewer than the cores: on the 2-core machine, one file at a time,
+    // while the slow files mostly wait on the processes they start (npm, tsc, Chromium, Spectral).
+    maxWorkers: availableParallelism(),
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -37,14 +37,16 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const project = join(work, 'project');
   await mkdir(tarballs);
   await mkdir(project);
-  for (const name of ['types', 'client', 'server', 'validators']) await sh('npm', ['pack', join(ROOT, 'generated', name), '--pack-destination', tarballs, '--silent'], ROOT);
+  // One npm process packs the four folders (an npm start costs about half a second of CPU).
+  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), '--pack-destination', tarballs, '--silent'], ROOT);
   const files = (await readdir(tarballs)).sort();
   expect(files).toEqual(['client', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
 
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
   await writeFile(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: ['node'], outDir: 'out', skipLibCheck: false }, files: ['consumer.ts'] }, null, 2),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: ['node'], outDir: 'out', skipLibCheck: false, skipDefaultLibCheck: true }, files: ['consumer.ts'] }, null, 2),
   );
   await writeFile(join(project, 'consumer.ts'), consumerSource.replace('__MOCK__', api()));
   // @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it.
