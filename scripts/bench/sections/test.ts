@@ -32,7 +32,8 @@ export async function run(options: { sequential: boolean }): Promise<void> {
   const together = await runStep(npmTest, false);
   const steps = stepLines(together.output);
   if (together.code !== 0 || steps.size === 0) {
-    console.log(`npm test failed (${together.code}):\n${together.output.slice(-3000)}`);
+    const failures = together.output.split('\n').filter((line) => /\bFAIL\b|Error:|✖/.test(line));
+    console.log(`npm test failed (${together.code}):\n${failures.slice(0, 40).join('\n')}\n…\n${together.output.slice(-2000)}`);
     goal(name, 'npm test ≤ 60 s wall', `failed after ${together.wall.toFixed(1)} s`, false);
     return;
   }
