@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
+    // A guard against hangs, not a speed check: npm test runs its steps and two test files at once, on a machine that
+    // may be shared, and a test that generates a package needs several seconds of CPU.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // One test file per core. Vitest's default is one fewer than the cores: on the 2-core machine, one file at a time,
     // while the slow files mostly wait on the processes they start (npm, tsc, Chromium, Spectral).
