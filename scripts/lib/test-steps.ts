@@ -1,0 +1,88 @@
+/**
+ * The steps of `npm test`, each its own process, with the wall and CPU time each took. Used by `npm test`
+ * (scripts/test.ts) and by the bench's test section, so that both time the same commands.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './paths.ts';
+
+export interface Step {
+  name: string;
+  /** What the step checks, for the summary. */
+  what: string;
+  args: string[];
+}
+
+export interface StepResult {
+  name: string;
+  code: number;
+  /** Seconds from start to exit. */
+  wall: number;
+  /** User + system CPU seconds of the step's process and every process it waited for (tsc, npm, Chromium …). */
+  cpu: number;
+  /** stdout and stderr together (empty when the step wrote to the terminal itself). */
+  output: string;
+}
+
+const node = process.execPath;
+const tsx = (script: string, ...args: string[]) => ['--import', 'tsx', join(ROOT, 'scripts', script), ...args];
+
+/** The steps, without `npm run` in between (an npm process costs half a second of CPU and prints nothing useful). */
+export function testSteps(vitestArgs: string[] = []): Step[] {
+  return [
+    { name: 'check', what: 'regenerate and compare generated/, lint (layout, Redocly, Spectral)', args: tsx('build.ts', '--check') },
+    { name: 'typecheck', what: 'tsc --noEmit over the repository (with the type tests)', args: [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(ROOT, 'tsconfig.json')] },
+    { name: 'gate', what: 'the breaking-change gate against the latest release', args: tsx('gate.ts') },
+    { name: 'vitest', what: 'every test file', args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs] },
+  ];
+}
+
+/**
+ * CPU seconds of this process's waited-for children so far (cutime + cstime of /proc/self/stat). A child's CPU, and
+ * that of the processes it waited for, is added when it is reaped, so the difference across a child's exit is its
+ * CPU time. Linux only; elsewhere 0 (then the summary shows wall times only).
+ */
+export function childrenCpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime, cstime: fields 16 and 17, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs one step. `live` lets it write to this terminal (its output is then not captured); otherwise its output is
+ * kept and returned. Steps that end at the same instant may share their CPU figure (each exit reads the counter).
+ */
+export function runStep(step: Step, live: boolean, env: NodeJS.ProcessEnv = {}): Promise<StepResult> {
+  const started = performance.now();
+  const child = spawn(node, step.args, { cwd: ROOT, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => {
+    child.once('error', (error) => resolve({ name: step.name, code: 1, wall: (performance.now() - started) / 1000, cpu: 0, output: `${output}\n${error.message}` }));
+    child.once('exit', (code, signal) => {
+      const wall = (performance.now() - started) / 1000;
+      const cpu = cpuAtExit();
+      child.once('close', () => resolve({ name: step.name, code: code ?? (signal ? 1 : 0), wall, cpu, output }));
+    });
+  });
+}
+
+let lastCpu = childrenCpuSeconds();
+/** The children's CPU added since the previous exit: the CPU of the child that just ended. */
+function cpuAtExit(): number {
+  const now = childrenCpuSeconds();
+  const used = now - lastCpu;
+  lastCpu = now;
+  return used;
+}
+
+/** `12.3 s (CPU 20.1 s)` */
+export function stepTimes(result: Pick<StepResult, 'wall' | 'cpu'>): string {
+  return `${result.wall.toFixed(1)} s (CPU ${result.cpu.toFixed(1)} s)`;
+}
