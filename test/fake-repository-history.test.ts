@@ -4,23 +4,14 @@
  * Project written by Administrator, then Mia with `Changelog: added` and tag v1.0.0, Dev with `Changelog: fixed` and
  * tag v1.1.0-rc.1, Olivia without a trailer) and over commits the test writes.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { createServiceApi } from '../generated/client/dist/index.js';
+import { defaultData, startFake } from '../fake/src/index.ts';
+import { failure, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
+const { as } = useFake();
 const PROJECT = 'my-group/my-project';
 const README = { id: PROJECT, file_path: 'README.md' };
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body };
-}
 
 /** The `notes` of a changelog response (its schema is open: the body is not documented). */
 function notesOf(body: unknown): string {
@@ -34,14 +25,6 @@ async function history(): Promise<string[]> {
   const ranges = await as().repository.getFileBlame({ path: README, query: { ref: 'main' } });
   return ranges.map((r) => r.commit.id);
 }
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('blame', () => {
   it('attributes each line to the commit that last changed it, with the authors of the history', async () => {
