@@ -5,9 +5,8 @@
  * tag v1.1.0-rc.1, Olivia without a trailer) and over commits the test writes.
  */
 import { describe, expect, it } from 'vitest';
-import { createServiceApi } from '../generated/client/dist/index.js';
-import { defaultData, startFake } from '../fake/src/index.ts';
-import { failure, useFake } from './support/fake.ts';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, useFake, withFake } from './support/fake.ts';
 
 const { as } = useFake();
 const PROJECT = 'my-group/my-project';
@@ -254,9 +253,8 @@ describe('a long history', () => {
         return { author_id: 3 + (i % 2), message: `Line ${i}\n\nChangelog: added`, files: { 'tool.txt': `${lines.join('\n')}\n` }, ...(i === 0 ? { tag: '0.1.0' } : {}) };
       }),
     }];
-    const big = await startFake({ data, validateResponses: true });
-    try {
-      const api = createServiceApi({ host: big.url, auth: { privateToken: 'maintainer-token' } });
+    await withFake(data, async (big) => {
+      const api = big('maintainer-token');
       const tools = 'my-group/sub/tools';
       const ranges = await api.repository.getFileBlame.all({ path: { id: tools, file_path: 'tool.txt' }, query: { ref: 'main', per_page: 100 } });
       expect(ranges).toHaveLength(2000);
@@ -268,8 +266,6 @@ describe('a long history', () => {
       expect((await api.repository.getMergeBase({ path: { id: tools }, query: { 'refs[]': ['main', '0.1.0'] } })).title).toBe('Line 0');
       const changelog = notesOf(await api.repository.getChangelog({ path: { id: tools }, query: { version: '1.0.0' } }));
       expect(changelog).toContain('### Added (1999 changes)');
-    } finally {
-      await big.close();
-    }
+    });
   });
 });

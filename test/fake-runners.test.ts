@@ -1,8 +1,7 @@
 /** The fake's runners, pipeline bridges and allowed agents through the generated client, responses validated. */
 import { describe, expect, it } from 'vitest';
-import { createServiceApi } from '../generated/client/dist/index.js';
-import { defaultData, startFake } from '../fake/src/index.ts';
-import { failure, messageOf, useFake } from './support/fake.ts';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, messageOf, useFake, withFake } from './support/fake.ts';
 
 const { fake, as, client, url } = useFake();
 const ids = (items: { id?: unknown }[]) => items.map((i) => i.id);
@@ -47,24 +46,18 @@ describe('restricted runner registration', () => {
   it('owners create only the runner types the instance allows (valid_runner_registrars); administrators any', async () => {
     const data = defaultData();
     data.application_settings = { valid_runner_registrars: ['project'] };
-    const other = await startFake({ data, validateResponses: true });
-    try {
-      const owner = createServiceApi({ host: other.url, auth: { privateToken: 'runner-creator-token' } }).runners;
+    await withFake(data, async (other) => {
+      const owner = other('runner-creator-token').runners;
       expect((await failure(owner.createUserRunner({ body: { runner_type: 'group_type', group_id: 1 } }))).status).toBe(403);
       expect((await owner.createUserRunner({ body: { runner_type: 'project_type', project_id: 2 } })).id).toBe(8);
       data.tokens.push({ token: 'root-runner-token', kind: 'personal', user_id: 1, scopes: ['create_runner'] });
-    } finally {
-      await other.close();
-    }
-    const none = await startFake({ data: { ...data, application_settings: { valid_runner_registrars: [] } }, validateResponses: true });
-    try {
-      const owner = createServiceApi({ host: none.url, auth: { privateToken: 'runner-creator-token' } }).runners;
+    });
+    await withFake({ ...data, application_settings: { valid_runner_registrars: [] } }, async (none) => {
+      const owner = none('runner-creator-token').runners;
       expect((await failure(owner.createUserRunner({ body: { runner_type: 'project_type', project_id: 2 } }))).status).toBe(403);
-      const root = createServiceApi({ host: none.url, auth: { privateToken: 'root-runner-token' } }).runners;
+      const root = none('root-runner-token').runners;
       expect((await root.createUserRunner({ body: { runner_type: 'group_type', group_id: 1 } })).id).toBe(8);
-    } finally {
-      await none.close();
-    }
+    });
   });
 });
 

@@ -1,8 +1,7 @@
 /** The fake's users and tokens through the generated client, with responses validated against the contract. */
 import { describe, expect, it } from 'vitest';
-import { createServiceApi } from '../generated/client/dist/index.js';
-import { defaultData, startFake } from '../fake/src/index.ts';
-import { failure, messageOf, useFake } from './support/fake.ts';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, messageOf, useFake, withFake } from './support/fake.ts';
 
 const { fake, as, send } = useFake();
 
@@ -54,14 +53,11 @@ describe('users', () => {
   it('new users take the instance defaults for private profiles and external users', async () => {
     const data = defaultData();
     data.application_settings = { user_defaults_to_private_profile: true, user_default_external: true };
-    const other = await startFake({ data, validateResponses: true });
-    try {
-      const admin = createServiceApi({ host: other.url, auth: { privateToken: 'admin-token' } }).users;
+    await withFake(data, async (other) => {
+      const admin = other('admin-token').users;
       expect(await admin.createUser({ body: newUser })).toMatchObject({ private_profile: true, external: true });
       expect(await admin.createUser({ body: { ...newUser, username: 'bob', email: 'bob@example.com', private_profile: false } })).toMatchObject({ private_profile: false, external: true });
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('activities: oldest first, from six months ago by default, private profiles for administrators only, paginated', async () => {

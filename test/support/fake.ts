@@ -1,7 +1,7 @@
 /** The stateful fake for a test file: started once, reset before each test, called through the generated client. */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServiceApi, isServiceApiError, type ServiceApi, type ServiceClientOptions } from '../../generated/client/dist/index.js';
-import { startFake, type FakeOptions, type RunningFake } from '../../fake/src/index.ts';
+import { startFake, type FakeData, type FakeOptions, type RunningFake } from '../../fake/src/index.ts';
 
 export type { ServiceApi };
 
@@ -29,6 +29,16 @@ export async function status(call: Promise<unknown>): Promise<number> {
 /** The `message` of an error body, if it has one. */
 export function messageOf(body: unknown): unknown {
   return typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+}
+
+/** Runs `use` against another fake started with `data` (responses validated), closed afterwards; `use` gets a client per token. */
+export async function withFake<T>(data: FakeData, use: (as: (privateToken: string) => ServiceApi) => Promise<T>): Promise<T> {
+  const other = await startFake({ data, validateResponses: true });
+  try {
+    return await use((privateToken) => createServiceApi({ host: other.url, auth: { privateToken } }));
+  } finally {
+    await other.close();
+  }
 }
 
 export interface UseFakeOptions extends FakeOptions {
