@@ -1,20 +1,7 @@
 /** Group badges, billable members and group approval rules on the fake, through the generated client. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type FakeData, type RunningFake } from '../fake/src/index.ts';
-
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-/** The status and body of a refused call (fails the test when the call succeeds). */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body };
-}
+import { describe, expect, it } from 'vitest';
+import { defaultData, type FakeData } from '../fake/src/index.ts';
+import { failure, useFake } from './support/fake.ts';
 
 /** The default data set plus an empty top-level group (3, no projects, owned by olivia) and a member of Sub. */
 function data(): FakeData {
@@ -24,13 +11,7 @@ function data(): FakeData {
   return base;
 }
 
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true, data: data() });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const { fake, as, send } = useFake({ data: data() });
 
 describe('group badges', () => {
   const group = { id: 'my-group' };
@@ -46,7 +27,7 @@ describe('group badges', () => {
       rendered_image_url: 'https://x.example/1.svg',
     });
     expect(head()).toMatch(/^[0-9a-f]{40}$/);
-    const missing = await fetch(`${fake.url}/api/v4/groups/1/badges/render?link_url=x`, { headers: { 'private-token': 'owner-token' } });
+    const missing = await send('/groups/1/badges/render?link_url=x', { token: 'owner-token' });
     expect(missing.status).toBe(400);
     expect(JSON.stringify(await missing.json())).toContain('image_url');
     // The subgroup's own oldest project is Tools (3); a group with no project returns the URLs unchanged.
@@ -73,24 +54,24 @@ describe('group badges', () => {
     expect(updated).toMatchObject({ name: 'Docs', link_url: 'https://docs.example/%{project_name}', rendered_link_url: 'https://docs.example/my-project', image_url: created.image_url });
     expect(await owner.getGroupBadge({ path: { ...group, badge_id: 3 } })).toEqual(updated);
     expect(await owner.deleteGroupBadge({ path: { ...group, badge_id: 3 } })).toBeUndefined();
-    expect(await refusal(owner.getGroupBadge({ path: { ...group, badge_id: 3 } }))).toEqual({ status: 404, body: { message: '404 Badge Not Found' } });
-    expect((await refusal(owner.deleteGroupBadge({ path: { ...group, badge_id: 3 } }))).status).toBe(404);
+    expect(await failure(owner.getGroupBadge({ path: { ...group, badge_id: 3 } }))).toEqual({ status: 404, body: { message: '404 Badge Not Found' } });
+    expect((await failure(owner.deleteGroupBadge({ path: { ...group, badge_id: 3 } }))).status).toBe(404);
     // A badge of another group is not found through this one.
     const other = await owner.createGroupBadge({ path: { id: 'empty' }, body: { link_url: 'https://a.example', image_url: 'https://a.example/i.svg', name: 'A' } });
-    expect((await refusal(owner.getGroupBadge({ path: { ...group, badge_id: other.id } }))).status).toBe(404);
+    expect((await failure(owner.getGroupBadge({ path: { ...group, badge_id: other.id } }))).status).toBe(404);
   });
 
   it('refuses writes to non-owners (403), hides private groups (404) and needs a token (401)', async () => {
     const body = { link_url: 'https://a.example', image_url: 'https://a.example/i.svg' };
     for (const token of ['maintainer-token', 'developer-token', 'outsider-token']) {
-      expect((await refusal(as(token).badges.createGroupBadge({ path: group, body }))).status).toBe(403);
-      expect((await refusal(as(token).badges.updateGroupBadge({ path: { ...group, badge_id: 1 }, body: { name: 'x' } }))).status).toBe(403);
-      expect((await refusal(as(token).badges.deleteGroupBadge({ path: { ...group, badge_id: 1 } }))).status).toBe(403);
+      expect((await failure(as(token).badges.createGroupBadge({ path: group, body }))).status).toBe(403);
+      expect((await failure(as(token).badges.updateGroupBadge({ path: { ...group, badge_id: 1 }, body: { name: 'x' } }))).status).toBe(403);
+      expect((await failure(as(token).badges.deleteGroupBadge({ path: { ...group, badge_id: 1 } }))).status).toBe(403);
     }
     expect((await as('admin-token').badges.createGroupBadge({ path: group, body })).id).toBe(3);
-    expect(await refusal(as('outsider-token').badges.listGroupBadges({ path: { id: 'empty' } }))).toEqual({ status: 404, body: { message: '404 Group Not Found' } });
-    expect((await refusal(as('owner-token').badges.listGroupBadges({ path: { id: 999 } }))).status).toBe(404);
-    expect((await refusal(as().badges.listGroupBadges({ path: group }))).status).toBe(401);
+    expect(await failure(as('outsider-token').badges.listGroupBadges({ path: { id: 'empty' } }))).toEqual({ status: 404, body: { message: '404 Group Not Found' } });
+    expect((await failure(as('owner-token').badges.listGroupBadges({ path: { id: 999 } }))).status).toBe(404);
+    expect((await failure(as().badges.listGroupBadges({ path: group }))).status).toBe(401);
     expect(fake.state().group_badges?.map((b) => b.name)).toEqual(['Pipeline', 'Coverage', null]);
   });
 });
@@ -113,9 +94,9 @@ describe('billable members', () => {
   });
 
   it('answers 400 for a subgroup (top-level groups only) and 404 for a group the caller cannot see', async () => {
-    expect(await refusal(as('owner-token').members.listBillableMembers({ path: { id: 'my-group/sub' } }))).toEqual({ status: 400, body: { message: '400 Bad request - billable members are available for top-level groups only' } });
-    expect((await refusal(as('owner-token').members.listBillableMemberMemberships({ path: { id: 2, user_id: 7 } }))).status).toBe(400);
-    expect((await refusal(as('outsider-token').members.listBillableMembers({ path: { id: 'empty' } }))).status).toBe(404);
+    expect(await failure(as('owner-token').members.listBillableMembers({ path: { id: 'my-group/sub' } }))).toEqual({ status: 400, body: { message: '400 Bad request - billable members are available for top-level groups only' } });
+    expect((await failure(as('owner-token').members.listBillableMemberMemberships({ path: { id: 2, user_id: 7 } }))).status).toBe(400);
+    expect((await failure(as('outsider-token').members.listBillableMembers({ path: { id: 'empty' } }))).status).toBe(404);
   });
 
   it('lists the direct memberships of one member for those who administer the members', async () => {
@@ -125,9 +106,9 @@ describe('billable members', () => {
       { source_id: 3, source_type: 'project', source_full_name: 'My Group / Sub / Tools', source_full_path: 'my-group/sub/tools', access_level: 40, created_at: '2025-03-11T10:00:00.000Z', expires_at: null },
     ]);
     expect(await as('admin-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 3 } })).toEqual(memberships);
-    expect((await refusal(as('maintainer-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 3 } }))).status).toBe(403);
-    expect(await refusal(as('owner-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 1 } }))).toEqual({ status: 404, body: { message: '404 User Not Found' } });
-    expect((await refusal(as('owner-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 999 } }))).status).toBe(404);
+    expect((await failure(as('maintainer-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 3 } }))).status).toBe(403);
+    expect(await failure(as('owner-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 1 } }))).toEqual({ status: 404, body: { message: '404 User Not Found' } });
+    expect((await failure(as('owner-token').members.listBillableMemberMemberships({ path: { id: 1, user_id: 999 } }))).status).toBe(404);
   });
 });
 
@@ -149,19 +130,19 @@ describe('group approval rules', () => {
     const list = await owner.listGroupApprovalRules.withResponse({ path: { id: 1 }, query: { per_page: 1 } });
     expect(list.data).toEqual([updated]);
     expect(list.pagination).toMatchObject({ total: 2, nextPage: 2 });
-    expect(await refusal(owner.updateGroupApprovalRule({ path: { id: 1, approval_rule_id: 99 }, body: { name: 'x' } }))).toEqual({ status: 404, body: { message: '404 Not found' } });
+    expect(await failure(owner.updateGroupApprovalRule({ path: { id: 1, approval_rule_id: 99 }, body: { name: 'x' } }))).toEqual({ status: 404, body: { message: '404 Not found' } });
     // Rules belong to their group.
-    expect((await refusal(owner.updateGroupApprovalRule({ path: { id: 'empty', approval_rule_id: 1 }, body: { name: 'x' } }))).status).toBe(404);
+    expect((await failure(owner.updateGroupApprovalRule({ path: { id: 'empty', approval_rule_id: 1 }, body: { name: 'x' } }))).status).toBe(404);
   });
 
   it('is for group administrators: 403 for other readers, 404 for those who cannot see the group, 400 without name', async () => {
     for (const token of ['maintainer-token', 'outsider-token']) {
-      expect((await refusal(as(token).approvals.listGroupApprovalRules({ path: { id: 1 } }))).status).toBe(403);
-      expect((await refusal(as(token).approvals.createGroupApprovalRule({ path: { id: 1 }, body: { name: 'x', approvals_required: 1 } }))).status).toBe(403);
+      expect((await failure(as(token).approvals.listGroupApprovalRules({ path: { id: 1 } }))).status).toBe(403);
+      expect((await failure(as(token).approvals.createGroupApprovalRule({ path: { id: 1 }, body: { name: 'x', approvals_required: 1 } }))).status).toBe(403);
     }
-    expect((await refusal(as('developer-token').approvals.listGroupApprovalRules({ path: { id: 'empty' } }))).status).toBe(404);
+    expect((await failure(as('developer-token').approvals.listGroupApprovalRules({ path: { id: 'empty' } }))).status).toBe(404);
     expect((await as('admin-token').approvals.createGroupApprovalRule({ path: { id: 3 }, body: { name: 'Admin', approvals_required: 1 } })).id).toBe(1);
-    const nameless = await fetch(`${fake.url}/api/v4/groups/1/approval_rules`, { method: 'POST', headers: { 'private-token': 'owner-token', 'content-type': 'application/json' }, body: '{"approvals_required": 1}' });
+    const nameless = await send('/groups/1/approval_rules', { method: 'POST', token: 'owner-token', json: { approvals_required: 1 } });
     expect(nameless.status).toBe(400);
     expect(fake.state().group_approval_rules?.map((r) => [r.group_id, r.name])).toEqual([[3, 'Admin']]);
   });

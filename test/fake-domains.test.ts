@@ -3,29 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { status, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-async function status(call: Promise<unknown>): Promise<number> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return error.status;
-}
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const { fake, as, send } = useFake();
 
 describe('project export', () => {
   it('none → queued → started → finished, _links only when finished, download only then, as a real gzip tarball', async () => {
@@ -130,7 +111,7 @@ describe('projects', () => {
 
 describe('renamed projects', () => {
   it('answers 301 to the numeric-id URL for an old path, and the client follows it', async () => {
-    const response = await fetch(`${fake.url}/api/v4/projects/my-group%2Fold-project/merge_requests?labels=frontend`, { headers: { 'PRIVATE-TOKEN': 'developer-token' }, redirect: 'manual' });
+    const response = await send('/projects/my-group%2Fold-project/merge_requests?labels=frontend', { token: 'developer-token', redirect: 'manual' });
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe(`${fake.url}/api/v4/projects/1/merge_requests?labels=frontend`);
     const followed = await as('developer-token').mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/old-project' }, query: { labels: 'frontend' } });

@@ -2,39 +2,21 @@
  * The fake's project lists of a group and of a user through the generated client, responses validated: visibility,
  * subgroups, filters, orderings and pagination over the real collection; personal namespaces and private profiles.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type FakeProject, type RunningFake } from '../fake/src/index.ts';
-
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-async function status(call: Promise<unknown>): Promise<number> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return error.status;
-}
+import { describe, expect, it } from 'vitest';
+import { defaultData, type FakeProject } from '../fake/src/index.ts';
+import { status, useFake } from './support/fake.ts';
 
 const project = (id: number, name: string, namespace_id: number, visibility: FakeProject['visibility'], extra: Partial<FakeProject> = {}): FakeProject => ({
   id, name, path: name.toLowerCase().replace(/ /g, '-'), namespace_id, visibility, default_branch: 'main', members: [], files: { 'README.md': `# ${name}\n` }, ...extra,
 });
 
-beforeAll(async () => {
-  const data = defaultData();
-  // 25 more public projects in my-group (ids 10..34), personal namespaces of the developer (101) and the reporter
-  // (102, private profile), with two projects of the developer and one of the reporter.
-  for (let i = 0; i < 25; i += 1) data.projects.push(project(10 + i, `Bulk ${String.fromCharCode(97 + ((i * 7) % 25))}${i}`, 1, 'public'));
-  data.user_namespaces = [{ id: 101, user_id: 4 }, { id: 102, user_id: 5, private_profile: true }];
-  data.projects.push(project(50, 'Sandbox', 101, 'public', { description: 'Experiments' }), project(51, 'Diary', 101, 'private'), project(52, 'Notes', 102, 'public'));
-  fake = await startFake({ data, validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const data = defaultData();
+// 25 more public projects in my-group (ids 10..34), personal namespaces of the developer (101) and the reporter
+// (102, private profile), with two projects of the developer and one of the reporter.
+for (let i = 0; i < 25; i += 1) data.projects.push(project(10 + i, `Bulk ${String.fromCharCode(97 + ((i * 7) % 25))}${i}`, 1, 'public'));
+data.user_namespaces = [{ id: 101, user_id: 4 }, { id: 102, user_id: 5, private_profile: true }];
+data.projects.push(project(50, 'Sandbox', 101, 'public', { description: 'Experiments' }), project(51, 'Diary', 101, 'private'), project(52, 'Notes', 102, 'public'));
+const { as } = useFake({ data });
 
 describe('projects of a group', () => {
   it('the group\'s projects the caller can read, newest first; include_subgroups adds the descendants\'', async () => {

@@ -2,46 +2,32 @@
  * The fake's group settings through the generated client, responses validated: hooks, push rules, LDAP and SAML links,
  * LDAP sync, and sharing a group with another (whose members then reach the group's private projects).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
-
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
+import { describe, expect, it } from 'vitest';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, messageOf, status, useFake, type ServiceApi } from './support/fake.ts';
 
 /** The status of a refused call, and its body's message. */
 async function refusal(call: Promise<unknown>): Promise<{ status: number; message: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, message: (error.body as { message?: unknown } | undefined)?.message };
+  const { status, body } = await failure(call);
+  return { status, message: messageOf(body) };
 }
-const status = async (call: Promise<unknown>) => (await refusal(call)).status;
 
-beforeAll(async () => {
-  const data = defaultData();
-  // A private group owned by the owner, a public team group whose only member is the outsider (a developer there), and a
-  // private crew group whose only member is the guest (a maintainer there).
-  data.groups.push({ id: 3, name: 'Hidden', path: 'hidden', parent_id: null, visibility: 'private', members: [{ user_id: 2, access_level: 50 }] });
-  data.groups.push({ id: 4, name: 'Team', path: 'team', parent_id: null, visibility: 'public', members: [{ user_id: 7, access_level: 30 }] });
-  data.groups.push({ id: 5, name: 'Crew', path: 'crew', parent_id: null, visibility: 'private', members: [{ user_id: 6, access_level: 40 }] });
-  fake = await startFake({ data, validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const data = defaultData();
+// A private group owned by the owner, a public team group whose only member is the outsider (a developer there), and a
+// private crew group whose only member is the guest (a maintainer there).
+data.groups.push({ id: 3, name: 'Hidden', path: 'hidden', parent_id: null, visibility: 'private', members: [{ user_id: 2, access_level: 50 }] });
+data.groups.push({ id: 4, name: 'Team', path: 'team', parent_id: null, visibility: 'public', members: [{ user_id: 7, access_level: 30 }] });
+data.groups.push({ id: 5, name: 'Crew', path: 'crew', parent_id: null, visibility: 'private', members: [{ user_id: 6, access_level: 40 }] });
+const { fake, as, send } = useFake({ data });
 
 describe('who may change a group', () => {
   const calls = {
-    'update a hook': (api: ReturnType<typeof as>, id: number) => api.groups.updateHook({ path: { id, hook_id: 1 }, body: { url: 'https://hooks.example.com/x' } }),
-    'read the push rule': (api: ReturnType<typeof as>, id: number) => api.groups.getPushRule({ path: { id } }),
-    'list LDAP links': (api: ReturnType<typeof as>, id: number) => api.groups.listLdapGroupLinks({ path: { id } }),
-    'sync with LDAP': (api: ReturnType<typeof as>, id: number) => api.groups.syncLdap({ path: { id } }),
-    'list SAML links': (api: ReturnType<typeof as>, id: number) => api.groups.listSamlGroupLinks({ path: { id } }),
-    'share the group': (api: ReturnType<typeof as>, id: number) => api.groups.share({ path: { id }, body: { group_id: 4, group_access: 10 } }),
+    'update a hook': (api: ServiceApi, id: number) => api.groups.updateHook({ path: { id, hook_id: 1 }, body: { url: 'https://hooks.example.com/x' } }),
+    'read the push rule': (api: ServiceApi, id: number) => api.groups.getPushRule({ path: { id } }),
+    'list LDAP links': (api: ServiceApi, id: number) => api.groups.listLdapGroupLinks({ path: { id } }),
+    'sync with LDAP': (api: ServiceApi, id: number) => api.groups.syncLdap({ path: { id } }),
+    'list SAML links': (api: ServiceApi, id: number) => api.groups.listSamlGroupLinks({ path: { id } }),
+    'share the group': (api: ServiceApi, id: number) => api.groups.share({ path: { id }, body: { group_id: 4, group_access: 10 } }),
   };
   it.each(Object.entries(calls))('%s: 401 anonymous, 403 below Owner, 404 for a group the caller cannot see or that does not exist', async (_name, call) => {
     expect(await status(call(as(), 1))).toBe(401);
@@ -123,7 +109,7 @@ describe('push rule update: its open body is checked', () => {
   it.each(bodies)('%s: 400, the rule unchanged', async (_name, body) => {
     const api = as('owner-token');
     const before = await api.groups.createPushRule({ path: { id: 1 }, body: { member_check: true, max_file_size: 10 } });
-    const response = await fetch(`${fake.url}/api/v4/groups/1/push_rule`, { method: 'PUT', headers: { 'private-token': 'owner-token', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await send('/groups/1/push_rule', { method: 'PUT', token: 'owner-token', json: body });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toMatch(/^400 /);
     expect(await api.groups.getPushRule({ path: { id: 1 } })).toEqual(before);
@@ -131,7 +117,7 @@ describe('push rule update: its open body is checked', () => {
 
   it('flags and sizes from a form or the query, as the Service reads them', async () => {
     await as('owner-token').groups.createPushRule({ path: { id: 1 } });
-    const response = await fetch(`${fake.url}/api/v4/groups/1/push_rule?prevent_secrets=true&max_file_size=25`, { method: 'PUT', headers: { 'private-token': 'owner-token', 'content-type': 'application/x-www-form-urlencoded' }, body: 'reject_unsigned_commits=1&file_name_regex=%5C.exe%24' });
+    const response = await send('/groups/1/push_rule?prevent_secrets=true&max_file_size=25', { method: 'PUT', token: 'owner-token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'reject_unsigned_commits=1&file_name_regex=%5C.exe%24' });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ prevent_secrets: true, max_file_size: 25, reject_unsigned_commits: true, file_name_regex: '\\.exe$' });
   });
@@ -160,7 +146,7 @@ describe('LDAP group links', () => {
     expect((await api.groups.deleteLdapGroupLink.withResponse({ ...group, body: { filter, provider: 'ldapmain' } })).status).toBe(204);
     expect(await status(api.groups.deleteLdapGroupLink({ ...group, body: { filter, provider: 'ldapmain' } }))).toBe(404);
     // The same parameters in the query string.
-    const viaQuery = await fetch(`${fake.url}/api/v4/groups/1/ldap_group_links?cn=developers&provider=ldapmain`, { method: 'DELETE', headers: { 'private-token': 'owner-token' } });
+    const viaQuery = await send('/groups/1/ldap_group_links?cn=developers&provider=ldapmain', { method: 'DELETE', token: 'owner-token' });
     expect(viaQuery.status).toBe(204);
     expect((await api.groups.deleteLdapGroupLinkByProvider.withResponse({ path: { id: 1, provider: 'ldapsecondary', cn: 'admins' } })).status).toBe(204);
     expect(await status(api.groups.deleteLdapGroupLinkByProvider({ path: { id: 1, provider: 'ldapsecondary', cn: 'admins' } }))).toBe(404);

@@ -3,20 +3,14 @@
  * 500 or kills the process, error bodies keep the API's shape, Object.prototype stays clean, and the fake still
  * answers afterwards. Operations the fake does not implement answer the server's 501 (after authentication).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { hostileCases, TOKEN } from './hostile/cases.ts';
 import { sendCase } from './hostile/send.ts';
+import { useFake } from './support/fake.ts';
 
 const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).sort();
-let fake: RunningFake;
-
-beforeAll(async () => {
-  fake = await startFake({ anyToken: true, validateResponses: true });
-});
-afterAll(async () => {
-  await fake?.close();
-});
+// No reset: the fake must still answer after every hostile case before it.
+const { fake } = useFake({ anyToken: true, reset: false });
 
 describe('hostile inputs against the fake', { timeout: 60_000 }, () => {
   it.each(hostileCases.map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {

@@ -3,23 +3,11 @@
  * responses validated against the contract: each status step, the one-relation-import rule, who may see what.
  */
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { tar } from '../fake/src/handlers/export.ts';
+import { failure, status, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body };
-}
-const status = async (call: Promise<unknown>) => (await failure(call)).status;
+const { fake, as, send } = useFake();
 
 /** A project export archive as the Service (and the fake's export download) writes it. */
 function exportArchive(files: Record<string, string>, project: Record<string, unknown> = { name: 'Exported', description: 'From the archive' }): Blob {
@@ -27,14 +15,6 @@ function exportArchive(files: Record<string, string>, project: Record<string, un
   return new Blob([new Uint8Array(gzipSync(tar(entries, Date.parse('2025-03-11T10:00:00.000Z'))))], { type: 'application/gzip' });
 }
 const notAnExport = () => new Blob([new Uint8Array(gzipSync(Buffer.from('just some text')))], { type: 'application/gzip' });
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('project import', () => {
   it('export → download → import: scheduled, then one step per status read to finished, with the files and the overrides', async () => {
@@ -325,7 +305,7 @@ describe('hostile archives and fields', () => {
     form.append('path', 'poisoned');
     form.append('override_params[__proto__][polluted]', 'yes');
     form.append('override_params[constructor][prototype][polluted]', 'yes');
-    const response = await fetch(`${fake.url}/api/v4/projects/import`, { method: 'POST', headers: { 'private-token': 'owner-token' }, body: form });
+    const response = await send('/projects/import', { method: 'POST', token: 'owner-token', body: form });
     expect(response.status).toBeLessThan(500);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -2,31 +2,11 @@
  * The fake's project integrations through the generated client, with responses validated: set up → read → disable
  * (reset) → not listed any more; required parameters per kind (400); Maintainer access; secrets never answered.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { failure, status, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
+const { fake, as } = useFake();
 const project = { id: 'my-group/my-project' };
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body };
-}
-const status = async (call: Promise<unknown>) => (await failure(call)).status;
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('the custom issue tracker', () => {
   it('listed active → read → disabled (settings reset) → not listed → set up again', async () => {

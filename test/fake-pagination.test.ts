@@ -2,28 +2,29 @@
  * The merge request list over many merge requests (the fake keeps each filtered, sorted list until the next write): every
  * page is the page of the whole list sorted, and a write between two reads shows in the second.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultData, type FakeData } from '../fake/src/index.ts';
+import { useFake } from './support/fake.ts';
+
+/** The default data set with 2,000 more merge requests in its first project. */
+function data(): FakeData {
+  const base = defaultData();
+  const project = base.projects[0]!;
+  const start = Date.parse('2024-01-01T00:00:00.000Z');
+  for (let i = 0; i < 2000; i += 1) {
+    // Creation times out of id order, with ties, so the order is the sort's and not the array's.
+    const created = new Date(start + ((i * 7919) % 500) * 1000).toISOString();
+    base.merge_requests.push({ id: 10_000 + i, iid: 1000 + i, project_id: project.id, title: `Change ${i}`, state: i % 3 === 0 ? 'closed' : 'opened', author_id: 1, source_branch: 'feature', target_branch: project.default_branch, created_at: created, updated_at: created });
+  }
+  return base;
+}
 
 describe('a merge request list of 2,000', () => {
-  let fake: RunningFake;
-  beforeAll(async () => {
-    const data = defaultData();
-    const project = data.projects[0]!;
-    const base = Date.parse('2024-01-01T00:00:00.000Z');
-    for (let i = 0; i < 2000; i += 1) {
-      // Creation times out of id order, with ties, so the order is the sort's and not the array's.
-      const created = new Date(base + ((i * 7919) % 500) * 1000).toISOString();
-      data.merge_requests.push({ id: 10_000 + i, iid: 1000 + i, project_id: project.id, title: `Change ${i}`, state: i % 3 === 0 ? 'closed' : 'opened', author_id: 1, source_branch: 'feature', target_branch: project.default_branch, created_at: created, updated_at: created });
-    }
-    fake = await startFake({ data, anyToken: true, validateResponses: true });
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
+  // No reset between tests: the list is kept until the next write, which the last test makes.
+  const { fake, url } = useFake({ data: data(), anyToken: true, reset: false });
 
   async function list(query: string) {
-    const response = await fetch(`${fake.url}/api/v4/projects/${fake.state().projects[0]!.id}/merge_requests?${query}`, { headers: { 'private-token': 'any' } });
+    const response = await fetch(url(`/projects/${fake.state().projects[0]!.id}/merge_requests?${query}`), { headers: { 'private-token': 'any' } });
     expect(response.status).toBe(200);
     return { headers: response.headers, body: (await response.json()) as { id: number; state: string; created_at: string }[] };
   }
@@ -55,14 +56,14 @@ describe('a merge request list of 2,000', () => {
     const id = fake.state().projects[0]!.id;
     const headers = { 'private-token': 'any', 'content-type': 'application/json' };
     const before = await list('state=opened');
-    const created = await fetch(`${fake.url}/api/v4/projects/${id}/merge_requests`, { method: 'POST', headers, body: JSON.stringify({ source_branch: 'feature', target_branch: fake.state().projects[0]!.default_branch, title: '0 first by title' }) });
+    const created = await fetch(url(`/projects/${id}/merge_requests`), { method: 'POST', headers, body: JSON.stringify({ source_branch: 'feature', target_branch: fake.state().projects[0]!.default_branch, title: '0 first by title' }) });
     expect(created.status).toBe(201);
     const mr = (await created.json()) as { id: number; iid: number };
     const after = await list('state=opened');
     expect(Number(after.headers.get('x-total'))).toBe(Number(before.headers.get('x-total')) + 1);
     expect(after.body[0]!.id).toBe(mr.id);
     expect((await list('order_by=title&sort=asc')).body[0]!.id).toBe(mr.id);
-    const retitled = await fetch(`${fake.url}/api/v4/projects/${id}/merge_requests/${mr.iid}`, { method: 'PUT', headers, body: JSON.stringify({ title: 'zz last by title' }) });
+    const retitled = await fetch(url(`/projects/${id}/merge_requests/${mr.iid}`), { method: 'PUT', headers, body: JSON.stringify({ title: 'zz last by title' }) });
     expect(retitled.status).toBe(200);
     expect((await list('order_by=title&sort=asc')).body[0]!.id).not.toBe(mr.id);
     expect((await list('order_by=title&sort=desc')).body[0]!.id).toBe(mr.id);

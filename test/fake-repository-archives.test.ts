@@ -7,22 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { status, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
+const { as } = useFake();
 const PROJECT = 'my-group/my-project';
-
-async function status(call: Promise<unknown>): Promise<number> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return error.status;
-}
 
 /** Unpacks an archive with the system's tools and returns every file and directory below the folder (dirs end in /). */
 function unpack(bytes: Buffer, format: string): { entries: string[]; folder: string } {
@@ -47,14 +36,6 @@ function unpack(bytes: Buffer, format: string): { entries: string[]; folder: str
 }
 
 const magic: Record<string, number[]> = { gzip: [0x1f, 0x8b], bzip2: [0x42, 0x5a, 0x68], zip: [0x50, 0x4b, 0x03, 0x04] };
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('repository archives', () => {
   const formats = [

@@ -4,23 +4,13 @@
  * Project written by Administrator, then Mia with `Changelog: added` and tag v1.0.0, Dev with `Changelog: fixed` and
  * tag v1.1.0-rc.1, Olivia without a trailer) and over commits the test writes.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, useFake, withFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
+const { as } = useFake();
 const PROJECT = 'my-group/my-project';
 const README = { id: PROJECT, file_path: 'README.md' };
-
-async function failure(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body };
-}
 
 /** The `notes` of a changelog response (its schema is open: the body is not documented). */
 function notesOf(body: unknown): string {
@@ -34,14 +24,6 @@ async function history(): Promise<string[]> {
   const ranges = await as().repository.getFileBlame({ path: README, query: { ref: 'main' } });
   return ranges.map((r) => r.commit.id);
 }
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('blame', () => {
   it('attributes each line to the commit that last changed it, with the authors of the history', async () => {
@@ -271,9 +253,8 @@ describe('a long history', () => {
         return { author_id: 3 + (i % 2), message: `Line ${i}\n\nChangelog: added`, files: { 'tool.txt': `${lines.join('\n')}\n` }, ...(i === 0 ? { tag: '0.1.0' } : {}) };
       }),
     }];
-    const big = await startFake({ data, validateResponses: true });
-    try {
-      const api = createServiceApi({ host: big.url, auth: { privateToken: 'maintainer-token' } });
+    await withFake(data, async (big) => {
+      const api = big('maintainer-token');
       const tools = 'my-group/sub/tools';
       const ranges = await api.repository.getFileBlame.all({ path: { id: tools, file_path: 'tool.txt' }, query: { ref: 'main', per_page: 100 } });
       expect(ranges).toHaveLength(2000);
@@ -285,8 +266,6 @@ describe('a long history', () => {
       expect((await api.repository.getMergeBase({ path: { id: tools }, query: { 'refs[]': ['main', '0.1.0'] } })).title).toBe('Line 0');
       const changelog = notesOf(await api.repository.getChangelog({ path: { id: tools }, query: { version: '1.0.0' } }));
       expect(changelog).toContain('### Added (1999 changes)');
-    } finally {
-      await big.close();
-    }
+    });
   });
 });

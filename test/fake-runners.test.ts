@@ -1,28 +1,10 @@
 /** The fake's runners, pipeline bridges and allowed agents through the generated client, responses validated. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, messageOf, useFake, withFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-async function failure(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body as Record<string, unknown> };
-}
+const { fake, as, client, url } = useFake();
 const ids = (items: { id?: unknown }[]) => items.map((i) => i.id);
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('runner creation', () => {
   it('needs create_runner; owners create group and project runners, administrators instance runners; the token is shown once', async () => {
@@ -64,24 +46,18 @@ describe('restricted runner registration', () => {
   it('owners create only the runner types the instance allows (valid_runner_registrars); administrators any', async () => {
     const data = defaultData();
     data.application_settings = { valid_runner_registrars: ['project'] };
-    const other = await startFake({ data, validateResponses: true });
-    try {
-      const owner = createServiceApi({ host: other.url, auth: { privateToken: 'runner-creator-token' } }).runners;
+    await withFake(data, async (other) => {
+      const owner = other('runner-creator-token').runners;
       expect((await failure(owner.createUserRunner({ body: { runner_type: 'group_type', group_id: 1 } }))).status).toBe(403);
       expect((await owner.createUserRunner({ body: { runner_type: 'project_type', project_id: 2 } })).id).toBe(8);
       data.tokens.push({ token: 'root-runner-token', kind: 'personal', user_id: 1, scopes: ['create_runner'] });
-    } finally {
-      await other.close();
-    }
-    const none = await startFake({ data: { ...data, application_settings: { valid_runner_registrars: [] } }, validateResponses: true });
-    try {
-      const owner = createServiceApi({ host: none.url, auth: { privateToken: 'runner-creator-token' } }).runners;
+    });
+    await withFake({ ...data, application_settings: { valid_runner_registrars: [] } }, async (none) => {
+      const owner = none('runner-creator-token').runners;
       expect((await failure(owner.createUserRunner({ body: { runner_type: 'project_type', project_id: 2 } }))).status).toBe(403);
-      const root = createServiceApi({ host: none.url, auth: { privateToken: 'root-runner-token' } }).runners;
+      const root = none('root-runner-token').runners;
       expect((await root.createUserRunner({ body: { runner_type: 'group_type', group_id: 1 } })).id).toBe(8);
-    } finally {
-      await none.close();
-    }
+    });
   });
 });
 
@@ -172,7 +148,7 @@ describe('one runner', () => {
     expect(await jobs('reporter-token', { system_id: 's_0a1b2c3d4e5f' })).toEqual([101]);
     expect(await jobs('reporter-token', { order_by: 'id', sort: 'asc' })).toEqual([101, 102]);
     const noOrder = await failure(jobs('reporter-token', { sort: 'asc' }));
-    expect([noOrder.status, noOrder.body.message]).toEqual([400, '400 Bad request - order_by is required when sort is given']);
+    expect([noOrder.status, messageOf(noOrder.body)]).toEqual([400, '400 Bad request - order_by is required when sort is given']);
     const [job] = await as('reporter-token').runners.listRunnerJobs({ path: { id: 1 }, query: { status: 'success' } });
     expect(job).toMatchObject({ id: 101, status: 'success', runner: { id: 1, runner_type: 'instance_type', is_shared: true } });
     expect(ids(await as('maintainer-token').runners.listRunnerJobs({ path: { id: 5 } }))).toEqual([103]);
@@ -211,7 +187,7 @@ describe('pipeline bridges and allowed agents', () => {
   });
 
   it('allowed agents: the job token only, with the agents its project may use', async () => {
-    const ci = createServiceApi({ host: fake.url, auth: { jobToken: 'job-token' } });
+    const ci = client({ auth: { jobToken: 'job-token' } });
     expect(await ci.jobs.getAllowedAgents()).toEqual({
       allowed_agents: [
         { id: 1, config_project: { id: 3, description: null, name: 'Tools', name_with_namespace: 'My Group / Sub / Tools', path: 'tools', path_with_namespace: 'my-group/sub/tools', created_at: '2025-03-11T10:00:00.000Z' } },
@@ -222,11 +198,11 @@ describe('pipeline bridges and allowed agents', () => {
       project: { id: 1, groups: [{ id: 1 }] },
       user: { id: 4, name: 'Dev Developer', username: 'dev', state: 'active', avatar_url: null, web_url: 'https://service.example/dev' },
     });
-    const query = await fetch(`${fake.url}/api/v4/job/allowed_agents?job_token=job-token`);
+    const query = await fetch(url('/job/allowed_agents?job_token=job-token'));
     expect(query.status).toBe(200);
     // A personal or OAuth token sent as Bearer is not a job token.
-    expect((await failure(createServiceApi({ host: fake.url, auth: { oauthToken: 'developer-token' } }).jobs.getAllowedAgents())).status).toBe(401);
-    expect((await failure(createServiceApi({ host: fake.url, auth: { oauthToken: 'oauth-token' } }).jobs.getAllowedAgents())).status).toBe(401);
+    expect((await failure(client({ auth: { oauthToken: 'developer-token' } }).jobs.getAllowedAgents())).status).toBe(401);
+    expect((await failure(client({ auth: { oauthToken: 'oauth-token' } }).jobs.getAllowedAgents())).status).toBe(401);
     expect((await failure(as('developer-token').jobs.getAllowedAgents())).status).toBe(401);
   });
 });

@@ -2,32 +2,14 @@
  * The stateful fake (issue 12) driven through the generated client as a team would chain calls. The fake runs with
  * `validateResponses: true`, so any answer outside the contract would be a 500 and fail these tests.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, implementedOperations, startFake, type FakeData, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { createServiceApi } from '../generated/client/dist/index.js';
+import { defaultData, implementedOperations, startFake, type FakeData } from '../fake/src/index.ts';
 import { routes } from '../generated/server/dist/index.js';
+import { failure, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken: string, extra: { sudo?: string } = {}) => createServiceApi({ host: fake.url, auth: { privateToken }, ...extra });
+const { fake, as } = useFake();
 const PROJECT = 'my-group/my-project';
-
-/** The rejection of a call, which must be a ServiceApiError. */
-async function failure(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return error;
-}
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('merge requests', () => {
   it('create → list → merge with a wrong sha (409) → merge → reopen refused', async () => {

@@ -1,36 +1,18 @@
 /** Application settings, dependencies and product analytics on the fake, through the generated client. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, useFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-async function refusal(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body };
-}
+// Gus is also a Guest of the private project 2: he sees the project but not its repository.
+const data = defaultData();
+data.projects.find((p) => p.id === 2)!.members.push({ user_id: 6, access_level: 10 });
+const { fake, as, send } = useFake({ data });
 
 /** A raw JSON request, for bodies the typed client would not send. */
 async function put(path: string, body: unknown, token = 'admin-token') {
-  const response = await fetch(`${fake.url}/api/v4${path}`, { method: 'PUT', headers: { 'private-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await send(path, { method: 'PUT', token, json: body });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
-
-beforeAll(async () => {
-  // Gus is also a Guest of the private project 2: he sees the project but not its repository.
-  const data = defaultData();
-  data.projects.find((p) => p.id === 2)!.members.push({ user_id: 6, access_level: 10 });
-  fake = await startFake({ validateResponses: true, data });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
 
 describe('application settings', () => {
   it('starts from the stated defaults and keeps every change', async () => {
@@ -56,7 +38,7 @@ describe('application settings', () => {
     expect(ignored.body).not.toHaveProperty('no_such_setting');
     expect(ignored.body).toMatchObject({ id: 1, created_at: settings.created_at });
     expect(Object.hasOwn(ignored.body, 'constructor')).toBe(false);
-    const poisoned = await fetch(`${fake.url}/api/v4/application/settings`, { method: 'PUT', headers: { 'private-token': 'admin-token', 'content-type': 'application/json' }, body: '{"__proto__": {"polluted": true}}' });
+    const poisoned = await send('/application/settings', { method: 'PUT', token: 'admin-token', headers: { 'content-type': 'application/json' }, body: '{"__proto__": {"polluted": true}}' });
     expect(poisoned.status).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -92,13 +74,13 @@ describe('application settings', () => {
 
   it('is for administrators only (403), and needs a token (401)', async () => {
     for (const token of ['owner-token', 'developer-token']) {
-      expect(await refusal(as(token).application.getSettings())).toEqual({ status: 403, body: { message: '403 Forbidden' } });
-      expect((await refusal(as(token).application.updateSettings({ body: { after_sign_up_text: 'Welcome' } }))).status).toBe(403);
+      expect(await failure(as(token).application.getSettings())).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+      expect((await failure(as(token).application.updateSettings({ body: { after_sign_up_text: 'Welcome' } }))).status).toBe(403);
     }
-    expect((await refusal(as().application.getSettings())).status).toBe(401);
+    expect((await failure(as().application.getSettings())).status).toBe(401);
     // An administrator acting as a user through sudo has the user's permissions.
-    const sudo = createServiceApi({ host: fake.url, auth: { privateToken: 'admin-sudo-token' }, sudo: 'dev' });
-    expect((await refusal(sudo.application.getSettings())).status).toBe(403);
+    const sudo = as('admin-sudo-token', { sudo: 'dev' });
+    expect((await failure(sudo.application.getSettings())).status).toBe(403);
   });
 });
 
@@ -119,9 +101,9 @@ describe('dependencies', () => {
     expect((await as('reporter-token').dependencies.listProjectDependencies({ path: { id: 1 } })).every((d) => !('vulnerabilities' in d))).toBe(true);
     expect((await as('outsider-token').dependencies.listProjectDependencies({ path: { id: 1 } })).every((d) => !('vulnerabilities' in d))).toBe(true);
     expect((await as('developer-token').dependencies.listProjectDependencies({ path: { id: 2 } })).map((d) => d.name)).toEqual(['requests']);
-    expect(await refusal(as('guest-token').dependencies.listProjectDependencies({ path: { id: 2 } }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await refusal(as('outsider-token').dependencies.listProjectDependencies({ path: { id: 2 } }))).toEqual({ status: 404, body: { message: '404 Project Not Found' } });
-    expect((await refusal(as().dependencies.listProjectDependencies({ path: { id: 1 } }))).status).toBe(401);
+    expect(await failure(as('guest-token').dependencies.listProjectDependencies({ path: { id: 2 } }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await failure(as('outsider-token').dependencies.listProjectDependencies({ path: { id: 2 } }))).toEqual({ status: 404, body: { message: '404 Project Not Found' } });
+    expect((await failure(as().dependencies.listProjectDependencies({ path: { id: 1 } }))).status).toBe(401);
   });
 });
 
@@ -130,20 +112,20 @@ describe('product analytics', () => {
 
   it('needs the query engine settings first (404 saying so), then loads, dry-runs and describes', async () => {
     const dev = as('developer-token').productAnalytics;
-    const unset = await refusal(dev.loadQuery({ path: { id: 1 }, body: query }));
+    const unset = await failure(dev.loadQuery({ path: { id: 1 }, body: query }));
     expect(unset).toEqual({ status: 404, body: { message: '404 Not Found - the analytics query engine base URL and key application settings are not set' } });
-    expect((await refusal(dev.getMeta({ path: { id: 1 } }))).status).toBe(404);
+    expect((await failure(dev.getMeta({ path: { id: 1 } }))).status).toBe(404);
     // A base URL alone is not enough.
     await as('admin-token').application.updateSettings({ body: { cube_api_base_url: 'https://cube.example' } });
-    expect((await refusal(dev.dryRunQuery({ path: { id: 1 }, body: query }))).status).toBe(404);
+    expect((await failure(dev.dryRunQuery({ path: { id: 1 }, body: query }))).status).toBe(404);
     await as('admin-token').application.updateSettings({ body: { cube_api_key: 'secret' } });
 
     expect(await dev.loadQuery({ path: { id: 1 }, body: query })).toEqual({ query: query.query, data: [] });
     expect(await dev.dryRunQuery({ path: { id: 1 }, body: query })).toEqual({ query: query.query, queryType: 'multi' });
     expect(await dev.getMeta({ path: { id: 1 } })).toEqual({ members: ['TrackedEvents.count', 'TrackedEvents.utcTime', 'TrackedEvents.docPath', 'Sessions.count', 'Sessions.startAt'] });
-    const bad = await refusal(dev.loadQuery({ path: { id: 1 }, body: { query: { measures: ['count'], timeDimensions: [{ dimension: 'Sessions.startAt' }, { dimension: 'utcTime' }] } } }));
+    const bad = await failure(dev.loadQuery({ path: { id: 1 }, body: { query: { measures: ['count'], timeDimensions: [{ dimension: 'Sessions.startAt' }, { dimension: 'utcTime' }] } } }));
     expect(bad).toEqual({ status: 400, body: { message: '400 Bad request - members need the TrackedEvents. or Sessions. prefix: count, utcTime' } });
-    expect((await refusal(as('outsider-token').productAnalytics.getMeta({ path: { id: 2 } }))).status).toBe(404);
-    expect((await refusal(as().productAnalytics.getMeta({ path: { id: 1 } }))).status).toBe(401);
+    expect((await failure(as('outsider-token').productAnalytics.getMeta({ path: { id: 2 } }))).status).toBe(404);
+    expect((await failure(as().productAnalytics.getMeta({ path: { id: 1 } }))).status).toBe(401);
   });
 });

@@ -1,27 +1,9 @@
 /** The fake's users and tokens through the generated client, with responses validated against the contract. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceApi, isServiceApiError } from '../generated/client/dist/index.js';
-import { defaultData, startFake, type RunningFake } from '../fake/src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultData } from '../fake/src/index.ts';
+import { failure, messageOf, useFake, withFake } from './support/fake.ts';
 
-let fake: RunningFake;
-const as = (privateToken?: string) => createServiceApi({ host: fake.url, ...(privateToken ? { auth: { privateToken } } : {}) });
-
-async function failure(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isServiceApiError(error)) throw new Error(`expected a ServiceApiError, got ${String(error)}`);
-  return { status: error.status, body: error.body as Record<string, unknown> };
-}
-
-beforeAll(async () => {
-  fake = await startFake({ validateResponses: true });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const { fake, as, send } = useFake();
 
 const newUser = { email: 'alice@example.com', username: 'alice', name: 'Alice Smith', password: 'correct horse battery' };
 
@@ -64,21 +46,18 @@ describe('users', () => {
     const started = performance.now();
     const dots = await failure(admin.users.createUser({ body: { ...newUser, email: `a@${'.'.repeat(1_000_000)} ` } }));
     const name = await failure(admin.users.createUser({ body: { ...newUser, username: `${'a'.repeat(1_000_000)}!` } }));
-    expect([dots.status, name.status, dots.body.message, name.body.message]).toEqual([400, 400, '400 Bad request - email is invalid', '400 Bad request - username is invalid']);
+    expect([dots.status, name.status, messageOf(dots.body), messageOf(name.body)]).toEqual([400, 400, '400 Bad request - email is invalid', '400 Bad request - username is invalid']);
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('new users take the instance defaults for private profiles and external users', async () => {
     const data = defaultData();
     data.application_settings = { user_defaults_to_private_profile: true, user_default_external: true };
-    const other = await startFake({ data, validateResponses: true });
-    try {
-      const admin = createServiceApi({ host: other.url, auth: { privateToken: 'admin-token' } }).users;
+    await withFake(data, async (other) => {
+      const admin = other('admin-token').users;
       expect(await admin.createUser({ body: newUser })).toMatchObject({ private_profile: true, external: true });
       expect(await admin.createUser({ body: { ...newUser, username: 'bob', email: 'bob@example.com', private_profile: false } })).toMatchObject({ private_profile: false, external: true });
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('activities: oldest first, from six months ago by default, private profiles for administrators only, paginated', async () => {
@@ -122,10 +101,10 @@ describe('users', () => {
     expect((await dev.users.uploadAvatar({ body: { avatar: new File([new Uint8Array(204800)], 'max.png') } })).avatar_url).toMatch(/\/max\.png$/);
     const big = await failure(dev.users.uploadAvatar({ body: { avatar: new File([new Uint8Array(204801)], 'big.png') } }));
     expect(big.status).toBe(400);
-    expect(String(big.body.message)).toMatch(/avatar is too big/);
+    expect(String(messageOf(big.body))).toMatch(/avatar is too big/);
     const form = new FormData();
     form.set('avatar', 'not a file');
-    const text = await fetch(`${fake.url}/api/v4/user/avatar`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': 'developer-token' }, body: form });
+    const text = await send('/user/avatar', { method: 'PUT', token: 'developer-token', body: form });
     expect([text.status, ((await text.json()) as { message: string }).message]).toEqual([400, '400 Bad request - avatar must be a file']);
   });
 });

@@ -83,15 +83,27 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
     return body;
   };
 
-  /** Checks shared by the three writes; returns the branch's head commit or an answer. */
-  const prepareWrite = (project: Project | undefined, principal: Principal, path: string, body: { branch: string; start_branch?: string; commit_message: string }): { answer?: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad>; head?: FakeCommit } => {
-    if (!project) return { answer: PROJECT_NOT_FOUND };
+  /**
+   * Checks shared by the three writes (a project the caller can see, Developer access, a safe path, a branch); returns
+   * the project and the branch's head commit, or the answer.
+   */
+  const prepareWrite = (id: string | number, principal: Principal, path: string, body: { branch: string; start_branch?: string; commit_message: string }): { answer: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad> } | { answer?: undefined; project: Project; head: FakeCommit } => {
+    const project = store.findProject(id);
+    if (!project || !store.canRead(project, principal.user)) return { answer: PROJECT_NOT_FOUND };
     if (!store.hasAccess(project, principal.user, 30)) return { answer: FORBIDDEN };
     if (`/${path}/`.includes('/../') || path.startsWith('/')) return { answer: bad('file_path is invalid', 'file_path') };
     const branches = project.repository.branches;
     const head = branches[body.branch] ?? (body.start_branch !== undefined ? branches[body.start_branch] : undefined);
     if (!head) return { answer: bad(`You can only create or edit files when you are on a branch`, 'branch') };
-    return { head: store.findCommit(project, head)! };
+    return { project, head: store.findCommit(project, head)! };
+  };
+
+  /** The entry an update or a delete changes, or the answer when it is missing or changed since `last_commit_id`. */
+  const changedEntry = (head: FakeCommit, path: string, lastCommitId: string | undefined, verb: 'update' | 'delete') => {
+    const entry = entryOf(head.tree, path);
+    if (!entry) return { answer: bad("A file with this name doesn't exist", 'file_path') };
+    if (lastCommitId !== undefined && lastCommitId !== entry.last_commit_id) return { answer: bad(`You are attempting to ${verb} a file that has changed since you started editing it.`, 'last_commit_id') };
+    return { entry };
   };
 
   const write = (project: Project, principal: Principal, head: FakeCommit, branch: string, commitMessage: string, path: string, change: { content: string; execute_filemode: boolean } | null) => {
@@ -130,34 +142,29 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       return file ? { status: 200, headers: metadataHeaders(file) as never } : { status: 404 };
     },
     'repository/create-file': ({ params, body }, { principal }) => {
-      const project = store.findProject(params.id);
-      const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
+      const prepared = prepareWrite(params.id, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      if (entryOf(prepared.head!.tree, params.file_path)) return bad('A file with this name already exists', 'file_path');
-      write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, { content: contentOf(body.content, body.encoding), execute_filemode: body.execute_filemode === true });
+      if (entryOf(prepared.head.tree, params.file_path)) return bad('A file with this name already exists', 'file_path');
+      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, { content: contentOf(body.content, body.encoding), execute_filemode: body.execute_filemode === true });
       return { status: 201, body: { file_path: params.file_path, branch: body.branch } };
     },
     'repository/update-file': ({ params, body }, { principal }) => {
-      const project = store.findProject(params.id);
-      const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
+      const prepared = prepareWrite(params.id, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      const entry = entryOf(prepared.head!.tree, params.file_path);
-      if (!entry) return bad("A file with this name doesn't exist", 'file_path');
-      if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to update a file that has changed since you started editing it.', 'last_commit_id');
+      const { entry, answer } = changedEntry(prepared.head, params.file_path, body.last_commit_id, 'update');
+      if (!entry) return answer;
       const content = contentOf(body.content, body.encoding);
       const mode = body.execute_filemode ?? entry.execute_filemode;
-      if (content === project!.repository.blobs[entry.blob_id] && mode === entry.execute_filemode) return bad('The content of the file is unchanged: an empty commit', 'content');
-      write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, { content, execute_filemode: mode });
+      if (content === prepared.project.repository.blobs[entry.blob_id] && mode === entry.execute_filemode) return bad('The content of the file is unchanged: an empty commit', 'content');
+      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, { content, execute_filemode: mode });
       return { status: 200, body: { file_path: params.file_path, branch: body.branch } };
     },
     'repository/delete-file': ({ params, body }, { principal }) => {
-      const project = store.findProject(params.id);
-      const prepared = prepareWrite(project && store.canRead(project, principal.user) ? project : undefined, principal, params.file_path, body);
+      const prepared = prepareWrite(params.id, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      const entry = entryOf(prepared.head!.tree, params.file_path);
-      if (!entry) return bad("A file with this name doesn't exist", 'file_path');
-      if (body.last_commit_id !== undefined && body.last_commit_id !== entry.last_commit_id) return bad('You are attempting to delete a file that has changed since you started editing it.', 'last_commit_id');
-      write(project!, principal, prepared.head!, body.branch, body.commit_message, params.file_path, null);
+      const { answer } = changedEntry(prepared.head, params.file_path, body.last_commit_id, 'delete');
+      if (answer) return answer;
+      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, null);
       return { status: 204 };
     },
     'repository/list-tree': ({ params, query }, { principal, request }) => {

@@ -37,12 +37,11 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
   const createdAt = (user: FakeUser) => user.created_at ?? store.data.now ?? '2025-01-01T00:00:00.000Z';
   const text = (user: FakeUser, name: (typeof PROFILE_TEXTS)[number]) => user.profile?.[name] ?? null;
 
-  /** The single-user view of a signed-in caller who is not an administrator. */
-  const singleView = (user: FakeUser) => ({
+  /** What both single-user views show: the public view, the creation time and the profile texts they share. */
+  const profileView = (user: FakeUser) => ({
     ...publicUser(store, user),
     created_at: createdAt(user),
     bio: user.bio ?? '',
-    bot: false,
     location: text(user, 'location'),
     public_email: text(user, 'public_email'),
     skype: text(user, 'skype'),
@@ -52,6 +51,12 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
     website_url: text(user, 'website_url'),
     organization: text(user, 'organization'),
     job_title: text(user, 'job_title'),
+  });
+
+  /** The single-user view of a signed-in caller who is not an administrator. */
+  const singleView = (user: FakeUser) => ({
+    ...profileView(user),
+    bot: false,
     pronouns: text(user, 'pronouns'),
     work_information: text(user, 'work_information'),
     followers: 0,
@@ -64,19 +69,9 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
   const adminView = (user: FakeUser) => {
     const creator = user.created_by_id == null ? undefined : store.user(user.created_by_id);
     return {
-      ...publicUser(store, user),
+      ...profileView(user),
       email: user.email,
       is_admin: user.is_admin === true,
-      created_at: createdAt(user),
-      bio: user.bio ?? '',
-      location: text(user, 'location'),
-      skype: text(user, 'skype'),
-      linkedin: text(user, 'linkedin'),
-      twitter: text(user, 'twitter'),
-      discord: text(user, 'discord'),
-      website_url: text(user, 'website_url'),
-      organization: text(user, 'organization'),
-      job_title: text(user, 'job_title'),
       last_sign_in_at: null,
       confirmed_at: createdAt(user),
       last_activity_on: user.last_activity_on ?? null,
@@ -90,7 +85,6 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       last_sign_in_ip: null,
       created_by: creator ? userBasic(store, creator) : null,
       email_reset_offered_at: null,
-      public_email: text(user, 'public_email'),
       commit_email: text(user, 'commit_email') ?? user.email,
       sign_in_count: 0,
     };
