@@ -129,7 +129,11 @@ describe('repository files', () => {
     const stale = await failure(dev.repository.updateFile({ path: { id: PROJECT, file_path: 'docs/new file.md' }, body: { branch: 'main', commit_message: 'Stale', content: 'x', last_commit_id: file.last_commit_id } }));
     expect(stale.status).toBe(400);
 
+    const staleDelete = await failure(dev.repository.deleteFile({ path: { id: PROJECT, file_path: 'docs/new file.md' }, body: { branch: 'main', commit_message: 'Stale', last_commit_id: file.last_commit_id } }));
+    expect(staleDelete).toMatchObject({ status: 400, body: { message: expect.stringContaining('You are attempting to delete a file that has changed since you started editing it.') } });
     await dev.repository.deleteFile({ path: { id: PROJECT, file_path: 'docs/new file.md' }, body: { branch: 'main', commit_message: 'Remove' } });
+    const missing = await failure(dev.repository.deleteFile({ path: { id: PROJECT, file_path: 'docs/new file.md' }, body: { branch: 'main', commit_message: 'Again' } }));
+    expect(missing).toMatchObject({ status: 400, body: { message: expect.stringContaining("A file with this name doesn't exist") } });
     expect((await failure(dev.repository.getFile({ path: { id: PROJECT, file_path: 'docs/new file.md' }, query: { ref: 'main' } }))).status).toBe(404);
     // The old commit still has it.
     const old = await dev.repository.getFile({ path: { id: PROJECT, file_path: 'docs/new file.md' }, query: { ref: file.commit_id } });
