@@ -10,6 +10,12 @@ import { ROOT, WORK_DIR } from './paths.ts';
 /** tsc's record of what it checked (git-ignored .tmp/): a clean clone has none and checks everything. */
 const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
 
+/**
+ * What a second `npm test` reuses from the first, none of it in a fresh clone: the lint stamp (scripts/lib/lint-cache.ts),
+ * tsc's build info, and the fake's compiled dist/ with its build info (`npm pack ./fake` runs `tsc -b`).
+ */
+export const TEST_CACHES = [join(WORK_DIR, 'lint-clean.sha256'), TSC_BUILD_INFO, join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist')];
+
 export interface Step {
   name: string;
   /** What the step checks, for the summary. */

@@ -97,7 +97,7 @@ const targets: Target[] = [mockTarget(false), mockTarget(true), serverTarget(fal
 
 describe.each(targets)('@gitbeaker/rest against the $name', ({ name, strict, api, lines, token, ids }) => {
   // One client per token: constructing a Gitlab instance builds every resource class (about 1.5 ms each time).
-  const clients = new Map<string, InstanceType<typeof Gitlab>>();
+  const clients = new Map<string, Gitlab>();
   const client = (operationId: string) => {
     const key = token?.(operationId) ?? 'glpat-test';
     let made = clients.get(key);
