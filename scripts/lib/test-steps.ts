@@ -5,7 +5,16 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './paths.ts';
+import { ROOT, WORK_DIR } from './paths.ts';
+
+/** tsc's record of what it checked (git-ignored .tmp/): a clean clone has none and checks everything. */
+const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
+
+/**
+ * What a second `npm test` reuses from the first, none of it in a fresh clone: the lint stamp (scripts/lib/lint-cache.ts),
+ * tsc's build info, and the fake's compiled dist/ with its build info (`npm pack ./fake` runs `tsc -b`).
+ */
+export const TEST_CACHES = [join(WORK_DIR, 'lint-clean.sha256'), TSC_BUILD_INFO, join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist')];
 
 export interface Step {
   name: string;
@@ -31,8 +40,16 @@ const tsx = (script: string, ...args: string[]) => ['--import', 'tsx', join(ROOT
 /** The steps, without `npm run` in between (an npm process costs half a second of CPU and prints nothing useful). */
 export function testSteps(vitestArgs: string[] = []): Step[] {
   return [
-    { name: 'check', what: 'regenerate and compare generated/, lint (layout, Redocly, Spectral)', args: tsx('build.ts', '--check') },
-    { name: 'typecheck', what: 'tsc --noEmit over the repository (with the type tests)', args: [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(ROOT, 'tsconfig.json')] },
+    {
+      name: 'check',
+      what: 'regenerate and compare generated/, lint (layout, Redocly, Spectral) unless nothing the linters read changed since a clean lint here',
+      args: tsx('build.ts', '--check', '--lint-cache'),
+    },
+    {
+      name: 'typecheck',
+      what: 'tsc --noEmit over the repository (with the type tests), incremental: a warm run rechecks what changed',
+      args: [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(ROOT, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', TSC_BUILD_INFO],
+    },
     { name: 'gate', what: 'the breaking-change gate against the latest release', args: tsx('gate.ts') },
     { name: 'vitest', what: 'every test file', args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs] },
   ];
