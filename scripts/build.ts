@@ -3,9 +3,11 @@
  *   npm run build          write generated/; the linters are skipped when nothing they read changed since a clean run
  *   npm run check          the same, always linting everything, but fail (and write nothing) if generated/ is not
  *                          what the generators produce
- *   build.ts --check --lint-cache
- *                          check, skipping the linters as `npm run build` does (npm test's check step; a fresh clone
- *                          has no cache, so CI lints everything)
+ *   build.ts --check --cache
+ *                          check, skipping what a content-hashed stamp shows passed on the same inputs on this machine
+ *                          (scripts/lib/stamps.ts): the lint as `npm run build` does, and the regeneration when neither
+ *                          generated/ nor anything the generators read changed since it last matched (npm test's check
+ *                          step; a fresh clone has no stamps, so CI lints and regenerates everything)
  * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
  * succeed. Each step prints its time.
  */
@@ -15,14 +17,16 @@ import { generators } from '../generators/index.ts';
 import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { checkLayout } from './lib/layout.ts';
-import { lintedClean, lintInputsHash, recordClean } from './lib/lint-cache.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
 import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT, WORK_DIR } from './lib/paths.ts';
 import { run } from './lib/run.ts';
+import { GENERATED, inputsHash, LINT, recordStamp, stamped } from './lib/stamps.ts';
 
 const check = process.argv.includes('--check');
 /** Skip the linters when nothing they read changed since a clean lint: always in a build, on request in a check. */
-const lintCache = !check || process.argv.includes('--lint-cache');
+const lintCache = !check || process.argv.includes('--cache');
+/** Skip the regeneration when generated/ and its inputs are as they were when it last matched: on request in a check. */
+const generatedCache = check && process.argv.includes('--cache');
 const started = performance.now();
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -58,12 +62,8 @@ async function bundle(): Promise<OpenApiDocument> {
 }
 
 /** Layout, Redocly on the source and Spectral on the bundle; a problem fails the build with the linter's report. */
-async function lint(): Promise<() => void> {
+async function lint(hash: string): Promise<() => void> {
   const start = performance.now();
-  const hash = await lintInputsHash();
-  if (lintCache && (await lintedClean(hash))) {
-    return () => console.log(`[2/4] Lint skipped: openapi/ and the lint rules are unchanged since the last clean lint on this machine (npm run check always lints)`);
-  }
   const layout = checkLayout(join(ROOT, 'openapi'));
   if (layout.length > 0) fail(`Layout of openapi/: ${layout.length} problem(s)`, layout.join('\n'));
   const [[redocly, redoclyTime], [spectral, spectralTime]] = await Promise.all([
@@ -73,7 +73,7 @@ async function lint(): Promise<() => void> {
   const redoclyClean = redocly.code === 0 && !/warning/i.test(redocly.output.replace(/0 warnings?/gi, ''));
   if (!redoclyClean) fail('Redocly lint found problems (errors and warnings both fail the build)', redocly.output);
   if (spectral.code !== 0) fail('Spectral lint found problems in the bundle (errors and warnings both fail the build)', spectral.output);
-  await recordClean(hash);
+  await recordStamp(LINT, hash);
   const total = seconds(start);
   return () => console.log(`[2/4] Linted: layout, Redocly (${redoclyTime}) and Spectral (${spectralTime}) report 0 errors, 0 warnings (${total})`);
 }
@@ -88,11 +88,28 @@ async function generate(doc: OpenApiDocument): Promise<{ name: string; folder: s
   return out;
 }
 
+const LINT_SKIPPED = '[2/4] Lint skipped: openapi/ and the lint rules are unchanged since the last clean lint on this machine (npm run check always lints)';
+const lintHash = await inputsHash(LINT);
+const lintCurrent = lintCache && (await stamped(LINT, lintHash));
+const generatedHash = generatedCache ? await inputsHash(GENERATED) : '';
+const generatedCurrent = generatedCache && (await stamped(GENERATED, generatedHash));
+const GENERATED_SKIPPED = '[3/4] Regeneration skipped: generated/, openapi/, generators/ and the locked tool versions are unchanged since generated/ last matched on this machine (npm run check always regenerates)';
+if (lintCurrent && generatedCurrent) {
+  console.log(`[1/4] Bundle skipped: nothing to lint or regenerate\n${LINT_SKIPPED}\n${GENERATED_SKIPPED}`);
+  console.log(`[4/4] Done in ${seconds(started)}`);
+  process.exit(0);
+}
+
 const doc = await bundle();
 const generateStart = performance.now();
 // The linters run in child processes while this process generates; both must succeed before anything is written.
-const [report, outputs] = await Promise.all([lint(), generate(doc)]);
+const [report, outputs] = await Promise.all([lintCurrent ? () => console.log(LINT_SKIPPED) : lint(lintHash), generatedCurrent ? undefined : generate(doc)]);
 report();
+if (!outputs) {
+  console.log(GENERATED_SKIPPED);
+  console.log(`[4/4] Done in ${seconds(started)} (spec version ${doc.info.version})`);
+  process.exit(0);
+}
 console.log(`[3/4] Generated ${outputs.length} outputs (${seconds(generateStart)} with the lint alongside)${check ? ', comparing with generated/' : ''}`);
 const drifted: string[] = [];
 for (const { name, folder, files, time } of outputs) {
@@ -104,4 +121,6 @@ for (const { name, folder, files, time } of outputs) {
 if (check && drifted.length > 0) {
   fail('generated/ is out of date with openapi/ and generators/: run `npm run build` and commit the result', drifted.join('\n'));
 }
+// generated/ is now what the generators make of the inputs: a later `npm test` with the same files may skip regenerating.
+await recordStamp(GENERATED, generatedHash || (await inputsHash(GENERATED)));
 console.log(`[4/4] Done in ${seconds(started)} (spec version ${doc.info.version})`);

@@ -5,9 +5,10 @@
  * Vitest writes to the terminal as it runs; the other steps' output follows it. Every step runs to its end, and
  * `npm test` fails if any of them fails. The summary gives each step's wall and CPU time.
  */
-import { runStep, stepTimes, testSteps, type StepResult } from './lib/test-steps.ts';
+import { machineCpuSeconds, runStep, stepTimes, testSteps, type StepResult } from './lib/test-steps.ts';
 
 const started = performance.now();
+const machineStarted = machineCpuSeconds();
 const steps = testSteps(process.argv.slice(2));
 const quiet = steps.filter((step) => step.name !== 'vitest');
 const vitest = steps.find((step) => step.name === 'vitest')!;
@@ -31,6 +32,8 @@ const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
 console.log('\nnpm test, steps run together:');
 for (const result of results) console.log(`  ${result.code === 0 ? '✓' : '✖'} ${result.name.padEnd(10)} ${stepTimes(result)}`);
 console.log(`  in all: ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU`);
+const machine = machineCpuSeconds() - machineStarted;
+if (machine > 0) console.log(`  the machine's CPU meanwhile: ${machine.toFixed(1)} s (the steps' and Chromium's, which no step waits for, and anything else running)`);
 const failed = results.filter((r) => r.code !== 0);
 if (failed.length > 0) {
   console.error(`\n✖ npm test failed: ${failed.map((r) => r.name).join(', ')}`);

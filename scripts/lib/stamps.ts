@@ -1,0 +1,66 @@
+/**
+ * Content-hashed stamps in `.tmp/`: a check whose result depends only on some files records the hash of those files
+ * when it passes, and a later run on this machine with the same hash may skip it. A fresh clone (CI) has no stamps.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { ROOT, WORK_DIR } from './paths.ts';
+
+export interface Stamp {
+  /** The file in `.tmp/`. */
+  file: string;
+  /** Files and folders (relative to the repository) the check reads. */
+  inputs: string[];
+}
+
+/** Everything the linters read: the description, both configurations, the house rules and the linters' versions. */
+export const LINT: Stamp = {
+  file: 'lint-clean.sha256',
+  inputs: ['openapi', 'redocly.yaml', '.spectral.yaml', 'scripts/spectral', 'scripts/lib/layout.ts', 'package-lock.json'],
+};
+
+/**
+ * Everything that decides whether generated/ is what the generators make of the document: the description, the
+ * generators and their templates, the build script, the locked versions of the tools they call (Redocly,
+ * openapi-typescript, Ajv, TypeScript) and generated/ itself.
+ */
+export const GENERATED: Stamp = {
+  file: 'generated-current.sha256',
+  inputs: ['openapi', 'redocly.yaml', 'generators', 'scripts/build.ts', 'scripts/lib/output.ts', 'scripts/lib/paths.ts', 'package-lock.json', 'generated'],
+};
+
+/** The HTML reference rendered in Chromium, every operation by its anchor (test/reference.test.ts). */
+export const REFERENCE_RENDERED: Stamp = {
+  file: 'reference-rendered.sha256',
+  inputs: ['generated/openapi/reference.html', 'generated/openapi/openapi.json', 'test/reference.test.ts', 'package-lock.json'],
+};
+
+async function files(path: string): Promise<string[]> {
+  const entries = await readdir(join(ROOT, path), { withFileTypes: true, recursive: true }).catch(() => undefined);
+  if (!entries) return [path];
+  return entries.filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name))).sort();
+}
+
+/**
+ * A hash of every input of the check, of the Node version running it and of `extra` (what else the result depends on,
+ * such as a browser's version): the same hash means the same result.
+ */
+export async function inputsHash(stamp: Stamp, extra = ''): Promise<string> {
+  const hash = createHash('sha256').update(`${process.version}\0${extra}\0`);
+  for (const path of (await Promise.all(stamp.inputs.map(files))).flat()) {
+    hash.update(`${path}\0`);
+    hash.update(await readFile(join(ROOT, path)).catch(() => Buffer.from('missing')));
+  }
+  return hash.digest('hex');
+}
+
+/** Whether the check passed on inputs with this hash in an earlier run on this machine. */
+export async function stamped(stamp: Stamp, hash: string): Promise<boolean> {
+  return (await readFile(join(WORK_DIR, stamp.file), 'utf8').catch(() => '')).trim() === hash;
+}
+
+export async function recordStamp(stamp: Stamp, hash: string): Promise<void> {
+  await mkdir(WORK_DIR, { recursive: true });
+  await writeFile(join(WORK_DIR, stamp.file), `${hash}\n`);
+}

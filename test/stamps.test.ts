@@ -1,0 +1,52 @@
+import { mkdirSync, rmSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { WORK_DIR } from '../scripts/lib/paths.ts';
+import { inputsHash, recordStamp, stamped, type Stamp } from '../scripts/lib/stamps.ts';
+
+const dir = join(WORK_DIR, 'stamps-test');
+const stamp: Stamp = { file: 'stamps-test.sha256', inputs: ['.tmp/stamps-test/folder', '.tmp/stamps-test/single.txt'] };
+
+beforeEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'folder', 'nested'), { recursive: true });
+  writeFileSync(join(dir, 'folder', 'a.txt'), 'a');
+  writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), 'b');
+  writeFileSync(join(dir, 'single.txt'), 'single');
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(join(WORK_DIR, stamp.file), { force: true });
+});
+
+describe('inputsHash', () => {
+  it.each([
+    ['a file in a folder changes', () => writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), 'B')],
+    ['a single-file input changes', () => writeFileSync(join(dir, 'single.txt'), 'other')],
+    ['a file is added', () => writeFileSync(join(dir, 'folder', 'c.txt'), '')],
+    ['a file is renamed', () => renameSync(join(dir, 'folder', 'a.txt'), join(dir, 'folder', 'z.txt'))],
+    ['a file is removed', () => rmSync(join(dir, 'folder', 'a.txt'))],
+    ['content moves from one file to another', () => (writeFileSync(join(dir, 'folder', 'a.txt'), 'ab'), writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), ''))],
+  ])('changes when %s', async (_case, change) => {
+    const before = await inputsHash(stamp);
+    change();
+    expect(await inputsHash(stamp)).not.toBe(before);
+  });
+
+  it('is the same for the same files, and differs with what else the result depends on', async () => {
+    expect(await inputsHash(stamp)).toBe(await inputsHash(stamp));
+    expect(await inputsHash(stamp, 'Chromium 156')).not.toBe(await inputsHash(stamp, 'Chromium 157'));
+  });
+});
+
+describe('stamped', () => {
+  it('is true only for the hash last recorded', async () => {
+    const hash = await inputsHash(stamp);
+    rmSync(join(WORK_DIR, stamp.file), { force: true });
+    expect(await stamped(stamp, hash)).toBe(false);
+    await recordStamp(stamp, hash);
+    expect(await stamped(stamp, hash)).toBe(true);
+    writeFileSync(join(dir, 'single.txt'), 'changed');
+    expect(await stamped(stamp, await inputsHash(stamp))).toBe(false);
+  });
+});
