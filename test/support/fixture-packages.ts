@@ -1,10 +1,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import YAML from 'yaml';
 import { generators } from '../../generators/index.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
+import { inputsHash, recordStamp, stamped, type Stamp } from '../../scripts/lib/stamps.ts';
 
 /** The fixture document with every shape the package generators handle (multipart, files, HEAD, query forms). */
 export function fixtureDocument(): OpenApiDocument {
@@ -16,9 +17,15 @@ export function fixtureDocument(): OpenApiDocument {
  * so that their dependencies resolve from its node_modules) and returns the folder. The types package they depend on
  * goes to `.tmp/<name>/node_modules/@service-api/types/`, and the validators package is also written to
  * `.tmp/<name>/node_modules/@service-api/validators/`, where the fixture's server package finds them.
+ * The generators are pure functions of the document: packages generated here earlier from the same fixture, generators
+ * and tool versions (a content-hashed stamp, `.tmp/<name>.sha256`) are used as they are.
  */
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(ROOT, '.tmp', name);
+  const stamp: Stamp = { file: `${name}.sha256`, inputs: ['test/fixtures/packages.yaml', 'test/support/fixture-packages.ts', 'generators', 'package-lock.json'] };
+  const hash = await inputsHash(stamp);
+  if (existsSync(out) && (await stamped(stamp, hash))) return out;
+  await rm(join(ROOT, '.tmp', stamp.file), { force: true });
   await rm(out, { recursive: true, force: true });
   const doc = fixtureDocument();
   for (const generator of generators.filter((g) => ['types', 'client', 'server', 'validators'].includes(g.name))) {
@@ -32,5 +39,6 @@ export async function generateFixturePackages(name: string): Promise<string> {
       }
     }
   }
+  await recordStamp(stamp, hash);
   return out;
 }
