@@ -41,6 +41,7 @@ const values: [string, () => unknown][] = [
   ['a sparse frozen array', () => deepFreeze(sparse())],
   ['dates', () => [frozenRecord(), new Date(0), { at: new Date(0) }]],
   ['toJSON gets the index of its item', () => [frozenRecord(), { toJSON: (key: string) => `item ${key}` }, { toJSON: () => undefined }]],
+  ['items past index 9', () => [...Array.from({ length: 11 }, frozenRecord), { toJSON: (key: string) => `item ${key}` }, new Date(0), undefined, { a: 1 }]],
   ['toJSON of the body', () => ({ toJSON: (key: string) => ({ key }) })],
   ['an array with its own toJSON', () => Object.assign([frozenRecord()], { toJSON: () => 'own' })],
   ['integer-like and __proto__ keys', () => deepFreeze(JSON.parse('{"b":1,"10":2,"2":3,"__proto__":4}') as object)],

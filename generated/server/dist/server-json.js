@@ -18,11 +18,20 @@ export function responseJson(body) {
 }
 /** An array item by item; one `JSON.stringify` when no item has a kept text (as fast as before for other arrays). */
 function arrayJson(array) {
-    const items = Array.from({ length: array.length }, (_, index) => array[index]);
-    const kept = items.map(keptJson);
-    if (kept.every((text) => text === undefined))
+    const items = new Array(array.length); // each item read once, as JSON.stringify does
+    let kept;
+    for (let index = 0; index < items.length; index += 1) {
+        const item = (items[index] = array[index]);
+        const text = keptJson(item);
+        if (text !== undefined)
+            (kept ??= new Array(items.length))[index] = text;
+    }
+    if (!kept)
         return JSON.stringify(items);
-    return `[${kept.map((text, index) => text ?? itemJson(items[index], index)).join(',')}]`;
+    let json = '[';
+    for (let index = 0; index < items.length; index += 1)
+        json += `${index === 0 ? '' : ','}${kept[index] ?? itemJson(items[index], index)}`;
+    return `${json}]`;
 }
 /** An item as JSON.stringify writes it inside an array: `toJSON` gets its index, nothing (undefined, a function) is null. */
 function itemJson(value, index) {
@@ -59,8 +68,10 @@ function isFrozenThrough(value, ancestors) {
     if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
         return false;
     ancestors.add(value);
-    for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
-        if (!('value' in descriptor))
+    // One descriptor at a time: several times faster than Object.getOwnPropertyDescriptors on a record.
+    for (const name of Object.getOwnPropertyNames(value)) {
+        const descriptor = Object.getOwnPropertyDescriptor(value, name);
+        if ('get' in descriptor)
             return false; // a getter or a setter
         const child = descriptor.value;
         if (typeof child === 'function' || typeof child === 'bigint')
