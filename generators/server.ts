@@ -45,6 +45,7 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
     { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
     { path: `${folder}/src/server-input.ts`, contents: banner + (await template('server-input.ts')) },
+    { path: `${folder}/src/server-json.ts`, contents: banner + (await template('server-json.ts')) },
     { path: `${folder}/src/server-tolerance.ts`, contents: banner + (await template('server-tolerance.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
@@ -184,7 +185,8 @@ await app.listen({ port: 3000 });
 - Credentials of every scheme (\`PRIVATE-TOKEN\`, \`JOB-TOKEN\`, \`Authorization: Bearer\`, \`private_token\`,
   \`access_token\`, \`job_token\`, the session cookie) are extracted; \`authenticate\` decides (401 without it).
 - A handler returns \`{ status, body, headers }\`, one of the operation's documented responses; files may be a
-  \`Blob\`, bytes, text or a stream. \`validateResponses: true\` checks JSON bodies against the document.
+  \`Blob\`, bytes, text or a stream. \`validateResponses: true\` checks JSON bodies against the document. A deeply frozen
+  plain record (\`Object.freeze\` all through) is serialized once and its JSON text reused, also inside a list.
 
 ### Order of work and hostile input
 

@@ -34,7 +34,8 @@ export function webBase(_store: Store): string {
 
 /**
  * `build` cached while the state stays as it is: every write moves `store.revision` on, which empties the cache. At
- * most `max` values are kept (a client paging through a large list in one revision).
+ * most `max` values are kept (a client paging through a large list in one revision). The values are shared by every
+ * read, so they are deeply frozen: nothing can change them, and the server runtime serializes each one once.
  */
 export function perRevision<K extends object, V>(store: Store, build: (key: K) => V, max = 1000): (key: K) => V {
   const cache = new Map<K, V>();
@@ -46,11 +47,24 @@ export function perRevision<K extends object, V>(store: Store, build: (key: K) =
     }
     let value = cache.get(key);
     if (value === undefined) {
-      value = build(key);
+      value = deepFreeze(build(key));
       cache.set(key, value);
     }
     return value;
   };
+}
+
+/** `value` and every object in it frozen (a handler that must change a shared value changes a copy). */
+export function deepFreeze<T>(value: T): T {
+  const seen = new Set<object>();
+  const freeze = (item: unknown) => {
+    if (typeof item !== 'object' || item === null || seen.has(item)) return;
+    seen.add(item);
+    Object.freeze(item);
+    for (const child of Object.values(item)) freeze(child);
+  };
+  freeze(value);
+  return value;
 }
 
 /** The longest `Link` header the fake sends. */

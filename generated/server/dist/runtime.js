@@ -7,6 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
+import { responseJson } from './server-json.js';
 import { normalizeInput, Tolerances } from './server-tolerance.js';
 export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances } from './server-tolerance.js';
@@ -371,5 +372,5 @@ function send(route, reply, result, hooks, validate) {
         return reply.send(Readable.fromWeb(body));
     if (typeof body === 'string' && !route.json)
         return reply.type(String(reply.getHeader('content-type') ?? 'text/plain; charset=utf-8')).send(body);
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+    return reply.type('application/json; charset=utf-8').send(responseJson(body));
 }

@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
+import { responseJson } from './server-json.js';
 import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
 
 export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
@@ -492,5 +493,5 @@ function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResult
   if (body instanceof Uint8Array) return reply.type(String(reply.getHeader('content-type') ?? 'application/octet-stream')).send(Buffer.from(body));
   if (body instanceof ReadableStream) return reply.send(Readable.fromWeb(body as import('node:stream/web').ReadableStream));
   if (typeof body === 'string' && !route.json) return reply.type(String(reply.getHeader('content-type') ?? 'text/plain; charset=utf-8')).send(body);
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+  return reply.type('application/json; charset=utf-8').send(responseJson(body));
 }
