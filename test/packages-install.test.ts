@@ -5,7 +5,9 @@
  * installed beside them: the consumer embeds it with `startFake`, and its command runs with `npx service-api-fake`.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,25 +35,21 @@ async function sh(command: string, args: string[], cwd: string): Promise<string>
 }
 
 it('packs, installs, type-checks and runs a consumer of the types, client, server and validators packages', async () => {
-  work = await mkdtemp(join(tmpdir(), 'service-api-consumer-'));
+  work = await mkdtemp(join(tmpdir(), 'service-api-tarballs-'));
   const tarballs = join(work, 'tarballs');
-  const project = join(work, 'project');
   await mkdir(tarballs);
-  await mkdir(project);
   // One npm process packs the five packages.
   await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), '--pack-destination', tarballs, '--silent'], ROOT);
   const files = (await readdir(tarballs)).sort();
   expect(files).toEqual(['client', 'fake', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
 
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  const project = await installed(tarballs, files);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
   await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: ['node'], outDir: 'out', skipLibCheck: false, skipDefaultLibCheck: true }, files: ['consumer.ts'] }, null, 2),
   );
   await writeFile(join(project, 'consumer.ts'), consumerSource.replace('__MOCK__', api()));
-  // @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it.
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files.map((f) => join(tarballs, f)), '@types/node@20.19.43'], project);
 
   // One copy of the types: the three packages re-export @service-api/types instead of shipping their own.
   const modules = join(project, 'node_modules', '@service-api');
@@ -88,6 +86,32 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   // The embedded fake: state kept between calls, a refusal as the Service answers it.
   expect(report.fake).toEqual({ before: 3, created: [7, 'opened', 'Fix it'], after: 4, outsider: 404, records: 8 });
 }, 300_000); // about 15 s of CPU (npm pack and install, tsc): generous for a machine shared with the other steps of npm test
+
+/** @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it. */
+const EXTRA_DEPENDENCIES = ['@types/node@20.19.43'];
+
+/**
+ * A fresh project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs
+ * installed. npm pack's tarballs are byte for byte the same for the same packages, so the project installed from the
+ * same tarballs earlier on this machine (its folder named by their hash, complete once `installed` exists) is used as
+ * it is; other such projects are removed.
+ */
+async function installed(tarballs: string, files: string[]): Promise<string> {
+  const hash = createHash('sha256').update(EXTRA_DEPENDENCIES.join(' '));
+  for (const file of files) hash.update(`${file}\0`).update(await readFile(join(tarballs, file)));
+  const name = `service-api-consumer-${hash.digest('hex').slice(0, 20)}`;
+  const project = join(tmpdir(), name);
+  for (const entry of await readdir(tmpdir())) {
+    if (entry.startsWith('service-api-consumer-') && entry !== name) await rm(join(tmpdir(), entry), { recursive: true, force: true });
+  }
+  if (existsSync(join(project, 'installed'))) return project;
+  await rm(project, { recursive: true, force: true });
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files.map((f) => join(tarballs, f)), ...EXTRA_DEPENDENCIES], project);
+  await writeFile(join(project, 'installed'), '');
+  return project;
+}
 
 /** `npx service-api-fake --help`, then the command on a free port answering one real call; the process is stopped. */
 async function fakeCommand(project: string): Promise<{ help: string; mergeRequests: [number, string | undefined] }> {

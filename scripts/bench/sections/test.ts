@@ -2,8 +2,8 @@
  * `npm test`, timed step by step, cold (the caches a fresh clone lacks removed) and warm (run again): wall and CPU time
  * of check, typecheck, gate and vitest, and the whole run.
  */
-import { rm } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../lib/paths.ts';
 import { runStep, stepTimes, TEST_CACHES, testSteps, type StepResult } from '../../lib/test-steps.ts';
@@ -49,15 +49,18 @@ export async function run(options: { sequential: boolean }): Promise<void> {
   heading(
     'npm test',
     '`npm test` twice, as CI and then a developer run it (scripts/test.ts starts check, typecheck, gate and vitest\n' +
-      'together): cold, with the caches a fresh clone lacks removed first (the stamps of the lint, the regeneration and the\n' +
-      'whole HTML reference rendered in Chromium, tsc\'s build info, the fake\'s compiled dist/), then warm, right after,\n' +
-      'with nothing changed. Each step\'s wall time and CPU time (user + system of its process and every process it waited\n' +
-      'for: tsc, npm), and the machine\'s CPU during the run (with Chromium\'s renderers, which no step waits for). On a\n' +
-      `shared machine the wall time grows with the load and the CPU time barely does: CPU ÷ ${cpus().length} cores is what the run would take at best on this machine\n` +
+      'together): cold, with what a fresh clone lacks removed first (the stamps of the lint, the regeneration, the whole\n' +
+      'HTML reference rendered in Chromium and the fixture packages; the installed consumer project; Vitest\'s transformed\n' +
+      'modules; tsc\'s build info; the fake\'s compiled dist/), then warm, right after, with nothing changed. Each step\'s\n' +
+      'wall time and CPU time (user + system of its process and every process it waited for: tsc, npm), and the machine\'s\n' +
+      'CPU during the run (with Chromium\'s renderers, which no step waits for). On a shared machine the wall time grows\n' +
+      `with the load and the CPU time barely does: CPU ÷ ${cpus().length} cores is what the run would take at best on this machine\n` +
       'left to itself.' +
       (options.sequential ? ' `--full` also runs the four steps one after another (the former `&&` chain) for comparison.' : ''),
   );
   for (const path of TEST_CACHES) await rm(path, { recursive: true, force: true });
+  // The pack-and-install test's consumer project, installed outside the repository (test/packages-install.test.ts).
+  for (const entry of await readdir(tmpdir())) if (entry.startsWith('service-api-consumer-')) await rm(join(tmpdir(), entry), { recursive: true, force: true });
   const cold = await once();
   if (!cold) return;
   const warm = await once();
