@@ -1,7 +1,7 @@
 /**
  * The consumer program of the pack-and-install test: it uses each published package the way another team would,
- * from an npm install of the tarballs, without a cast. `__MOCK__` is replaced with the mock's API root; the fake is
- * started in the program itself.
+ * from an npm install of the tarballs, without a cast. It reads the mock's API root from `SERVICE_API_MOCK` (so that
+ * its source, and tsc's incremental record of it, stay the same from run to run); the fake is started in the program itself.
  */
 export const consumerSource = `import Fastify from 'fastify';
 import {
@@ -19,7 +19,7 @@ import { startFake, type FakeData } from '@service-api/fake';
 import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/types';
 import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
 
-const MOCK = '__MOCK__';
+const MOCK = process.env.SERVICE_API_MOCK ?? 'http://127.0.0.1:4010/api/v4';
 const report: Record<string, unknown> = { specVersion };
 
 // Client against the mock: typed methods, typed errors and the low-level client.
