@@ -186,7 +186,8 @@ await app.listen({ port: 3000 });
   \`access_token\`, \`job_token\`, the session cookie) are extracted; \`authenticate\` decides (401 without it).
 - A handler returns \`{ status, body, headers }\`, one of the operation's documented responses; files may be a
   \`Blob\`, bytes, text or a stream. \`validateResponses: true\` checks JSON bodies against the document. A deeply frozen
-  plain record (\`Object.freeze\` all through) is serialized once and its JSON text reused, also inside a list.
+  plain record (\`Object.freeze\` all through) sent again is not serialized again: its JSON text is kept from its
+  second response on, also inside a list.
 
 ### Order of work and hostile input
 

@@ -35,7 +35,7 @@ export function webBase(_store: Store): string {
 /**
  * `build` cached while the state stays as it is: every write moves `store.revision` on, which empties the cache. At
  * most `max` values are kept (a client paging through a large list in one revision). The values are shared by every
- * read, so they are deeply frozen: nothing can change them, and the server runtime serializes each one once.
+ * read, so they are deeply frozen: nothing can change them, and the server runtime keeps each one's JSON text from its second response on.
  */
 export function perRevision<K extends object, V>(store: Store, build: (key: K) => V, max = 1000): (key: K) => V {
   const cache = new Map<K, V>();

@@ -5,9 +5,11 @@
  */
 
 // Why: a server that keeps immutable records (the fake keeps each record until the next write) would stringify the same
-// record on every read. A deeply frozen plain object cannot change, so its text is computed once and kept while it
-// lives. `null`: frozen, but not cacheable (checked once).
-const texts = new WeakMap<object, string | null>();
+// record on every read. A deeply frozen plain object cannot change, so from its second response on its text is kept
+// while it lives (a record sent once, such as a created one, never pays for the check). `SEEN`: frozen, sent once;
+// `null`: frozen, but not cacheable (checked once).
+const SEEN = 0;
+const texts = new WeakMap<object, string | null | typeof SEEN>();
 
 /** `JSON.stringify(body)`, reusing the kept text of deeply frozen records, also as the items of a fresh array. */
 export function responseJson(body: unknown): string {
@@ -40,15 +42,19 @@ function itemJson(value: unknown, index: number): string {
   return wrapped.length > 2 ? wrapped.slice(key.length + 4, -1) : 'null';
 }
 
-/** The kept text of a deeply frozen plain object or array (computed the first time it is seen), else undefined. */
+/** The kept text of a deeply frozen plain object or array (computed the second time it is sent), else undefined. */
 function keptJson(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return undefined;
-  let text = texts.get(value);
+  const text = texts.get(value);
+  if (typeof text === 'string') return text;
+  if (text === null) return undefined;
   if (text === undefined) {
-    text = isDeeplyFrozen(value) ? JSON.stringify(value) : null;
-    texts.set(value, text);
+    texts.set(value, SEEN);
+    return undefined;
   }
-  return text ?? undefined;
+  const kept = isDeeplyFrozen(value) ? JSON.stringify(value) : null;
+  texts.set(value, kept);
+  return kept ?? undefined;
 }
 
 /** Frozen through and through: plain objects and arrays, data properties only, no `toJSON`, no cycle. */
