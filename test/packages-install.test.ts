@@ -105,7 +105,8 @@ async function installed(tarballs: string, files: string[]): Promise<string> {
   for (const entry of await readdir(tmpdir())) {
     if (entry.startsWith('service-api-consumer-') && entry !== name) await rm(join(tmpdir(), entry), { recursive: true, force: true });
   }
-  if (existsSync(join(project, 'installed'))) return project;
+  // CI installs afresh: the folder is outside the clone, so another clone on the same machine may have left it.
+  if (process.env.CI !== 'true' && existsSync(join(project, 'installed'))) return project;
   await rm(project, { recursive: true, force: true });
   await mkdir(project);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
