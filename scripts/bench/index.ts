@@ -26,7 +26,7 @@ const full = values.full && !values.quick;
 const durationS = values.quick ? 0.5 : full ? 1.5 : 1;
 const sections: Record<string, () => Promise<void>> = {
   [validators.name]: () => validators.run({ rounds, iterations: values.quick ? 50_000 : 100_000 }),
-  [client.name]: () => client.run({ rounds, calls: values.quick ? 100 : 200 }),
+  [client.name]: () => client.run({ rounds, calls: values.quick ? 100 : 500 }),
   [bundle.name]: () => bundle.run(),
   [mock.name]: () => mock.run({ rounds, durationS, restartEachRound: full }),
   [server.name]: () => server.run({ rounds, durationS, soakS: values.quick ? 2 : full ? 20 : 4, restartEachRound: full }),
