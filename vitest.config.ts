@@ -15,8 +15,6 @@ export default defineConfig({
     // validators, Prism, Fastify, TypeScript), instead of a new process per file that loads them all again: half the
     // CPU time on the files that use them. Test files share no mutable state: each starts its own servers and fixtures.
     isolate: false,
-    // Transformed test and source modules kept between runs (keyed by their content): a second run transforms none.
-    experimental: { fsModuleCache: true, fsModuleCachePath: '.tmp/vitest-modules' },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -50,9 +50,9 @@ export async function run(options: { sequential: boolean }): Promise<void> {
     'npm test',
     '`npm test` twice, as CI and then a developer run it (scripts/test.ts starts check, typecheck, gate and vitest\n' +
       'together): cold, with what a fresh clone lacks removed first (the stamps of the lint, the regeneration, the whole\n' +
-      'HTML reference rendered in Chromium and the fixture packages; the installed consumer project; Vitest\'s transformed\n' +
-      'modules; tsc\'s build info; the fake\'s compiled dist/), then warm, right after, with nothing changed. Each step\'s\n' +
-      'wall time and CPU time (user + system of its process and every process it waited for: tsc, npm), and the machine\'s\n' +
+      'HTML reference rendered in Chromium and the fixture packages; the installed consumer project; tsc\'s build info;\n' +
+      'the fake\'s compiled dist/), then warm, right after, with nothing changed. Each step\'s wall time\n' +
+      'and CPU time (user + system of its process and every process it waited for: tsc, npm), and the machine\'s\n' +
       'CPU during the run (with Chromium\'s renderers, which no step waits for). On a shared machine the wall time grows\n' +
       `with the load and the CPU time barely does: CPU ÷ ${cpus().length} cores is what the run would take at best on this machine\n` +
       'left to itself.' +
