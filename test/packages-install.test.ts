@@ -7,7 +7,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -92,27 +92,43 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
 const EXTRA_DEPENDENCIES = ['@types/node@20.19.43'];
 
 /**
- * A fresh project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs
- * installed. npm pack's tarballs are byte for byte the same for the same packages, so the project installed from the
- * same tarballs earlier on this machine (its folder named by their hash, complete once `installed` exists) is used as
- * it is; other such projects are removed.
+ * A project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs
+ * installed. CI installs into this run's own folder. Elsewhere, npm pack's tarballs being byte for byte the same for the
+ * same packages, the project installed from the same tarballs earlier on this machine (its folder named by their hash)
+ * is used as it is. It is installed beside it and renamed into place, so a run never sees another's half-done install,
+ * and projects no run has used for an hour are removed.
  */
 async function installed(tarballs: string, files: string[]): Promise<string> {
+  if (process.env.CI === 'true') return install(join(work, 'project'), tarballs, files);
   const hash = createHash('sha256').update(EXTRA_DEPENDENCIES.join(' '));
   for (const file of files) hash.update(`${file}\0`).update(await readFile(join(tarballs, file)));
-  const name = `service-api-consumer-${hash.digest('hex').slice(0, 20)}`;
-  const project = join(tmpdir(), name);
-  for (const entry of await readdir(tmpdir())) {
-    if (entry.startsWith('service-api-consumer-') && entry !== name) await rm(join(tmpdir(), entry), { recursive: true, force: true });
+  const project = join(tmpdir(), `service-api-consumer-${hash.digest('hex').slice(0, 20)}`);
+  await removeUnused(project);
+  if (!existsSync(project)) {
+    const staging = await install(await mkdtemp(join(tmpdir(), 'service-api-consumer-staging-')), tarballs, files);
+    // Another run may have renamed the same install into place first: then its project is used.
+    await rename(staging, project).catch(() => rm(staging, { recursive: true, force: true }));
   }
-  // CI installs afresh: the folder is outside the clone, so another clone on the same machine may have left it.
-  if (process.env.CI !== 'true' && existsSync(join(project, 'installed'))) return project;
-  await rm(project, { recursive: true, force: true });
-  await mkdir(project);
+  const now = new Date();
+  await utimes(project, now, now);
+  return project;
+}
+
+async function install(project: string, tarballs: string, files: string[]): Promise<string> {
+  await mkdir(project, { recursive: true });
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files.map((f) => join(tarballs, f)), ...EXTRA_DEPENDENCIES], project);
-  await writeFile(join(project, 'installed'), '');
   return project;
+}
+
+/** Removes the consumer projects (and abandoned installs) other than `keep` that no run has used for an hour. */
+async function removeUnused(keep: string): Promise<void> {
+  for (const entry of await readdir(tmpdir())) {
+    const path = join(tmpdir(), entry);
+    if (!entry.startsWith('service-api-consumer-') || path === keep) continue;
+    const used = await stat(path).then((s) => s.mtimeMs, () => Date.now());
+    if (Date.now() - used > 3_600_000) await rm(path, { recursive: true, force: true });
+  }
 }
 
 /** `npx service-api-fake --help`, then the command on a free port answering one real call; the process is stopped. */

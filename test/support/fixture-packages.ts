@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import YAML from 'yaml';
 import { generators } from '../../generators/index.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
-import { ROOT } from '../../scripts/lib/paths.ts';
+import { ROOT, WORK_DIR } from '../../scripts/lib/paths.ts';
 import { inputsHash, recordStamp, stamped, type Stamp } from '../../scripts/lib/stamps.ts';
 
 /** The fixture document with every shape the package generators handle (multipart, files, HEAD, query forms). */
@@ -21,11 +21,11 @@ export function fixtureDocument(): OpenApiDocument {
  * and tool versions (a content-hashed stamp, `.tmp/<name>.sha256`) are used as they are.
  */
 export async function generateFixturePackages(name: string): Promise<string> {
-  const out = join(ROOT, '.tmp', name);
+  const out = join(WORK_DIR, name);
   const stamp: Stamp = { file: `${name}.sha256`, inputs: ['test/fixtures/packages.yaml', 'test/support/fixture-packages.ts', 'generators', 'package-lock.json'] };
   const hash = await inputsHash(stamp);
   if (existsSync(out) && (await stamped(stamp, hash))) return out;
-  await rm(join(ROOT, '.tmp', stamp.file), { force: true });
+  await rm(join(WORK_DIR, stamp.file), { force: true });
   await rm(out, { recursive: true, force: true });
   const doc = fixtureDocument();
   for (const generator of generators.filter((g) => ['types', 'client', 'server', 'validators'].includes(g.name))) {
