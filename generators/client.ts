@@ -318,7 +318,7 @@ function readme(models: OperationModel[]): string {
 \`\`\`ts
 import { createServiceApi, createServiceClient, isServiceApiError } from '@service-api/client';
 
-const api = createServiceApi({ host: 'https://service.example', auth: { privateToken: 'glpat-…' } });
+const api = createServiceApi({ host: 'https://service.example', auth: { privateToken: 'my-private-token' } });
 ${first ? `const result = await ${call(first)};` : ''}
 ${paged ? `for await (const item of ${call(paged).replace(/\($/, '')}`.replace(`.${paged.name}(`, `.${paged.name}.iterate(`) + `) console.log(item);` : ''}
 

@@ -102,7 +102,7 @@ describe('project import', () => {
     const api = as('owner-token');
     const remote = await api.projectImportExport.importProjectFromUrl({ body: { url: 'https://files.example.com/export.tar.gz', path: 'remote', namespace: 'my-group' } });
     expect(remote).toMatchObject({ import_status: 'scheduled', import_error: null, path_with_namespace: 'my-group/remote' });
-    const s3 = await api.projectImportExport.importProjectFromS3({ body: { access_key_id: 'AKIA', secret_access_key: 'very-secret', bucket_name: 'exports', file_key: 'a.tar.gz', region: 'eu-west-1', path: 's3-import', namespace: 'my-group', name: 'From S3' } });
+    const s3 = await api.projectImportExport.importProjectFromS3({ body: { access_key_id: 'example-access-key-id', secret_access_key: 'very-secret', bucket_name: 'exports', file_key: 'a.tar.gz', region: 'eu-west-1', path: 's3-import', namespace: 'my-group', name: 'From S3' } });
     expect(s3).toMatchObject({ import_status: 'scheduled', import_error: null, name: 'From S3' });
     expect(JSON.stringify(s3)).not.toContain('very-secret');
     for (const id of [remote.id, s3.id]) {

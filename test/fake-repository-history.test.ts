@@ -96,7 +96,9 @@ describe('compare and merge base', () => {
   it('same ref: no commits, no diffs; straight compares the trees themselves; merge base over real ancestry', async () => {
     const dev = as('developer-token');
     const same = await dev.repository.compare({ path: { id: PROJECT }, query: { from: 'main', to: 'main' } });
-    expect(same).toMatchObject({ commit: null, commits: [], diffs: [], compare_same_ref: true });
+    expect(same).toMatchObject({ commits: [], diffs: [], compare_same_ref: true });
+    const head = await dev.repository.getFile({ path: { id: PROJECT, file_path: 'README.md' }, query: { ref: 'main' } });
+    expect(same.commit.id).toBe(head.commit_id);
     const [, usage, , license] = await history();
     // main moves on after feature/login was branched from it.
     await dev.repository.createFile({ path: { id: PROJECT, file_path: 'docs/guide.md' }, body: { branch: 'main', commit_message: 'Add a guide', content: 'Guide\n' } });

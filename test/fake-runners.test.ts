@@ -176,7 +176,7 @@ describe('pipeline bridges and allowed agents', () => {
     expect(ids(bridges)).toEqual([202, 201]);
     expect(bridges[1]).toMatchObject({ id: 201, name: 'deploy-tools', stage: 'deploy', status: 'success', pipeline: { id: 12, project_id: 1, status: 'running', web_url: 'https://service.example/my-group/my-project/-/pipelines/12' } });
     expect(bridges[1]?.downstream_pipeline).toMatchObject({ id: 13, ref: 'main', status: 'success', web_url: 'https://service.example/my-group/sub/tools/-/pipelines/13' });
-    expect(bridges[0]?.downstream_pipeline).toBeNull();
+    expect(bridges[0]?.downstream_pipeline).toMatchObject({ id: 15, ref: 'main', status: 'created' });
     for (const field of ['runner', 'artifacts', 'artifacts_expire_at', 'tag_list', 'failure_reason']) expect(bridges[0]).not.toHaveProperty(field);
     expect(ids(await dev.listPipelineBridges({ path: { id: 1, pipeline_id: 12 }, query: { 'scope[]': ['manual', 'failed'] } }))).toEqual([202]);
     expect(await dev.listPipelineBridges({ path: { id: 1, pipeline_id: 11 } })).toEqual([]);

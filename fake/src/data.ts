@@ -307,8 +307,8 @@ export interface FakeBridge {
   stage: string;
   status: FakeJob['status'];
   user_id: number;
-  /** The pipeline the trigger job started (in `pipelines`), or null while it has started none. */
-  downstream_pipeline_id: number | null;
+  /** The pipeline the trigger job started (in `pipelines`). */
+  downstream_pipeline_id: number;
 }
 
 export interface FakeClusterAgent {

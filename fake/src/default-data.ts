@@ -85,6 +85,7 @@ export function defaultData(): FakeData {
       { id: 12, project_id: 1, ref: 'main', sha: '', status: 'running' },
       { id: 13, project_id: 3, ref: 'main', sha: '', status: 'success' },
       { id: 14, project_id: 2, ref: 'main', sha: '', status: 'success' },
+      { id: 15, project_id: 3, ref: 'main', sha: '', status: 'created' },
     ],
     jobs: [...jobStatuses.map((status, index) => ({
       id: 101 + index,
@@ -129,7 +130,7 @@ export function defaultData(): FakeData {
     ],
     bridges: [
       { id: 201, project_id: 1, pipeline_id: 12, name: 'deploy-tools', stage: 'deploy', status: 'success', user_id: 4, downstream_pipeline_id: 13 },
-      { id: 202, project_id: 1, pipeline_id: 12, name: 'trigger-docs', stage: 'deploy', status: 'manual', user_id: 4, downstream_pipeline_id: null },
+      { id: 202, project_id: 1, pipeline_id: 12, name: 'trigger-docs', stage: 'deploy', status: 'manual', user_id: 4, downstream_pipeline_id: 15 },
     ],
     cluster_agents: [
       { id: 1, name: 'production', config_project_id: 3, authorized_project_ids: [1] },

@@ -137,7 +137,7 @@ const pending: Record<string, FakeRequest> = {
   'project-import-export/import-project': { form: form({ path: 'imported-project', namespace: 'my-group' }, exportFile) },
   'project-import-export/import-project-from-url': { body: { path: 'remote-project', namespace: 'my-group', url: 'https://service.example/exports/remote-project-export.tar.gz' } },
   'project-import-export/import-relation': { form: form({ path: PROJECT, relation: 'issues' }, exportFile) },
-  'project-import-export/import-project-from-s3': { body: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', bucket_name: 'project-exports', file_key: 'exports/my-project-export.tar.gz', path: 's3-project', namespace: 'my-group', region: 'us-east-1', secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } },
+  'project-import-export/import-project-from-s3': { body: { access_key_id: 'example-access-key-id', bucket_name: 'project-exports', file_key: 'exports/my-project-export.tar.gz', path: 's3-project', namespace: 'my-group', region: 'us-east-1', secret_access_key: 'example-secret-access-key' } },
   'bulk-imports/create-migration': {
     body: { configuration: { url: 'https://source.example', access_token: 'source-token' }, entities: [{ source_type: 'group_entity', source_full_path: 'source-group', destination_slug: 'migrated', destination_namespace: 'my-group' }] },
   },

@@ -20,13 +20,12 @@ export function bridgeHandlers(store: Store): Handlers<Principal> {
   const record = (bridge: FakeBridge) => {
     // The trigger job record is the job record without artifacts, runner, failure_reason and tag_list.
     const { artifacts: _a, artifacts_expire_at: _e, tag_list: _t, runner: _r, failure_reason: _f, ...base } = jobRecord(store, { ...bridge, created_at: since() });
-    const downstream = bridge.downstream_pipeline_id === null ? undefined : store.data.pipelines.find((p) => p.id === bridge.downstream_pipeline_id);
+    // A downstream pipeline missing from the data is answered with the trigger job's own ref and commit.
+    const downstream = store.data.pipelines.find((p) => p.id === bridge.downstream_pipeline_id) ?? { id: bridge.downstream_pipeline_id, project_id: bridge.project_id, sha: base.pipeline.sha, ref: base.pipeline.ref, status: 'created' };
     return {
       ...base,
       pipeline: { ...base.pipeline, created_at: since(), updated_at: since(), web_url: pipelineUrl(bridge.project_id, bridge.pipeline_id) },
-      downstream_pipeline: downstream
-        ? { id: downstream.id, sha: downstream.sha, ref: downstream.ref, status: downstream.status, created_at: since(), updated_at: since(), web_url: pipelineUrl(downstream.project_id, downstream.id) }
-        : null,
+      downstream_pipeline: { id: downstream.id, sha: downstream.sha, ref: downstream.ref, status: downstream.status, created_at: since(), updated_at: since(), web_url: pipelineUrl(downstream.project_id, downstream.id) },
     };
   };
 

@@ -102,7 +102,7 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       return {
         status: 200,
         body: {
-          commit: commits[commits.length - 1] ?? null,
+          commit: commits[commits.length - 1] ?? compareCommit(to),
           commits,
           diffs,
           compare_timeout: timedOut,

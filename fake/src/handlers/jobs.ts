@@ -30,8 +30,8 @@ export function jobRecord(store: Store, job: FakeJob) {
     started_at: started,
     finished_at: finished,
     erased_at: null,
-    duration: started ? 0 : null,
-    queued_duration: started ? 0 : null,
+    duration: 0,
+    queued_duration: 0,
     web_url: `${webBase(store)}/${store.projectPath(project)}/-/jobs/${job.id}`,
     commit: {
       id: sha,
@@ -46,7 +46,7 @@ export function jobRecord(store: Store, job: FakeJob) {
     project: { ci_job_token_scope_enabled: false },
     user: { ...userBasic(store, user)!, created_at: store.now(), bio: null, location: null, public_email: null, skype: null, linkedin: null, twitter: null, website_url: null, organization: null },
     artifacts: [],
-    artifacts_expire_at: null,
+    artifacts_expire_at: finished ?? job.created_at ?? store.now(),
     tag_list: [...(job.tag_list ?? [])],
     runner: runnerOf(store, job),
   };

@@ -167,7 +167,7 @@ export interface paths {
          * Schedule a project export
          * @description Schedules an export of the project and answers 202 with a `message`. Follow its progress with `GET /projects/{id}/export` and download the result with `GET /projects/{id}/export/download`, or have it uploaded with the `upload` hash.
          *
-         *     Upload rules: `upload[url]` is required whenever `upload` is present; `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
+         *     Upload rules: `upload[url]` is required whenever `upload` carries a field (an empty `upload` hash is accepted like an absent one); `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
          *
          *     The maximum export size is the administrator setting `max_export_size`, unlimited by default (0).
          */
@@ -214,7 +214,7 @@ export interface paths {
          * Import a project from an uploaded export file
          * @description Creates a project from an uploaded project export file, sent as `multipart/form-data`. Answers with the import record whose `import_status` is `scheduled`; follow the import with `GET /projects/{id}/import`.
          *
-         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file. `overwrite` replaces a project with the same path; without it, such a project is a conflict (409).
+         *     `namespace` defaults to the current user's namespace; importing into a group requires at least the Maintainer role on the destination group. `override_params` may carry any project field; each is sent as a form field `override_params[<field>]` and takes precedence over the value in the export file. `overwrite` (default false) replaces a project with the same path; the status answered when such a project exists and `overwrite` is false is not documented.
          *
          *     The maximum import size is the administrator setting `max_import_size`, unlimited by default (0). The status is 201, as for every POST that creates a resource.
          */
@@ -284,7 +284,7 @@ export interface paths {
          * Import one relation into an existing project
          * @description Imports one relation (`issues`, `milestones`, `ci_pipelines` or `merge_requests`) from a project export archive into the existing project at `path`, sent as `multipart/form-data`. Items already imported are skipped. Beta, disabled by default via a feature flag.
          *
-         *     Only one relation import can be scheduled at a time per project; while another one is scheduled or running the request is refused with 409 (a conflicting resource exists; the API documents no more specific status). The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export.
+         *     Only one relation import can be scheduled at a time per project; the status answered when another one is already scheduled is not documented. The archive must not exceed the administrator setting `max_import_size` (unlimited by default, 0) and must have the structure of a project export.
          *
          *     Answers with `{id, project_path, relation, status}`. The status is 201, as for every POST that creates a resource.
          */
@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * Get the raw content of a file
-         * @description The raw content of the file, not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not documented; it is described as `application/octet-stream`, and a client should not rely on the `Content-Type` value. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
+         * @description The raw content of the file, not JSON. `ref` defaults to the HEAD of the project. With `lfs=true` the large-file-storage contents are returned instead of the LFS pointer; `lfs` is ignored for files not tracked in LFS. The media type of the content is not documented, so the response may carry any `Content-Type` (for example `text/plain` for a text file, or `application/octet-stream`); read the body as bytes. Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         get: operations["repository/get-raw-file"];
         put?: never;
@@ -668,7 +668,7 @@ export interface paths {
         };
         /**
          * Get the raw bytes of a blob
-         * @description The raw bytes of the blob, not JSON. The media type is not documented; it is described as `application/octet-stream`, and a client should not rely on the `Content-Type` value. Reads work without authentication on publicly accessible repositories.
+         * @description The raw bytes of the blob, not JSON. The media type is not documented, so the response may carry any `Content-Type` (for example `text/plain` for a text blob, or `application/octet-stream`); read the body as bytes. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/get-raw-blob"];
         put?: never;
@@ -742,7 +742,7 @@ export interface paths {
         };
         /**
          * Compare two refs
-         * @description Commits and diffs between `from` and `to`. With `straight=true` the comparison is `from..to`; with `straight=false` (default) it starts at the merge base of the two. `unidiff` defaults to false; `from_project_id` is an integer project ID. A diff string can be empty when diff limits are reached; `compare_timeout` tells whether the comparison timed out and `compare_same_ref` whether both refs are the same. Reads work without authentication on publicly accessible repositories.
+         * @description Commits and diffs between `from` and `to`. With `straight=true` the comparison is `from..to`; with `straight=false` (default) it starts at the merge base of the two. `unidiff` defaults to false; `from_project_id` is an integer project ID. A diff string can be empty when diff limits are reached. Reads work without authentication on publicly accessible repositories.
          */
         get: operations["repository/compare"];
         put?: never;
@@ -2809,10 +2809,10 @@ export interface components {
             started_at: components["schemas"]["NullableTimestamp"];
             finished_at: components["schemas"]["NullableTimestamp"];
             erased_at: components["schemas"]["NullableTimestamp"];
-            /** @description Seconds the job ran; null while it has not started (`started_at` is null). */
-            duration: number | null;
-            /** @description Seconds the job waited in the queue; null while it has not been queued or started. */
-            queued_duration: number | null;
+            /** @description Seconds. */
+            duration: number;
+            /** @description Seconds. */
+            queued_duration: number;
             web_url: string;
             commit: components["schemas"]["JobCommit"];
             pipeline: components["schemas"]["JobPipeline"];
@@ -2855,8 +2855,7 @@ export interface components {
             artifacts_file?: components["schemas"]["JobArtifactsFile"];
             /** @description Artifacts of the job; an empty array when there are none. */
             artifacts: components["schemas"]["JobArtifact"][];
-            /** @description When the artifacts expire; null when the job has no artifacts or they do not expire. */
-            artifacts_expire_at: components["schemas"]["NullableTimestamp"];
+            artifacts_expire_at: components["schemas"]["Timestamp"];
             /** @description Runner tags. */
             tag_list: string[];
             /** @description The runner that ran the job, or null. The object's shape is not documented. */
@@ -2899,8 +2898,7 @@ export interface components {
         /** @description Trigger job (bridge) record: the fields of the job record without the artifact fields (`artifacts_file`, `artifacts`, `artifacts_expire_at`), `runner`, `failure_reason` and `tag_list`; its `pipeline` carries more fields, and `downstream_pipeline` is added. */
         TriggerJob: components["schemas"]["JobBase"] & {
             pipeline: components["schemas"]["TriggerJobPipeline"];
-            /** @description The pipeline the trigger job started; null while it has not started one (for example a trigger job that is still `created`). */
-            downstream_pipeline: components["schemas"]["DownstreamPipeline"] | null;
+            downstream_pipeline: components["schemas"]["DownstreamPipeline"];
         };
         /** @description The project that holds an agent's configuration. Field types are not documented; they follow the fields' meaning. */
         AgentConfigProject: {
@@ -2963,10 +2961,10 @@ export interface components {
         ExportProjectRequest: {
             /** @description Overrides the project description in the export. */
             description?: string;
-            /** @description Upload the export file to a remote server. `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
+            /** @description Upload the export file to a remote server. `url` is required whenever `upload` carries a field; an empty hash (`{}`) is accepted like an absent `upload`. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
             upload?: {
                 /** @description The URL the export file is uploaded to (for example a pre-signed object-storage URL). */
-                url: string;
+                url?: string;
                 /**
                  * @description HTTP method of the upload request.
                  * @default PUT
@@ -3108,7 +3106,7 @@ export interface components {
         BulkImport: {
             id: number;
             status: components["schemas"]["BulkImportStatus"];
-            /** @description Type of the source instance; its values are not documented. */
+            /** @description Its meaning and values are not documented. */
             source_type: string;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3259,7 +3257,7 @@ export interface components {
             /** @description Name of the commit author. */
             author_name?: string;
             encoding?: components["schemas"]["RepositoryFileEncoding"];
-            /** @description Set the executable bit on the file. */
+            /** @description The file's `execute_filemode`, as in the file record. */
             execute_filemode?: boolean;
             /** @description Base branch to create `branch` from, when `branch` is a new branch. */
             start_branch?: string;
@@ -3284,7 +3282,7 @@ export interface components {
             /** @description Name of the commit author. */
             author_name?: string;
             encoding?: components["schemas"]["RepositoryFileEncoding"];
-            /** @description Set the executable bit on the file. */
+            /** @description The file's `execute_filemode`, as in the file record. */
             execute_filemode?: boolean;
             /** @description Base branch to create `branch` from, when `branch` is a new branch. */
             start_branch?: string;
@@ -3370,13 +3368,10 @@ export interface components {
         };
         /** @description Result of comparing two refs. */
         CompareResult: {
-            /** @description A commit of the comparison; null when the comparison has no commits (for example when `from` and `to` are the same ref and `commits` is empty). */
-            commit: components["schemas"]["CompareCommit"] | null;
+            commit: components["schemas"]["CompareCommit"];
             commits: components["schemas"]["CompareCommit"][];
             diffs: components["schemas"]["RepositoryDiff"][];
-            /** @description Whether the comparison timed out. */
             compare_timeout: boolean;
-            /** @description Whether `from` and `to` are the same ref. */
             compare_same_ref: boolean;
             web_url: string;
         };
@@ -5741,8 +5736,8 @@ export interface components {
             };
             content?: never;
         };
-        /** @description 400 Bad Request: a required attribute is missing or the request is invalid. The body is not documented beyond an open object; its `message` may be a string or an object of field names to lists of messages. */
-        BadRequest: {
+        /** @description 400 Bad Request: a required attribute is missing or the request is invalid, for example a `scope[]` value that is not a job status. The body is not documented beyond an open object; its `message` may be a string or an object of field names to lists of messages. */
+        JobListBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -5804,8 +5799,35 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description 400 Bad Request: a required attribute is missing or the request is invalid. The body is not documented beyond an open object; its `message` may be a string or an object of field names to lists of messages. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description 409 Conflict: a conflicting resource exists. Body shape not documented. */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description 429 Too Many Requests: rate limit exceeded. Rate limits of the repository file endpoints are configurable; their values are not documented. Body shape not documented. */
+        RepositoryFileTooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
+        RepositoryFileWriteBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7011,14 +7033,17 @@ export type ProductAnalyticsQueryRequest = components['schemas']['ProductAnalyti
 export type CreateClientKeyRequest = components['schemas']['CreateClientKeyRequest'];
 export type DeleteClientKeyRequest = components['schemas']['DeleteClientKeyRequest'];
 export type ResponseMovedPermanently = components['responses']['MovedPermanently'];
-export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseJobListBadRequest = components['responses']['JobListBadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseRepositoryFileTooManyRequests = components['responses']['RepositoryFileTooManyRequests'];
+export type ResponseRepositoryFileWriteBadRequest = components['responses']['RepositoryFileWriteBadRequest'];
 export type ResponseRepositoryHeadBadRequest = components['responses']['RepositoryHeadBadRequest'];
 export type ResponseRepositoryHeadUnauthorized = components['responses']['RepositoryHeadUnauthorized'];
 export type ResponseRepositoryHeadForbidden = components['responses']['RepositoryHeadForbidden'];
@@ -7268,7 +7293,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["JobListBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7336,7 +7361,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["JobListBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7399,7 +7424,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["JobListBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7910,7 +7935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown> & Record<string, unknown>;
+                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -8374,7 +8399,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["RepositoryFileTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8419,19 +8444,11 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["RepositoryFileWriteBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["RepositoryFileTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8476,19 +8493,11 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["RepositoryFileWriteBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["RepositoryFileTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8531,19 +8540,11 @@ export interface operations {
                 content?: never;
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request. Besides a missing required attribute or an invalid value, file create, update and delete answer 400 with a non-specific message when: `file_path` contains `/../`; the new content equals the current content (an empty commit); the branch was changed by a push during the edit. Body shape not documented. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["RepositoryFileWriteBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["RepositoryFileTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8674,7 +8675,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["RepositoryFileTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8783,13 +8784,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The raw file content. */
+            /** @description The raw file content, in a media type that is not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": Blob;
+                    "*/*": Blob;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -8797,7 +8798,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["RepositoryFileTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9008,13 +9009,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The blob's bytes. */
+            /** @description The blob's bytes, in a media type that is not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": Blob;
+                    "*/*": Blob;
                 };
             };
             301: components["responses"]["MovedPermanently"];
