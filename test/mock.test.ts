@@ -177,6 +177,13 @@ describe('the mock answers as the API would', () => {
     expect(await response.json()).toEqual(body);
   });
 
+  it.each(['/projects/42/repository/files/README.md/raw', '/projects/42/repository/blobs/abc/raw'])('serves the raw bytes of %s with a real media type, not the documented range */*', async (path) => {
+    const response = await fetch(`${api()}${path}`, { headers: auth });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expect(await response.text()).toContain('class User');
+  });
+
   it('answers 405 with Allow for an undocumented method', async () => {
     const response = await fetch(`${api()}/projects/42/jobs`, { method: 'DELETE', headers: auth });
     expect(response.status).toBe(405);

@@ -119,7 +119,8 @@ export class ResponseRenderer {
       const value = headerValue(header, operation);
       if (value !== undefined) headers.push([header.name, value]);
     }
-    if (negotiated.mediaType) headers.push(['Content-Type', negotiated.mediaType]);
+    // A documented range (`*/*`: any media type) is not a Content-Type; the mock sends arbitrary bytes as such.
+    if (negotiated.mediaType) headers.push(['Content-Type', negotiated.mediaType.includes('*') ? 'application/octet-stream' : negotiated.mediaType]);
     if (operation.deprecated) headers.push(['Deprecation', 'true']);
     let value = negotiated.bodyExample?.value;
     if (value === undefined && negotiated.schema && !request.head) {
