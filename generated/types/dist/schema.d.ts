@@ -6792,7 +6792,7 @@ export interface components {
         XServiceCommitId: string;
         /**
          * @description SHA-256 of the file content (`content_sha256` of the file record).
-         * @example 4c294617b60715c1d218e61164a3abd4808a4284cbc30e6728a01ad9aada4481
+         * @example 3e00a1fabcaf666d7b66c4cfb61b0a517427c2badd314b0dada956bdecbf9005
          */
         XServiceContentSha256: string;
         /**
@@ -6822,7 +6822,7 @@ export interface components {
         XServiceRef: string;
         /**
          * @description Size of the file in bytes (`size`).
-         * @example 35
+         * @example 70
          */
         XServiceSize: number;
         /**
