@@ -7610,7 +7610,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request: a required attribute is missing or the request is invalid, for example `upload` without `upload[url]` or an `upload[http_method]` other than `PUT` or `POST`. Body shape not documented. */
+            /** @description 400 Bad Request: a required attribute is missing or the request is invalid, for example an `upload` hash with fields but without `upload[url]`, or an `upload[http_method]` other than `PUT` or `POST`. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
