@@ -4570,7 +4570,7 @@ export interface components {
             avatar_url: string | null;
             web_url: string;
         };
-        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below except the deprecated `tag_list` is always there; fields that may be empty are nullable. Field types follow the fields' meaning. */
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there; fields that may be empty are nullable. Field types follow the fields' meaning. */
         ProjectSimple: {
             id: number;
             /** @description Project description; null or empty when none was given. */
@@ -4586,7 +4586,7 @@ export interface components {
              * @deprecated
              * @description Deprecated, use `topics`; planned for removal in a future v5. Typed as its replacement `topics` (array of string).
              */
-            tag_list?: string[];
+            tag_list: string[];
             topics: string[];
             ssh_url_to_repo: string;
             http_url_to_repo: string;
@@ -5200,7 +5200,7 @@ export interface components {
         ProjectApprovalSettingsUpdated: {
             /**
              * @deprecated
-             * @description Deprecated. Number of approvals required; not a boolean. Typed integer as the parameter of `POST /projects/{id}/approvals`.
+             * @description Deprecated. Number of approvals required, an integer (as `POST /projects/{id}/approvals` takes it); on the project record this field exists on Premium and Ultimate only, so it is not always returned.
              */
             approvals_before_merge?: number;
             /** @description Remove approvals when new commits are pushed. */
@@ -5213,18 +5213,18 @@ export interface components {
             merge_requests_disable_committers_approval: boolean;
             require_password_to_approve: boolean;
         };
-        /** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty. */
+        /** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty and returned throughout v4. */
         ProjectApprovalSettings: components["schemas"]["ProjectApprovalSettingsUpdated"] & {
             /**
              * @deprecated
              * @description Deprecated; always empty.
              */
-            approvers?: unknown[];
+            approvers: unknown[];
             /**
              * @deprecated
              * @description Deprecated; always empty.
              */
-            approver_groups?: unknown[];
+            approver_groups: unknown[];
         };
         /** @description Body of `POST /projects/{id}/approvals`; every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
         UpdateProjectApprovalSettingsRequest: {
@@ -5304,7 +5304,7 @@ export interface components {
              * @deprecated
              * @description Deprecated, with no documented replacement (`default_branch_protection_defaults` describes the protection).
              */
-            default_branch_protection?: number;
+            default_branch_protection: number;
             default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
             default_preferred_language: string;
             failed_login_attempts_unlock_period_in_minutes: number;
@@ -5370,7 +5370,7 @@ export interface components {
              * @deprecated
              * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
              */
-            allow_local_requests_from_hooks_and_services?: boolean;
+            allow_local_requests_from_hooks_and_services: boolean;
             allow_local_requests_from_web_hooks_and_services: boolean;
             allow_local_requests_from_system_hooks: boolean;
             asset_proxy_enabled: boolean;
