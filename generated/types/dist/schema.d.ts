@@ -5150,11 +5150,11 @@ export interface components {
             id: number;
             name: string;
             rule_type: components["schemas"]["ApprovalRuleType"];
-            /** @description Users who may approve under this rule (user shape not documented). */
-            eligible_approvers?: Record<string, unknown>[];
+            /** @description Users who may approve under this rule. */
+            eligible_approvers?: components["schemas"]["UserBasic"][];
             approvals_required: number;
-            /** @description Users of the rule (user shape not documented). */
-            users?: Record<string, unknown>[];
+            /** @description Users of the rule. */
+            users?: components["schemas"]["UserBasic"][];
             /** @description Groups of the rule; the group object's shape is not documented. */
             groups?: Record<string, unknown>[];
             contains_hidden_groups?: boolean;
@@ -5470,7 +5470,7 @@ export interface components {
          *
          *     The analytics query engine base URL and key are settings named with the engine prefix plus `_api_base_url` and `_api_key`; the prefix is not documented, so they are matched by name pattern. They must be set before product analytics queries.
          *
-         *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
+         *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and the other fields of the settings object (a value sent for one of them must have that field's type), and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
          */
         UpdateApplicationSettingsRequest: {
             /** @description Administrators re-authenticate for administrative tasks. */
@@ -5574,6 +5574,95 @@ export interface components {
             /** @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated. */
             housekeeping_optimize_repository_period?: number;
             default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
+            signup_enabled?: boolean;
+            default_projects_limit?: number;
+            /**
+             * @deprecated
+             * @description Deprecated; whether it is writable is not documented.
+             */
+            default_branch_protection?: number;
+            default_preferred_language?: string;
+            failed_login_attempts_unlock_period_in_minutes?: number;
+            restricted_visibility_levels?: unknown[];
+            password_authentication_enabled_for_web?: boolean;
+            max_attachment_size?: number;
+            max_decompressed_archive_size?: number;
+            max_export_size?: number;
+            max_import_size?: number;
+            max_import_remote_file_size?: number;
+            max_login_attempts?: number;
+            session_expire_delay?: number;
+            home_page_url?: string;
+            default_snippet_visibility?: string;
+            default_project_visibility?: string;
+            default_group_visibility?: string;
+            outbound_local_requests_whitelist?: unknown[];
+            domain_allowlist?: unknown[];
+            domain_denylist_enabled?: boolean;
+            domain_denylist?: unknown[];
+            default_ci_config_path?: string | null;
+            gravatar_enabled?: boolean;
+            container_expiration_policies_enable_historic_entries?: boolean;
+            container_registry_cleanup_tags_service_max_list_size?: number;
+            container_registry_delete_tags_service_timeout?: number;
+            container_registry_expiration_policies_caching?: boolean;
+            container_registry_expiration_policies_worker_capacity?: number;
+            container_registry_token_expire_delay?: number;
+            decompress_archive_file_timeout?: number;
+            package_registry_cleanup_policies_worker_capacity?: number;
+            repository_storages_weighted?: {
+                [key: string]: number;
+            };
+            terminal_max_session_time?: number;
+            polling_interval_multiplier?: number | string;
+            rsa_key_restriction?: number;
+            dsa_key_restriction?: number;
+            ecdsa_key_restriction?: number;
+            ed25519_key_restriction?: number;
+            ecdsa_sk_key_restriction?: number;
+            ed25519_sk_key_restriction?: number;
+            first_day_of_week?: number;
+            enforce_terms?: boolean;
+            terms?: string;
+            performance_bar_allowed_group_id?: number;
+            updating_name_disabled_for_users?: boolean;
+            local_markdown_version?: number;
+            asset_proxy_enabled?: boolean;
+            asset_proxy_url?: string;
+            asset_proxy_whitelist?: unknown[];
+            asset_proxy_allowlist?: unknown[];
+            maven_package_requests_forwarding?: boolean;
+            npm_package_requests_forwarding?: boolean;
+            pypi_package_requests_forwarding?: boolean;
+            snippet_size_limit?: number;
+            issues_create_limit?: number;
+            raw_blob_request_limit?: number;
+            require_admin_approval_after_user_signup?: boolean;
+            require_personal_access_token_expiry?: boolean;
+            personal_access_token_prefix?: string;
+            rate_limiting_response_text?: string | null;
+            keep_latest_artifact?: boolean;
+            silent_mode_enabled?: boolean;
+            package_registry_allow_anyone_to_pull_option?: boolean;
+            bulk_import_max_download_file_size?: number;
+            project_jobs_api_rate_limit?: number;
+            projects_api_rate_limit_unauthenticated?: number;
+            downstream_pipeline_trigger_limit_per_project_user_sha?: number;
+            concurrent_github_import_jobs_limit?: number;
+            concurrent_bitbucket_import_jobs_limit?: number;
+            concurrent_bitbucket_server_import_jobs_limit?: number;
+            silent_admin_exports_enabled?: boolean;
+            can_create_group?: boolean;
+            external_authorization_service_enabled?: boolean;
+            external_authorization_service_url?: string;
+            external_authorization_service_default_label?: string;
+            external_authorization_service_timeout?: number;
+            globally_allowed_ips?: string;
+            group_owners_can_manage_default_branch_protection?: boolean;
+            file_template_project_id?: number;
+            default_project_deletion_protection?: boolean;
+            disable_personal_access_tokens?: boolean;
+            security_policy_global_group_approvers_enabled?: boolean;
         } & {
             [key: `${string}_api_base_url`]: string;
             [key: `${string}_api_key`]: string;
