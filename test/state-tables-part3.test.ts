@@ -124,7 +124,9 @@ describe('merge request state table', () => {
     const anonymous: ProjectSimple = {
       id: 3, name: 'Empty', name_with_namespace: 'My Group / Empty', path: 'empty', path_with_namespace: 'my-group/empty',
       web_url: 'https://service.example/my-group/empty', description: null, default_branch: null, avatar_url: null,
-      namespace: { id: 9, name: 'My Group', path: 'my-group', kind: 'group', full_path: 'my-group', parent_id: null, avatar_url: null },
+      created_at: '2025-01-27T10:16:52.121Z', last_activity_at: '2025-01-27T10:16:52.121Z', tag_list: [], topics: [], star_count: 0,
+      ssh_url_to_repo: 'git@service.example:my-group/empty.git', http_url_to_repo: 'https://service.example/my-group/empty.git',
+      namespace: { id: 9, name: 'My Group', path: 'my-group', kind: 'group', full_path: 'my-group', parent_id: null, avatar_url: null, web_url: 'https://service.example/groups/my-group' },
     };
     const full: Project = { ...anonymous, readme_url: null, import_url: null, _links: { self: 'https://service.example/api/v4/projects/3' } };
     expect(validateSchema('ProjectSimple', anonymous).errors).toEqual([]);

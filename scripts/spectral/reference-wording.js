@@ -6,6 +6,10 @@ const FORBIDDEN = [
   [/\bseeds?\b/i, 'mentions the seed'],
   [/\bPart [123]\b|§/, 'cites a section (put it in x-seed)'],
   [/\bnot stated\b/i, 'says "not stated" (say what a caller can rely on, or "not documented")'],
+  [/\bnot shown\b/i, 'says "not shown" (say "not documented")'],
+  [/\bpresumably\b/i, 'guesses ("presumably"): say what is not documented instead'],
+  [/\bPUT table\b/i, 'points at a table of the source text, not at the API'],
+  [/`[A-Za-z][A-Za-z0-9]*`\.\d/, 'keeps the rest of a removed section number (`Name`.2)'],
 ];
 
 export default function referenceWording(text) {

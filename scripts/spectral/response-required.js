@@ -1,6 +1,7 @@
 /**
  * In responses, a field is required only where it is always there for every caller and tier: a field that is
- * tier-, offering-, flag- or stability-bound, admin-only, deprecated or described as conditional is optional; and a
+ * tier-, offering-, flag- or stability-bound, admin-only or described as conditional is optional (a deprecated field
+ * the API lists as returned may stay required: v4 removes no field); and a
  * nullable object is that object or null (`oneOf: [{$ref}, {type: 'null'}]`), never an untyped schema.
  */
 const BOUND = ['x-admin-only', 'x-tiers', 'x-offerings', 'x-feature-flag', 'x-stability'];
@@ -10,7 +11,6 @@ function whyOptional(property) {
   if (!property || typeof property !== 'object') return undefined;
   const bound = BOUND.find((key) => property[key] !== undefined);
   if (bound) return `it carries ${bound}`;
-  if (property.deprecated === true) return 'it is deprecated';
   if (typeof property.description === 'string' && CONDITIONAL.test(property.description)) return 'its description makes it conditional';
   return undefined;
 }

@@ -5,8 +5,13 @@ const cases: [string, unknown, number][] = [
   ['accepts reference prose', 'Merges the merge request. Answers 409 when `sha` is not the head.', 0],
   ['rejects a section citation', 'Merges it (Part 3 §3).', 1],
   ['rejects a bare section sign', 'See §7 rule 1.', 1],
-  ['rejects the word seed', 'Not shown in the seed.', 1],
+  ['rejects the word seed', 'As the seed says.', 1],
   ['rejects "not stated"', 'Type not stated; a string.', 1],
+  ['rejects "not shown"', 'Other values: not shown.', 1],
+  ['rejects a guess', '`simple=true` presumably selects the simple view.', 1],
+  ['rejects a pointer at the source table', 'Integer as in the PUT table.', 1],
+  ['rejects the rest of a section number', 'The full view (`Project`.2).', 1],
+  ['accepts a version or a sentence end after code', 'Use `v4`. 2 items; `ProjectSimple`, 2 fields.', 0],
   ['ignores what is not text', 42, 0],
 ];
 

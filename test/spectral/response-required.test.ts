@@ -8,7 +8,7 @@ const cases: [string, object, number][] = [
   ['rejects a required tier-bound field', record({ type: 'string', 'x-tiers': ['premium'] }), 1],
   ['rejects a required offering-bound field', record({ type: 'string', 'x-offerings': ['hosted'] }), 1],
   ['rejects a required flagged field', record({ type: 'string', 'x-feature-flag': { default: 'enabled' } }), 1],
-  ['rejects a required deprecated field', record({ type: 'string', deprecated: true }), 1],
+  ['accepts a required deprecated field (v4 keeps returning it)', record({ type: 'string', deprecated: true }), 0],
   ['rejects a required field described as conditional', record({ type: 'string', description: 'Present only when statistics=true.' }), 1],
   ['accepts an optional admin-only field', record({ type: 'string', 'x-admin-only': true }, false), 0],
   ['accepts a nullable object', record({ oneOf: [{ $ref: '#/components/schemas/User' }, { type: 'null' }] }, false), 0],

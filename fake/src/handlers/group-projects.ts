@@ -6,10 +6,10 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeGroup } from '../data.ts';
-import { message, paginate, webBase } from '../common.ts';
+import { message, paginate } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupDescendants, readableGroup } from './group-access.ts';
-import { filterProjects, projectFull, projectNamespace, projectSimple, type ProjectFilters } from './projects.ts';
+import { filterProjects, projectFull, projectLastActivity, projectSimple, type ProjectFilters } from './projects.ts';
 
 interface GroupProjectFilters extends ProjectFilters {
   starred?: boolean;
@@ -25,7 +25,7 @@ interface UserProjectFilters extends ProjectFilters {
 
 export function groupProjectHandlers(store: Store): Handlers<Principal> {
   /** The last activity of a project: its newest commit. */
-  const lastActivity = (project: Project) => project.repository.commits.reduce((latest, c) => (c.created_at > latest ? c.created_at : latest), store.projectIdentity(project).created_at);
+  const lastActivity = (project: Project) => projectLastActivity(store, project);
   const creatorId = (project: Project) => {
     const first = project.repository.commits[0];
     const author = store.data.users.find((u) => u.email === first?.author_email);
@@ -33,25 +33,18 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
   };
 
   /** The group project list record. */
-  const groupProject = (project: Project) => {
-    const path = store.projectPath(project);
-    return {
-      ...projectSimple(store, project),
-      tag_list: [],
-      archived: false,
-      visibility: project.visibility,
-      ssh_url_to_repo: `git@${new URL(webBase(store)).host}:${path}.git`,
-      issues_enabled: true,
-      merge_requests_enabled: true,
-      wiki_enabled: true,
-      jobs_enabled: true,
-      snippets_enabled: true,
-      last_activity_at: lastActivity(project),
-      shared_runners_enabled: true,
-      creator_id: creatorId(project),
-      namespace: projectNamespace(store, project) ?? null,
-    };
-  };
+  const groupProject = (project: Project) => ({
+    ...projectSimple(store, project),
+    archived: false,
+    visibility: project.visibility,
+    issues_enabled: true,
+    merge_requests_enabled: true,
+    wiki_enabled: true,
+    jobs_enabled: true,
+    snippets_enabled: true,
+    shared_runners_enabled: true,
+    creator_id: creatorId(project),
+  });
 
   const descendants = (group: FakeGroup) => groupDescendants(store, group);
 

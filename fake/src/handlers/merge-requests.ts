@@ -24,6 +24,10 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     const sha = sourceHead(mr);
     const targetHead = project.repository.branches[mr.target_branch] ?? null;
     const draft = mr.draft === true;
+    // A data set may give a closed or merged merge request without the effects of closing or merging: the record
+    // still carries them (the state table's rules), dated by the last update and merged by the author.
+    const settledAt = mr.updated_at ?? mr.created_at ?? store.now();
+    const mergeUserId = mr.merge_user_id ?? (mr.state === 'merged' ? mr.author_id : null);
     return {
       id: mr.id,
       iid: mr.iid,
@@ -35,12 +39,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       imported_from: 'none',
       created_at: mr.created_at ?? null,
       updated_at: mr.updated_at ?? null,
-      merged_by: user(mr.merge_user_id),
-      merge_user: user(mr.merge_user_id),
-      merged_at: mr.merged_at ?? null,
+      merged_by: user(mergeUserId),
+      merge_user: user(mergeUserId),
+      merged_at: mr.merged_at ?? (mr.state === 'merged' ? settledAt : null),
       prepared_at: mr.created_at ?? null,
       closed_by: user(mr.closed_by_id),
-      closed_at: mr.closed_at ?? null,
+      closed_at: mr.closed_at ?? (mr.state === 'closed' ? settledAt : null),
       target_branch: mr.target_branch,
       source_branch: mr.source_branch,
       source_project_id: mr.project_id,

@@ -22,25 +22,36 @@ export interface ProjectFilters {
   sort?: string;
 }
 
-/** The project's namespace record: its group, or the personal namespace of its owner. */
+/** The project's namespace record: its group, or the personal namespace of its owner (named by its id when the data set names no owner). */
 export function projectNamespace(store: Store, project: Project) {
   const group = store.group(project.namespace_id);
   if (group) return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: store.groupPath(group), parent_id: group.parent_id, avatar_url: null, web_url: `${webBase(store)}/groups/${store.groupPath(group)}` };
   const owner = store.namespaceOwner(project);
-  return owner ? { id: project.namespace_id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null, avatar_url: null, web_url: `${webBase(store)}/${owner.username}` } : undefined;
+  const name = owner?.name ?? `namespace-${project.namespace_id}`;
+  const path = owner?.username ?? name;
+  return { id: project.namespace_id, name, path, kind: 'user', full_path: path, parent_id: null, avatar_url: null, web_url: `${webBase(store)}/${path}` };
+}
+
+/** When the project was last active: its newest commit, or its creation. */
+export function projectLastActivity(store: Store, project: Project): string {
+  return project.repository.commits.reduce((latest, c) => (c.created_at > latest ? c.created_at : latest), store.projectIdentity(project).created_at);
 }
 
 /** The simple view of a project. */
 export function projectSimple(store: Store, project: Project) {
   const path = store.projectPath(project);
-  const namespace = projectNamespace(store, project);
   return {
     ...store.projectIdentity(project),
     default_branch: project.default_branch,
+    tag_list: [],
     topics: [],
-    web_url: `${webBase(store)}/${path}`,
+    ssh_url_to_repo: `git@${new URL(webBase(store)).host}:${path}.git`,
     http_url_to_repo: `${webBase(store)}/${path}.git`,
-    ...(namespace ? { namespace } : {}),
+    web_url: `${webBase(store)}/${path}`,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: projectLastActivity(store, project),
+    namespace: projectNamespace(store, project),
   };
 }
 

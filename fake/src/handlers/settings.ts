@@ -25,7 +25,7 @@ export const REQUIRES: Record<string, string[]> = {
 function defaults(now: string): Settings {
   return {
     id: 1, created_at: now, updated_at: now,
-    signup_enabled: true, default_projects_limit: 100000, default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }], developer_can_initial_push: false },
+    signup_enabled: true, default_projects_limit: 100000, default_branch_protection: 2, default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }], developer_can_initial_push: false },
     default_preferred_language: 'en', failed_login_attempts_unlock_period_in_minutes: 10, restricted_visibility_levels: [], password_authentication_enabled_for_web: true,
     after_sign_out_path: null, max_attachment_size: 100, max_decompressed_archive_size: 25600, max_export_size: 0, max_import_size: 0, max_import_remote_file_size: 10240,
     max_login_attempts: 10, user_oauth_applications: true, session_expire_delay: 10080, home_page_url: '', default_snippet_visibility: 'private',
@@ -36,7 +36,7 @@ function defaults(now: string): Settings {
     package_registry_cleanup_policies_worker_capacity: 2, repository_storages_weighted: { default: 100 }, terminal_max_session_time: 0, polling_interval_multiplier: 1,
     rsa_key_restriction: 0, dsa_key_restriction: 0, ecdsa_key_restriction: 0, ed25519_key_restriction: 0, ecdsa_sk_key_restriction: 0, ed25519_sk_key_restriction: 0,
     first_day_of_week: 0, enforce_terms: false, terms: '', performance_bar_allowed_group_id: 0, user_show_add_ssh_key_message: true, updating_name_disabled_for_users: false,
-    local_markdown_version: 0, allow_local_requests_from_web_hooks_and_services: false, allow_local_requests_from_system_hooks: true, asset_proxy_enabled: false,
+    local_markdown_version: 0, allow_local_requests_from_hooks_and_services: false, allow_local_requests_from_web_hooks_and_services: false, allow_local_requests_from_system_hooks: true, asset_proxy_enabled: false,
     asset_proxy_url: '', asset_proxy_whitelist: [], asset_proxy_allowlist: [], maven_package_requests_forwarding: false, npm_package_requests_forwarding: false,
     pypi_package_requests_forwarding: false, snippet_size_limit: 52428800, issues_create_limit: 0, raw_blob_request_limit: 300, wiki_page_max_content_bytes: 52428800,
     require_admin_approval_after_user_signup: false, require_personal_access_token_expiry: false, personal_access_token_prefix: '', rate_limiting_response_text: null,

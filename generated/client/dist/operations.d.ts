@@ -32,7 +32,6 @@ export interface VariantResults<I> {
         "statistics"?: never;
     })[]>;
     "projects/list-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
-    "projects/list-user-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
     "merge-requests/list-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
     "merge-requests/list-project-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
 }
@@ -1426,7 +1425,7 @@ export interface ServiceApiMethods {
             "x-page"?: string;
         }>;
         /** List a user's projects (`GET /users/{user_id}/projects`, `projects/list-user-projects`). */
-        listUserProjects: PaginatedVariantMethod<"projects/list-user-projects", ListUserProjectsInput, false, {
+        listUserProjects: PaginatedMethod<ListUserProjectsInput, T.Project, false, {
             "Link"?: string;
             "x-next-page"?: string;
             "x-page"?: string;

@@ -30,7 +30,6 @@ export interface VariantResults<I> {
   "groups/list-subgroups": When<I, "statistics", true, (T.Group)[], (Omit<T.Group, "statistics"> & { "statistics"?: never })[]>;
   "groups/list-descendant-groups": When<I, "statistics", true, (T.Group)[], (Omit<T.Group, "statistics"> & { "statistics"?: never })[]>;
   "projects/list-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
-  "projects/list-user-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
   "merge-requests/list-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
   "merge-requests/list-project-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
 }
@@ -1168,7 +1167,7 @@ export interface ServiceApiMethods {
     /** List projects (`GET /projects`, `projects/list-projects`). */
     listProjects: PaginatedVariantMethod<"projects/list-projects", ProjectsListProjectsInput, true, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** List a user's projects (`GET /users/{user_id}/projects`, `projects/list-user-projects`). */
-    listUserProjects: PaginatedVariantMethod<"projects/list-user-projects", ListUserProjectsInput, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
+    listUserProjects: PaginatedMethod<ListUserProjectsInput, T.Project, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
   };
   mergeRequests: {
     /** List merge requests (`GET /merge_requests`, `merge-requests/list-merge-requests`). */

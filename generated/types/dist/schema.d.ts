@@ -2217,7 +2217,7 @@ export interface paths {
         };
         /**
          * List projects
-         * @description All projects visible to the caller, filtered by the parameters below, all optional. Authenticated callers get the full view (`Project`.2) unless `simple=true`; with `simple=true`, and for anonymous callers, each item is the simple view (`ProjectSimple`.1). `updated_after` and `updated_before` require `order_by=updated_at`. Offset pagination stops at 50,000 records: beyond that, keyset pagination (`pagination=keyset`) is required, and keyset pagination supports only `order_by=id`. Other project endpoints (create, read one, edit, delete, fork, star, archive and similar) are not documented.
+         * @description All projects visible to the caller, filtered by the parameters below, all optional. Authenticated callers get the full view (`Project`) unless `simple=true`; with `simple=true`, and for anonymous callers, each item is the simple view (`ProjectSimple`). `updated_after` and `updated_before` require `order_by=updated_at`. Offset pagination stops at 50,000 records: beyond that, keyset pagination is required, and keyset pagination supports only `order_by=id`. Other project endpoints (create, read one, edit, delete, fork, star, archive and similar) are not documented.
          */
         get: operations["projects/list-projects"];
         put?: never;
@@ -2240,7 +2240,7 @@ export interface paths {
         };
         /**
          * List a user's projects
-         * @description Projects in the user's own namespace; an empty list when the user's profile is private. Which project view the items use is not documented, so each item is either the full view (`Project`) or the simple view (`ProjectSimple`); `simple=true` presumably selects the simple view as on `GET /projects`. Keyset pagination is supported for selected orderings (which ones is not shown). Parameters after `with_custom_attributes` are not documented.
+         * @description Projects in the user's own namespace; an empty list when the user's profile is private. Which project view the items use, and what `simple=true` changes, is not documented: each item is the full view (`Project`) or the simple view (`ProjectSimple`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
          */
         get: operations["projects/list-user-projects"];
         put?: never;
@@ -2394,13 +2394,13 @@ export interface paths {
         };
         /**
          * List group approval rules
-         * @description Approval rules of a group. Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (so the other offerings, self-managed and dedicated, are listed). For group admins. These facts are documented for this list.
+         * @description Approval rules of a group. Experiment, disabled by default behind a feature flag; unavailable on the hosted offering (available on self-managed and dedicated). For group admins.
          */
         get: operations["approvals/list-group-approval-rules"];
         put?: never;
         /**
          * Create a group approval rule
-         * @description Create an approval rule for a group. `report_approver` rules are system-created and not for this API. The list (`GET /groups/{id}/approval_rules`) is documented as "Experiment, disabled by default behind a feature flag, hosted offering unavailable; group admins"; no such restriction is documented for this operation, so none is declared here.
+         * @description Create an approval rule for a group. `report_approver` rules are system-created and not for this API. Whether this operation shares the restrictions of the list of group approval rules (Experiment, disabled by default behind a feature flag, unavailable on the hosted offering, for group admins) is not documented.
          */
         post: operations["approvals/create-group-approval-rule"];
         delete?: never;
@@ -2427,7 +2427,7 @@ export interface paths {
         get?: never;
         /**
          * Update a group approval rule
-         * @description Change an approval rule of a group; every attribute is optional, with the types of creation. The list (`GET /groups/{id}/approval_rules`) is documented as "Experiment, disabled by default behind a feature flag, hosted offering unavailable; group admins"; no such restriction is documented for this operation, so none is declared here.
+         * @description Change an approval rule of a group; every attribute is optional, with the types of creation. Whether this operation shares the restrictions of the list of group approval rules (Experiment, disabled by default behind a feature flag, unavailable on the hosted offering, for group admins) is not documented.
          */
         put: operations["approvals/update-group-approval-rule"];
         post?: never;
@@ -2607,7 +2607,7 @@ export interface paths {
         put?: never;
         /**
          * Run an analytics query
-         * @description Run an analytics query through the proxy. The body is a query object; `include_token` only serves funnel generation. Ultimate; behind feature flags on self-managed; not production ready (no stability label such as Beta or Experiment is documented, so none is declared). The analytics query engine base URL and key application settings must be set first. The success status is not documented; 201 follows the general rule for POST.
+         * @description Run an analytics query through the proxy. The body is a query object; `include_token` only serves funnel generation. Ultimate; behind feature flags on self-managed; not production ready. The analytics query engine base URL and key application settings must be set first. The success status is not documented; 201 follows the general rule for POST.
          */
         post: operations["product-analytics/load-query"];
         delete?: never;
@@ -2633,7 +2633,7 @@ export interface paths {
         put?: never;
         /**
          * Dry-run an analytics query
-         * @description Dry-run an analytics query: same parameters and result as the load operation. Ultimate; behind feature flags on self-managed; not production ready (no stability label such as Beta or Experiment is documented, so none is declared). The analytics query engine base URL and key application settings must be set first. The success status is not documented; 201 follows the general rule for POST.
+         * @description Dry-run an analytics query: same parameters and result as the load operation. Ultimate; behind feature flags on self-managed; not production ready. The analytics query engine base URL and key application settings must be set first. The success status is not documented; 201 follows the general rule for POST.
          */
         post: operations["product-analytics/dry-run-query"];
         delete?: never;
@@ -2657,7 +2657,7 @@ export interface paths {
         };
         /**
          * Get analytics metadata
-         * @description Metadata of the analytics data; its shape is not documented. Ultimate; behind feature flags on self-managed; not production ready (no stability label such as Beta or Experiment is documented, so none is declared). The analytics query engine base URL and key application settings must be set first.
+         * @description Metadata of the analytics data; its shape is not documented. Ultimate; behind feature flags on self-managed; not production ready. The analytics query engine base URL and key application settings must be set first.
          */
         get: operations["product-analytics/get-meta"];
         put?: never;
@@ -4560,38 +4560,38 @@ export interface components {
             kind: string;
             full_path: string;
             /** @description ID of the parent namespace; null for a top-level namespace. */
-            parent_id?: number | null;
+            parent_id: number | null;
             /** @description Avatar URL of the namespace; null when it has none. */
-            avatar_url?: string | null;
-            web_url?: string;
+            avatar_url: string | null;
+            web_url: string;
         };
-        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. Fields returned vary with the caller's permissions, so only the identifying fields are always there. Field types follow the fields' meaning; fields that may be empty are nullable. */
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there; fields that may be empty are nullable. Field types follow the fields' meaning. */
         ProjectSimple: {
             id: number;
             /** @description Project description; null or empty when none was given. */
-            description?: string | null;
+            description: string | null;
             name: string;
             name_with_namespace: string;
             path: string;
             path_with_namespace: string;
-            created_at?: components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"];
             /** @description Name of the default branch; null when the repository is empty. */
-            default_branch?: string | null;
+            default_branch: string | null;
             /**
              * @deprecated
              * @description Deprecated, use `topics`; planned for removal in a future v5. Typed as its replacement `topics` (array of string).
              */
-            tag_list?: string[];
-            topics?: string[];
-            ssh_url_to_repo?: string;
-            http_url_to_repo?: string;
+            tag_list: string[];
+            topics: string[];
+            ssh_url_to_repo: string;
+            http_url_to_repo: string;
             web_url: string;
             /** @description Avatar URL of the project; null when it has none. */
-            avatar_url?: string | null;
-            star_count?: number;
+            avatar_url: string | null;
+            star_count: number;
             /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
-            last_activity_at?: components["schemas"]["Timestamp"];
-            namespace?: components["schemas"]["ProjectNamespace"];
+            last_activity_at: components["schemas"]["Timestamp"];
+            namespace: components["schemas"]["ProjectNamespace"];
         };
         /** @description API links of the project (URLs). Which links appear depends on the features enabled and the caller's permissions; only `self` is always there. */
         ProjectLinks: {
@@ -4893,32 +4893,16 @@ export interface components {
             count?: number;
             completed_count?: number;
         };
-        /**
-         * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
-         *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
-         *     request is merged, `assignee` while it is unassigned, `milestone` without a milestone, `pipeline` before the first
-         *     pipeline. `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
-         *
-         *     Transitions:
-         *
-         *     | From | Trigger | Condition | To | Other effects |
-         *     |---|---|---|---|---|
-         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
-         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
-         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
-         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
-         *
-         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
-         */
-        MergeRequest: {
-            id: number;
+        /** @description The fields of a merge request record and their types, and the rules of the state table on them; a rule on a field applies when the field is present. Which fields are always there is stated by the full record (`MergeRequest`) and the reduced record (`MergeRequestSimple`). */
+        MergeRequestFields: {
+            id?: number;
             /** @description ID of the merge request inside its project. */
-            iid: number;
-            project_id: number;
-            title: string;
+            iid?: number;
+            project_id?: number;
+            title?: string;
             /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
             description?: string | null;
-            state: components["schemas"]["MergeRequestState"];
+            state?: components["schemas"]["MergeRequestState"];
             imported?: boolean;
             imported_from?: string;
             /**
@@ -4940,8 +4924,8 @@ export interface components {
             closed_at?: components["schemas"]["NullableTimestamp"];
             created_at?: components["schemas"]["NullableTimestamp"];
             updated_at?: components["schemas"]["NullableTimestamp"];
-            target_branch: string;
-            source_branch: string;
+            target_branch?: string;
+            source_branch?: string;
             source_project_id?: number;
             target_project_id?: number;
             upvotes?: number;
@@ -4976,7 +4960,7 @@ export interface components {
             allow_collaboration?: boolean;
             /** @description Alias of `allow_collaboration`. */
             allow_maintainer_to_push?: boolean;
-            web_url: string;
+            web_url?: string;
             references?: components["schemas"]["MergeRequestReferences"];
             time_stats?: components["schemas"]["MergeRequestTimeStats"];
             squash?: boolean;
@@ -5001,19 +4985,29 @@ export interface components {
              * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
              */
             approvals_before_merge?: unknown;
-        };
-        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open; the fields it shares with the full record keep their types. */
-        MergeRequestSimple: {
-            id?: number;
-            iid?: number;
-            project_id?: number;
-            title?: string;
-            description?: string | null;
-            state?: components["schemas"]["MergeRequestState"];
-            created_at?: components["schemas"]["NullableTimestamp"];
-            updated_at?: components["schemas"]["NullableTimestamp"];
-            web_url?: string;
-        };
+        } & (unknown & unknown);
+        /**
+         * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
+         *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
+         *     request is merged, `assignee` while it is unassigned, `milestone` without a milestone, `pipeline` before the first
+         *     pipeline. `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
+         *
+         *     Transitions:
+         *
+         *     | From | Trigger | Condition | To | Other effects |
+         *     |---|---|---|---|---|
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+         *
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
+         *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
+         *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
+         */
+        MergeRequest: WithRequired<components["schemas"]["MergeRequestFields"], "id" | "iid" | "project_id" | "title" | "state" | "source_branch" | "target_branch" | "web_url">;
+        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
+        MergeRequestSimple: WithRequired<components["schemas"]["MergeRequestFields"], "id" | "iid" | "project_id">;
         /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
         CreateMergeRequestRequest: {
             /** @description The source branch. */
@@ -5050,7 +5044,7 @@ export interface components {
             /** @description Numeric ID of the target project. */
             target_project_id?: number;
         };
-        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}`. At least one attribute must be given (`minProperties: 1`); otherwise the answer is 400. */
+        /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}`. At least one of the attributes below must be given; otherwise the answer is 400. Other keys are not documented and do not count. */
         UpdateMergeRequestRequest: {
             /** @description Comma-separated label names to add. */
             add_labels?: string;
@@ -5098,8 +5092,8 @@ export interface components {
             target_branch?: string;
             /** @description Title of the merge request. */
             title?: string;
-        };
-        /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}`: the operation takes no parameters besides the path, so the body is absent or `{}`. */
+        } & (unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown);
+        /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}`: the operation takes no parameters besides the path, so no body is documented. */
         DeleteMergeRequestRequest: Record<string, unknown>;
         /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge`; every attribute is optional. */
         MergeMergeRequestRequest: {
@@ -5151,11 +5145,11 @@ export interface components {
             id: number;
             name: string;
             rule_type: components["schemas"]["ApprovalRuleType"];
-            /** @description Users who may approve under this rule (user shape not documented). */
-            eligible_approvers?: Record<string, unknown>[];
+            /** @description Users who may approve under this rule. */
+            eligible_approvers?: components["schemas"]["UserBasic"][];
             approvals_required: number;
-            /** @description Users of the rule (user shape not documented). */
-            users?: Record<string, unknown>[];
+            /** @description Users of the rule. */
+            users?: components["schemas"]["UserBasic"][];
             /** @description Groups of the rule; the group object's shape is not documented. */
             groups?: Record<string, unknown>[];
             contains_hidden_groups?: boolean;
@@ -5201,7 +5195,7 @@ export interface components {
         ProjectApprovalSettingsUpdated: {
             /**
              * @deprecated
-             * @description Deprecated. Number of approvals required; not a boolean. Typed integer as the parameter of `POST /projects/{id}/approvals`.
+             * @description Deprecated. Number of approvals required, an integer (as `POST /projects/{id}/approvals` takes it); on the project record this field exists on Premium and Ultimate only, so it is not always returned.
              */
             approvals_before_merge?: number;
             /** @description Remove approvals when new commits are pushed. */
@@ -5214,18 +5208,18 @@ export interface components {
             merge_requests_disable_committers_approval: boolean;
             require_password_to_approve: boolean;
         };
-        /** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty. */
+        /** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty and returned throughout v4. */
         ProjectApprovalSettings: components["schemas"]["ProjectApprovalSettingsUpdated"] & {
             /**
              * @deprecated
              * @description Deprecated; always empty.
              */
-            approvers?: unknown[];
+            approvers: unknown[];
             /**
              * @deprecated
              * @description Deprecated; always empty.
              */
-            approver_groups?: unknown[];
+            approver_groups: unknown[];
         };
         /** @description Body of `POST /projects/{id}/approvals`; every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
         UpdateProjectApprovalSettingsRequest: {
@@ -5305,7 +5299,7 @@ export interface components {
              * @deprecated
              * @description Deprecated, with no documented replacement (`default_branch_protection_defaults` describes the protection).
              */
-            default_branch_protection?: number;
+            default_branch_protection: number;
             default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
             default_preferred_language: string;
             failed_login_attempts_unlock_period_in_minutes: number;
@@ -5350,7 +5344,8 @@ export interface components {
                 [key: string]: number;
             };
             terminal_max_session_time: number;
-            polling_interval_multiplier: number;
+            /** @description A decimal number, which the answer carries either as a JSON number or as a string holding the decimal (for example `"1.0"`). */
+            polling_interval_multiplier: number | string;
             rsa_key_restriction: number;
             dsa_key_restriction: number;
             ecdsa_key_restriction: number;
@@ -5370,7 +5365,7 @@ export interface components {
              * @deprecated
              * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
              */
-            allow_local_requests_from_hooks_and_services?: boolean;
+            allow_local_requests_from_hooks_and_services: boolean;
             allow_local_requests_from_web_hooks_and_services: boolean;
             allow_local_requests_from_system_hooks: boolean;
             asset_proxy_enabled: boolean;
@@ -5397,7 +5392,7 @@ export interface components {
             admin_mode: boolean;
             /** @description Type not documented. */
             external_pipeline_validation_service_timeout: unknown;
-            /** @description Type not documented. Listed among the fields GET returns. */
+            /** @description Type not documented. */
             external_pipeline_validation_service_token: unknown;
             /** @description Type not documented. */
             external_pipeline_validation_service_url: unknown;
@@ -5439,14 +5434,14 @@ export interface components {
             security_approval_policies_limit?: unknown;
             /** @description Premium and Ultimate. */
             delete_unconfirmed_users?: boolean;
-            /** @description Integer as in the PUT table. Self-managed, Premium and Ultimate. */
+            /** @description Integer. Self-managed, Premium and Ultimate. */
             unconfirmed_users_delete_after_days?: number;
-            /** @description Boolean as in the PUT table. Self-managed, Premium and Ultimate. */
+            /** @description Boolean. Self-managed, Premium and Ultimate. */
             assistant_features_enabled?: boolean;
-            /** @description Boolean as in the PUT table. Self-managed, Premium and Ultimate. */
+            /** @description Boolean. Self-managed, Premium and Ultimate. */
             lock_assistant_features_enabled?: boolean;
         };
-        /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional, no other keys. */
+        /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional; other keys are not documented. */
         DefaultBranchProtectionDefaultsInput: {
             /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
             allowed_to_push?: ((30 | 40) | {
@@ -5470,7 +5465,7 @@ export interface components {
          *
          *     The analytics query engine base URL and key are settings named with the engine prefix plus `_api_base_url` and `_api_key`; the prefix is not documented, so they are matched by name pattern. They must be set before product analytics queries.
          *
-         *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
+         *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and the other fields of the settings object (a value sent for one of them must have that field's type), and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
          */
         UpdateApplicationSettingsRequest: {
             /** @description Administrators re-authenticate for administrative tasks. */
@@ -5574,6 +5569,95 @@ export interface components {
             /** @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated. */
             housekeeping_optimize_repository_period?: number;
             default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
+            signup_enabled?: boolean;
+            default_projects_limit?: number;
+            /**
+             * @deprecated
+             * @description Deprecated; whether it is writable is not documented.
+             */
+            default_branch_protection?: number;
+            default_preferred_language?: string;
+            failed_login_attempts_unlock_period_in_minutes?: number;
+            restricted_visibility_levels?: unknown[];
+            password_authentication_enabled_for_web?: boolean;
+            max_attachment_size?: number;
+            max_decompressed_archive_size?: number;
+            max_export_size?: number;
+            max_import_size?: number;
+            max_import_remote_file_size?: number;
+            max_login_attempts?: number;
+            session_expire_delay?: number;
+            home_page_url?: string;
+            default_snippet_visibility?: string;
+            default_project_visibility?: string;
+            default_group_visibility?: string;
+            outbound_local_requests_whitelist?: unknown[];
+            domain_allowlist?: unknown[];
+            domain_denylist_enabled?: boolean;
+            domain_denylist?: unknown[];
+            default_ci_config_path?: string | null;
+            gravatar_enabled?: boolean;
+            container_expiration_policies_enable_historic_entries?: boolean;
+            container_registry_cleanup_tags_service_max_list_size?: number;
+            container_registry_delete_tags_service_timeout?: number;
+            container_registry_expiration_policies_caching?: boolean;
+            container_registry_expiration_policies_worker_capacity?: number;
+            container_registry_token_expire_delay?: number;
+            decompress_archive_file_timeout?: number;
+            package_registry_cleanup_policies_worker_capacity?: number;
+            repository_storages_weighted?: {
+                [key: string]: number;
+            };
+            terminal_max_session_time?: number;
+            polling_interval_multiplier?: number | string;
+            rsa_key_restriction?: number;
+            dsa_key_restriction?: number;
+            ecdsa_key_restriction?: number;
+            ed25519_key_restriction?: number;
+            ecdsa_sk_key_restriction?: number;
+            ed25519_sk_key_restriction?: number;
+            first_day_of_week?: number;
+            enforce_terms?: boolean;
+            terms?: string;
+            performance_bar_allowed_group_id?: number;
+            updating_name_disabled_for_users?: boolean;
+            local_markdown_version?: number;
+            asset_proxy_enabled?: boolean;
+            asset_proxy_url?: string;
+            asset_proxy_whitelist?: unknown[];
+            asset_proxy_allowlist?: unknown[];
+            maven_package_requests_forwarding?: boolean;
+            npm_package_requests_forwarding?: boolean;
+            pypi_package_requests_forwarding?: boolean;
+            snippet_size_limit?: number;
+            issues_create_limit?: number;
+            raw_blob_request_limit?: number;
+            require_admin_approval_after_user_signup?: boolean;
+            require_personal_access_token_expiry?: boolean;
+            personal_access_token_prefix?: string;
+            rate_limiting_response_text?: string | null;
+            keep_latest_artifact?: boolean;
+            silent_mode_enabled?: boolean;
+            package_registry_allow_anyone_to_pull_option?: boolean;
+            bulk_import_max_download_file_size?: number;
+            project_jobs_api_rate_limit?: number;
+            projects_api_rate_limit_unauthenticated?: number;
+            downstream_pipeline_trigger_limit_per_project_user_sha?: number;
+            concurrent_github_import_jobs_limit?: number;
+            concurrent_bitbucket_import_jobs_limit?: number;
+            concurrent_bitbucket_server_import_jobs_limit?: number;
+            silent_admin_exports_enabled?: boolean;
+            can_create_group?: boolean;
+            external_authorization_service_enabled?: boolean;
+            external_authorization_service_url?: string;
+            external_authorization_service_default_label?: string;
+            external_authorization_service_timeout?: number;
+            globally_allowed_ips?: string;
+            group_owners_can_manage_default_branch_protection?: boolean;
+            file_template_project_id?: number;
+            default_project_deletion_protection?: boolean;
+            disable_personal_access_tokens?: boolean;
+            security_policy_global_group_approvers_enabled?: boolean;
         } & {
             [key: `${string}_api_base_url`]: string;
             [key: `${string}_api_key`]: string;
@@ -6428,7 +6512,7 @@ export interface components {
          */
         ProjectListMinAccessLevel: number;
         /**
-         * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination (`pagination=keyset`) supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
+         * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
          * @example id
          */
         ProjectListOrderBy: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at" | "similarity" | "repository_size" | "storage_size" | "packages_size" | "wiki_size";
@@ -6458,7 +6542,7 @@ export interface components {
          */
         ProjectListSearch: string;
         /**
-         * @description When true, return the simple view of each project (`ProjectSimple`.1) instead of the full view.
+         * @description When true, return the simple view of each project (`ProjectSimple`) instead of the full view.
          * @example true
          */
         ProjectListSimple: boolean;
@@ -6488,12 +6572,12 @@ export interface components {
          */
         ProjectListTopic: string;
         /**
-         * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
+         * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
          * @example 2025-03-01T00:00:00Z
          */
         ProjectListUpdatedAfter: string;
         /**
-         * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
+         * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
          * @example 2025-03-31T23:59:59Z
          */
         ProjectListUpdatedBefore: string;
@@ -7002,6 +7086,7 @@ export type MergeRequestTimeStats = components['schemas']['MergeRequestTimeStats
 export type MergeRequestPipeline = components['schemas']['MergeRequestPipeline'];
 export type MergeRequestDiffRefs = components['schemas']['MergeRequestDiffRefs'];
 export type MergeRequestTaskCompletionStatus = components['schemas']['MergeRequestTaskCompletionStatus'];
+export type MergeRequestFields = components['schemas']['MergeRequestFields'];
 export type MergeRequest = components['schemas']['MergeRequest'];
 export type MergeRequestSimple = components['schemas']['MergeRequestSimple'];
 export type CreateMergeRequestRequest = components['schemas']['CreateMergeRequestRequest'];
@@ -13906,7 +13991,7 @@ export interface operations {
                  */
                 min_access_level?: components["parameters"]["ProjectListMinAccessLevel"];
                 /**
-                 * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination (`pagination=keyset`) supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
+                 * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
                  * @example id
                  */
                 order_by?: components["parameters"]["ProjectListOrderBy"];
@@ -13936,7 +14021,7 @@ export interface operations {
                  */
                 search?: components["parameters"]["ProjectListSearch"];
                 /**
-                 * @description When true, return the simple view of each project (`ProjectSimple`.1) instead of the full view.
+                 * @description When true, return the simple view of each project (`ProjectSimple`) instead of the full view.
                  * @example true
                  */
                 simple?: components["parameters"]["ProjectListSimple"];
@@ -13966,12 +14051,12 @@ export interface operations {
                  */
                 topic?: components["parameters"]["ProjectListTopic"];
                 /**
-                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
+                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-01T00:00:00Z
                  */
                 updated_after?: components["parameters"]["ProjectListUpdatedAfter"];
                 /**
-                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
+                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-31T23:59:59Z
                  */
                 updated_before?: components["parameters"]["ProjectListUpdatedBefore"];
@@ -14049,7 +14134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["Project"] | components["schemas"]["ProjectSimple"])[];
+                    "application/json": components["schemas"]["Project"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14105,7 +14190,7 @@ export interface operations {
                  */
                 search?: components["parameters"]["ProjectListSearch"];
                 /**
-                 * @description When true, return the simple view of each project (`ProjectSimple`.1) instead of the full view.
+                 * @description When true, return the simple view of each project (`ProjectSimple`) instead of the full view.
                  * @example true
                  */
                 simple?: components["parameters"]["ProjectListSimple"];
@@ -14125,12 +14210,12 @@ export interface operations {
                  */
                 statistics?: components["parameters"]["ProjectListStatistics"];
                 /**
-                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
+                 * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-01T00:00:00Z
                  */
                 updated_after?: components["parameters"]["ProjectListUpdatedAfter"];
                 /**
-                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at` (stated in the operation's `x-query-schema`); no such rule is documented for `GET /users/{user_id}/projects`.
+                 * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
                  * @example 2025-03-31T23:59:59Z
                  */
                 updated_before?: components["parameters"]["ProjectListUpdatedBefore"];
@@ -14184,7 +14269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["Project"] | components["schemas"]["ProjectSimple"])[];
+                    "application/json": components["schemas"]["Project"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15558,6 +15643,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15607,6 +15693,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15652,6 +15739,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -176,6 +176,7 @@ export const schemaValidators = {
     "MergeRequestPipeline": s.schema_MergeRequestPipeline,
     "MergeRequestDiffRefs": s.schema_MergeRequestDiffRefs,
     "MergeRequestTaskCompletionStatus": s.schema_MergeRequestTaskCompletionStatus,
+    "MergeRequestFields": s.schema_MergeRequestFields,
     "MergeRequest": s.schema_MergeRequest,
     "MergeRequestSimple": s.schema_MergeRequestSimple,
     "CreateMergeRequestRequest": s.schema_CreateMergeRequestRequest,
@@ -378,6 +379,7 @@ const schemaChecks = {
     "MergeRequestPipeline": f.fast_schema_MergeRequestPipeline,
     "MergeRequestDiffRefs": f.fast_schema_MergeRequestDiffRefs,
     "MergeRequestTaskCompletionStatus": f.fast_schema_MergeRequestTaskCompletionStatus,
+    "MergeRequestFields": f.fast_schema_MergeRequestFields,
     "MergeRequest": f.fast_schema_MergeRequest,
     "MergeRequestSimple": f.fast_schema_MergeRequestSimple,
     "CreateMergeRequestRequest": f.fast_schema_CreateMergeRequestRequest,
@@ -1084,6 +1086,10 @@ export function isMergeRequestDiffRefs(value) {
 /** Whether `value` is a valid `MergeRequestTaskCompletionStatus` (stops at the first failure). */
 export function isMergeRequestTaskCompletionStatus(value) {
     return f.fast_schema_MergeRequestTaskCompletionStatus(value);
+}
+/** Whether `value` is a valid `MergeRequestFields` (stops at the first failure). */
+export function isMergeRequestFields(value) {
+    return f.fast_schema_MergeRequestFields(value);
 }
 /** Whether `value` is a valid `MergeRequest` (stops at the first failure). */
 export function isMergeRequest(value) {
