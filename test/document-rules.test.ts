@@ -1,10 +1,13 @@
 /**
- * The rules across query parameters that an operation states in `x-query-schema` are enforced by what we ship:
- * `validateRequest` of the validators package, a server on the generated stubs (default and strict mode), the fake
- * and the mock all answer 400 naming the rule, and accept each parameter alone.
+ * The rules the document states beyond single fields are enforced by what we ship: the rules across query parameters
+ * (`x-query-schema`) by `validateRequest` of the validators package, a server on the generated stubs (default and
+ * strict mode), the fake and the mock, which all answer 400 naming the rule and accept each parameter alone; and the
+ * state-table rules written as `if`/`then` in schemas by the generated validators.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateRequest, type RequestOperationId } from '../generated/validators/dist/index.js';
+import { validateResponse, validateRequest, type RequestOperationId } from '../generated/validators/dist/index.js';
+import { resolve } from '../generators/lib/document.ts';
+import { publishedDocument } from './support/documents.ts';
 import { startExampleServer, type ExampleServer } from './support/example-server.ts';
 import { useFake } from './support/fake.ts';
 import { useMock } from './support/mock.ts';
@@ -76,4 +79,20 @@ describe.each([false, true])('the fake (strict: %s)', (strict) => {
 describe('the mock', () => {
   const root = useMock();
   it.each(named)('%s', async (_name, _id, path, query, rule) => expectEnforced(root(), path, query, rule));
+});
+
+describe('state-table rules (if/then) in the generated validators', () => {
+  const doc = publishedDocument();
+  const example = (name: string) => structuredClone(resolve<{ value: Record<string, unknown> }>(doc, { $ref: `#/components/examples/${name}` }).value);
+  const cases: [string, () => { operationId: 'project-import-export/get-export-status' | 'runners/get-runner'; body: Record<string, unknown> }, boolean][] = [
+    ['a finished export with its _links', () => ({ operationId: 'project-import-export/get-export-status', body: example('ProjectExportFinished') }), true],
+    ['a finished export without _links', () => ({ operationId: 'project-import-export/get-export-status', body: { ...example('ProjectExportFinished'), _links: undefined } }), false],
+    ['a started export with _links', () => ({ operationId: 'project-import-export/get-export-status', body: { ...example('ProjectExportStarted'), _links: example('ProjectExportFinished')._links } }), false],
+    ['a runner never contacted, contacted_at null', () => ({ operationId: 'runners/get-runner', body: example('NeverContactedRunnerDetails') }), true],
+    ['a runner never contacted with a contacted_at', () => ({ operationId: 'runners/get-runner', body: { ...example('NeverContactedRunnerDetails'), contacted_at: '2025-01-01T00:00:00Z' } }), false],
+  ];
+  it.each(cases)('%s', (_title, make, valid) => {
+    const { operationId, body } = make();
+    expect(validateResponse(operationId, 200, JSON.parse(JSON.stringify(body))).valid).toBe(valid);
+  });
 });
