@@ -25,6 +25,8 @@ export interface ValidatorIndex {
   requests: Record<string, string>;
   /** operationId → export name of the validator of its JSON request body (exact, no coercion) in the schemas module. */
   bodies: Record<string, string>;
+  /** operationId → the descriptions of its `x-query-schema` rules, in order (rule n is `query.allOf[n + 1]` of its request schema). */
+  queryRules: Record<string, string[]>;
 }
 
 export interface BuiltValidators {
@@ -183,7 +185,7 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   coercing.addSchema(anyFiles(components) as JsonSchema);
   const needsTracking = tracker(components.$defs as Record<string, unknown>);
 
-  const index: ValidatorIndex = { schemas: {}, fast: {}, responses: {}, requests: {}, bodies: {} };
+  const index: ValidatorIndex = { schemas: {}, fast: {}, responses: {}, requests: {}, bodies: {}, queryRules: {} };
   const fastExports: Record<string, string> = {};
   /** Adds the fast twin of an exact validator (same schema id in the fast instance). */
   const addFast = (exportName: string, id: string, schema?: JsonSchema) => {
@@ -234,8 +236,9 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
     }
     const id = `${ID_BASE}requests/${entry.operationId}`;
     const exportName = `request_${identifier(entry.operationId)}`;
-    const { schema, jsonBody } = requestSchema(doc, entry, sharedPart);
+    const { schema, jsonBody, queryRules } = requestSchema(doc, entry, sharedPart);
     coercing.addSchema({ $id: id, ...schema });
+    if (queryRules.length > 0) index.queryRules[entry.operationId] = queryRules;
     if (jsonBody) {
       const bodyId = `${ID_BASE}bodies/${entry.operationId}`;
       exact.addSchema({ $id: bodyId, ...jsonBody });
@@ -263,7 +266,11 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
  * The JSON Schema of a whole request: `{ params, query, headers (lower case), body }`. Form bodies are validated
  * here with coercion (their fields are strings); a JSON body is returned apart, to be validated exactly.
  */
-function requestSchema(doc: OpenApiDocument, entry: ReturnType<typeof listOperations>[number], sharedPart: (part: JsonSchema) => JsonSchema): { schema: JsonSchema; jsonBody?: JsonSchema } {
+function requestSchema(
+  doc: OpenApiDocument,
+  entry: ReturnType<typeof listOperations>[number],
+  sharedPart: (part: JsonSchema) => JsonSchema,
+): { schema: JsonSchema; jsonBody?: JsonSchema; queryRules: string[] } {
   const part = (where: string, lower = false) => {
     const parameters = entry.parameters.filter((p) => p.in === where);
     const key = (name: string) => (lower ? name.toLowerCase() : name);
@@ -273,19 +280,37 @@ function requestSchema(doc: OpenApiDocument, entry: ReturnType<typeof listOperat
       required: parameters.filter((p) => p.required).map((p) => key(p.name)),
     };
   };
+  const rules = queryRulesOf(entry.operation);
+  const query = sharedPart(part('query'));
   const schema: JsonSchema = {
     type: 'object',
-    properties: { params: sharedPart(part('path')), query: sharedPart(part('query')), headers: sharedPart(part('header', true)) },
+    properties: {
+      params: sharedPart(part('path')),
+      query: rules.length === 0 ? query : { allOf: [query, ...rules.map((rule) => ({ type: 'object', ...toJsonSchema(rule, componentRef) }))] },
+      headers: sharedPart(part('header', true)),
+    },
     required: ['params', 'query', 'headers'],
   };
+  const queryRules = rules.map((rule, n) => (typeof rule.description === 'string' ? rule.description : `rule ${n + 1} across the query parameters`));
   const body = entry.operation.requestBody ? resolve<{ required?: boolean; content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
   const [mediaType, media] = Object.entries(body?.content ?? {})[0] ?? [];
   if (body?.required && mediaType) (schema.required as string[]).push('body');
-  if (mediaType && media?.schema && /json/i.test(mediaType)) return { schema, jsonBody: toJsonSchema(media.schema, componentRef) };
+  if (mediaType && media?.schema && /json/i.test(mediaType)) return { schema, jsonBody: toJsonSchema(media.schema, componentRef), queryRules };
   if (mediaType && media?.schema && /multipart\/form-data|x-www-form-urlencoded/i.test(mediaType)) {
     (schema.properties as Record<string, unknown>).body = anyFiles(toJsonSchema(media.schema, componentRef));
   }
-  return { schema };
+  return { schema, queryRules };
+}
+
+/**
+ * The rules of an operation's `x-query-schema`, one schema each: the members of its `allOf` (each with its
+ * `description`), or the whole schema when it is not a plain list of rules.
+ */
+function queryRulesOf(operation: object): JsonSchema[] {
+  const querySchema = (operation as { 'x-query-schema'?: JsonSchema })['x-query-schema'];
+  if (!querySchema) return [];
+  const { allOf, description: _description, ...rest } = querySchema as JsonSchema & { allOf?: JsonSchema[] };
+  return Array.isArray(allOf) && Object.keys(rest).length === 0 ? allOf : [querySchema];
 }
 
 /** Files arrive as `Blob`s, not strings: a file schema accepts any value. */

@@ -42,10 +42,10 @@ export interface SectionCoverage {
   choices: string[];
 }
 
-type Schema = JsonSchema & { $ref?: string };
+export type Schema = JsonSchema & { $ref?: string };
 
 /** The schemas a value can take: follows `$ref` and composition (allOf, anyOf, oneOf, if/then/else). */
-function branches(doc: OpenApiDocument, schema: unknown, seen = new Set<unknown>()): Schema[] {
+export function branches(doc: OpenApiDocument, schema: unknown, seen = new Set<unknown>()): Schema[] {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
   seen.add(schema);
   const node = (isReference(schema) ? resolve<Schema>(doc, schema) : schema) as Schema;
@@ -85,7 +85,8 @@ function hasProperty(doc: OpenApiDocument, schemas: Schema[], name: string): boo
   );
 }
 
-function resourceSchemas(doc: OpenApiDocument, resource: string, aliases: Aliases): Schema[] | undefined {
+/** The schemas that hold an inventory resource (`Job`, `MergeRequest.user`), through the aliases; undefined when its schema is absent. */
+export function resourceSchemas(doc: OpenApiDocument, resource: string, aliases: Aliases): Schema[] | undefined {
   const [inventoryRoot, ...inventoryPath] = resource.split('.');
   const target = aliases.resources?.[resource]?.schema ?? [aliases.resources?.[inventoryRoot!]?.schema ?? inventoryRoot, ...inventoryPath].join('.');
   const [name = '', ...path] = target.split('.');

@@ -1,3 +1,4 @@
+import ajv2020 from 'ajv/dist/2020.js';
 import { isJsonMediaType, resolve, type OperationEntry } from '../../generators/lib/document.ts';
 import type { JsonSchema, OpenApiDocument, Parameter, Reference } from '../../generators/lib/openapi.ts';
 
@@ -62,11 +63,23 @@ export interface BuildOptions {
   withoutQuery?: boolean;
 }
 
+const ajv = new ajv2020.default({ strict: false });
+
+/** The validator of an operation's rules across its query parameters (`x-query-schema`), if it states some. */
+function queryRulesValidator(entry: OperationEntry): ((query: Record<string, unknown>) => boolean) | undefined {
+  const schema = (entry.operation as { 'x-query-schema'?: object })['x-query-schema'];
+  return schema ? ajv.compile(schema) : undefined;
+}
+
 /** A request made of the operation's documented examples, without credentials. */
 export function buildRequest(doc: OpenApiDocument, entry: OperationEntry, options: BuildOptions = {}): BuiltRequest {
   const pathValues: Record<string, unknown> = {};
   const query: [Parameter, unknown][] = [];
   const headers: Record<string, string> = {};
+  // Examples of parameters that a rule across the query forbids together (`author_id`, `author_username`) are not
+  // all sent: each one is added only while the query still keeps the operation's rules.
+  const rules = queryRulesValidator(entry);
+  const keepsQueryRules = (pairs: [Parameter, unknown][]) => !rules || rules(Object.fromEntries(pairs.map(([p, v]) => [p.name, v])));
   for (const parameter of entry.parameters) {
     if (IDENTITY_PARAMETERS.has(`${parameter.in}:${parameter.name}`)) continue;
     const overridden = options.overrides && parameter.name in options.overrides;
@@ -74,7 +87,7 @@ export function buildRequest(doc: OpenApiDocument, entry: OperationEntry, option
     const { found, value } = overridden ? { found: true, value: options.overrides![parameter.name] } : parameterValue(doc, entry, parameter);
     if (!found) continue;
     if (parameter.in === 'path') pathValues[parameter.name] = value;
-    else if (parameter.in === 'query') query.push([parameter, value]);
+    else if (parameter.in === 'query' && (overridden || keepsQueryRules([...query, [parameter, value]]))) query.push([parameter, value]);
     else if (parameter.in === 'header') headers[parameter.name] = String(value);
   }
   const search = serializeQuery(query);

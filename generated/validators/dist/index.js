@@ -1611,6 +1611,12 @@ export const bodyValidators = {
     "error-tracking/create-client-key": s.body_error_tracking_create_client_key,
     "error-tracking/delete-client-key": s.body_error_tracking_delete_client_key,
 };
+/** The rules across the query parameters (`x-query-schema`) of the operations that state some, in order. */
+const queryRules = {
+    "projects/list-projects": ["`updated_after` and `updated_before` require `order_by=updated_at`.", "`order_by=similarity` works only when searching (`search` given)."],
+    "merge-requests/list-merge-requests": ["`author_id` and `author_username` are mutually exclusive.", "`merge_user_id` and `merge_user_username` are mutually exclusive.", "`reviewer_id` and `reviewer_username` are mutually exclusive."],
+    "merge-requests/list-project-merge-requests": ["`author_id` and `author_username` are mutually exclusive.", "`merge_user_id` and `merge_user_username` are mutually exclusive."],
+};
 /** Validators of whole requests `{ params, query, headers, body }`, by operationId (strings are coerced). */
 export const requestValidators = {
     "jobs/list-project-jobs": r.request_jobs_list_project_jobs,
@@ -1794,7 +1800,7 @@ export function validateRequest(operationId, request) {
     }
     if (errors.length === 0)
         return { valid: true, errors: [], problems: [], value };
-    const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS));
-    const more = errors.length - problems.length;
+    const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), queryRules[operationId]);
+    const more = errors.length - Math.min(errors.length, MAX_ERRORS);
     return { valid: false, errors: [...problems.map((p) => p.problem), ...(more > 0 ? [`and ${more} more problem(s)`] : [])], errorCount: errors.length, problems, value };
 }

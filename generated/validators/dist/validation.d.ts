@@ -37,8 +37,10 @@ export declare function checkWith(check: ValidateFunction, full: ValidateFunctio
 /**
  * Messages for a request's errors that name the bad field the way a caller sent it:
  * `query parameter per_page must be <= 100`, `path parameter id is required`, `body field title must be string`.
+ * A broken rule across the query parameters (`queryRules`, the operation's `x-query-schema` rules in order) gives
+ * one message with the rule's text, however many errors Ajv recorded for it.
  */
-export declare function formatRequestErrors(errors: ValidationError[] | null | undefined): {
+export declare function formatRequestErrors(errors: ValidationError[] | null | undefined, queryRules?: readonly string[]): {
     field: string;
     in: string;
     problem: string;

@@ -64,19 +64,31 @@ function unescape(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** Where a rule across the query parameters sits in a request schema: `query.allOf[n]`, n >= 1 (see `queryRules`). */
+const QUERY_RULE = /^#\/properties\/query\/allOf\/([1-9]\d*)(?:\/|$)/;
+
 /**
  * Messages for a request's errors that name the bad field the way a caller sent it:
  * `query parameter per_page must be <= 100`, `path parameter id is required`, `body field title must be string`.
+ * A broken rule across the query parameters (`queryRules`, the operation's `x-query-schema` rules in order) gives
+ * one message with the rule's text, however many errors Ajv recorded for it.
  */
-export function formatRequestErrors(errors: ValidationError[] | null | undefined): { field: string; in: string; problem: string }[] {
-  return (errors ?? []).map((e) => {
+export function formatRequestErrors(errors: ValidationError[] | null | undefined, queryRules: readonly string[] = []): { field: string; in: string; problem: string }[] {
+  const brokenRules = new Set<string>();
+  return (errors ?? []).flatMap((e) => {
+    const rule = queryRules[Number(QUERY_RULE.exec(e.schemaPath ?? '')?.[1] ?? 0) - 1];
+    if (rule !== undefined) {
+      if (brokenRules.has(rule)) return [];
+      brokenRules.add(rule);
+      return [{ in: 'query', field: '', problem: `query parameters break a rule: ${rule}` }];
+    }
     const [part = '', ...rest] = e.instancePath.split('/').slice(1).map(unescape);
     const missing = e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : '';
     const path = missing ? [...rest, missing] : rest;
     const where = PARTS[part] ?? 'request';
-    if (path.length === 0) return { in: part || 'request', field: part, problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}` };
+    if (path.length === 0) return [{ in: part || 'request', field: part, problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}` }];
     const field = part === 'query' || part === 'params' || part === 'headers' ? `${path[0]}${path.slice(1).map((p) => `[${p}]`).join('')}` : path.join('.');
     const problem = missing ? 'is required' : `${e.message ?? 'is invalid'}${detail(e)}`;
-    return { in: part, field, problem: `${where} ${field} ${problem}` };
+    return [{ in: part, field, problem: `${where} ${field} ${problem}` }];
   });
 }

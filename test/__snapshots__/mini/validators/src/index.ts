@@ -60,6 +60,10 @@ export const bodyValidators: Partial<Record<RequestOperationId, ValidateFunction
 
 export type RequestOperationId = "widgets/get-widget";
 
+/** The rules across the query parameters (`x-query-schema`) of the operations that state some, in order. */
+const queryRules: Partial<Record<RequestOperationId, readonly string[]>> = {
+};
+
 /** Validators of whole requests `{ params, query, headers, body }`, by operationId (strings are coerced). */
 export const requestValidators: Record<RequestOperationId, ValidateFunction> = {
   "widgets/get-widget": r.request_widgets_get_widget,
@@ -113,7 +117,7 @@ export function validateRequest(operationId: RequestOperationId, request: Reques
     for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: `/body${e.instancePath}` });
   }
   if (errors.length === 0) return { valid: true, errors: [], problems: [], value };
-  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS));
-  const more = errors.length - problems.length;
+  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), queryRules[operationId]);
+  const more = errors.length - Math.min(errors.length, MAX_ERRORS);
   return { valid: false, errors: [...problems.map((p) => p.problem), ...(more > 0 ? [`and ${more} more problem(s)`] : [])], errorCount: errors.length, problems, value };
 }
