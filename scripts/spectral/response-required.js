@@ -1,7 +1,9 @@
 /**
  * In responses, a field is required only where it is always there for every caller and tier: a field that is
- * tier-, offering-, flag- or stability-bound, admin-only, deprecated or described as conditional is optional; and a
- * nullable object is that object or null (`oneOf: [{$ref}, {type: 'null'}]`), never an untyped schema.
+ * tier-, offering-, flag- or stability-bound, admin-only or described as conditional is optional; and a nullable
+ * object is that object or null (`oneOf: [{$ref}, {type: 'null'}]`), never an untyped schema. A deprecated field is
+ * still sent within v4, so it may be required; a schema that is itself an administrator view (`x-admin-only` on the
+ * schema, not on its properties) requires the fields it lists.
  */
 const BOUND = ['x-admin-only', 'x-tiers', 'x-offerings', 'x-feature-flag', 'x-stability'];
 const CONDITIONAL = /\b(only (when|if|for|with|to)|present (only )?(when|if)|omitted (when|if|for)|absent (when|if|for)|returned (only )?(when|if|with)|when `[a-z_]+=|vary with)\b/i;
@@ -10,7 +12,6 @@ function whyOptional(property) {
   if (!property || typeof property !== 'object') return undefined;
   const bound = BOUND.find((key) => property[key] !== undefined);
   if (bound) return `it carries ${bound}`;
-  if (property.deprecated === true) return 'it is deprecated';
   if (typeof property.description === 'string' && CONDITIONAL.test(property.description)) return 'its description makes it conditional';
   return undefined;
 }
