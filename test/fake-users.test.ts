@@ -142,6 +142,15 @@ describe('tokens', () => {
     expect((await failure(admin.revokeImpersonationToken({ path: { user_id: 5, impersonation_token_id: 999 } }))).status).toBe(404);
   });
 
+  it.each([
+    ['a date', '2026-07-01', '2026-07-01'],
+    ['an extended date-time (as SDKs send it)', '2026-07-02T00:00:00.000Z', '2026-07-02'],
+    ['a basic ISO 8601 date-time', '20260703T120000Z', '2026-07-03'],
+  ])('impersonation: an expiry sent as %s expires on its day', async (_form, sent, day) => {
+    const created = await as('admin-token').users.createImpersonationToken({ path: { user_id: 5 }, body: { name: 'SDK', expires_at: sent, scopes: ['api'] } });
+    expect(created.expires_at).toBe(day);
+  });
+
   it('personal access tokens: an administrator creates one for a user (default lifetime), the caller a k8s_proxy one', async () => {
     const admin = as('admin-token').users;
     expect((await failure(as('owner-token').users.createUserPersonalAccessToken({ path: { user_id: 5 }, body: { name: 'ci', scopes: ['api'] } }))).status).toBe(403);

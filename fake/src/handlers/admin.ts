@@ -4,6 +4,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeUser } from '../data.ts';
 import { avatarUrl, FORBIDDEN, message, paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
+import { adminUserView } from './user-accounts.ts';
 
 export function adminHandlers(store: Store): Handlers<Principal> {
   const limits = () => (store.data.plan_limits ??= {});
@@ -36,7 +37,7 @@ export function adminHandlers(store: Store): Handlers<Principal> {
       users = [...users].sort((a, b) => (q.sort === 'asc' ? a.id - b.id : b.id - a.id));
       const page = paginate(users, query, request);
       const admin = principal.user.is_admin === true;
-      return { status: 200, body: page.items.map((u) => (admin ? { ...publicUser(u), email: u.email, is_admin: u.is_admin === true } : publicUser(u))), headers: page.headers };
+      return { status: 200, body: page.items.map((u) => (admin ? adminUserView(store, u) : publicUser(u))), headers: page.headers };
     },
   };
 }

@@ -24,7 +24,7 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
   const shares = () => (store.data.group_shares ??= []);
 
   const ldapRecord = ({ group_id: _group, ...link }: LdapLink) => link;
-  const samlRecord = (link: SamlLink) => ({ name: link.name, access_level: link.access_level, ...(link.member_role_id == null ? {} : { member_role_id: link.member_role_id }) });
+  const samlRecord = (link: SamlLink) => ({ name: link.name, access_level: link.access_level, member_role_id: link.member_role_id ?? null });
   /** Removes the group's LDAP links that match; 204, or 404 when none did. */
   const removeLdap = (group: FakeGroup, matches: (link: LdapLink) => boolean) => {
     const kept = ldapLinks().filter((l) => l.group_id !== group.id || !matches(l));

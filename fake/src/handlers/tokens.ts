@@ -14,6 +14,8 @@ import { USER_NOT_FOUND } from './user-accounts.ts';
 export const MAX_TOKEN_LIFETIME_DAYS = 365;
 
 const TOKEN_NOT_FOUND = { status: 404 as const, body: message('404 Impersonation Token Not Found') };
+/** The day of an expiry sent as a date or an ISO 8601 date-time (extended `2026-12-31T…` or basic `20261231T…`). */
+const expiryDay = (sent: string) => (/^\d{8}T/.test(sent) ? `${sent.slice(0, 4)}-${sent.slice(4, 6)}-${sent.slice(6, 8)}` : sent.slice(0, 10));
 
 export function tokenHandlers(store: Store): Handlers<Principal> {
   const today = () => store.now().slice(0, 10);
@@ -51,7 +53,7 @@ export function tokenHandlers(store: Store): Handlers<Principal> {
       if (!principal.user.is_admin) return FORBIDDEN;
       const user = store.user(params.user_id);
       if (!user) return USER_NOT_FOUND;
-      const token = create(user, 'impersonation', body);
+      const token = create(user, 'impersonation', { ...body, expires_at: expiryDay(body.expires_at) });
       return { status: 201, body: { ...record(token), scopes: body.scopes.filter((s, i, all) => all.indexOf(s) === i), impersonation: true, token: token.token } };
     },
 

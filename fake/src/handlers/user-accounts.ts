@@ -32,15 +32,14 @@ export function publicUser(store: Store, user: FakeUser) {
   return { ...userBasic(store, user)!, locked: false };
 }
 
-export function userAccountHandlers(store: Store): Handlers<Principal> {
-  const today = () => store.now().slice(0, 10);
-  const createdAt = (user: FakeUser) => user.created_at ?? store.data.now ?? '2025-01-01T00:00:00.000Z';
-  const text = (user: FakeUser, name: (typeof PROFILE_TEXTS)[number]) => user.profile?.[name] ?? null;
+const createdAt = (store: Store, user: FakeUser) => user.created_at ?? store.data.now ?? '2025-01-01T00:00:00.000Z';
+const text = (user: FakeUser, name: (typeof PROFILE_TEXTS)[number]) => user.profile?.[name] ?? null;
 
-  /** What both single-user views show: the public view, the creation time and the profile texts they share. */
-  const profileView = (user: FakeUser) => ({
+/** What both single-user views show: the public view, the creation time and the profile texts they share. */
+function profileView(store: Store, user: FakeUser) {
+  return {
     ...publicUser(store, user),
-    created_at: createdAt(user),
+    created_at: createdAt(store, user),
     bio: user.bio ?? '',
     location: text(user, 'location'),
     public_email: text(user, 'public_email'),
@@ -51,11 +50,44 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
     website_url: text(user, 'website_url'),
     organization: text(user, 'organization'),
     job_title: text(user, 'job_title'),
-  });
+  };
+}
+
+/** The administrator view (list items of `GET /users` for administrators): every field the view lists. */
+export function adminUserView(store: Store, user: FakeUser) {
+  const creator = user.created_by_id == null ? undefined : store.user(user.created_by_id);
+  return {
+    ...profileView(store, user),
+    email: user.email,
+    is_admin: user.is_admin === true,
+    last_sign_in_at: null,
+    confirmed_at: createdAt(store, user),
+    theme_id: 1,
+    last_activity_on: user.last_activity_on ?? null,
+    color_scheme_id: 1,
+    projects_limit: 100000,
+    current_sign_in_at: null,
+    note: text(user, 'note'),
+    identities: [],
+    can_create_group: true,
+    can_create_project: true,
+    two_factor_enabled: user.two_factor_enabled === true,
+    external: user.external === true,
+    private_profile: user.private_profile === true,
+    current_sign_in_ip: null,
+    last_sign_in_ip: null,
+    namespace_id: store.personalNamespaceId(user),
+    created_by: creator ? userBasic(store, creator) : null,
+    email_reset_offered_at: null,
+  };
+}
+
+export function userAccountHandlers(store: Store): Handlers<Principal> {
+  const today = () => store.now().slice(0, 10);
 
   /** The single-user view of a signed-in caller who is not an administrator. */
   const singleView = (user: FakeUser) => ({
-    ...profileView(user),
+    ...profileView(store, user),
     bot: false,
     pronouns: text(user, 'pronouns'),
     work_information: text(user, 'work_information'),
@@ -66,29 +98,11 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
   });
 
   /** The administrator single-user view. */
-  const adminView = (user: FakeUser) => {
-    const creator = user.created_by_id == null ? undefined : store.user(user.created_by_id);
-    return {
-      ...profileView(user),
-      email: user.email,
-      is_admin: user.is_admin === true,
-      last_sign_in_at: null,
-      confirmed_at: createdAt(user),
-      last_activity_on: user.last_activity_on ?? null,
-      current_sign_in_at: null,
-      note: text(user, 'note'),
-      identities: [],
-      two_factor_enabled: user.two_factor_enabled === true,
-      external: user.external === true,
-      private_profile: user.private_profile === true,
-      current_sign_in_ip: null,
-      last_sign_in_ip: null,
-      created_by: creator ? userBasic(store, creator) : null,
-      email_reset_offered_at: null,
-      commit_email: text(user, 'commit_email') ?? user.email,
-      sign_in_count: 0,
-    };
-  };
+  const adminView = (user: FakeUser) => ({
+    ...adminUserView(store, user),
+    commit_email: text(user, 'commit_email') ?? user.email,
+    sign_in_count: 0,
+  });
 
   /** `from` minus nothing, or six months before the fake's current day. */
   const sixMonthsAgo = () => {
@@ -147,7 +161,7 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
         .filter((u) => typeof u.last_activity_on === 'string' && u.last_activity_on >= from && (admin || u.private_profile !== true))
         .sort((a, b) => a.last_activity_on!.localeCompare(b.last_activity_on!) || a.id - b.id);
       const page = paginate(active, query, request);
-      return { status: 200, body: page.items.map((u) => ({ username: u.username, last_activity_on: u.last_activity_on! })), headers: page.headers };
+      return { status: 200, body: page.items.map((u) => ({ username: u.username, last_activity_on: u.last_activity_on!, last_activity_at: `${u.last_activity_on!}T00:00:00.000Z` })), headers: page.headers };
     },
 
     'users/disable-two-factor': ({ params }, { principal }) => {

@@ -841,7 +841,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`, whose added fields are marked `x-admin-only`), may use the administrator-only filters (`x-admin-only` parameters) and can search private e-mail addresses too. The response items are therefore `anyOf` the two views. For `active`, `blocked` and `external` only `true` is meaningful.
+         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`, an administrator-only view: `x-admin-only` on the schema), may use the administrator-only filters (`x-admin-only` parameters) and can search private e-mail addresses too. The response items are therefore `anyOf` the two views; an item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
          *
          *     Pagination: keyset pagination is supported (follow the `Link` header's `rel="next"` URL) and enforced above 50,000 requested records; offset pagination (`page`) is deprecated for this endpoint. The parameters that select keyset mode here are not documented.
          */
@@ -1074,7 +1074,7 @@ export interface paths {
         put?: never;
         /**
          * Create a runner linked to the caller
-         * @description Creates a runner and returns its ID and authentication token. Needs a token (personal access or OAuth token) with the `create_runner` scope; the scope is stated here rather than in `security`, whose arrays hold scopes only for OAuth2 schemes. `instance_type` needs an administrator; `group_type` and `project_type` need the Owner role in the target group or project, and an administrator must not have restricted runner registration. `maintenance_note` is at most 1024 characters. The token is shown only in this response. Success status from the general rule (POST 201).
+         * @description Creates a runner and returns its ID and authentication token. Needs a token (personal access or OAuth token) with the `create_runner` scope. `instance_type` needs an administrator; `group_type` and `project_type` need the Owner role in the target group or project, and an administrator must not have restricted runner registration. `maintenance_note` is at most 1024 characters. The token is shown only in this response. Success status from the general rule (POST 201).
          */
         post: operations["runners/create-user-runner"];
         delete?: never;
@@ -1265,7 +1265,7 @@ export interface paths {
         put?: never;
         /**
          * Create an LDAP group link
-         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201). A link with the same `provider` and `cn` or `filter` already on the group answers 409 (a conflicting resource exists).
+         * @description Creates an LDAP group link. Give exactly one of `cn` and `filter`; `group_access` and `provider` are required; `filter` is Premium and Ultimate. Premium and Ultimate. The returned record's fields are not documented. Success status from the general rule (POST 201).
          */
         post: operations["groups/create-ldap-group-link"];
         /**
@@ -1359,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Create a SAML group link
-         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate. A link to a SAML group the group already links answers 409 (a conflicting resource exists).
+         * @description Creates a SAML group link; 201 with the link. Premium and Ultimate.
          */
         post: operations["groups/create-saml-group-link"];
         delete?: never;
@@ -1414,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Share a group with another group
-         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201). Sharing again with a group it is already shared with answers 409 (a conflicting resource exists).
+         * @description Shares the group `id` with the group `group_id`, giving its members the role `group_access` until `expires_at`. Answers 200 with the group (not the general POST 201).
          */
         post: operations["groups/share"];
         delete?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
         put: operations["groups/update-push-rule"];
         /**
          * Create the group push rule
-         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented. The group has at most one push rule: creating one when it exists answers 409 (a conflicting resource exists).
+         * @description Creates the push rule of the group. All attributes are optional; the `*_regex` values are regular expressions and `max_file_size` is in MB. Premium and Ultimate. Success status from the general rule (POST 201). Push rule deletion is not documented.
          */
         post: operations["groups/create-push-rule"];
         delete?: never;
@@ -1557,7 +1557,7 @@ export interface paths {
         };
         /**
          * Preview rendered badge URLs
-         * @description Renders `link_url` and `image_url` as a badge of the group would be rendered, without creating one. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. The concrete path `/groups/{id}/badges/render` takes precedence over the templated `/groups/{id}/badges/{badge_id}` (OpenAPI matches concrete paths first; `badge_id` is an integer, so `render` cannot be a badge ID).
+         * @description Renders `link_url` and `image_url` as a badge of the group would be rendered, without creating one. Placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}` in `link_url` and `image_url` are replaced using the group's oldest project; with no projects the URL is returned unchanged. `render` is not a badge ID: this path is not the badge read `GET /groups/{id}/badges/{badge_id}`.
          */
         get: operations["badges/render-group-badge"];
         put?: never;
@@ -2030,7 +2030,7 @@ export interface paths {
         };
         /**
          * List jobs processed by a runner
-         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role. Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given (a cross-parameter rule OpenAPI cannot express). The job record shape of this list is not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
+         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role. Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given. The job record shape of this list is not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-runner-jobs"];
         put?: never;
@@ -3439,6 +3439,13 @@ export interface components {
             trailer?: string;
         };
         /**
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Seconds, their fraction and the time zone designator may be left out.
+         * @example 2026-06-30T12:00:00Z
+         * @example 2026-06-30T12:00:00
+         * @example 20260630T120000Z
+         */
+        Iso8601DateTime: string;
+        /**
          * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
          * @example active
          * @example blocked
@@ -3476,53 +3483,53 @@ export interface components {
             group_id: number;
             active: boolean;
         };
-        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field this view adds is visible to administrators only (`x-admin-only`), so none of them is required: a client tells the views apart by the fields present. The fields marked with `x-tiers` exist only on Premium and Ultimate. Field types follow the fields' meaning (`*_at` timestamps, `*_id` integers, `is_*`/`can_*` and other flags booleans, text fields strings); fields whose type is not documented are left untyped. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). The whole view is the administrator's (`x-admin-only` on the schema): every field it lists is present for an administrator and required, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Field types follow the fields' meaning (`*_at` timestamps, `*_id` integers, `is_*`/`can_*` and other flags booleans, text fields strings); fields whose type is not documented are left untyped. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
         UserAdmin: components["schemas"]["User"] & {
             /** @description Primary e-mail address. */
-            email?: string;
-            is_admin?: boolean;
-            created_at?: components["schemas"]["Timestamp"];
-            bio?: string | null;
-            location?: string | null;
-            skype?: string | null;
-            linkedin?: string | null;
-            twitter?: string | null;
-            discord?: string | null;
-            website_url?: string | null;
-            organization?: string | null;
-            job_title?: string | null;
+            email: string;
+            is_admin: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            bio: string | null;
+            location: string | null;
+            skype: string | null;
+            linkedin: string | null;
+            twitter: string | null;
+            discord: string | null;
+            website_url: string | null;
+            organization: string | null;
+            job_title: string | null;
             /** @description Time of the previous sign-in; null before the user has signed in. */
-            last_sign_in_at?: components["schemas"]["NullableTimestamp"];
+            last_sign_in_at: components["schemas"]["NullableTimestamp"];
             /** @description When the e-mail address was confirmed; null while unconfirmed. */
-            confirmed_at?: components["schemas"]["NullableTimestamp"];
-            theme_id?: number;
+            confirmed_at: components["schemas"]["NullableTimestamp"];
+            theme_id: number;
             /**
              * Format: date
              * @description Day of the last activity (`YYYY-MM-DD`); null before any activity.
              */
-            last_activity_on?: string | null;
-            color_scheme_id?: number;
+            last_activity_on: string | null;
+            color_scheme_id: number;
             /** @description Maximum number of projects the user may create. */
-            projects_limit?: number;
+            projects_limit: number;
             /** @description Time of the current sign-in; updated by signing in, Git over HTTP/SSH and API use; null before the first sign-in. */
-            current_sign_in_at?: components["schemas"]["NullableTimestamp"];
+            current_sign_in_at: components["schemas"]["NullableTimestamp"];
             /** @description Administrator note about the user. */
-            note?: string | null;
-            identities?: components["schemas"]["UserIdentity"][];
-            can_create_group?: boolean;
-            can_create_project?: boolean;
-            two_factor_enabled?: boolean;
-            external?: boolean;
-            private_profile?: boolean;
+            note: string | null;
+            identities: components["schemas"]["UserIdentity"][];
+            can_create_group: boolean;
+            can_create_project: boolean;
+            two_factor_enabled: boolean;
+            external: boolean;
+            private_profile: boolean;
             /** @description IP address of the current sign-in; null before the first sign-in. */
-            current_sign_in_ip?: string | null;
+            current_sign_in_ip: string | null;
             /** @description IP address of the previous sign-in; null before the user has signed in. */
-            last_sign_in_ip?: string | null;
-            namespace_id?: number;
+            last_sign_in_ip: string | null;
+            namespace_id: number;
             /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not documented. */
-            created_by?: unknown;
+            created_by: unknown;
             /** @description When an e-mail reset was offered; null when none was. */
-            email_reset_offered_at?: components["schemas"]["NullableTimestamp"];
+            email_reset_offered_at: components["schemas"]["NullableTimestamp"];
             /** @description Shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
             shared_runners_minutes_limit?: unknown;
             /** @description Extra shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
@@ -3540,9 +3547,9 @@ export interface components {
         CreateUserRequest: ({
             /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. */
             password?: string;
-            /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. Type inferred from "both false". */
+            /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. */
             reset_password?: boolean;
-            /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. Type inferred from "both false". */
+            /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. */
             force_random_password?: boolean;
             /** @description Whether the profile is private. Default is the instance setting for new users (so no fixed default). */
             private_profile?: boolean;
@@ -3554,15 +3561,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | unknown | unknown | unknown;
-        /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators. Like the other administrator fields they are visible to administrators only (`x-admin-only`) and not required; `plan` and `trial` exist only on the enterprise edition. */
+        /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators (`x-admin-only` on the schema). `public_email`, `commit_email` and `sign_in_count` are required like the other fields of the view; `plan` and `trial` exist only on the enterprise edition and are optional. */
         UserAdminSingle: components["schemas"]["UserAdmin"] & {
-            public_email?: string | null;
-            commit_email?: string | null;
+            public_email: string | null;
+            commit_email: string | null;
             /** @description Subscription plan (enterprise edition only). Its type is not documented. */
             plan?: unknown;
             /** @description Whether the user is on a trial (enterprise edition only). Its type is not documented. */
             trial?: unknown;
-            sign_in_count?: number;
+            sign_in_count: number;
         };
         /** @description User, single-user view for a signed-in caller: the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). Profile texts the user has not filled in may be null. */
         UserSingle: components["schemas"]["User"] & {
@@ -3619,8 +3626,8 @@ export interface components {
         CreateImpersonationTokenRequest: {
             /** @description Name of the token. */
             name: string;
-            /** @description Expiry date, `YYYY-MM-DD`. */
-            expires_at: components["schemas"]["CalendarDate"];
+            /** @description Expiry date, `YYYY-MM-DD`. The Service also parses an ISO 8601 date-time here. */
+            expires_at: components["schemas"]["CalendarDate"] | components["schemas"]["Iso8601DateTime"];
             /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
             scopes: components["schemas"]["ImpersonationTokenScope"][];
         };
@@ -3670,9 +3677,9 @@ export interface components {
             /**
              * Format: date-time
              * @deprecated
-             * @description Deprecated; no replacement is documented. A timestamp, by its `*_at` name.
+             * @description Time of the last activity. Deprecated (still sent); no replacement is documented.
              */
-            last_activity_at?: string;
+            last_activity_at: string;
         };
         /**
          * @description Role as an integer: 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
@@ -3741,7 +3748,7 @@ export interface components {
         UploadUserAvatarRequest: {
             /**
              * Format: binary
-             * @description The avatar image file, at most 200 KiB (204800 bytes; `maxLength` counts bytes of the file part). Ideal dimensions 192 x 192 pixels. The accepted image formats are not documented.
+             * @description The avatar image file, at most 200 KiB (204,800 bytes). Ideal dimensions 192 x 192 pixels. The accepted image formats are not documented.
              */
             avatar: Blob;
         };
@@ -3837,7 +3844,7 @@ export interface components {
              * @deprecated
              * @description Deprecated; use `topics`. A list of names.
              */
-            tag_list?: string[];
+            tag_list: string[];
             /** @description Topics of the project, a list of names. */
             topics: string[];
             archived: boolean;
@@ -3869,10 +3876,7 @@ export interface components {
         };
         /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
         UpdateGroupHookRequest: {
-            /**
-             * Format: uri
-             * @description The hook URL. Changing it resets the secret `token`.
-             */
+            /** @description The hook URL. Changing it resets the secret `token`. */
             url: string;
             /** @description Name of the hook. */
             name?: string;
@@ -3940,7 +3944,7 @@ export interface components {
             /** @description LDAP provider ID. */
             provider: string;
         } & (unknown | unknown);
-        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. Like every write parameter they may also travel in the query or a form; this contract describes them as a JSON body. */
+        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. */
         DeleteLdapGroupLinkRequest: {
             /** @description CN of the LDAP group. */
             cn?: string;
@@ -3953,14 +3957,14 @@ export interface components {
         DeleteLdapGroupLinkByCnRequest: Record<string, unknown>;
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}`. No parameters besides the path. */
         DeleteLdapGroupLinkByProviderRequest: Record<string, unknown>;
-        /** @description SAML group link (Premium and Ultimate). `member_role_id` is set only when the link was created with a custom member role; otherwise it is absent or null. */
+        /** @description SAML group link (Premium and Ultimate). `member_role_id` is null when the link was created without a custom member role. */
         SamlGroupLink: {
             /** @description Name of the SAML group. */
             name: string;
             /** @description Role given to members of the SAML group (an access level). */
             access_level: components["schemas"]["AccessLevel"];
             /** @description ID of the custom member role, when the link has one. */
-            member_role_id?: number | null;
+            member_role_id: number | null;
         };
         /** @description Body of `POST /groups/{id}/saml_group_links`. */
         CreateSamlGroupLinkRequest: {
@@ -4002,15 +4006,6 @@ export interface components {
             /** @description Maximum file size, in MB. */
             max_file_size: number;
         };
-        /** @description Body of `PUT /groups/{id}/push_rule`. It takes "the same attributes" as the create operation, but the parameters are documented only up to `member_check`. The documented ones (`deny_delete_tag`, `member_check`) are declared; further attributes are not documented and are therefore allowed without a declared shape (`additionalProperties` left open, `x-not-shown`). All attributes are optional, so `{}` is accepted. */
-        UpdateGroupPushRuleRequest: {
-            /** @description Deny deleting tags. */
-            deny_delete_tag?: boolean;
-            /** @description Only allow commits from users who are members. */
-            member_check?: boolean;
-        } & {
-            [key: string]: unknown;
-        };
         /** @description Body of `POST /groups/{id}/push_rule`. All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
         CreateGroupPushRuleRequest: {
             /** @description Deny deleting tags. */
@@ -4038,17 +4033,21 @@ export interface components {
             /** @description Maximum file size, in MB. */
             max_file_size?: number;
         };
+        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); the update's parameters beyond `member_check` are not documented further, so other properties are allowed without a declared shape (`x-not-shown`). All attributes are optional, so `{}` is accepted. */
+        UpdateGroupPushRuleRequest: {
+            [key: string]: unknown;
+        } & components["schemas"]["CreateGroupPushRuleRequest"];
         /**
          * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. Not `format: uri`, because a URL with placeholders is not a valid URI until rendered.
          * @example https://service.example/%{project_path}/-/commits/%{default_branch}
          * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
          */
         GroupBadgeUrlTemplate: string;
-        /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null or absent. Field types follow the fields' meaning. */
+        /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null. Field types follow the fields' meaning. */
         Badge: {
             id: number;
             /** @description Name of the badge, or null when it was created without one. */
-            name?: string | null;
+            name: string | null;
             link_url: components["schemas"]["GroupBadgeUrlTemplate"];
             image_url: components["schemas"]["GroupBadgeUrlTemplate"];
             /** @description `link_url` with the placeholders replaced (unchanged when the group has no projects). */
@@ -4099,7 +4098,7 @@ export interface components {
             /** @description ID of the SAML provider. */
             saml_provider_id: number;
         } | null;
-        /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null (or absent) for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. Field types follow the fields' meaning. */
+        /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. Field types follow the fields' meaning. */
         Member: components["schemas"]["UserBasic"] & {
             created_at: components["schemas"]["Timestamp"];
             created_by: components["schemas"]["MemberCreatedBy"];
@@ -4107,7 +4106,7 @@ export interface components {
              * @description When the membership expires, or null when it does not expire. The format is not documented for this record (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
              * @example 2025-12-31
              */
-            expires_at?: string | null;
+            expires_at: string | null;
             access_level: components["schemas"]["AccessLevel"];
             /** @description E-mail address; present only for group owners viewing enterprise users. */
             email?: string;
@@ -4134,7 +4133,7 @@ export interface components {
             /** @description Time of the last sign-in, or null. */
             last_login_at: components["schemas"]["NullableTimestamp"];
         };
-        /** @description Pending invitation to a group or project. `expires_at` is null (or absent) for an invitation without expiry, and `user_name` is null when no user has that e-mail address. Field types follow the fields' meaning. */
+        /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry, and `user_name` is null when no user has that e-mail address. Field types follow the fields' meaning. */
         Invitation: {
             id: number;
             /** @description E-mail address the invitation was sent to. */
@@ -4145,7 +4144,7 @@ export interface components {
              * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
              * @example 2025-12-31T00:00:00.000Z
              */
-            expires_at?: string | null;
+            expires_at: string | null;
             /** @description Name of the invited user, or null when no user has the invited address. */
             user_name: string | null;
             /** @description Name of the user who sent the invitation. */
@@ -4195,16 +4194,13 @@ export interface components {
              * @default 30
              */
             access_level?: components["schemas"]["AccessLevel"];
-            /**
-             * Format: date-time
-             * @description New expiry, an ISO 8601 date-time (creation takes a `YYYY-MM-DD` date instead).
-             */
-            expires_at?: string;
+            /** @description New expiry, an ISO 8601 date-time (creation takes a `YYYY-MM-DD` date instead). */
+            expires_at?: components["schemas"]["Iso8601DateTime"];
         };
-        /** @description Result of an invitation update: the new `expires_at` (null, or absent, when the invitation does not expire) and `access_level`. */
+        /** @description Result of an invitation update: the new `expires_at` (null when the invitation does not expire) and `access_level`. */
         InvitationUpdateResult: {
             /** @description The new expiry, or null. Its format is not documented for the response; the request sends an ISO 8601 date-time. */
-            expires_at?: string | null;
+            expires_at: string | null;
             access_level: components["schemas"]["AccessLevel"];
         };
         /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
@@ -4214,13 +4210,13 @@ export interface components {
          * @enum {string}
          */
         RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
-        /** @description Runner summary, as returned by runner lists. Field types follow the fields' meaning; `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` may be absent. The former `token` attribute no longer exists (`token: false`). */
+        /** @description Runner summary, as returned by runner lists. Field types follow the fields' meaning; `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists (`token: false`). */
         RunnerSummary: {
             /**
              * @deprecated
              * @description Whether the runner is active. Deprecated: use `paused`.
              */
-            active?: boolean;
+            active: boolean;
             /** @description Whether the runner is paused (does not pick new jobs). */
             paused: boolean;
             /** @description Description of the runner, or null. */
@@ -4231,7 +4227,7 @@ export interface components {
              * @description Deprecated: always an empty string.
              * @constant
              */
-            ip_address?: "";
+            ip_address: "";
             is_shared: boolean;
             runner_type: components["schemas"]["RunnerType"];
             /** @description Name of the runner, or null. */
@@ -4248,39 +4244,39 @@ export interface components {
             path: string;
             path_with_namespace: string;
         };
-        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at` (expressed in the schema with `if`/`then`). `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null or absent. The former `token` attribute no longer exists. */
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at` (expressed in the schema with `if`/`then`). `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
         RunnerDetails: components["schemas"]["RunnerSummary"] & {
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (architecture).
              */
-            architecture?: string;
+            architecture: string;
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (platform).
              */
-            platform?: string;
+            platform: string;
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (version).
              */
-            version?: string;
+            version: string;
             /**
              * @deprecated
              * @description Deprecated: will return an empty string (revision).
              */
-            revision?: string;
+            revision: string;
             /** @description When the runner last contacted the service; null while its status is `never_contacted`. */
             contacted_at: components["schemas"]["NullableTimestamp"];
             /** @description Free-form maintenance note, at most 1024 characters, or null. */
-            maintenance_note?: string | null;
+            maintenance_note: string | null;
             /** @description Projects the runner is assigned to. */
             projects: components["schemas"]["RunnerProject"][];
             /** @description Tags of the runner. */
             tag_list: string[];
             access_level: components["schemas"]["RunnerAccessLevel"];
             /** @description Maximum job timeout in seconds, or null when none is set. */
-            maximum_timeout?: number | null;
+            maximum_timeout: number | null;
         } & unknown;
         /** @description Body of `PUT /runners/{id}`. All fields optional. Field types follow the same fields of `POST /user/runners`. */
         UpdateRunnerRequest: {
@@ -4370,6 +4366,15 @@ export interface components {
             [key: `${string}_private_key_file_name`]: string;
             [key: `${string}_private_key`]: string;
             [key: `${string}_protected_refs`]: boolean;
+        };
+        /**
+         * Test generation
+         * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         */
+        TestGenerationIntegrationSettingsRequest: {
+            [key: `${string}_license_key`]: string;
+            [key: `${string}_access_token_name`]: string;
+            [key: `${string}_access_token_secret`]: string;
         };
         /**
          * Task tracker by API key
@@ -4472,15 +4477,6 @@ export interface components {
             [key: `${string}_tags`]: string;
         };
         /**
-         * Test generation
-         * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
-         */
-        TestGenerationIntegrationSettingsRequest: {
-            [key: `${string}_license_key`]: string;
-            [key: `${string}_access_token_name`]: string;
-            [key: `${string}_access_token_secret`]: string;
-        };
-        /**
          * Chat notifications
          * @description Setup parameters of the "Chat notifications" kind of integration. Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. Four channel names are singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); the others follow the `<event>_channel` pattern.
          */
@@ -4549,8 +4545,51 @@ export interface components {
          * @description Setup parameters of an integration outside the documented kinds. Their parameters are not documented, so the object is open; an empty object is also accepted.
          */
         OtherIntegrationSettingsRequest: Record<string, unknown>;
-        /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an open object (`Other integrations`): their parameters are not documented, so nothing is forbidden. The union is `anyOf` because kinds overlap (a body with only `api_key` fits both "Task tracker by API key" and "Monitoring"). Each kind lists its documented parameters; the Service ignores others. */
-        SetUpIntegrationRequest: components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an object whose other parameters are not documented (`Other integrations`). The union is `anyOf` because kinds overlap (a body with only `api_key` fits both "Task tracker by API key" and "Monitoring"). Whatever the kind, every documented parameter has its documented type and values, and a parameter that only one kind takes makes the body that kind, with its required parameters: `webhook` (chat notifications), `new_issue_url` (issue tracker with URLs), `build_key` (build server), `confluence_url` (wiki workspace), `<vendor>_issuer_id` (mobile store connector) and `<vendor>_license_key` (test generation). */
+        SetUpIntegrationRequest: ({
+            webhook?: string;
+            /** @enum {string} */
+            branches_to_be_notified?: "all" | "default" | "protected" | "default_and_protected";
+            notify_only_broken_pipelines?: boolean;
+            confidential_issues_events?: boolean;
+            confidential_note_events?: boolean;
+            deployment_events?: boolean;
+            group_confidential_mentions_events?: boolean;
+            group_mentions_events?: boolean;
+            issues_events?: boolean;
+            merge_requests_events?: boolean;
+            note_events?: boolean;
+            pipeline_events?: boolean;
+            push_events?: boolean;
+            tag_push_events?: boolean;
+            wiki_page_events?: boolean;
+            confidential_issue_channel?: string;
+            confidential_note_channel?: string;
+            deployment_channel?: string;
+            group_confidential_mentions_channel?: string;
+            group_mentions_channel?: string;
+            issue_channel?: string;
+            merge_request_channel?: string;
+            note_channel?: string;
+            pipeline_channel?: string;
+            push_channel?: string;
+            tag_push_channel?: string;
+            wiki_page_channel?: string;
+            api_key?: string;
+            restrict_to_branch?: string;
+            token?: string;
+            subdomain?: string;
+            build_key?: string;
+            username?: string;
+            password?: string;
+            enable_ssl_verification?: boolean;
+            new_issue_url?: string;
+            issues_url?: string;
+            project_url?: string;
+            confluence_url?: string;
+            api_url?: string;
+            archive_trace_events?: boolean;
+        } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
         /** @description The namespace (user or group) the project belongs to. Field types follow the fields' meaning. */
         ProjectNamespace: {
             id: number;
@@ -6217,7 +6256,7 @@ export interface components {
          */
         ImpersonationTokenId: number;
         /**
-         * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
+         * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
          * @example [
          *       7,
          *       9
@@ -6984,6 +7023,7 @@ export type Contributor = components['schemas']['Contributor'];
 export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
 export type ChangelogVersion = components['schemas']['ChangelogVersion'];
 export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
+export type Iso8601DateTime = components['schemas']['Iso8601DateTime'];
 export type UserState = components['schemas']['UserState'];
 export type User = components['schemas']['User'];
 export type UserIdentity = components['schemas']['UserIdentity'];
@@ -7034,8 +7074,8 @@ export type DeleteSamlGroupLinkRequest = components['schemas']['DeleteSamlGroupL
 export type ShareGroupRequest = components['schemas']['ShareGroupRequest'];
 export type UnshareGroupRequest = components['schemas']['UnshareGroupRequest'];
 export type GroupPushRule = components['schemas']['GroupPushRule'];
-export type UpdateGroupPushRuleRequest = components['schemas']['UpdateGroupPushRuleRequest'];
 export type CreateGroupPushRuleRequest = components['schemas']['CreateGroupPushRuleRequest'];
+export type UpdateGroupPushRuleRequest = components['schemas']['UpdateGroupPushRuleRequest'];
 export type GroupBadgeUrlTemplate = components['schemas']['GroupBadgeUrlTemplate'];
 export type Badge = components['schemas']['Badge'];
 export type CreateGroupBadgeRequest = components['schemas']['CreateGroupBadgeRequest'];
@@ -7061,6 +7101,7 @@ export type IntegrationSummary = components['schemas']['IntegrationSummary'];
 export type IssueTrackerIntegrationSettingsRequest = components['schemas']['IssueTrackerIntegrationSettingsRequest'];
 export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
 export type MobileStoreConnectorIntegrationSettingsRequest = components['schemas']['MobileStoreConnectorIntegrationSettingsRequest'];
+export type TestGenerationIntegrationSettingsRequest = components['schemas']['TestGenerationIntegrationSettingsRequest'];
 export type TaskTrackerIntegrationSettingsRequest = components['schemas']['TaskTrackerIntegrationSettingsRequest'];
 export type TokenSubdomainIntegrationSettingsRequest = components['schemas']['TokenSubdomainIntegrationSettingsRequest'];
 export type BuildServerIntegrationSettingsRequest = components['schemas']['BuildServerIntegrationSettingsRequest'];
@@ -7068,7 +7109,6 @@ export type ShortIssueTrackerIntegrationSettingsRequest = components['schemas'][
 export type PipelineNotifierIntegrationSettingsRequest = components['schemas']['PipelineNotifierIntegrationSettingsRequest'];
 export type WikiWorkspaceIntegrationSettingsRequest = components['schemas']['WikiWorkspaceIntegrationSettingsRequest'];
 export type MonitoringIntegrationSettingsRequest = components['schemas']['MonitoringIntegrationSettingsRequest'];
-export type TestGenerationIntegrationSettingsRequest = components['schemas']['TestGenerationIntegrationSettingsRequest'];
 export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
 export type OtherIntegrationSettingsRequest = components['schemas']['OtherIntegrationSettingsRequest'];
 export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
@@ -9591,7 +9631,7 @@ export interface operations {
                  */
                 active?: boolean;
                 /**
-                 * @description Only external users. Only `true` is meaningful. Type inferred from that statement.
+                 * @description Only external users. Only `true` is meaningful.
                  * @example true
                  */
                 external?: boolean;
@@ -9601,7 +9641,7 @@ export interface operations {
                  */
                 exclude_external?: boolean;
                 /**
-                 * @description Only blocked users. Only `true` is meaningful. Type inferred from that statement.
+                 * @description Only blocked users. Only `true` is meaningful.
                  * @example true
                  */
                 blocked?: boolean;
@@ -9609,12 +9649,12 @@ export interface operations {
                  * @description Users created after this date-time.
                  * @example 2025-01-01T00:00:00Z
                  */
-                created_after?: components["schemas"]["Timestamp"];
+                created_after?: components["schemas"]["Iso8601DateTime"];
                 /**
                  * @description Users created before this date-time.
                  * @example 2025-03-01T00:00:00Z
                  */
-                created_before?: components["schemas"]["Timestamp"];
+                created_before?: components["schemas"]["Iso8601DateTime"];
                 /**
                  * @description Exclude internal users (drops the alert and support bots). A flag.
                  * @example true
@@ -10387,7 +10427,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
                  * @example [
                  *       7,
                  *       9
@@ -10511,7 +10551,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
                  * @example [
                  *       7,
                  *       9
@@ -10614,7 +10654,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out. The name has no brackets (`skip_groups`); an array sent in form style, one `skip_groups=<id>` per value.
+                 * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
                  * @example [
                  *       7,
                  *       9
@@ -13219,7 +13259,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All runners. Record shape not documented. */
+            /** @description Runner summaries of all runners of the instance. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];

@@ -74,6 +74,7 @@ export const schemaValidators = {
     "MergeBaseCommit": s.schema_MergeBaseCommit,
     "ChangelogVersion": s.schema_ChangelogVersion,
     "CreateChangelogRequest": s.schema_CreateChangelogRequest,
+    "Iso8601DateTime": s.schema_Iso8601DateTime,
     "UserState": s.schema_UserState,
     "User": s.schema_User,
     "UserIdentity": s.schema_UserIdentity,
@@ -124,8 +125,8 @@ export const schemaValidators = {
     "ShareGroupRequest": s.schema_ShareGroupRequest,
     "UnshareGroupRequest": s.schema_UnshareGroupRequest,
     "GroupPushRule": s.schema_GroupPushRule,
-    "UpdateGroupPushRuleRequest": s.schema_UpdateGroupPushRuleRequest,
     "CreateGroupPushRuleRequest": s.schema_CreateGroupPushRuleRequest,
+    "UpdateGroupPushRuleRequest": s.schema_UpdateGroupPushRuleRequest,
     "GroupBadgeUrlTemplate": s.schema_GroupBadgeUrlTemplate,
     "Badge": s.schema_Badge,
     "CreateGroupBadgeRequest": s.schema_CreateGroupBadgeRequest,
@@ -151,6 +152,7 @@ export const schemaValidators = {
     "IssueTrackerIntegrationSettingsRequest": s.schema_IssueTrackerIntegrationSettingsRequest,
     "DisableIntegrationRequest": s.schema_DisableIntegrationRequest,
     "MobileStoreConnectorIntegrationSettingsRequest": s.schema_MobileStoreConnectorIntegrationSettingsRequest,
+    "TestGenerationIntegrationSettingsRequest": s.schema_TestGenerationIntegrationSettingsRequest,
     "TaskTrackerIntegrationSettingsRequest": s.schema_TaskTrackerIntegrationSettingsRequest,
     "TokenSubdomainIntegrationSettingsRequest": s.schema_TokenSubdomainIntegrationSettingsRequest,
     "BuildServerIntegrationSettingsRequest": s.schema_BuildServerIntegrationSettingsRequest,
@@ -158,7 +160,6 @@ export const schemaValidators = {
     "PipelineNotifierIntegrationSettingsRequest": s.schema_PipelineNotifierIntegrationSettingsRequest,
     "WikiWorkspaceIntegrationSettingsRequest": s.schema_WikiWorkspaceIntegrationSettingsRequest,
     "MonitoringIntegrationSettingsRequest": s.schema_MonitoringIntegrationSettingsRequest,
-    "TestGenerationIntegrationSettingsRequest": s.schema_TestGenerationIntegrationSettingsRequest,
     "ChatNotificationsIntegrationSettingsRequest": s.schema_ChatNotificationsIntegrationSettingsRequest,
     "OtherIntegrationSettingsRequest": s.schema_OtherIntegrationSettingsRequest,
     "SetUpIntegrationRequest": s.schema_SetUpIntegrationRequest,
@@ -277,6 +278,7 @@ const schemaChecks = {
     "MergeBaseCommit": f.fast_schema_MergeBaseCommit,
     "ChangelogVersion": f.fast_schema_ChangelogVersion,
     "CreateChangelogRequest": f.fast_schema_CreateChangelogRequest,
+    "Iso8601DateTime": f.fast_schema_Iso8601DateTime,
     "UserState": f.fast_schema_UserState,
     "User": f.fast_schema_User,
     "UserIdentity": f.fast_schema_UserIdentity,
@@ -327,8 +329,8 @@ const schemaChecks = {
     "ShareGroupRequest": f.fast_schema_ShareGroupRequest,
     "UnshareGroupRequest": f.fast_schema_UnshareGroupRequest,
     "GroupPushRule": f.fast_schema_GroupPushRule,
-    "UpdateGroupPushRuleRequest": f.fast_schema_UpdateGroupPushRuleRequest,
     "CreateGroupPushRuleRequest": f.fast_schema_CreateGroupPushRuleRequest,
+    "UpdateGroupPushRuleRequest": f.fast_schema_UpdateGroupPushRuleRequest,
     "GroupBadgeUrlTemplate": f.fast_schema_GroupBadgeUrlTemplate,
     "Badge": f.fast_schema_Badge,
     "CreateGroupBadgeRequest": f.fast_schema_CreateGroupBadgeRequest,
@@ -354,6 +356,7 @@ const schemaChecks = {
     "IssueTrackerIntegrationSettingsRequest": f.fast_schema_IssueTrackerIntegrationSettingsRequest,
     "DisableIntegrationRequest": f.fast_schema_DisableIntegrationRequest,
     "MobileStoreConnectorIntegrationSettingsRequest": f.fast_schema_MobileStoreConnectorIntegrationSettingsRequest,
+    "TestGenerationIntegrationSettingsRequest": f.fast_schema_TestGenerationIntegrationSettingsRequest,
     "TaskTrackerIntegrationSettingsRequest": f.fast_schema_TaskTrackerIntegrationSettingsRequest,
     "TokenSubdomainIntegrationSettingsRequest": f.fast_schema_TokenSubdomainIntegrationSettingsRequest,
     "BuildServerIntegrationSettingsRequest": f.fast_schema_BuildServerIntegrationSettingsRequest,
@@ -361,7 +364,6 @@ const schemaChecks = {
     "PipelineNotifierIntegrationSettingsRequest": f.fast_schema_PipelineNotifierIntegrationSettingsRequest,
     "WikiWorkspaceIntegrationSettingsRequest": f.fast_schema_WikiWorkspaceIntegrationSettingsRequest,
     "MonitoringIntegrationSettingsRequest": f.fast_schema_MonitoringIntegrationSettingsRequest,
-    "TestGenerationIntegrationSettingsRequest": f.fast_schema_TestGenerationIntegrationSettingsRequest,
     "ChatNotificationsIntegrationSettingsRequest": f.fast_schema_ChatNotificationsIntegrationSettingsRequest,
     "OtherIntegrationSettingsRequest": f.fast_schema_OtherIntegrationSettingsRequest,
     "SetUpIntegrationRequest": f.fast_schema_SetUpIntegrationRequest,
@@ -679,6 +681,10 @@ export function isChangelogVersion(value) {
 export function isCreateChangelogRequest(value) {
     return f.fast_schema_CreateChangelogRequest(value);
 }
+/** Whether `value` is a valid `Iso8601DateTime` (stops at the first failure). */
+export function isIso8601DateTime(value) {
+    return f.fast_schema_Iso8601DateTime(value);
+}
 /** Whether `value` is a valid `UserState` (stops at the first failure). */
 export function isUserState(value) {
     return f.fast_schema_UserState(value);
@@ -879,13 +885,13 @@ export function isUnshareGroupRequest(value) {
 export function isGroupPushRule(value) {
     return f.fast_schema_GroupPushRule(value);
 }
-/** Whether `value` is a valid `UpdateGroupPushRuleRequest` (stops at the first failure). */
-export function isUpdateGroupPushRuleRequest(value) {
-    return f.fast_schema_UpdateGroupPushRuleRequest(value);
-}
 /** Whether `value` is a valid `CreateGroupPushRuleRequest` (stops at the first failure). */
 export function isCreateGroupPushRuleRequest(value) {
     return f.fast_schema_CreateGroupPushRuleRequest(value);
+}
+/** Whether `value` is a valid `UpdateGroupPushRuleRequest` (stops at the first failure). */
+export function isUpdateGroupPushRuleRequest(value) {
+    return f.fast_schema_UpdateGroupPushRuleRequest(value);
 }
 /** Whether `value` is a valid `GroupBadgeUrlTemplate` (stops at the first failure). */
 export function isGroupBadgeUrlTemplate(value) {
@@ -987,6 +993,10 @@ export function isDisableIntegrationRequest(value) {
 export function isMobileStoreConnectorIntegrationSettingsRequest(value) {
     return f.fast_schema_MobileStoreConnectorIntegrationSettingsRequest(value);
 }
+/** Whether `value` is a valid `TestGenerationIntegrationSettingsRequest` (stops at the first failure). */
+export function isTestGenerationIntegrationSettingsRequest(value) {
+    return f.fast_schema_TestGenerationIntegrationSettingsRequest(value);
+}
 /** Whether `value` is a valid `TaskTrackerIntegrationSettingsRequest` (stops at the first failure). */
 export function isTaskTrackerIntegrationSettingsRequest(value) {
     return f.fast_schema_TaskTrackerIntegrationSettingsRequest(value);
@@ -1014,10 +1024,6 @@ export function isWikiWorkspaceIntegrationSettingsRequest(value) {
 /** Whether `value` is a valid `MonitoringIntegrationSettingsRequest` (stops at the first failure). */
 export function isMonitoringIntegrationSettingsRequest(value) {
     return f.fast_schema_MonitoringIntegrationSettingsRequest(value);
-}
-/** Whether `value` is a valid `TestGenerationIntegrationSettingsRequest` (stops at the first failure). */
-export function isTestGenerationIntegrationSettingsRequest(value) {
-    return f.fast_schema_TestGenerationIntegrationSettingsRequest(value);
 }
 /** Whether `value` is a valid `ChatNotificationsIntegrationSettingsRequest` (stops at the first failure). */
 export function isChatNotificationsIntegrationSettingsRequest(value) {
@@ -1613,6 +1619,7 @@ export const bodyValidators = {
 };
 /** The rules across the query parameters (`x-query-schema`) of the operations that state some, in order. */
 const queryRules = {
+    "runners/list-runner-jobs": ["`order_by` is required when `sort` is given."],
     "projects/list-projects": ["`updated_after` and `updated_before` require `order_by=updated_at`.", "`order_by=similarity` works only when searching (`search` given)."],
     "merge-requests/list-merge-requests": ["`author_id` and `author_username` are mutually exclusive.", "`merge_user_id` and `merge_user_username` are mutually exclusive.", "`reviewer_id` and `reviewer_username` are mutually exclusive."],
     "merge-requests/list-project-merge-requests": ["`author_id` and `author_username` are mutually exclusive.", "`merge_user_id` and `merge_user_username` are mutually exclusive."],

@@ -12,7 +12,7 @@ export type * from './types.js';
 export const specVersion = "0.4.1";
 
 type Schemas = components['schemas'];
-export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents" | "ProjectExportState" | "ProjectExportLinks" | "ProjectExportStatus" | "ExportProjectRequest" | "ProjectExportScheduled" | "ProjectImportOverrideParams" | "ImportProjectRequest" | "ProjectImportStatus" | "ProjectImport" | "RemoteImportProjectRequest" | "RemoteImportS3ProjectRequest" | "ImportRelation" | "ImportRelationRequest" | "RelationImportStatus" | "RelationImport" | "BulkImportStatus" | "BulkImport" | "BulkImportSourceType" | "BulkImportEntityRequest" | "CreateBulkImportRequest" | "BulkImportEntityFailure" | "BulkImportRelationStats" | "BulkImportEntityStats" | "BulkImportEntity" | "BulkImportEntitySummary" | "BulkImportFailure" | "RepositoryFile" | "RepositoryFileEncoding" | "UpdateRepositoryFileRequest" | "FileWriteResult" | "CreateRepositoryFileRequest" | "DeleteRepositoryFileRequest" | "BlameCommit" | "BlameRange" | "TreeEntry" | "RepositoryBlob" | "CompareCommit" | "RepositoryDiff" | "CompareResult" | "Contributor" | "MergeBaseCommit" | "ChangelogVersion" | "CreateChangelogRequest" | "UserState" | "User" | "UserIdentity" | "UserScimIdentity" | "UserAdmin" | "CreateUserRequest" | "UserAdminSingle" | "UserSingle" | "ImpersonationTokenScope" | "CalendarDate" | "ImpersonationTokenBase" | "ImpersonationToken" | "DeleteImpersonationTokenRequest" | "CreateImpersonationTokenRequest" | "ImpersonationTokenCreated" | "CreateUserPersonalAccessTokenRequest" | "PersonalAccessToken" | "PersonalAccessTokenCreated" | "CreatePersonalAccessTokenRequest" | "UserActivity" | "AccessLevel" | "UserMembership" | "DisableTwoFactorRequest" | "RunnerType" | "RunnerAccessLevel" | "UserRunnerCreateRequest" | "RunnerCreation" | "UploadUserAvatarRequest" | "UserAvatar" | "GroupVisibility" | "GroupBranchProtectionAccessLevel" | "GroupDefaultBranchProtectionDefaults" | "GroupStatistics" | "Group" | "GroupProject" | "UpdateGroupHookRequest" | "GroupHook" | "DeleteGroupHookRequest" | "SyncGroupLdapRequest" | "LdapGroupLink" | "CreateLdapGroupLinkRequest" | "DeleteLdapGroupLinkRequest" | "DeleteLdapGroupLinkByCnRequest" | "DeleteLdapGroupLinkByProviderRequest" | "SamlGroupLink" | "CreateSamlGroupLinkRequest" | "DeleteSamlGroupLinkRequest" | "ShareGroupRequest" | "UnshareGroupRequest" | "GroupPushRule" | "UpdateGroupPushRuleRequest" | "CreateGroupPushRuleRequest" | "GroupBadgeUrlTemplate" | "Badge" | "CreateGroupBadgeRequest" | "UpdateGroupBadgeRequest" | "DeleteGroupBadgeRequest" | "GroupBadgeRender" | "MemberCreatedBy" | "MemberGroupSamlIdentity" | "Member" | "BillableMember" | "Invitation" | "CreateInvitationRequest" | "InvitationCreateResult" | "UpdateInvitationRequest" | "InvitationUpdateResult" | "DeleteInvitationRequest" | "RunnerStatus" | "RunnerSummary" | "RunnerProject" | "RunnerDetails" | "UpdateRunnerRequest" | "IntegrationSummary" | "IssueTrackerIntegrationSettingsRequest" | "DisableIntegrationRequest" | "MobileStoreConnectorIntegrationSettingsRequest" | "TaskTrackerIntegrationSettingsRequest" | "TokenSubdomainIntegrationSettingsRequest" | "BuildServerIntegrationSettingsRequest" | "ShortIssueTrackerIntegrationSettingsRequest" | "PipelineNotifierIntegrationSettingsRequest" | "WikiWorkspaceIntegrationSettingsRequest" | "MonitoringIntegrationSettingsRequest" | "TestGenerationIntegrationSettingsRequest" | "ChatNotificationsIntegrationSettingsRequest" | "OtherIntegrationSettingsRequest" | "SetUpIntegrationRequest" | "ProjectNamespace" | "ProjectSimple" | "ProjectLinks" | "ProjectContainerExpirationPolicy" | "ProjectPermissions" | "Project" | "MergeRequestState" | "MergeRequestLabel" | "MergeRequestMilestone" | "MergeRequestReferences" | "MergeRequestTimeStats" | "MergeRequestPipeline" | "MergeRequestDiffRefs" | "MergeRequestTaskCompletionStatus" | "MergeRequestFields" | "MergeRequest" | "MergeRequestSimple" | "CreateMergeRequestRequest" | "UpdateMergeRequestRequest" | "DeleteMergeRequestRequest" | "MergeMergeRequestRequest" | "ApprovalRuleType" | "ApprovalRuleAccessLevel" | "ApprovalRuleProtectedBranch" | "ApprovalRule" | "CreateGroupApprovalRuleRequest" | "UpdateGroupApprovalRuleRequest" | "ProjectApprovalSettingsUpdated" | "ProjectApprovalSettings" | "UpdateProjectApprovalSettingsRequest" | "CreateProjectApprovalRuleRequest" | "DefaultBranchProtectionDefaults" | "ApplicationSettings" | "DefaultBranchProtectionDefaultsInput" | "UpdateApplicationSettingsRequest" | "PlanLimits" | "UpdatePlanLimitsRequest" | "DependencyPackageManager" | "DependencyVulnerability" | "DependencyLicense" | "Dependency" | "ProductAnalyticsQuery" | "ProductAnalyticsQueryRequest" | "CreateClientKeyRequest" | "DeleteClientKeyRequest";
+export type SchemaName = "ProjectOrGroupRef" | "JobStatus" | "SudoUser" | "NullableTimestamp" | "Timestamp" | "JobCommit" | "JobPipeline" | "JobProject" | "UserBasic" | "JobUser" | "JobBase" | "JobArtifactsFile" | "JobArtifact" | "Job" | "ErrorBody" | "ErrorMessage" | "InsufficientScopeError" | "TriggerJobPipeline" | "DownstreamPipeline" | "TriggerJob" | "AgentConfigProject" | "AllowedAgent" | "IdOnly" | "AllowedAgents" | "ProjectExportState" | "ProjectExportLinks" | "ProjectExportStatus" | "ExportProjectRequest" | "ProjectExportScheduled" | "ProjectImportOverrideParams" | "ImportProjectRequest" | "ProjectImportStatus" | "ProjectImport" | "RemoteImportProjectRequest" | "RemoteImportS3ProjectRequest" | "ImportRelation" | "ImportRelationRequest" | "RelationImportStatus" | "RelationImport" | "BulkImportStatus" | "BulkImport" | "BulkImportSourceType" | "BulkImportEntityRequest" | "CreateBulkImportRequest" | "BulkImportEntityFailure" | "BulkImportRelationStats" | "BulkImportEntityStats" | "BulkImportEntity" | "BulkImportEntitySummary" | "BulkImportFailure" | "RepositoryFile" | "RepositoryFileEncoding" | "UpdateRepositoryFileRequest" | "FileWriteResult" | "CreateRepositoryFileRequest" | "DeleteRepositoryFileRequest" | "BlameCommit" | "BlameRange" | "TreeEntry" | "RepositoryBlob" | "CompareCommit" | "RepositoryDiff" | "CompareResult" | "Contributor" | "MergeBaseCommit" | "ChangelogVersion" | "CreateChangelogRequest" | "Iso8601DateTime" | "UserState" | "User" | "UserIdentity" | "UserScimIdentity" | "UserAdmin" | "CreateUserRequest" | "UserAdminSingle" | "UserSingle" | "ImpersonationTokenScope" | "CalendarDate" | "ImpersonationTokenBase" | "ImpersonationToken" | "DeleteImpersonationTokenRequest" | "CreateImpersonationTokenRequest" | "ImpersonationTokenCreated" | "CreateUserPersonalAccessTokenRequest" | "PersonalAccessToken" | "PersonalAccessTokenCreated" | "CreatePersonalAccessTokenRequest" | "UserActivity" | "AccessLevel" | "UserMembership" | "DisableTwoFactorRequest" | "RunnerType" | "RunnerAccessLevel" | "UserRunnerCreateRequest" | "RunnerCreation" | "UploadUserAvatarRequest" | "UserAvatar" | "GroupVisibility" | "GroupBranchProtectionAccessLevel" | "GroupDefaultBranchProtectionDefaults" | "GroupStatistics" | "Group" | "GroupProject" | "UpdateGroupHookRequest" | "GroupHook" | "DeleteGroupHookRequest" | "SyncGroupLdapRequest" | "LdapGroupLink" | "CreateLdapGroupLinkRequest" | "DeleteLdapGroupLinkRequest" | "DeleteLdapGroupLinkByCnRequest" | "DeleteLdapGroupLinkByProviderRequest" | "SamlGroupLink" | "CreateSamlGroupLinkRequest" | "DeleteSamlGroupLinkRequest" | "ShareGroupRequest" | "UnshareGroupRequest" | "GroupPushRule" | "CreateGroupPushRuleRequest" | "UpdateGroupPushRuleRequest" | "GroupBadgeUrlTemplate" | "Badge" | "CreateGroupBadgeRequest" | "UpdateGroupBadgeRequest" | "DeleteGroupBadgeRequest" | "GroupBadgeRender" | "MemberCreatedBy" | "MemberGroupSamlIdentity" | "Member" | "BillableMember" | "Invitation" | "CreateInvitationRequest" | "InvitationCreateResult" | "UpdateInvitationRequest" | "InvitationUpdateResult" | "DeleteInvitationRequest" | "RunnerStatus" | "RunnerSummary" | "RunnerProject" | "RunnerDetails" | "UpdateRunnerRequest" | "IntegrationSummary" | "IssueTrackerIntegrationSettingsRequest" | "DisableIntegrationRequest" | "MobileStoreConnectorIntegrationSettingsRequest" | "TestGenerationIntegrationSettingsRequest" | "TaskTrackerIntegrationSettingsRequest" | "TokenSubdomainIntegrationSettingsRequest" | "BuildServerIntegrationSettingsRequest" | "ShortIssueTrackerIntegrationSettingsRequest" | "PipelineNotifierIntegrationSettingsRequest" | "WikiWorkspaceIntegrationSettingsRequest" | "MonitoringIntegrationSettingsRequest" | "ChatNotificationsIntegrationSettingsRequest" | "OtherIntegrationSettingsRequest" | "SetUpIntegrationRequest" | "ProjectNamespace" | "ProjectSimple" | "ProjectLinks" | "ProjectContainerExpirationPolicy" | "ProjectPermissions" | "Project" | "MergeRequestState" | "MergeRequestLabel" | "MergeRequestMilestone" | "MergeRequestReferences" | "MergeRequestTimeStats" | "MergeRequestPipeline" | "MergeRequestDiffRefs" | "MergeRequestTaskCompletionStatus" | "MergeRequestFields" | "MergeRequest" | "MergeRequestSimple" | "CreateMergeRequestRequest" | "UpdateMergeRequestRequest" | "DeleteMergeRequestRequest" | "MergeMergeRequestRequest" | "ApprovalRuleType" | "ApprovalRuleAccessLevel" | "ApprovalRuleProtectedBranch" | "ApprovalRule" | "CreateGroupApprovalRuleRequest" | "UpdateGroupApprovalRuleRequest" | "ProjectApprovalSettingsUpdated" | "ProjectApprovalSettings" | "UpdateProjectApprovalSettingsRequest" | "CreateProjectApprovalRuleRequest" | "DefaultBranchProtectionDefaults" | "ApplicationSettings" | "DefaultBranchProtectionDefaultsInput" | "UpdateApplicationSettingsRequest" | "PlanLimits" | "UpdatePlanLimitsRequest" | "DependencyPackageManager" | "DependencyVulnerability" | "DependencyLicense" | "Dependency" | "ProductAnalyticsQuery" | "ProductAnalyticsQueryRequest" | "CreateClientKeyRequest" | "DeleteClientKeyRequest";
 
 /** Validators of the component schemas, by schema name. */
 export const schemaValidators: Record<SchemaName, ValidateFunction> = {
@@ -83,6 +83,7 @@ export const schemaValidators: Record<SchemaName, ValidateFunction> = {
   "MergeBaseCommit": s.schema_MergeBaseCommit,
   "ChangelogVersion": s.schema_ChangelogVersion,
   "CreateChangelogRequest": s.schema_CreateChangelogRequest,
+  "Iso8601DateTime": s.schema_Iso8601DateTime,
   "UserState": s.schema_UserState,
   "User": s.schema_User,
   "UserIdentity": s.schema_UserIdentity,
@@ -133,8 +134,8 @@ export const schemaValidators: Record<SchemaName, ValidateFunction> = {
   "ShareGroupRequest": s.schema_ShareGroupRequest,
   "UnshareGroupRequest": s.schema_UnshareGroupRequest,
   "GroupPushRule": s.schema_GroupPushRule,
-  "UpdateGroupPushRuleRequest": s.schema_UpdateGroupPushRuleRequest,
   "CreateGroupPushRuleRequest": s.schema_CreateGroupPushRuleRequest,
+  "UpdateGroupPushRuleRequest": s.schema_UpdateGroupPushRuleRequest,
   "GroupBadgeUrlTemplate": s.schema_GroupBadgeUrlTemplate,
   "Badge": s.schema_Badge,
   "CreateGroupBadgeRequest": s.schema_CreateGroupBadgeRequest,
@@ -160,6 +161,7 @@ export const schemaValidators: Record<SchemaName, ValidateFunction> = {
   "IssueTrackerIntegrationSettingsRequest": s.schema_IssueTrackerIntegrationSettingsRequest,
   "DisableIntegrationRequest": s.schema_DisableIntegrationRequest,
   "MobileStoreConnectorIntegrationSettingsRequest": s.schema_MobileStoreConnectorIntegrationSettingsRequest,
+  "TestGenerationIntegrationSettingsRequest": s.schema_TestGenerationIntegrationSettingsRequest,
   "TaskTrackerIntegrationSettingsRequest": s.schema_TaskTrackerIntegrationSettingsRequest,
   "TokenSubdomainIntegrationSettingsRequest": s.schema_TokenSubdomainIntegrationSettingsRequest,
   "BuildServerIntegrationSettingsRequest": s.schema_BuildServerIntegrationSettingsRequest,
@@ -167,7 +169,6 @@ export const schemaValidators: Record<SchemaName, ValidateFunction> = {
   "PipelineNotifierIntegrationSettingsRequest": s.schema_PipelineNotifierIntegrationSettingsRequest,
   "WikiWorkspaceIntegrationSettingsRequest": s.schema_WikiWorkspaceIntegrationSettingsRequest,
   "MonitoringIntegrationSettingsRequest": s.schema_MonitoringIntegrationSettingsRequest,
-  "TestGenerationIntegrationSettingsRequest": s.schema_TestGenerationIntegrationSettingsRequest,
   "ChatNotificationsIntegrationSettingsRequest": s.schema_ChatNotificationsIntegrationSettingsRequest,
   "OtherIntegrationSettingsRequest": s.schema_OtherIntegrationSettingsRequest,
   "SetUpIntegrationRequest": s.schema_SetUpIntegrationRequest,
@@ -287,6 +288,7 @@ const schemaChecks: Record<SchemaName, ValidateFunction> = {
   "MergeBaseCommit": f.fast_schema_MergeBaseCommit,
   "ChangelogVersion": f.fast_schema_ChangelogVersion,
   "CreateChangelogRequest": f.fast_schema_CreateChangelogRequest,
+  "Iso8601DateTime": f.fast_schema_Iso8601DateTime,
   "UserState": f.fast_schema_UserState,
   "User": f.fast_schema_User,
   "UserIdentity": f.fast_schema_UserIdentity,
@@ -337,8 +339,8 @@ const schemaChecks: Record<SchemaName, ValidateFunction> = {
   "ShareGroupRequest": f.fast_schema_ShareGroupRequest,
   "UnshareGroupRequest": f.fast_schema_UnshareGroupRequest,
   "GroupPushRule": f.fast_schema_GroupPushRule,
-  "UpdateGroupPushRuleRequest": f.fast_schema_UpdateGroupPushRuleRequest,
   "CreateGroupPushRuleRequest": f.fast_schema_CreateGroupPushRuleRequest,
+  "UpdateGroupPushRuleRequest": f.fast_schema_UpdateGroupPushRuleRequest,
   "GroupBadgeUrlTemplate": f.fast_schema_GroupBadgeUrlTemplate,
   "Badge": f.fast_schema_Badge,
   "CreateGroupBadgeRequest": f.fast_schema_CreateGroupBadgeRequest,
@@ -364,6 +366,7 @@ const schemaChecks: Record<SchemaName, ValidateFunction> = {
   "IssueTrackerIntegrationSettingsRequest": f.fast_schema_IssueTrackerIntegrationSettingsRequest,
   "DisableIntegrationRequest": f.fast_schema_DisableIntegrationRequest,
   "MobileStoreConnectorIntegrationSettingsRequest": f.fast_schema_MobileStoreConnectorIntegrationSettingsRequest,
+  "TestGenerationIntegrationSettingsRequest": f.fast_schema_TestGenerationIntegrationSettingsRequest,
   "TaskTrackerIntegrationSettingsRequest": f.fast_schema_TaskTrackerIntegrationSettingsRequest,
   "TokenSubdomainIntegrationSettingsRequest": f.fast_schema_TokenSubdomainIntegrationSettingsRequest,
   "BuildServerIntegrationSettingsRequest": f.fast_schema_BuildServerIntegrationSettingsRequest,
@@ -371,7 +374,6 @@ const schemaChecks: Record<SchemaName, ValidateFunction> = {
   "PipelineNotifierIntegrationSettingsRequest": f.fast_schema_PipelineNotifierIntegrationSettingsRequest,
   "WikiWorkspaceIntegrationSettingsRequest": f.fast_schema_WikiWorkspaceIntegrationSettingsRequest,
   "MonitoringIntegrationSettingsRequest": f.fast_schema_MonitoringIntegrationSettingsRequest,
-  "TestGenerationIntegrationSettingsRequest": f.fast_schema_TestGenerationIntegrationSettingsRequest,
   "ChatNotificationsIntegrationSettingsRequest": f.fast_schema_ChatNotificationsIntegrationSettingsRequest,
   "OtherIntegrationSettingsRequest": f.fast_schema_OtherIntegrationSettingsRequest,
   "SetUpIntegrationRequest": f.fast_schema_SetUpIntegrationRequest,
@@ -690,6 +692,10 @@ export function isChangelogVersion(value: unknown): value is Schemas["ChangelogV
 export function isCreateChangelogRequest(value: unknown): value is Schemas["CreateChangelogRequest"] {
   return f.fast_schema_CreateChangelogRequest(value);
 }
+/** Whether `value` is a valid `Iso8601DateTime` (stops at the first failure). */
+export function isIso8601DateTime(value: unknown): value is Schemas["Iso8601DateTime"] {
+  return f.fast_schema_Iso8601DateTime(value);
+}
 /** Whether `value` is a valid `UserState` (stops at the first failure). */
 export function isUserState(value: unknown): value is Schemas["UserState"] {
   return f.fast_schema_UserState(value);
@@ -890,13 +896,13 @@ export function isUnshareGroupRequest(value: unknown): value is Schemas["Unshare
 export function isGroupPushRule(value: unknown): value is Schemas["GroupPushRule"] {
   return f.fast_schema_GroupPushRule(value);
 }
-/** Whether `value` is a valid `UpdateGroupPushRuleRequest` (stops at the first failure). */
-export function isUpdateGroupPushRuleRequest(value: unknown): value is Schemas["UpdateGroupPushRuleRequest"] {
-  return f.fast_schema_UpdateGroupPushRuleRequest(value);
-}
 /** Whether `value` is a valid `CreateGroupPushRuleRequest` (stops at the first failure). */
 export function isCreateGroupPushRuleRequest(value: unknown): value is Schemas["CreateGroupPushRuleRequest"] {
   return f.fast_schema_CreateGroupPushRuleRequest(value);
+}
+/** Whether `value` is a valid `UpdateGroupPushRuleRequest` (stops at the first failure). */
+export function isUpdateGroupPushRuleRequest(value: unknown): value is Schemas["UpdateGroupPushRuleRequest"] {
+  return f.fast_schema_UpdateGroupPushRuleRequest(value);
 }
 /** Whether `value` is a valid `GroupBadgeUrlTemplate` (stops at the first failure). */
 export function isGroupBadgeUrlTemplate(value: unknown): value is Schemas["GroupBadgeUrlTemplate"] {
@@ -998,6 +1004,10 @@ export function isDisableIntegrationRequest(value: unknown): value is Schemas["D
 export function isMobileStoreConnectorIntegrationSettingsRequest(value: unknown): value is Schemas["MobileStoreConnectorIntegrationSettingsRequest"] {
   return f.fast_schema_MobileStoreConnectorIntegrationSettingsRequest(value);
 }
+/** Whether `value` is a valid `TestGenerationIntegrationSettingsRequest` (stops at the first failure). */
+export function isTestGenerationIntegrationSettingsRequest(value: unknown): value is Schemas["TestGenerationIntegrationSettingsRequest"] {
+  return f.fast_schema_TestGenerationIntegrationSettingsRequest(value);
+}
 /** Whether `value` is a valid `TaskTrackerIntegrationSettingsRequest` (stops at the first failure). */
 export function isTaskTrackerIntegrationSettingsRequest(value: unknown): value is Schemas["TaskTrackerIntegrationSettingsRequest"] {
   return f.fast_schema_TaskTrackerIntegrationSettingsRequest(value);
@@ -1025,10 +1035,6 @@ export function isWikiWorkspaceIntegrationSettingsRequest(value: unknown): value
 /** Whether `value` is a valid `MonitoringIntegrationSettingsRequest` (stops at the first failure). */
 export function isMonitoringIntegrationSettingsRequest(value: unknown): value is Schemas["MonitoringIntegrationSettingsRequest"] {
   return f.fast_schema_MonitoringIntegrationSettingsRequest(value);
-}
-/** Whether `value` is a valid `TestGenerationIntegrationSettingsRequest` (stops at the first failure). */
-export function isTestGenerationIntegrationSettingsRequest(value: unknown): value is Schemas["TestGenerationIntegrationSettingsRequest"] {
-  return f.fast_schema_TestGenerationIntegrationSettingsRequest(value);
 }
 /** Whether `value` is a valid `ChatNotificationsIntegrationSettingsRequest` (stops at the first failure). */
 export function isChatNotificationsIntegrationSettingsRequest(value: unknown): value is Schemas["ChatNotificationsIntegrationSettingsRequest"] {
@@ -1773,6 +1779,7 @@ export type RequestOperationId = "jobs/list-project-jobs" | "jobs/list-pipeline-
 
 /** The rules across the query parameters (`x-query-schema`) of the operations that state some, in order. */
 const queryRules: Partial<Record<RequestOperationId, readonly string[]>> = {
+  "runners/list-runner-jobs": ["`order_by` is required when `sort` is given."],
   "projects/list-projects": ["`updated_after` and `updated_before` require `order_by=updated_at`.","`order_by=similarity` works only when searching (`search` given)."],
   "merge-requests/list-merge-requests": ["`author_id` and `author_username` are mutually exclusive.","`merge_user_id` and `merge_user_username` are mutually exclusive.","`reviewer_id` and `reviewer_username` are mutually exclusive."],
   "merge-requests/list-project-merge-requests": ["`author_id` and `author_username` are mutually exclusive.","`merge_user_id` and `merge_user_username` are mutually exclusive."],
