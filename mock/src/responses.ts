@@ -1,68 +1,49 @@
 /**
- * Prism picks and renders the responses: its negotiator chooses the documented response, media type and example
- * (`Prefer: code=…, example=…`), and its static sampler fills what has no example, as `prism mock` does. Each
- * (operation, status, example, media type) is rendered once and kept as bytes, with the document's example host
- * replaced by the mock's address; `Prefer: dynamic=true` asks Prism's full mocker for a generated body each time.
+ * Prism picks and renders the responses, through its public entry points: @stoplight/http-spec reads one operation as
+ * Prism sees it, and a Prism instance (`createInstance`) with request validation, security and proxying off only
+ * mocks: its negotiator chooses the documented response, media type and example (`Prefer: code=…, example=…`), and
+ * its static sampler fills what has no example, as `prism mock` does. Each (operation, status, example, media type)
+ * is rendered once and kept as bytes, with the document's example host replaced by the mock's address;
+ * `Prefer: dynamic=true` asks Prism for a generated body each time.
  */
-import { createRequire } from 'node:module';
-import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { transformOas3Operations } from '@stoplight/http-spec/oas3/operation';
+import { createInstance } from '@stoplight/prism-http';
 
-const prismRequire = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http'));
-
-interface PrismHeader {
-  name: string;
-  schema?: object;
-  examples?: { key?: string; value?: unknown }[];
-}
-interface Negotiated {
-  code: string;
-  mediaType?: string;
-  bodyExample?: { key?: string; value?: unknown };
-  schema?: object;
-  headers?: PrismHeader[];
-}
-type Either<L, R> = { _tag: 'Left'; left: L } | { _tag: 'Right'; right: R };
-interface Negotiator {
-  negotiateOptionsForValidRequest(operation: object, options: object): (logger: object) => Either<Error, Negotiated>;
-}
-/** An IHttpOperation of @stoplight/types: what Prism's negotiator and mocker read. */
+/** What the mock reads of Prism's view of an operation (an IHttpOperation of @stoplight/types). */
 export interface PrismOperation {
   method: string;
   path: string;
   deprecated?: boolean;
-  [key: string]: unknown;
+  responses: { code: string; contents?: { mediaType: string; examples?: { key?: string }[] }[] }[];
 }
 
-let negotiatorModule: Negotiator | undefined;
-const negotiator = (): Negotiator =>
-  (negotiatorModule ??= (prismRequire('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default);
-
-let sampler: { sample(schema: object, options: object, spec?: object): unknown } | undefined;
-const sample = (schema: object, operation: object): unknown => {
-  sampler ??= prismRequire('@stoplight/json-schema-sampler') as NonNullable<typeof sampler>;
-  return sampler.sample(schema, { ticks: 2500 }, operation);
-};
-
-const silent: Record<string, unknown> = {};
-for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log']) silent[level] = () => undefined;
-silent.child = () => silent;
+/** The parts of the document the mock reads. */
+export interface MockDocument {
+  info: { title: string; version: string };
+  servers?: { variables?: Record<string, { default?: string }> }[];
+  paths: Record<string, Record<string, unknown>>;
+}
 
 /**
- * Prism's view of one operation of a dereferenced document, read by Prism's own reader (@stoplight/http-spec) from a
- * copy of the document that holds only that path item: about 6 ms, done the first time the operation is answered.
+ * Prism's view of one operation, read by Prism's own reader from a copy of the document that holds only that path
+ * item, dereferenced: a few milliseconds, done the first time the operation is answered.
  */
-export function prismOperation(dereferenced: OpenApiDocument, path: string, method: string): PrismOperation {
-  const { transformOas3Operations } = prismRequire('@stoplight/http-spec/oas3/operation') as { transformOas3Operations(doc: object): PrismOperation[] };
-  const item = dereferenced.paths[path] as Record<string, unknown>;
-  const single = { ...dereferenced, paths: { [path]: { parameters: item.parameters, [method]: item[method] } } };
-  const [operation] = transformOas3Operations(single);
+export function prismOperation(document: MockDocument, dereference: (value: unknown) => unknown, path: string, method: string): PrismOperation {
+  const item = dereference(document.paths[path] ?? {}) as Record<string, unknown>;
+  const single = { ...document, paths: { [path]: { parameters: item.parameters, [method]: item[method] } } };
+  const [operation] = transformOas3Operations(single as never) as unknown as PrismOperation[];
   if (!operation) throw new Error(`Prism could not read ${method.toUpperCase()} ${path}`);
   return operation;
 }
 
+/** Documented status → the example names of its first media type. */
+export function documentedExamples(operation: PrismOperation): Map<string, string[]> {
+  return new Map(operation.responses.map((response) => [response.code, (response.contents?.[0]?.examples ?? []).flatMap((e) => (e.key ? [e.key] : []))]));
+}
+
 export interface Rendered {
   status: number;
-  headers: [string, string][];
+  headers: Record<string, string>;
   body?: Buffer;
   /** The name of the example served, for the access log. */
   example?: string;
@@ -71,34 +52,50 @@ export interface Rendered {
 export interface RenderRequest {
   code?: number;
   exampleKey?: string;
-  /** Media types from the Accept header. */
-  mediaTypes?: string[];
-  head: boolean;
+  /** The request's Accept header, when it names media types. */
+  accept?: string;
 }
+
+type Either<L, R> = { _tag: 'Left'; left: L } | { _tag: 'Right'; right: R };
+type PrismOutput = Either<Error & { status?: number }, { output: { statusCode: number; headers?: Record<string, unknown>; body?: unknown } }>;
+
+const silent: Record<string, unknown> = {};
+for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log']) silent[level] = () => undefined;
+silent.child = () => silent;
 
 const MAX_CACHED = 5000;
 
 export class ResponseRenderer {
   private readonly cache = new Map<string, { rendered: Rendered; byOrigin: Map<string, Rendered> }>();
   private readonly exampleHost: string | undefined;
+  private readonly prism = createInstance({ mock: { dynamic: false }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false } as never, { logger: silent as never });
 
-  constructor(doc: OpenApiDocument) {
-    const server = doc.servers?.[0];
-    const base = server?.variables?.base_url?.default;
+  constructor(document: MockDocument) {
+    const base = document.servers?.[0]?.variables?.base_url?.default;
     this.exampleHost = base ? base.replace(/\/+$/, '') : undefined;
   }
 
-  /** The response for a valid request, rendered once per operation, status, example and media type. */
-  render(index: number, operation: PrismOperation, request: RenderRequest, origin: string): Rendered | Error {
-    const key = `${index}\u0000${request.code ?? ''}\u0000${request.exampleKey ?? ''}\u0000${request.mediaTypes?.join(',') ?? ''}\u0000${request.head}`;
-    let entry = this.cache.get(key);
-    if (!entry) {
-      const rendered = this.renderWithPrism(operation, request);
+  /** The response, rendered once per operation, status, example and media type; a promise only the first time. */
+  render(operationId: string, operation: PrismOperation, request: RenderRequest, origin: string): Rendered | Error | Promise<Rendered | Error> {
+    const key = `${operationId}\u0000${request.code ?? ''}\u0000${request.exampleKey ?? ''}\u0000${request.accept ?? ''}`;
+    const entry = this.cache.get(key);
+    if (entry) return this.local(entry, origin);
+    return this.renderWithPrism(operation, request, false).then((rendered) => {
       if (rendered instanceof Error) return rendered;
       if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      entry = { rendered, byOrigin: new Map() };
-      this.cache.set(key, entry);
-    }
+      const fresh = { rendered, byOrigin: new Map<string, Rendered>() };
+      this.cache.set(key, fresh);
+      return this.local(fresh, origin);
+    });
+  }
+
+  /** `Prefer: dynamic=true`: Prism generates a body from the schema (its faker data), every time. */
+  async renderDynamic(operation: PrismOperation, request: RenderRequest, origin: string): Promise<Rendered | Error> {
+    const rendered = await this.renderWithPrism(operation, request, true);
+    return rendered instanceof Error ? rendered : this.rewrite(rendered, origin);
+  }
+
+  private local(entry: { rendered: Rendered; byOrigin: Map<string, Rendered> }, origin: string): Rendered {
     let local = entry.byOrigin.get(origin);
     if (!local) {
       local = this.rewrite(entry.rendered, origin);
@@ -108,32 +105,28 @@ export class ResponseRenderer {
     return local;
   }
 
-  private renderWithPrism(operation: PrismOperation, request: RenderRequest): Rendered | Error {
-    const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false, mediaTypes: request.mediaTypes };
-    const method = request.head ? { ...operation, method: 'head' } : operation;
-    const result = negotiator().negotiateOptionsForValidRequest(method, options)(silent);
+  private async renderWithPrism(operation: PrismOperation, request: RenderRequest, dynamic: boolean): Promise<Rendered | Error> {
+    // Prism routes the request among the operations it is given: here only this one, at a path its template matches.
+    const input = { method: operation.method, url: { path: operation.path.replace(/\{[^}]+\}/g, '1') }, headers: request.accept ? { accept: request.accept } : {} };
+    const config = { mock: { dynamic, code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey } };
+    let result: PrismOutput;
+    try {
+      result = (await this.prism.request(input as never, [operation as never], config as never)()) as unknown as PrismOutput;
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
     if (result._tag === 'Left') return result.left;
-    const negotiated = result.right;
-    const headers: [string, string][] = [];
-    for (const header of negotiated.headers ?? []) {
-      const value = headerValue(header, operation);
-      if (value !== undefined) headers.push([header.name, value]);
+    const { statusCode, headers = {}, body } = result.right.output;
+    const rendered: Rendered = { status: statusCode, headers: {} };
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined && value !== null) rendered.headers[name.toLowerCase()] = String(value);
+    if (operation.deprecated) rendered.headers.deprecation = 'true';
+    const mediaType = rendered.headers['content-type'];
+    if (!dynamic) {
+      const contents = operation.responses.find((r) => r.code === String(statusCode))?.contents ?? [];
+      const content = contents.find((c) => c.mediaType === mediaType) ?? contents[0];
+      rendered.example = request.exampleKey ?? content?.examples?.[0]?.key;
     }
-    if (negotiated.mediaType) headers.push(['Content-Type', negotiated.mediaType]);
-    if (operation.deprecated) headers.push(['Deprecation', 'true']);
-    let value = negotiated.bodyExample?.value;
-    if (value === undefined && negotiated.schema && !request.head) {
-      try {
-        value = sample(negotiated.schema, operation);
-      } catch (error) {
-        return error instanceof Error ? error : new Error(String(error));
-      }
-    }
-    const rendered: Rendered = { status: Number(negotiated.code), headers, example: negotiated.bodyExample?.key };
-    if (value !== undefined && !request.head) {
-      const text = typeof value === 'string' && !/json/i.test(negotiated.mediaType ?? '') ? value : JSON.stringify(value);
-      rendered.body = Buffer.from(text);
-    }
+    if (body !== undefined && operation.method !== 'head') rendered.body = Buffer.from(typeof body === 'string' && !/json/i.test(mediaType ?? '') ? body : JSON.stringify(body));
     return rendered;
   }
 
@@ -143,33 +136,6 @@ export class ResponseRenderer {
     if (!host) return rendered;
     const replace = (text: string) => text.split(host).join(origin);
     const body = rendered.body && rendered.body.includes(host) ? Buffer.from(replace(rendered.body.toString('utf8'))) : rendered.body;
-    return { ...rendered, headers: rendered.headers.map(([n, v]) => [n, replace(v)]), body };
+    return { ...rendered, headers: Object.fromEntries(Object.entries(rendered.headers).map(([n, v]) => [n, replace(v)])), body };
   }
-}
-
-function headerValue(header: PrismHeader, operation: object): string | undefined {
-  const example = header.examples?.[0];
-  if (example && 'value' in example) return example.value === undefined || example.value === null ? undefined : String(example.value);
-  if (!header.schema) return undefined;
-  try {
-    const value = sample(header.schema, operation);
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `Prefer: dynamic=true`: Prism's full mocker generates a body from the schema (its faker data), every time. */
-export async function renderDynamic(operation: PrismOperation, request: RenderRequest & { url: { path: string } }): Promise<Rendered | Error> {
-  const mocker = (prismRequire('@stoplight/prism-http/dist/mocker') as { default: (input: object) => (logger: object) => Either<Error, { statusCode: number; headers?: Record<string, string>; body?: unknown }> }).default;
-  const result = mocker({
-    resource: operation,
-    input: { data: { method: request.head ? 'head' : operation.method, url: request.url, headers: {} }, validations: [] },
-    config: { dynamic: true, code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey },
-  })(silent);
-  if (result._tag === 'Left') return result.left;
-  const { statusCode, headers = {}, body } = result.right;
-  const rendered: Rendered = { status: statusCode, headers: Object.entries(headers).filter(([, v]) => v !== null && v !== undefined).map(([n, v]) => [n, String(v)]) };
-  if (body !== undefined && !request.head) rendered.body = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  return rendered;
 }
