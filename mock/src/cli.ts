@@ -45,8 +45,16 @@ const mock = await startMock({ document, port, host: values.host, strict: values
 
 console.log(`Mock of ${document.info.title} ${document.info.version} listening on ${mock.url}/api/v4${values.strict ? ' (strict: only the exact form of the contract)' : ''} (started in ${Math.round(performance.now() - started)} ms)`);
 console.log(`Try: curl -H 'PRIVATE-TOKEN: any' ${mock.url}/api/v4/projects/42/jobs   (Ctrl-C to stop)`);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void mock.close().then(() => process.exit(0));
-  });
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void mock.close().then(() => process.exit(0));
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+// Started by npm (npx, npm run), the mock runs under `sh -c`, which dies of a SIGTERM without passing it on: once the
+// process that started it is gone, the mock stops too instead of holding its port as an orphan.
+if (process.env.npm_command) {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && stop(), 250).unref();
 }

@@ -90,8 +90,8 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     const origin = requestOrigin(request.headers.host) ?? socketOrigin(request);
     const accept = request.headers.accept;
     const renderRequest = { code: preference.code, exampleKey: preference.exampleKey, accept: accept && accept !== '*/*' ? accept.slice(0, 200) : undefined };
-    const rendered = preferred.dynamic ? renderer.renderDynamic(operation.prism, renderRequest, origin) : renderer.render(operationId, operation.prism, renderRequest, origin);
-    return rendered instanceof Promise ? rendered.then((r) => answer(request, r, origin)) : answer(request, rendered, origin);
+    if (preferred.dynamic) return renderer.renderDynamic(operation.prism, renderRequest, origin).then((rendered) => answer(request, rendered, origin));
+    return answer(request, renderer.render(operationId, operation.prism, renderRequest, origin), origin);
   };
 
   const log = options.log;

@@ -1,13 +1,16 @@
 /**
- * Prism picks and renders the responses, through its public entry points: @stoplight/http-spec reads one operation as
- * Prism sees it, and a Prism instance (`createInstance`) with request validation, security and proxying off only
- * mocks: its negotiator chooses the documented response, media type and example (`Prefer: code=…, example=…`), and
- * its static sampler fills what has no example, as `prism mock` does. Each (operation, status, example, media type)
- * is rendered once and kept as bytes, with the document's example host replaced by the mock's address;
- * `Prefer: dynamic=true` asks Prism for a generated body each time.
+ * Prism picks and renders the responses. @stoplight/http-spec (Prism's reader) reads one operation as Prism sees it;
+ * Prism's negotiator chooses the documented response, media type and example (`Prefer: code=…, example=…`), and the
+ * static sampler Prism uses fills what has no example, as `prism mock` does. Each (operation, status, example, media
+ * type) is rendered once and kept as bytes, with the document's example host replaced by the mock's address.
+ * `Prefer: dynamic=true` asks a Prism instance (its public `createInstance`, mocking only) for a generated body each
+ * time. The negotiator is a deep import: Prism's public entry point loads its whole mocker (faker, json-schema-faker,
+ * the forwarder) at about six times the negotiator's load time, which would keep the first answer beyond a second.
  */
+import { createRequire } from 'node:module';
 import { transformOas3Operations } from '@stoplight/http-spec/oas3/operation';
-import { createInstance } from '@stoplight/prism-http';
+
+const prismRequire = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http'));
 
 /** What the mock reads of Prism's view of an operation (an IHttpOperation of @stoplight/types). */
 export interface PrismOperation {
@@ -63,39 +66,62 @@ const silent: Record<string, unknown> = {};
 for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log']) silent[level] = () => undefined;
 silent.child = () => silent;
 
+interface PrismHeader {
+  name: string;
+  schema?: object;
+  examples?: { key?: string; value?: unknown }[];
+}
+interface Negotiated {
+  code: string;
+  mediaType?: string;
+  bodyExample?: { key?: string; value?: unknown };
+  schema?: object;
+  headers?: PrismHeader[];
+}
+interface Negotiator {
+  negotiateOptionsForValidRequest(operation: object, options: object): (logger: object) => Either<Error & { status?: number }, Negotiated>;
+}
+
+let negotiatorModule: Negotiator | undefined;
+const negotiator = (): Negotiator =>
+  (negotiatorModule ??= (prismRequire('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default);
+
+let sampler: { sample(schema: object, options: object, spec?: object): unknown } | undefined;
+const sample = (schema: object, operation: object): unknown => {
+  sampler ??= prismRequire('@stoplight/json-schema-sampler') as NonNullable<typeof sampler>;
+  return sampler.sample(schema, { ticks: 2500 }, operation);
+};
+
+type PrismInstance = { request(input: object, operations: object[], config: object): () => Promise<PrismOutput> };
+let dynamicPrism: Promise<PrismInstance> | undefined;
+/** A Prism instance that only mocks (no validation, security or proxying), loaded the first time it is needed. */
+const prismInstance = (): Promise<PrismInstance> =>
+  (dynamicPrism ??= import('@stoplight/prism-http').then(({ createInstance }) =>
+    createInstance({ mock: { dynamic: true }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false } as never, { logger: silent as never }) as unknown as PrismInstance,
+  ));
+
 const MAX_CACHED = 5000;
 
 export class ResponseRenderer {
   private readonly cache = new Map<string, { rendered: Rendered; byOrigin: Map<string, Rendered> }>();
   private readonly exampleHost: string | undefined;
-  private readonly prism = createInstance({ mock: { dynamic: false }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false } as never, { logger: silent as never });
 
   constructor(document: MockDocument) {
     const base = document.servers?.[0]?.variables?.base_url?.default;
     this.exampleHost = base ? base.replace(/\/+$/, '') : undefined;
   }
 
-  /** The response, rendered once per operation, status, example and media type; a promise only the first time. */
-  render(operationId: string, operation: PrismOperation, request: RenderRequest, origin: string): Rendered | Error | Promise<Rendered | Error> {
+  /** The response, rendered once per operation, status, example and media type. */
+  render(operationId: string, operation: PrismOperation, request: RenderRequest, origin: string): Rendered | Error {
     const key = `${operationId}\u0000${request.code ?? ''}\u0000${request.exampleKey ?? ''}\u0000${request.accept ?? ''}`;
-    const entry = this.cache.get(key);
-    if (entry) return this.local(entry, origin);
-    return this.renderWithPrism(operation, request, false).then((rendered) => {
+    let entry = this.cache.get(key);
+    if (!entry) {
+      const rendered = renderStatic(operation, request);
       if (rendered instanceof Error) return rendered;
       if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      const fresh = { rendered, byOrigin: new Map<string, Rendered>() };
-      this.cache.set(key, fresh);
-      return this.local(fresh, origin);
-    });
-  }
-
-  /** `Prefer: dynamic=true`: Prism generates a body from the schema (its faker data), every time. */
-  async renderDynamic(operation: PrismOperation, request: RenderRequest, origin: string): Promise<Rendered | Error> {
-    const rendered = await this.renderWithPrism(operation, request, true);
-    return rendered instanceof Error ? rendered : this.rewrite(rendered, origin);
-  }
-
-  private local(entry: { rendered: Rendered; byOrigin: Map<string, Rendered> }, origin: string): Rendered {
+      entry = { rendered, byOrigin: new Map() };
+      this.cache.set(key, entry);
+    }
     let local = entry.byOrigin.get(origin);
     if (!local) {
       local = this.rewrite(entry.rendered, origin);
@@ -105,13 +131,14 @@ export class ResponseRenderer {
     return local;
   }
 
-  private async renderWithPrism(operation: PrismOperation, request: RenderRequest, dynamic: boolean): Promise<Rendered | Error> {
+  /** `Prefer: dynamic=true`: Prism generates a body from the schema (its faker data), every time. */
+  async renderDynamic(operation: PrismOperation, request: RenderRequest, origin: string): Promise<Rendered | Error> {
     // Prism routes the request among the operations it is given: here only this one, at a path its template matches.
     const input = { method: operation.method, url: { path: operation.path.replace(/\{[^}]+\}/g, '1') }, headers: request.accept ? { accept: request.accept } : {} };
-    const config = { mock: { dynamic, code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey } };
+    const config = { mock: { dynamic: true, code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey } };
     let result: PrismOutput;
     try {
-      result = (await this.prism.request(input as never, [operation as never], config as never)()) as unknown as PrismOutput;
+      result = await (await prismInstance()).request(input, [operation], config)();
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -119,15 +146,8 @@ export class ResponseRenderer {
     const { statusCode, headers = {}, body } = result.right.output;
     const rendered: Rendered = { status: statusCode, headers: {} };
     for (const [name, value] of Object.entries(headers)) if (value !== undefined && value !== null) rendered.headers[name.toLowerCase()] = String(value);
-    if (operation.deprecated) rendered.headers.deprecation = 'true';
-    const mediaType = rendered.headers['content-type'];
-    if (!dynamic) {
-      const contents = operation.responses.find((r) => r.code === String(statusCode))?.contents ?? [];
-      const content = contents.find((c) => c.mediaType === mediaType) ?? contents[0];
-      rendered.example = request.exampleKey ?? content?.examples?.[0]?.key;
-    }
-    if (body !== undefined && operation.method !== 'head') rendered.body = Buffer.from(typeof body === 'string' && !/json/i.test(mediaType ?? '') ? body : JSON.stringify(body));
-    return rendered;
+    if (body !== undefined && operation.method !== 'head') rendered.body = Buffer.from(typeof body === 'string' && !/json/i.test(rendered.headers['content-type'] ?? '') ? body : JSON.stringify(body));
+    return this.rewrite(rendered, origin);
   }
 
   /** Example URLs on the document's host (`https://service.example/...`) point at the mock instead. */
@@ -137,5 +157,45 @@ export class ResponseRenderer {
     const replace = (text: string) => text.split(host).join(origin);
     const body = rendered.body && rendered.body.includes(host) ? Buffer.from(replace(rendered.body.toString('utf8'))) : rendered.body;
     return { ...rendered, headers: Object.fromEntries(Object.entries(rendered.headers).map(([n, v]) => [n, replace(v)])), body };
+  }
+}
+
+/** The documented response Prism's negotiator chooses, with its example (or a static sample of its schema). */
+function renderStatic(operation: PrismOperation, request: RenderRequest): Rendered | Error {
+  const mediaTypes = request.accept?.split(',').map((s) => s.split(';', 1)[0]!.trim()).filter(Boolean).slice(0, 20);
+  const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false, mediaTypes };
+  const result = negotiator().negotiateOptionsForValidRequest(operation, options)(silent);
+  if (result._tag === 'Left') return result.left;
+  const negotiated = result.right;
+  const headers: Record<string, string> = {};
+  for (const header of negotiated.headers ?? []) {
+    const value = headerValue(header, operation);
+    if (value !== undefined) headers[header.name.toLowerCase()] = value;
+  }
+  if (negotiated.mediaType) headers['content-type'] = negotiated.mediaType;
+  if (operation.deprecated) headers.deprecation = 'true';
+  const head = operation.method === 'head';
+  let value = negotiated.bodyExample?.value;
+  if (value === undefined && negotiated.schema && !head) {
+    try {
+      value = sample(negotiated.schema, operation);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  const rendered: Rendered = { status: Number(negotiated.code), headers, example: negotiated.bodyExample?.key };
+  if (value !== undefined && !head) rendered.body = Buffer.from(typeof value === 'string' && !/json/i.test(negotiated.mediaType ?? '') ? value : JSON.stringify(value));
+  return rendered;
+}
+
+function headerValue(header: PrismHeader, operation: object): string | undefined {
+  const example = header.examples?.[0];
+  if (example && 'value' in example) return example.value === undefined || example.value === null ? undefined : String(example.value);
+  if (!header.schema) return undefined;
+  try {
+    const value = sample(header.schema, operation);
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+  } catch {
+    return undefined;
   }
 }
