@@ -44,6 +44,7 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
+    { path: `${folder}/src/server-cors.ts`, contents: banner + (await template('server-cors.ts')) },
     { path: `${folder}/src/server-input.ts`, contents: banner + (await template('server-input.ts')) },
     { path: `${folder}/src/server-json.ts`, contents: banner + (await template('server-json.ts')) },
     { path: `${folder}/src/server-tolerance.ts`, contents: banner + (await template('server-tolerance.ts')) },
@@ -90,11 +91,11 @@ function indexModule(doc: OpenApiDocument, models: OperationModel[]): string {
   const credentialQuery = Object.values(schemeLocations(doc)).filter((s) => s.in === 'query').map((s) => s.name);
   return `import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Handlers } from './handler-types.js';
-import { mountOperations, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation, type ServiceApiLimits, type ToleranceReport } from './runtime.js';
+import { mountOperations, type AccessLogEntry, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation, type ServiceApiLimits, type ToleranceReport } from './runtime.js';
 import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
-export type { AuthenticateContext, Credential, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
+export type { AccessLogEntry, AuthenticateContext, Credential, RouteDescriptor, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type * from './types.js';
 export { defaultLimits, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
@@ -129,6 +130,10 @@ export interface ServiceApiOptions<Principal = unknown> {
   strict?: boolean;
   /** Called with what a request's tolerated input was (at most \`limits.errors\` entries and their count); also logged at \`info\`. */
   onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
+  /** CORS for browsers: every answer allows the calling origin (with credentials) and exposes the API's headers; a preflight (\`OPTIONS\`) on a known path answers 204 with its methods. */
+  cors?: boolean;
+  /** Called once per answer under the prefix (401, 404 and 405 included) with \`{ method, url, status, operationId, ms, tolerated }\`, for an access log. */
+  accessLog?: (entry: AccessLogEntry, request: FastifyRequest) => void;
   /** Where the API is served (default \`/api/v4\`). */
   prefix?: string;
 }
@@ -142,6 +147,8 @@ export const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<unknown>> = 
     limits: options.limits,
     strict: options.strict,
     onTolerated: options.onTolerated,
+    cors: options.cors,
+    accessLog: options.accessLog,
   });
 };
 
@@ -237,4 +244,12 @@ Each tolerated request is reported once: \`onTolerated(report, request)\` with
 \`{ operationId, method, url, tolerated: [{ in, field, problem }], count }\` (at most \`limits.errors\` entries) and a
 log line at \`info\` through the Fastify logger. With \`strict: true\` every tolerance is a 400 \`{ message, errors }\`
 naming the field, for teams who want their client checked against the contract's exact form.
+
+### Browsers and access log
+
+- \`cors: true\`: every answer carries \`Access-Control-Allow-Origin\` (the caller's \`Origin\`, with credentials, so the
+  session cookie works) and exposes the API's headers (\`Link\`, \`X-Page\`, \`X-Next-Page\`, …); a preflight
+  (\`OPTIONS\`) on a known path answers 204 with the path's methods and the headers asked for.
+- \`accessLog(entry, request)\`: called once per answer under the prefix (401, 404 and 405 included) with
+  \`{ method, url, status, operationId, ms, tolerated }\` (\`tolerated\`: the report \`onTolerated\` received).
 `;

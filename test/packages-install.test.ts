@@ -1,10 +1,12 @@
 /**
  * Proof that the generated packages work for another team: `npm pack` each, install the tarballs into a fresh
  * project outside the repository, type-check a consumer that uses all four without a cast, then run it against the
- * mock. The types are installed once, in @service-api/types. The fake (`npm pack ./fake` compiles fake/dist) is
- * installed beside them: the consumer embeds it with `startFake`, and its command runs with `npx service-api-fake`.
+ * mock. The types are installed once, in @service-api/types. The fake and the mock (`npm pack ./fake` and `./mock`
+ * compile their dist/) are installed beside them: the consumer embeds them with `startFake` and `startMock`, their
+ * commands run with `npx service-api-fake` and `npx service-api-mock` (the consumer's client calls go to the latter).
  */
 import { execFile, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -14,10 +16,8 @@ import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.ts';
 import { consumerSource } from './support/consumer.ts';
-import { useMock } from './support/mock.ts';
 
 const run = promisify(execFile);
-const api = useMock();
 let work = '';
 
 afterAll(async () => {
@@ -34,14 +34,14 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
   }
 }
 
-it('packs, installs, type-checks and runs a consumer of the types, client, server and validators packages', async () => {
+it('packs, installs, type-checks and runs a consumer of the types, client, server, validators, fake and mock packages', async () => {
   work = await mkdtemp(join(tmpdir(), 'service-api-tarballs-'));
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
-  // One npm process packs the five packages.
-  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), '--pack-destination', tarballs, '--silent'], ROOT);
+  // One npm process packs the six packages.
+  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), join(ROOT, 'mock'), '--pack-destination', tarballs, '--silent'], ROOT);
   const files = (await readdir(tarballs)).sort();
-  expect(files).toEqual(['client', 'fake', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
+  expect(files).toEqual(['client', 'fake', 'mock', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
 
   const project = await installed(tarballs, files);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
@@ -56,11 +56,23 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const modules = join(project, 'node_modules', '@service-api');
   expect((await stat(join(modules, 'types', 'dist', 'schema.d.ts'))).size).toBeGreaterThan(100_000);
   for (const name of ['client', 'server', 'validators']) expect((await stat(join(modules, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
-  expect(await readdir(modules)).toEqual(['client', 'fake', 'server', 'types', 'validators']);
+  expect(await readdir(modules)).toEqual(['client', 'fake', 'mock', 'server', 'types', 'validators']);
 
+  // The mock's command first, alone, so that its start is timed on its own.
+  const mock = await mockCommand(project);
   const command = fakeCommand(project);
-  await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
-  const output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project, { SERVICE_API_MOCK: api() });
+  let output: string;
+  try {
+    expect(mock.help).toContain('Usage: service-api-mock [--port 4010]');
+    expect(mock.jobs).toEqual([200, 'failed']);
+    console.log(`npx service-api-mock from the packed tarball: first answer ${Math.round(mock.firstAnswerMs)} ms after the command started`);
+    expect(mock.firstAnswerMs).toBeLessThan(2000);
+    await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
+    output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project, { SERVICE_API_MOCK: mock.api });
+  } finally {
+    // SIGTERM to npx alone: it passes the signal on, and the mock frees its port (no orphan process holding it).
+    expect(await mock.stop()).toBe(false);
+  }
   expect(await command).toEqual({ help: expect.stringContaining('Usage: service-api-fake [--port 4010]'), mergeRequests: [200, 'Add login page'] });
   const report = JSON.parse(output.trim().split('\n').pop()!);
   expect(report).toMatchObject({
@@ -86,6 +98,8 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   expect(report.served[0]).toBe('alice:a/b');
   // The embedded fake: state kept between calls, a refusal as the Service answers it.
   expect(report.fake).toEqual({ before: 3, created: [7, 'opened', 'Fix it'], after: 4, outsider: 404, records: 8 });
+  // The embedded mock: a documented answer, and another one chosen with Prefer.
+  expect(report.mock).toEqual({ jobs: true, missing: 404 });
 }, 300_000); // about 15 s of CPU (npm pack and install, tsc): generous for a machine shared with the other steps of npm test
 
 /** @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it. */
@@ -153,5 +167,61 @@ async function fakeCommand(project: string): Promise<{ help: string; mergeReques
   } finally {
     // npx runs the command in a child of its own: stop the whole process group.
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+}
+
+/** Whether anything accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * `npx service-api-mock --help`, then the command on a free port, timed from its start to its first answer to a real
+ * call. `stop()` sends SIGTERM to npx alone and tells whether the port is still held once npx has exited.
+ */
+async function mockCommand(project: string): Promise<{ help: string; api: string; jobs: [number, string | undefined]; firstAnswerMs: number; stop(): Promise<boolean> }> {
+  const help = await sh('npx', ['--no-install', 'service-api-mock', '--help'], project);
+  const started = performance.now();
+  const child = spawn('npx', ['--no-install', 'service-api-mock', '--port', '0', '--quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let port = 0;
+  const stop = async () => {
+    if (!child.pid) return false;
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+    // The mock itself may take a moment to notice that npx is gone and close.
+    let held = port > 0;
+    for (let waited = 0; held && waited < 5000; waited += 100) {
+      held = await listening(port);
+      if (held) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (held) process.kill(-child.pid, 'SIGKILL');
+    return held;
+  };
+  try {
+    const api = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+\/api\/v4)/.exec(output);
+        if (match) resolve(match[1]!);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      void exited.then(() => reject(new Error(`service-api-mock exited with ${child.exitCode}: ${output}`)));
+    });
+    port = Number(new URL(api).port);
+    const response = await fetch(`${api}/projects/my-group%2Fmy-project/jobs?scope[]=failed`, { headers: { 'PRIVATE-TOKEN': 'any' } });
+    const body = (await response.json()) as { status?: string }[];
+    return { help, api, jobs: [response.status, body[0]?.status], firstAnswerMs: performance.now() - started, stop };
+  } catch (error) {
+    await stop();
+    throw error;
   }
 }

@@ -8,24 +8,18 @@
  */
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations } from '../../generators/lib/document.ts';
-import { Router } from '../../scripts/mock/router.ts';
-import { publishedDocument } from '../support/documents.ts';
+import { apiPrefix, fastifyPath, routes } from '../../generated/server/dist/index.js';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
 import { createFake } from '../../fake/src/index.ts';
 import { gitbeakerCalls, mockIds, type CallIds } from './gitbeaker-calls.ts';
 
-const router = new Router<string>();
-for (const entry of listOperations(publishedDocument())) router.add(entry.method, entry.path, entry.operationId);
+/** The operation of each Fastify route of the server package (`GET /api/v4/projects/:id/jobs`). */
+const operationOfRoute = new Map(routes.map((route) => [`${route.method} ${apiPrefix}${fastifyPath(route.path)}`, route.id]));
 
-/** The operations that a logged request line reached. */
+/** The operations that logged request lines reached (`GET /api/v4/projects/42/jobs → 200 jobs/list-project-jobs …`). */
 function reached(lines: string[]): string[] {
-  return lines.flatMap((line) => {
-    const match = /^([A-Z]+) \/api\/v4(\S*) → /.exec(line);
-    const route = match ? router.match(match[1]!, match[2]!) : undefined;
-    return route?.kind === 'found' ? [route.value] : [];
-  });
+  return lines.flatMap((line) => /^[A-Z]+ \S+ → \d{3} ([\w-]+\/[\w-]+)/.exec(line)?.[1] ?? []);
 }
 
 interface Target {
@@ -71,7 +65,7 @@ function fakeTarget(strict: boolean): Target {
   beforeAll(async () => {
     fake = await createFake({ strict, validateResponses: true });
     fake.app.addHook('onResponse', async (request, reply) => {
-      lines.push(`${request.method} ${request.url.split('?', 1)[0]} → ${reply.statusCode}`);
+      lines.push(`${request.method} ${request.url.split('?', 1)[0]} → ${reply.statusCode} ${operationOfRoute.get(`${request.method} ${request.routeOptions.url}`) ?? ''}`);
     });
     await fake.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(fake.app.server.address() as { port: number }).port}`;

@@ -1,7 +1,8 @@
 /**
  * The consumer program of the pack-and-install test: it uses each published package the way another team would,
- * from an npm install of the tarballs, without a cast. It reads the mock's API root from `SERVICE_API_MOCK` (so that
- * its source, and tsc's incremental record of it, stay the same from run to run); the fake is started in the program itself.
+ * from an npm install of the tarballs, without a cast. It reads the API root of the mock its client calls go to from
+ * `SERVICE_API_MOCK` (so that its source, and tsc's incremental record of it, stay the same from run to run); the fake
+ * and another mock are started in the program itself.
  */
 export const consumerSource = `import Fastify from 'fastify';
 import {
@@ -16,6 +17,7 @@ import {
 } from '@service-api/client';
 import { registerServiceApi, type Handlers } from '@service-api/server';
 import { startFake, type FakeData } from '@service-api/fake';
+import { startMock, type RunningMock } from '@service-api/mock';
 import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/types';
 import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
 
@@ -105,6 +107,16 @@ const outsider = await createServiceApi({ host: fake.url, auth: { privateToken: 
 const data: FakeData = fake.state();
 report.fake = { before, created: [mine.iid, mine.state, mine.title], after, outsider, records: data.merge_requests.length };
 await fake.close();
+
+// The mock embedded in a test: the documented answers, another one chosen with Prefer.
+const mock: RunningMock = await startMock({ port: 0 });
+const viaMock = createServiceApi({ host: mock.url, auth: { privateToken: 'any' }, retry: { attempts: 1 } });
+const mockJobs = await viaMock.jobs.listProjectJobs({ path: { id: 42 } });
+const missing = await viaMock.jobs
+  .getProjectJob({ path: { id: 42, job_id: 7 } }, { headers: { Prefer: 'code=404' } })
+  .then(() => 200, (error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+report.mock = { jobs: mockJobs.length > 0, missing };
+await mock.close();
 
 console.log(JSON.stringify(report));
 `;

@@ -1,18 +1,17 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startMock, type MockOptions, type RunningMock } from '../../scripts/mock/server.ts';
-import { publishedDocument } from './documents.ts';
+import { startMock, type RunningMock, type StartOptions } from '../../mock/src/index.ts';
 
-/** Starts the mock of the published document for the test file and returns a getter for its API root. */
-export function useMock(options: Omit<MockOptions, 'document'> = {}): () => string {
+/** Starts the mock (of the published document) for the test file and returns a getter for its API root. */
+export function useMock(options: StartOptions = {}): () => string {
   let mock: RunningMock | undefined;
   beforeAll(async () => {
-    mock = await startMock({ document: publishedDocument(), ...options });
+    mock = await startMock(options);
   });
   afterAll(async () => {
     await mock?.close();
   });
   return () => {
     if (!mock) throw new Error('The mock is not running');
-    return `${mock.origin}/api/v4`;
+    return `${mock.url}/api/v4`;
   };
 }

@@ -189,6 +189,8 @@ export const serviceApiPlugin = async (scope, options) => {
         limits: options.limits,
         strict: options.strict,
         onTolerated: options.onTolerated,
+        cors: options.cors,
+        accessLog: options.accessLog,
     });
 };
 function checkResponse(operationId, status, body) {

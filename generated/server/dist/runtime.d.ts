@@ -131,6 +131,23 @@ export interface MountOptions {
     strict?: boolean;
     /** Called with what a request's tolerated input was (bounded); the server also logs it at `info`. */
     onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
+    /** CORS for browsers: every answer allows the calling origin and exposes the API's headers; preflights are answered. */
+    cors?: boolean;
+    /** Called once per answer under the prefix (including 401, 404 and 405), for an access log. */
+    accessLog?: (entry: AccessLogEntry, request: FastifyRequest) => void;
+}
+/** One answered request, as `accessLog` receives it. */
+export interface AccessLogEntry {
+    method: string;
+    /** The request's path and query as sent (at most 512 characters). */
+    url: string;
+    status: number;
+    /** The operation the request reached (absent for a 404, a 405 or a preflight). */
+    operationId?: string;
+    /** From the request's arrival to the answer's end. */
+    ms: number;
+    /** What was tolerated (the report `onTolerated` receives), if anything. */
+    tolerated?: ToleranceReport;
 }
 /** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
 export declare function extractCredentials(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, schemes: Record<string, SchemeLocation>): Credential[];

@@ -6,6 +6,7 @@
  * generators/server.ts copies it into the package as `src/runtime.ts`.
  */
 import { Readable } from 'node:stream';
+import { corsHeaders, preflightHeaders } from './server-cors.js';
 import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
 import { responseJson } from './server-json.js';
 import { normalizeInput, Tolerances } from './server-tolerance.js';
@@ -146,6 +147,28 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
         return reply.code(status).send(errorBody(status, detail, problems, limits.errors, total));
     };
     scope.decorateRequest('serviceApi', null);
+    if (options.cors) {
+        scope.addHook('onRequest', (request, reply, done) => {
+            void reply.headers(corsHeaders(request.headers));
+            done();
+        });
+    }
+    const toleratedOf = new WeakMap();
+    const accessLog = options.accessLog;
+    if (accessLog) {
+        const operationOf = new Map(routes.map((route) => [`${route.method} ${scope.prefix}${fastifyPath(route.path)}`, route.id]));
+        scope.addHook('onResponse', (request, reply, done) => {
+            const operationId = operationOf.get(`${request.method} ${request.routeOptions.url}`);
+            const entry = { method: request.method, url: (request.raw.url ?? '').slice(0, 512), status: reply.statusCode, operationId, ms: reply.elapsedTime, tolerated: toleratedOf.get(request) };
+            try {
+                accessLog(entry, request);
+            }
+            catch (error) {
+                request.log.error(error);
+            }
+            done();
+        });
+    }
     scope.removeAllContentTypeParsers();
     const parseJson = scope.getDefaultJsonParser('error', 'error');
     const json = (request, body, done) => parseJson(request, body, (error, value) => {
@@ -219,6 +242,8 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
         const at = url.indexOf('?');
         const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
         const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
+        if (allowed.length > 0 && options.cors && request.method === 'OPTIONS')
+            return reply.code(204).headers(preflightHeaders(request.headers, [...new Set(allowed)].sort())).send();
         if (allowed.length > 0)
             return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
         return refuse(request, reply, 404);
@@ -308,6 +333,8 @@ export async function mountOperations(scope, routes, schemes, hooks, options) {
                     return void refuse(request, reply, 400, undefined, tolerances.list, tolerances.count);
                 const report = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
                 request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
+                if (accessLog)
+                    toleratedOf.set(request, report);
                 try {
                     options.onTolerated?.(report, request);
                 }

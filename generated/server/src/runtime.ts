@@ -7,6 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { corsHeaders, preflightHeaders } from './server-cors.js';
 import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
 import { responseJson } from './server-json.js';
 import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
@@ -136,6 +137,24 @@ export interface MountOptions {
   strict?: boolean;
   /** Called with what a request's tolerated input was (bounded); the server also logs it at `info`. */
   onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
+  /** CORS for browsers: every answer allows the calling origin and exposes the API's headers; preflights are answered. */
+  cors?: boolean;
+  /** Called once per answer under the prefix (including 401, 404 and 405), for an access log. */
+  accessLog?: (entry: AccessLogEntry, request: FastifyRequest) => void;
+}
+
+/** One answered request, as `accessLog` receives it. */
+export interface AccessLogEntry {
+  method: string;
+  /** The request's path and query as sent (at most 512 characters). */
+  url: string;
+  status: number;
+  /** The operation the request reached (absent for a 404, a 405 or a preflight). */
+  operationId?: string;
+  /** From the request's arrival to the answer's end. */
+  ms: number;
+  /** What was tolerated (the report `onTolerated` receives), if anything. */
+  tolerated?: ToleranceReport;
 }
 
 /** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
@@ -286,6 +305,27 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
   };
 
   scope.decorateRequest('serviceApi', null);
+  if (options.cors) {
+    scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      void reply.headers(corsHeaders(request.headers));
+      done();
+    });
+  }
+  const toleratedOf = new WeakMap<FastifyRequest, ToleranceReport>();
+  const accessLog = options.accessLog;
+  if (accessLog) {
+    const operationOf = new Map(routes.map((route) => [`${route.method} ${scope.prefix}${fastifyPath(route.path)}`, route.id]));
+    scope.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const operationId = operationOf.get(`${request.method} ${request.routeOptions.url}`);
+      const entry: AccessLogEntry = { method: request.method, url: (request.raw.url ?? '').slice(0, 512), status: reply.statusCode, operationId, ms: reply.elapsedTime, tolerated: toleratedOf.get(request) };
+      try {
+        accessLog(entry, request);
+      } catch (error) {
+        request.log.error(error);
+      }
+      done();
+    });
+  }
   scope.removeAllContentTypeParsers();
   const parseJson = scope.getDefaultJsonParser('error', 'error');
   const json = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) =>
@@ -353,6 +393,7 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
     const at = url.indexOf('?');
     const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
     const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
+    if (allowed.length > 0 && options.cors && request.method === 'OPTIONS') return reply.code(204).headers(preflightHeaders(request.headers, [...new Set(allowed)].sort())).send();
     if (allowed.length > 0) return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
     return refuse(request, reply, 404);
   });
@@ -437,6 +478,7 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
         if (options.strict) return void refuse(request, reply, 400, undefined, tolerances.list, tolerances.count);
         const report: ToleranceReport = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
         request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
+        if (accessLog) toleratedOf.set(request, report);
         try {
           options.onTolerated?.(report, request);
         } catch (error) {

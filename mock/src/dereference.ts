@@ -1,21 +1,15 @@
 /**
- * Parts of the document as the mock reads them: every local `$ref` replaced by its target. Unlike
- * generators/lib/dereference.ts (which copies, for generators that edit their output), a target is resolved once and
- * shared by every reference to it, and only the parts asked for are resolved (an operation, the first time it is
- * called), which keeps the start of the mock fast. Nothing here mutates the result. A reference inside its own target
+ * Parts of the document as Prism reads them: every local `$ref` replaced by its target (Prism's mocker does not follow
+ * references). A target is resolved once and shared by every reference to it, and only the parts asked for are
+ * resolved (an operation, the first time it is called), which keeps the start of the mock fast. Nothing here mutates the result. A reference inside its own target
  * stays a `$ref`, so cyclic schemas stay finite.
  */
-import { pointerTarget } from '../../generators/lib/document.ts';
-import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
-
-export function dereferenceShared(doc: OpenApiDocument): OpenApiDocument {
-  return sharedDereferencer(doc)(doc) as OpenApiDocument;
-}
+import { resolveInlineRef } from '@stoplight/json';
 
 /** A function that dereferences any part of `doc`, remembering each target it resolves. */
-export function sharedDereferencer(doc: OpenApiDocument): (value: unknown) => unknown {
+export function sharedDereferencer(doc: object): (value: unknown) => unknown {
   const resolved = new Map<string, unknown>();
-  const lookup = (ref: string): unknown => pointerTarget(doc, ref);
+  const lookup = (ref: string): unknown => resolveInlineRef(doc as Record<string, unknown>, ref);
 
   const visit = (value: unknown, trail: Set<string>): unknown => {
     if (Array.isArray(value)) return value.map((item) => visit(item, trail));
@@ -26,7 +20,6 @@ export function sharedDereferencer(doc: OpenApiDocument): (value: unknown) => un
       let target = resolved.get(ref);
       if (target === undefined) {
         const raw = lookup(ref);
-        if (raw === undefined) throw new Error(`Unresolvable reference ${ref}`);
         target = visit(raw, new Set([...trail, ref]));
         resolved.set(ref, target);
       }
