@@ -86,6 +86,13 @@ describe('the mock answers as the API would', () => {
     expect(await response.text()).toContain('class User');
   });
 
+  const downloads = ['/projects/42/repository/files/README.md/raw?ref=main', '/projects/42/repository/archive.zip', '/projects/42/repository/blobs/abc/raw'];
+  it.each(downloads.flatMap((path) => ['application/json', 'text/html', 'image/png;q=0.9'].map((accept) => [path, accept])))('ignores Accept as the Service does: %s with Accept %s is served', async (path, accept) => {
+    const response = await fetch(`${api()}${path}`, { headers: { ...auth, accept } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).not.toMatch(/json/);
+  });
+
   it('answers 405 with Allow for an undocumented method', async () => {
     const response = await fetch(`${api()}/projects/42/jobs`, { method: 'DELETE', headers: auth });
     expect(response.status).toBe(405);

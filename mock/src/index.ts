@@ -88,8 +88,8 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     const preference = resolvePreference(preferred, operationId, operation.examples);
     if ('error' in preference) return { status: 400, body: { message: preference.error, examples: Object.fromEntries(operation.examples) } };
     const origin = requestOrigin(request.headers.host) ?? socketOrigin(request);
-    const accept = request.headers.accept;
-    const renderRequest = { code: preference.code, exampleKey: preference.exampleKey, accept: accept && accept !== '*/*' ? accept.slice(0, 200) : undefined };
+    // The Service ignores Accept: it never chooses the answer, and never makes a documented operation answer 406.
+    const renderRequest = { code: preference.code, exampleKey: preference.exampleKey };
     if (preferred.dynamic) return renderer.renderDynamic(operation.prism, renderRequest, origin).then((rendered) => answer(request, rendered, origin));
     return answer(request, renderer.render(operationId, operation.prism, renderRequest, origin), origin);
   };

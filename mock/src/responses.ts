@@ -55,8 +55,6 @@ export interface Rendered {
 export interface RenderRequest {
   code?: number;
   exampleKey?: string;
-  /** The request's Accept header, when it names media types. */
-  accept?: string;
 }
 
 type Either<L, R> = { _tag: 'Left'; left: L } | { _tag: 'Right'; right: R };
@@ -113,7 +111,7 @@ export class ResponseRenderer {
 
   /** The response, rendered once per operation, status, example and media type. */
   render(operationId: string, operation: PrismOperation, request: RenderRequest, origin: string): Rendered | Error {
-    const key = `${operationId}\u0000${request.code ?? ''}\u0000${request.exampleKey ?? ''}\u0000${request.accept ?? ''}`;
+    const key = `${operationId}\u0000${request.code ?? ''}\u0000${request.exampleKey ?? ''}`;
     let entry = this.cache.get(key);
     if (!entry) {
       const rendered = renderStatic(operation, request);
@@ -134,7 +132,7 @@ export class ResponseRenderer {
   /** `Prefer: dynamic=true`: Prism generates a body from the schema (its faker data), every time. */
   async renderDynamic(operation: PrismOperation, request: RenderRequest, origin: string): Promise<Rendered | Error> {
     // Prism routes the request among the operations it is given: here only this one, at a path its template matches.
-    const input = { method: operation.method, url: { path: operation.path.replace(/\{[^}]+\}/g, '1') }, headers: request.accept ? { accept: request.accept } : {} };
+    const input = { method: operation.method, url: { path: operation.path.replace(/\{[^}]+\}/g, '1') }, headers: {} };
     const config = { mock: { dynamic: true, code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey } };
     let result: PrismOutput;
     try {
@@ -162,8 +160,7 @@ export class ResponseRenderer {
 
 /** The documented response Prism's negotiator chooses, with its example (or a static sample of its schema). */
 function renderStatic(operation: PrismOperation, request: RenderRequest): Rendered | Error {
-  const mediaTypes = request.accept?.split(',').map((s) => s.split(';', 1)[0]!.trim()).filter(Boolean).slice(0, 20);
-  const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false, mediaTypes };
+  const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false };
   const result = negotiator().negotiateOptionsForValidRequest(operation, options)(silent);
   if (result._tag === 'Left') return result.left;
   const negotiated = result.right;
