@@ -43,8 +43,23 @@ export class Store {
     return new Date(this.start + this.tick * 1000).toISOString();
   }
 
-  nextId(records: { id: number }[], floor = 1): number {
-    return records.reduce((max, r) => Math.max(max, r.id), floor - 1) + 1;
+  /** The last id given per kind of record (counted from the records on first use). */
+  private readonly lastIds = new Map<string, number>();
+
+  /**
+   * A new id for a record of `kind` (at least `floor`): one more than every id of that kind so far, so an id a deleted
+   * record had is never given again, as the Service never reuses one.
+   */
+  nextId(kind: string, records: readonly { id: number }[] | (() => readonly { id: number }[]), floor = 1): number {
+    const counted = () => (typeof records === 'function' ? records() : records).reduce((max, r) => Math.max(max, r.id), floor - 1);
+    const id = (this.lastIds.get(kind) ?? counted()) + 1;
+    this.lastIds.set(kind, id);
+    return id;
+  }
+
+  /** A new group or personal namespace id: the two share one sequence. */
+  nextNamespaceId(): number {
+    return this.nextId('namespaces', [...this.data.groups, ...(this.data.user_namespaces ?? [])]);
   }
 
   // Users and access
@@ -95,7 +110,7 @@ export class Store {
     const namespaces = (this.data.user_namespaces ??= []);
     const found = namespaces.find((n) => n.user_id === user.id);
     if (found) return found.id;
-    const id = this.nextId([...this.data.groups, ...namespaces]);
+    const id = this.nextNamespaceId();
     namespaces.push({ id, user_id: user.id });
     return id;
   }

@@ -3,7 +3,7 @@
  * stable version before `version`) up to `to` (included; default: the branch) whose message ends with a
  * `<trailer>: <category>` line (`Changelog` by default, case-sensitive) become Markdown entries grouped by category
  * under `## X.Y.Z (date)`. GET returns the section as `notes`; POST also commits it into `file` on `branch`, placed
- * before the first older version already there.
+ * before the first older version already there (a version already there is left as it is: 200, nothing committed).
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
@@ -128,7 +128,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       const entry = entryOf(head.tree, file);
       const existing = entry ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8') : '';
       const content = insert(existing, result.notes, result.version);
-      if (content === undefined) return bad(`The changelog already includes an entry for version ${body.version.replace(/^v/, '')}`);
+      if (content === undefined) return { status: 200, body: {} }; // the version is there already: nothing is added
       const commit = store.commit(project, {
         parent: head.id,
         message: body.message ?? `Add changelog for version ${body.version.replace(/^v/, '')}`,

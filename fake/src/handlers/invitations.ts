@@ -59,7 +59,7 @@ export function invitationHandlers(store: Store): Handlers<Principal> {
       else if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail(email, 'Invite email is invalid');
       else if (pending(source).some((i) => i.invite_email.toLowerCase() === email.toLowerCase())) fail(email, 'Invite email has already been taken');
       else if (access > own) fail(email, 'Access level should not be higher than your own');
-      else invitations().push({ id: store.nextId(invitations()), ...key(source), invite_email: email, access_level: access, expires_at: body.expires_at ?? null, created_at: store.now(true), created_by_id: principal.user.id });
+      else invitations().push({ id: store.nextId('invitations', invitations()), ...key(source), invite_email: email, access_level: access, expires_at: body.expires_at ?? null, created_at: store.now(true), created_by_id: principal.user.id });
     }
     store.now(true);
     return { status: 200 as const, body: Object.keys(failures).length === 0 ? { status: 'success' as const } : { status: 'error' as const, message: failures } };

@@ -158,7 +158,7 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
         owner = { project_ids: [project.id] };
       }
       const runner: FakeRunner = {
-        id: store.nextId(runners()),
+        id: store.nextId('runners', runners()),
         runner_type: body.runner_type,
         ...owner,
         description: body.description ?? null,
