@@ -6,7 +6,13 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ArchiveJob } from './build.ts';
+import type { ArchiveEntry, ArchiveJob } from './build.ts';
+
+/** What the pool posts to a worker: the entries in parts, then the order to build. */
+export type WorkerMessage = { entries: ArchiveEntry[] } | { build: Omit<ArchiveJob, 'entries'> };
+
+/** Entries are posted in parts of about this many characters: copying each part to the worker holds the event loop briefly. */
+const PART = 1 << 20;
 
 const MAX_IDLE = 2;
 /** A worker that answered a larger archive is stopped rather than kept: its WebAssembly memory never shrinks. */
@@ -53,6 +59,22 @@ export function buildInWorker(job: ArchiveJob): Promise<Uint8Array> {
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    worker.postMessage(job);
+    void post(worker, job);
   });
+}
+
+/** Posts the job in parts, letting other requests in between (copying a large repository at once would hold them up). */
+async function post(worker: Worker, { entries, ...build }: ArchiveJob): Promise<void> {
+  let part: ArchiveEntry[] = [];
+  let size = 0;
+  for (const entry of entries) {
+    part.push(entry);
+    size += entry.name.length + (entry.content?.length ?? 0);
+    if (size < PART) continue;
+    worker.postMessage({ entries: part } satisfies WorkerMessage);
+    [part, size] = [[], 0];
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  worker.postMessage({ entries: part } satisfies WorkerMessage);
+  worker.postMessage({ build } satisfies WorkerMessage);
 }

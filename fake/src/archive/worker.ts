@@ -1,8 +1,16 @@
-/** The worker thread of the archive pool (archive/pool.ts): builds each archive it is sent and answers its bytes. */
+/** The worker thread of the archive pool (archive/pool.ts): gathers the entries it is sent, builds, answers the bytes. */
 import { parentPort } from 'node:worker_threads';
-import { buildArchive, type ArchiveJob } from './build.ts';
+import { buildArchive, type ArchiveEntry } from './build.ts';
+import type { WorkerMessage } from './pool.ts';
 
-parentPort!.on('message', (job: ArchiveJob) => {
+let entries: ArchiveEntry[] = [];
+parentPort!.on('message', (message: WorkerMessage) => {
+  if ('entries' in message) {
+    for (const entry of message.entries) entries.push(entry);
+    return;
+  }
+  const job = { ...message.build, entries };
+  entries = [];
   buildArchive(job).then(
     (bytes) => {
       // A copy of its own: a small Buffer may sit in Node's shared pool, which must not be transferred.

@@ -6,12 +6,12 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeCommit } from '../data.ts';
 import type { ArchiveEntry, ArchiveFormat } from '../archive/build.ts';
 import { buildInWorker } from '../archive/pool.ts';
 import { message, PROJECT_NOT_FOUND } from '../common.ts';
 import { resolveRef } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, treePaths, type Commit } from '../tree.ts';
 
 const mediaTypes: Record<ArchiveFormat, string> = {
   'tar.gz': 'application/gzip',
@@ -25,16 +25,19 @@ const mediaTypes: Record<ArchiveFormat, string> = {
 };
 
 /** The directories and files of the archive, directories before what they hold, all under `root/`. */
-function entriesOf(project: Project, commit: FakeCommit, root: string, path: string): ArchiveEntry[] | undefined {
+function entriesOf(project: Project, commit: Commit, root: string, path: string): ArchiveEntry[] | undefined {
   const prefix = path === '' ? '' : `${path}/`;
-  const paths = Object.keys(commit.tree).filter((p) => p === path || p.startsWith(prefix)).sort();
+  const paths = treePaths(commit.tree).filter((p) => p === path || p.startsWith(prefix));
   if (paths.length === 0) return undefined;
   const directories = new Set<string>([`${root}/`]);
   for (const file of paths) {
     const parts = file.split('/');
     for (let depth = 1; depth < parts.length; depth++) directories.add(`${root}/${parts.slice(0, depth).join('/')}/`);
   }
-  const files = paths.map((file) => ({ name: `${root}/${file}`, content: project.repository.blobs[commit.tree[file]!.blob_id] ?? '', executable: commit.tree[file]!.execute_filemode }));
+  const files = paths.map((file) => {
+    const entry = entryOf(commit.tree, file)!;
+    return { name: `${root}/${file}`, content: project.repository.blobs[entry.blob_id] ?? '', executable: entry.execute_filemode };
+  });
   return [...[...directories].map((name) => ({ name })), ...files].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 

@@ -7,10 +7,10 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeCommit } from '../data.ts';
 import { FORBIDDEN, message, PROJECT_NOT_FOUND, rawQuery } from '../common.ts';
-import { commitsBetween, entryOf, resolveRef, titleOf } from '../repository-history.ts';
+import { commitsBetween, resolveRef, titleOf } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, type Commit } from '../tree.ts';
 
 /** The commit range a changelog reads at most. */
 export const CHANGELOG_COMMIT_LIMIT = 15000;
@@ -37,7 +37,7 @@ function compareVersions(a: Version, b: Version): number {
 }
 
 /** The value of the last `name: value` trailer of a message's final paragraph. */
-function trailerOf(commit: FakeCommit, name: string): string | undefined {
+function trailerOf(commit: Commit, name: string): string | undefined {
   const paragraphs = commit.message.trim().split(/\n\s*\n/);
   if (paragraphs.length < 2) return undefined;
   let value: string | undefined;
@@ -66,7 +66,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
     if (!Object.hasOwn(project.repository.branches, branch)) return bad(`branch ${branch} does not exist`);
     const to = resolveRef(store, project, options.to ?? branch);
     if (!to) return bad('to is invalid');
-    let from: FakeCommit | undefined;
+    let from: Commit | undefined;
     if (options.from !== undefined) {
       from = resolveRef(store, project, options.from);
       if (!from) return bad('from is invalid');
@@ -80,7 +80,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       if (!from) return bad('The commit start range is unspecified, and no previous tag could be found to use instead');
     }
     const trailer = options.trailer ?? 'Changelog';
-    const categories = new Map<string, FakeCommit[]>();
+    const categories = new Map<string, Commit[]>();
     for (const commit of commitsBetween([project], from, to).slice(-CHANGELOG_COMMIT_LIMIT)) {
       const category = trailerOf(commit, trailer);
       if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);

@@ -6,12 +6,12 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { AccessLevel, FakeGroup, FakeInvitation, FakeMember, FakeProject } from '../data.ts';
+import type { AccessLevel, FakeGroup, FakeInvitation, FakeMember } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
-import type { Store } from '../store.ts';
+import type { Project, Store } from '../store.ts';
 import { GROUP_NOT_FOUND, readableGroup } from './group-access.ts';
 
-type Source = { kind: 'group'; group: FakeGroup } | { kind: 'project'; project: FakeProject };
+type Source = { kind: 'group'; group: FakeGroup } | { kind: 'project'; project: Project };
 
 export function invitationHandlers(store: Store): Handlers<Principal> {
   const invitations = () => (store.data.invitations ??= []);

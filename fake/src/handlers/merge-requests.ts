@@ -4,6 +4,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeMergeRequest, FakeUser } from '../data.ts';
 import { FORBIDDEN, message, paginate, perRevision, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, treeEntries } from '../tree.ts';
 
 type Filters = Record<string, unknown>;
 
@@ -331,8 +332,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         const sourceCommit = store.findCommit(project, source)!;
         const targetCommit = store.findCommit(project, target)!;
         const changes: Record<string, { content: string; execute_filemode: boolean }> = {};
-        for (const [path, entry] of Object.entries(sourceCommit.tree)) {
-          if (targetCommit.tree[path]?.blob_id !== entry.blob_id) changes[path] = { content: project.repository.blobs[entry.blob_id]!, execute_filemode: entry.execute_filemode };
+        for (const [path, entry] of treeEntries(sourceCommit.tree)) {
+          if (entryOf(targetCommit.tree, path)?.blob_id !== entry.blob_id) changes[path] = { content: project.repository.blobs[entry.blob_id]!, execute_filemode: entry.execute_filemode };
         }
         const author = principal.user;
         let parent = target;
