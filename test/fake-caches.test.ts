@@ -21,7 +21,8 @@ async function call(method: string, path: string, body?: unknown) {
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> & Record<string, unknown>[] };
 }
 
-const create = (title: string) => call('POST', `/projects/${PROJECT}/merge_requests`, { source_branch: 'feature/login', target_branch: 'main', title });
+// One open merge request per source and target branch: each create names a target no open one has.
+const create = (title: string, target = 'feature/reset') => call('POST', `/projects/${PROJECT}/merge_requests`, { source_branch: 'feature/login', target_branch: target, title });
 
 describe('fake caches', () => {
   it('a merge request read, changed and read again shows the change in the list', async () => {
@@ -35,11 +36,11 @@ describe('fake caches', () => {
 
   it('ids and iids follow creates, deletes of the last and of an earlier merge request', async () => {
     const a = (await create('A')).body;
-    const b = (await create('B')).body;
+    const b = (await create('B', 'feature/parser')).body;
     expect([b.id, b.iid]).toEqual([(a.id as number) + 1, (a.iid as number) + 1]);
     expect((await call('DELETE', `/projects/${PROJECT}/merge_requests/${b.iid}`)).status).toBe(204);
-    const c = (await create('C')).body;
-    expect([c.id, c.iid]).toEqual([b.id, b.iid]); // the highest id and iid are counted again after the delete
+    const c = (await create('C', 'feature/parser')).body;
+    expect([c.id, c.iid]).toEqual([(b.id as number) + 1, (b.iid as number) + 1]); // never the id or iid of the deleted one
     expect((await call('DELETE', `/projects/${PROJECT}/merge_requests/${a.iid}`)).status).toBe(204);
     const d = (await create('D')).body;
     expect([d.id, d.iid]).toEqual([(c.id as number) + 1, (c.iid as number) + 1]);

@@ -56,7 +56,7 @@ describe('a merge request list of 2,000', () => {
     const id = fake.state().projects[0]!.id;
     const headers = { 'private-token': 'any', 'content-type': 'application/json' };
     const before = await list('state=opened');
-    const created = await fetch(url(`/projects/${id}/merge_requests`), { method: 'POST', headers, body: JSON.stringify({ source_branch: 'feature', target_branch: fake.state().projects[0]!.default_branch, title: '0 first by title' }) });
+    const created = await fetch(url(`/projects/${id}/merge_requests`), { method: 'POST', headers, body: JSON.stringify({ source_branch: fake.state().projects[0]!.default_branch, target_branch: 'feature', title: '0 first by title' }) });
     expect(created.status).toBe(201);
     const mr = (await created.json()) as { id: number; iid: number };
     const after = await list('state=opened');

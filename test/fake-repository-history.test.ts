@@ -197,7 +197,9 @@ describe('changelog', () => {
     const older = notesOf(await dev.repository.getChangelog({ path: { id: PROJECT }, query: { version: '1.0.0', from: initial } }));
     const both = await dev.repository.getFile({ path: { id: PROJECT, file_path: 'CHANGELOG.md' }, query: { ref: 'main' } });
     expect(Buffer.from(both.content, 'base64').toString()).toBe(`${newer}\n${older}`);
-    expect(await failure(dev.repository.createChangelog({ path: { id: PROJECT }, body: { version: 'v1.1.0' } }))).toEqual({ status: 400, body: { message: '400 Bad request - The changelog already includes an entry for version 1.1.0' } });
+    // The version is there: 200, nothing committed.
+    expect(await dev.repository.createChangelog.withResponse({ path: { id: PROJECT }, body: { version: 'v1.1.0' } })).toMatchObject({ status: 200, data: {} });
+    expect((await dev.repository.getFile({ path: { id: PROJECT, file_path: 'CHANGELOG.md' }, query: { ref: 'main' } })).commit_id).toBe(both.commit_id);
 
     // Another file, on another branch, with a trailer of its own: nothing matches `Release-note`.
     await dev.repository.createChangelog({ path: { id: PROJECT }, body: { version: '2.0.0', branch: 'feature/login', file: 'docs/CHANGES.md', trailer: 'changelog' } });

@@ -13,6 +13,8 @@ const PROJECT = 'my-group/my-project';
 describe('merge requests', () => {
   it('create → list → merge with a wrong sha (409) → merge → reopen refused', async () => {
     const dev = as('developer-token');
+    // One open merge request per source and target branch: !1 (feature/login → main) is closed first.
+    await dev.mergeRequests.updateMergeRequest({ path: { id: PROJECT, merge_request_iid: 1 }, body: { state_event: 'close' } });
     const created = await dev.mergeRequests.createMergeRequest({ path: { id: PROJECT }, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Add login page', labels: 'frontend,ui' } });
     expect(created).toMatchObject({ title: 'Add login page', state: 'opened', iid: 7, project_id: 1, labels: ['frontend', 'ui'], merge_user: null, merged_at: null, merge_commit_sha: null });
     expect(created.author?.username).toBe('dev');
@@ -220,11 +222,11 @@ describe('authentication, sudo and administrator-only endpoints', () => {
 describe('state', () => {
   it('reset() and POST /__fake/reset restore the data set; GET /__fake/state dumps it', async () => {
     const dev = as('developer-token');
-    await dev.mergeRequests.createMergeRequest({ path: { id: 1 }, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Temporary' } });
+    await dev.mergeRequests.createMergeRequest({ path: { id: 1 }, body: { source_branch: 'feature/login', target_branch: 'feature/reset', title: 'Temporary' } });
     expect(fake.state().merge_requests).toHaveLength(8);
     fake.reset();
     expect(fake.state().merge_requests).toHaveLength(7);
-    await dev.mergeRequests.createMergeRequest({ path: { id: 1 }, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Temporary' } });
+    await dev.mergeRequests.createMergeRequest({ path: { id: 1 }, body: { source_branch: 'feature/login', target_branch: 'feature/reset', title: 'Temporary' } });
     expect((await fetch(`${fake.url}/__fake/reset`, { method: 'POST' })).status).toBe(200);
     const state = (await (await fetch(`${fake.url}/__fake/state`)).json()) as FakeData;
     expect(state.merge_requests).toHaveLength(7);
@@ -234,7 +236,7 @@ describe('state', () => {
   it('ids and timestamps are deterministic', async () => {
     const run = async () => {
       fake.reset();
-      const mr = await as('developer-token').mergeRequests.createMergeRequest({ path: { id: 1 }, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Same' } });
+      const mr = await as('developer-token').mergeRequests.createMergeRequest({ path: { id: 1 }, body: { source_branch: 'feature/login', target_branch: 'feature/reset', title: 'Same' } });
       return [mr.id, mr.iid, mr.created_at, mr.sha];
     };
     expect(await run()).toEqual(await run());

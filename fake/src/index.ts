@@ -126,7 +126,7 @@ export async function createFake(options: FakeOptions = {}): Promise<{ app: Fast
     store = new Store(data);
     handlers = handlersOf(store);
   };
-  const state = () => structuredClone(store.data) as FakeData;
+  const state = () => store.snapshot();
   const app = Fastify(serviceApiServerOptions({ logger: options.logger ?? false }));
   await registerServiceApi(app, {
     handlers: guarded(() => ({ handlers, store })),

@@ -1,40 +1,21 @@
 /**
- * Repository history over the store's real commits: the data set's `repository_history` applied as commits, refs
- * resolved (branches, tags, commit ids), ancestry and merge bases, line diffs, and commit records as the API shows them.
+ * Repository history over the store's real commits: refs resolved (branches, tags, commit ids), ancestry and merge
+ * bases, line diffs, and commit records as the API shows them.
  */
 import { diffArrays } from 'diff';
-import type { FakeCommit } from './data.ts';
 import type { Project, Store } from './store.ts';
-
-/** Commits the data set's `repository_history` on each project's default branch, once (the field is then removed). */
-export function applyRepositoryHistory(store: Store): void {
-  for (const entry of store.data.repository_history ?? []) {
-    const project = store.project(entry.project_id);
-    if (!project) continue;
-    for (const step of entry.commits) {
-      const changes: Record<string, { content: string; execute_filemode: boolean } | null> = {};
-      for (const [path, file] of Object.entries(step.files)) {
-        changes[path] = file === null ? null : typeof file === 'string' ? { content: Buffer.from(file).toString('base64'), execute_filemode: false } : { content: file.content, execute_filemode: file.execute_filemode === true };
-      }
-      const head = project.repository.branches[project.default_branch];
-      const commit = store.commit(project, { parent: head, message: step.message, author: store.user(step.author_id), changes });
-      project.repository.branches[project.default_branch] = commit.id;
-      if (step.tag !== undefined) project.repository.tags = { ...project.repository.tags, [step.tag]: commit.id };
-    }
-  }
-  delete store.data.repository_history;
-}
+import type { Commit } from './tree.ts';
 
 /** A branch, a tag or a commit id (full or at least 7 hex characters); own keys only, so `__proto__` is no ref. */
-export function resolveRef(store: Store, project: Project, ref: string): FakeCommit | undefined {
+export function resolveRef(store: Store, project: Project, ref: string): Commit | undefined {
   const { branches, tags = {} } = project.repository;
   const id = Object.hasOwn(branches, ref) ? branches[ref] : Object.hasOwn(tags, ref) ? tags[ref] : /^[0-9a-f]{7,40}$/.test(ref) ? ref : undefined;
   return id === undefined ? undefined : store.findCommit(project, id);
 }
 
 /** Commits by full id, per repository; rebuilt when commits were added (the list only grows). */
-const indexes = new WeakMap<object, { size: number; byId: Map<string, FakeCommit> }>();
-export function commitById(project: Project, id: string): FakeCommit | undefined {
+const indexes = new WeakMap<object, { size: number; byId: Map<string, Commit> }>();
+export function commitById(project: Project, id: string): Commit | undefined {
   const commits = project.repository.commits;
   let index = indexes.get(commits);
   if (index?.size !== commits.length) {
@@ -45,8 +26,8 @@ export function commitById(project: Project, id: string): FakeCommit | undefined
 }
 
 /** Every commit reachable from `from` (itself included), looked up in `projects` (a compare across a fork reads two). */
-export function ancestors(projects: Project[], from: FakeCommit | undefined): Map<string, FakeCommit> {
-  const seen = new Map<string, FakeCommit>();
+export function ancestors(projects: Project[], from: Commit | undefined): Map<string, Commit> {
+  const seen = new Map<string, Commit>();
   const stack = from ? [from] : [];
   while (stack.length > 0) {
     const commit = stack.pop()!;
@@ -60,18 +41,15 @@ export function ancestors(projects: Project[], from: FakeCommit | undefined): Ma
   return seen;
 }
 
-/** A path's entry in a tree: own keys only, so `constructor` or `__proto__` is a file name like any other. */
-export const entryOf = (tree: FakeCommit['tree'], path: string) => (Object.hasOwn(tree, path) ? tree[path] : undefined);
-
 /** Oldest first: the store's clock gives every commit its own second. */
-export const byDate = (a: FakeCommit, b: FakeCommit) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1);
+export const byDate = (a: Commit, b: Commit) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1);
 
 /**
  * The best common ancestor of the commits: the newest commit reachable from all of them (a descendant is always newer
  * than its ancestors, so no other common ancestor descends from it).
  */
-export function mergeBase(projects: Project[], commits: FakeCommit[]): FakeCommit | undefined {
-  let common: Map<string, FakeCommit> | undefined;
+export function mergeBase(projects: Project[], commits: Commit[]): Commit | undefined {
+  let common: Map<string, Commit> | undefined;
   for (const commit of commits) {
     const reachable = ancestors(projects, commit);
     common = common === undefined ? reachable : new Map([...common].filter(([id]) => reachable.has(id)));
@@ -80,7 +58,7 @@ export function mergeBase(projects: Project[], commits: FakeCommit[]): FakeCommi
 }
 
 /** The commits reachable from `head` and not from `base`, oldest first. */
-export function commitsBetween(projects: Project[], base: FakeCommit | undefined, head: FakeCommit): FakeCommit[] {
+export function commitsBetween(projects: Project[], base: Commit | undefined, head: Commit): Commit[] {
   const excluded = ancestors(projects, base);
   return [...ancestors(projects, head).values()].filter((c) => !excluded.has(c.id)).sort(byDate);
 }
@@ -125,7 +103,7 @@ export const shortId = (id: string) => id.slice(0, 8);
 export const titleOf = (message: string) => message.split('\n')[0] ?? '';
 
 /** A commit as blame ranges and the merge base show it (the fake's author is also the committer). */
-export function commitDetail(commit: FakeCommit) {
+export function commitDetail(commit: Commit) {
   return {
     id: commit.id,
     short_id: shortId(commit.id),

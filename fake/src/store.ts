@@ -3,11 +3,14 @@
  * and a clock that moves one second per write so timestamps are deterministic.
  */
 import { createHash } from 'node:crypto';
-import { applyRepositoryHistory } from './repository-history.ts';
-import type { AccessLevel, FakeCommit, FakeData, FakeGroup, FakeProject, FakeRepository, FakeUser } from './data.ts';
+import type { AccessLevel, FakeData, FakeGroup, FakeProject, FakeUser } from './data.ts';
+import { EMPTY_TREE, recordOf, treeOf, withChanges, type Commit, type Repository, type TreeEntry } from './tree.ts';
 
-export type Project = FakeProject & { repository: FakeRepository };
+export type Project = Omit<FakeProject, 'repository'> & { repository: Repository };
 export type StoreData = Omit<FakeData, 'projects'> & { projects: Project[] };
+
+/** A file as a commit changes it: base64 content and mode, or null to delete it. */
+export type FileChange = { content: string; execute_filemode: boolean } | null;
 
 /** The git object id of a blob with this content, as git computes it. */
 export function blobId(content: Buffer): string {
@@ -22,10 +25,11 @@ export class Store {
   private readonly start: number;
 
   constructor(data: FakeData) {
-    this.data = structuredClone(data) as StoreData;
+    const copy = structuredClone(data);
+    this.data = { ...copy, projects: copy.projects.map(({ repository, ...project }) => ({ ...project, repository: repository && { ...repository, commits: repository.commits.map((c) => ({ ...c, tree: treeOf(c.tree) })) } })) } as StoreData;
     this.start = Date.parse(this.data.now ?? '2025-01-01T00:00:00.000Z');
     for (const project of this.data.projects) this.expandRepository(project);
-    applyRepositoryHistory(this);
+    this.applyRepositoryHistory();
     for (const pipeline of this.data.pipelines) {
       if (!pipeline.sha) pipeline.sha = this.project(pipeline.project_id)?.repository.branches[pipeline.ref] ?? '0'.repeat(40);
     }
@@ -37,14 +41,59 @@ export class Store {
     for (const job of this.data.jobs) job.created_at ??= this.now();
   }
 
+  /** The state in the data set's form (trees as path → entry), a copy. */
+  snapshot(): FakeData {
+    const projects = this.data.projects.map((project) => ({ ...project, repository: { ...project.repository, commits: project.repository.commits.map((c) => ({ ...c, tree: recordOf(c.tree) })) } }));
+    return structuredClone({ ...this.data, projects });
+  }
+
+  /** Commits the data set's `repository_history` on each project's default branch, once (the field is then removed). */
+  private applyRepositoryHistory(): void {
+    for (const entry of this.data.repository_history ?? []) {
+      const project = this.project(entry.project_id);
+      if (!project) continue;
+      for (const step of entry.commits) {
+        const changes: Record<string, FileChange> = {};
+        for (const [path, file] of Object.entries(step.files)) {
+          changes[path] = file === null ? null : typeof file === 'string' ? { content: Buffer.from(file).toString('base64'), execute_filemode: false } : { content: file.content, execute_filemode: file.execute_filemode === true };
+        }
+        const head = project.repository.branches[project.default_branch];
+        const commit = this.commit(project, { parent: head, message: step.message, author: this.user(step.author_id), changes });
+        project.repository.branches[project.default_branch] = commit.id;
+        if (step.tag !== undefined) project.repository.tags = { ...project.repository.tags, [step.tag]: commit.id };
+      }
+    }
+    delete this.data.repository_history;
+  }
+
   /** The current time of the fake's clock; `advance` moves it one second (every write does). */
   now(advance = false): string {
     if (advance) this.tick += 1;
     return new Date(this.start + this.tick * 1000).toISOString();
   }
 
-  nextId(records: { id: number }[], floor = 1): number {
-    return records.reduce((max, r) => Math.max(max, r.id), floor - 1) + 1;
+  /** The last id given per kind of record (counted from the records on first use). */
+  private readonly lastIds = new Map<string, number>();
+
+  /**
+   * A new id for a record of `kind` (at least `floor`): one more than every id of that kind so far, so an id a deleted
+   * record had is never given again, as the Service never reuses one.
+   */
+  nextId(kind: string, records: readonly { id: number }[] | (() => readonly { id: number }[]), floor = 1): number {
+    const id = this.peekId(kind, records, floor);
+    this.lastIds.set(kind, id);
+    return id;
+  }
+
+  /** The id `nextId` gives next, without taking it (a create that may still be refused). */
+  peekId(kind: string, records: readonly { id: number }[] | (() => readonly { id: number }[]), floor = 1): number {
+    const counted = () => (typeof records === 'function' ? records() : records).reduce((max, r) => Math.max(max, r.id), floor - 1);
+    return (this.lastIds.get(kind) ?? counted()) + 1;
+  }
+
+  /** A new group or personal namespace id: the two share one sequence. */
+  nextNamespaceId(): number {
+    return this.nextId('namespaces', [...this.data.groups, ...(this.data.user_namespaces ?? [])]);
   }
 
   // Users and access
@@ -78,14 +127,14 @@ export class Store {
     return this.data.projects.find((p) => p.id === id);
   }
 
-  projectPath(project: FakeProject): string {
+  projectPath(project: Project): string {
     const group = this.group(project.namespace_id);
     const owner = group ? undefined : this.namespaceOwner(project);
     return group ? `${this.groupPath(group)}/${project.path}` : owner ? `${owner.username}/${project.path}` : project.path;
   }
 
   /** The user whose personal namespace holds the project (`user_namespaces`), if any. */
-  namespaceOwner(project: FakeProject): FakeUser | undefined {
+  namespaceOwner(project: Project): FakeUser | undefined {
     const namespace = this.data.user_namespaces?.find((n) => n.id === project.namespace_id);
     return namespace ? this.user(namespace.user_id) : undefined;
   }
@@ -95,13 +144,13 @@ export class Store {
     const namespaces = (this.data.user_namespaces ??= []);
     const found = namespaces.find((n) => n.user_id === user.id);
     if (found) return found.id;
-    const id = this.nextId([...this.data.groups, ...namespaces]);
+    const id = this.nextNamespaceId();
     namespaces.push({ id, user_id: user.id });
     return id;
   }
 
   /** The identifying fields every project record starts with (simple view, export status, export file). */
-  projectIdentity(project: FakeProject) {
+  projectIdentity(project: Project) {
     const group = this.group(project.namespace_id);
     const owner = group ? undefined : this.namespaceOwner(project);
     return {
@@ -158,7 +207,7 @@ export class Store {
   }
 
   /** A user's access level in a project: its own membership or the highest inherited one; administrators have all. */
-  projectAccess(project: FakeProject, user: FakeUser | undefined): number {
+  projectAccess(project: Project, user: FakeUser | undefined): number {
     if (!user) return 0;
     if (user.is_admin) return 50;
     if (this.namespaceOwner(project)?.id === user.id) return 50;
@@ -166,19 +215,19 @@ export class Store {
     return Math.max(own, this.groupAccess(this.group(project.namespace_id), user.id));
   }
 
-  canRead(project: FakeProject, user: FakeUser | undefined): boolean {
+  canRead(project: Project, user: FakeUser | undefined): boolean {
     if (project.visibility === 'public') return true;
     if (project.visibility === 'internal' && user) return true;
     return this.projectAccess(project, user) >= 10;
   }
 
   /** Repository reads: public and internal projects by what `canRead` allows, private ones from Reporter up. */
-  canReadRepository(project: FakeProject, user: FakeUser | undefined): boolean {
+  canReadRepository(project: Project, user: FakeUser | undefined): boolean {
     if (project.visibility !== 'private') return this.canRead(project, user);
     return this.projectAccess(project, user) >= 20;
   }
 
-  hasAccess(project: FakeProject, user: FakeUser | undefined, level: AccessLevel): boolean {
+  hasAccess(project: Project, user: FakeUser | undefined, level: AccessLevel): boolean {
     return this.projectAccess(project, user) >= level;
   }
 
@@ -187,7 +236,7 @@ export class Store {
   private expandRepository(project: Project): void {
     if (project.repository) return;
     const blobs: Record<string, string> = {};
-    const files: Record<string, { content: string; execute_filemode: boolean }> = {};
+    const files: Record<string, FileChange> = {};
     for (const [path, file] of Object.entries(project.files ?? {})) {
       const content = typeof file === 'string' ? Buffer.from(file).toString('base64') : file.content;
       files[path] = { content, execute_filemode: typeof file === 'string' ? false : file.execute_filemode === true };
@@ -209,38 +258,49 @@ export class Store {
     project.repository.branches[branch] = commit.id;
   }
 
-  findCommit(project: Project, id: string): FakeCommit | undefined {
-    return project.repository.commits.find((c) => c.id === id || (id.length >= 7 && c.id.startsWith(id)));
+  /** Commits by full id, per list of commits: kept up to date by `commit`, counted again when the list changed otherwise. */
+  private readonly commitIndexes = new WeakMap<Commit[], Map<string, Commit>>();
+
+  private commitIndex(commits: Commit[]): Map<string, Commit> {
+    let index = this.commitIndexes.get(commits);
+    if (index?.size !== commits.length) {
+      index = new Map(commits.map((c) => [c.id, c]));
+      this.commitIndexes.set(commits, index);
+    }
+    return index;
+  }
+
+  findCommit(project: Project, id: string): Commit | undefined {
+    const commits = project.repository.commits;
+    return this.commitIndex(commits).get(id) ?? (id.length >= 7 ? commits.find((c) => c.id.startsWith(id)) : undefined);
   }
 
   /** A branch name or a commit id (full or at least 7 characters); `undefined` ref means the default branch. */
-  resolveRef(project: Project, ref: string | undefined): FakeCommit | undefined {
+  resolveRef(project: Project, ref: string | undefined): Commit | undefined {
     const name = ref === undefined || ref === '' || ref === 'HEAD' ? project.default_branch : ref;
     const id = project.repository.branches[name] ?? project.repository.tags?.[name];
     return id ? this.findCommit(project, id) : /^[0-9a-f]{7,40}$/.test(name) ? this.findCommit(project, name) : undefined;
   }
 
-  /** Records a commit whose tree is the parent's with `changes` applied (`null` deletes a path). */
-  commit(project: Project, options: { parent: string | undefined; message: string; author: FakeUser | undefined; changes: Record<string, { content: string; execute_filemode: boolean } | null>; extraParents?: string[] }): FakeCommit {
+  /** Records a commit whose tree is the parent's with `changes` applied (`null` deletes a path): unchanged parts are shared. */
+  commit(project: Project, options: { parent: string | undefined; message: string; author: FakeUser | undefined; changes: Record<string, FileChange>; extraParents?: string[] }): Commit {
     const parent = options.parent ? this.findCommit(project, options.parent) : undefined;
     const created_at = this.now(true);
     const parents = [...(parent ? [parent.id] : []), ...(options.extraParents ?? [])];
-    const id = createHash('sha1').update(`${project.id}\n${parents.join(' ')}\n${options.message}\n${created_at}\n${project.repository.commits.length}`).digest('hex');
-    const tree = { ...(parent?.tree ?? {}) };
-    for (const [path, change] of Object.entries(options.changes)) {
-      if (change === null) {
-        delete tree[path];
-        continue;
-      }
-      const bytes = Buffer.from(change.content, 'base64');
-      const blob = blobId(bytes);
+    const commits = project.repository.commits;
+    const id = createHash('sha1').update(`${project.id}\n${parents.join(' ')}\n${options.message}\n${created_at}\n${commits.length}`).digest('hex');
+    const changes: [string, TreeEntry | null][] = Object.entries(options.changes).map(([path, change]) => {
+      if (change === null) return [path, null];
+      const blob = blobId(Buffer.from(change.content, 'base64'));
       project.repository.blobs[blob] = change.content;
-      // Defined, not assigned: a path named `__proto__` is an entry, not the tree's prototype.
-      Object.defineProperty(tree, path, { value: { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id }, enumerable: true, writable: true, configurable: true });
-    }
+      return [path, { blob_id: blob, execute_filemode: change.execute_filemode, last_commit_id: id }];
+    });
+    const tree = withChanges(parent?.tree ?? EMPTY_TREE, changes);
     const author = options.author ?? this.user(1);
-    const commit: FakeCommit = { id, parent_ids: parents, message: options.message, author_name: author?.name ?? 'Administrator', author_email: author?.email ?? 'admin@example.com', created_at, tree };
-    project.repository.commits.push(commit);
+    const commit: Commit = { id, parent_ids: parents, message: options.message, author_name: author?.name ?? 'Administrator', author_email: author?.email ?? 'admin@example.com', created_at, tree };
+    const index = this.commitIndex(commits);
+    commits.push(commit);
+    index.set(id, commit);
     return commit;
   }
 }

@@ -15,6 +15,7 @@ import * as build from './sections/build.ts';
 import * as bundle from './sections/bundle.ts';
 import * as client from './sections/client.ts';
 import * as fake from './sections/fake.ts';
+import * as fakeLoad from './sections/fake-load.ts';
 import * as mock from './sections/mock.ts';
 import * as server from './sections/server.ts';
 import * as test from './sections/test.ts';
@@ -31,6 +32,7 @@ const sections: Record<string, () => Promise<void>> = {
   [mock.name]: () => mock.run({ rounds, durationS, restartEachRound: full }),
   [server.name]: () => server.run({ rounds, durationS, soakS: values.quick ? 2 : full ? 20 : 4, restartEachRound: full }),
   [fake.name]: () => fake.run({ rounds, durationS }),
+  [fakeLoad.name]: () => fakeLoad.run(),
   [build.name]: () => build.run(),
   [test.name]: () => test.run({ sequential: full }),
 };

@@ -99,7 +99,7 @@ const team = createServiceApi({ host: fake.url, auth: { privateToken: 'developer
 const project = { path: { id: 'my-group/my-project' } };
 const countOpened = async () => (await team.mergeRequests.listProjectMergeRequests(project)).filter((mr) => mr.state === 'opened').length;
 const before = await countOpened();
-const mine = await team.mergeRequests.createMergeRequest({ ...project, body: { source_branch: 'feature/login', target_branch: 'main', title: 'Fix it' } });
+const mine = await team.mergeRequests.createMergeRequest({ ...project, body: { source_branch: 'feature/login', target_branch: 'feature/reset', title: 'Fix it' } });
 const after = await countOpened();
 const outsider = await createServiceApi({ host: fake.url, auth: { privateToken: 'outsider-token' } })
   .mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/secret' } })

@@ -65,7 +65,7 @@ export function approvalHandlers(store: Store): Handlers<Principal> {
       if (!store.hasAccess(project, principal.user, 40)) return FORBIDDEN;
       const byName = (body.usernames ?? []).map((n) => store.findUser(n)?.id).filter((id): id is number => id !== undefined);
       const rule = {
-        id: store.nextId(rules()),
+        id: store.nextId('approval_rules', rules()),
         project_id: project.id,
         name: body.name,
         rule_type: body.rule_type ?? 'regular',

@@ -67,7 +67,7 @@ export function badgeHandlers(store: Store): Handlers<Principal> {
       const group = readableGroup(store, params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
       if (!canAdminister(group, principal)) return FORBIDDEN;
-      const badge: FakeGroupBadge = { id: store.nextId(badges()), group_id: group.id, name: body.name ?? null, link_url: body.link_url, image_url: body.image_url };
+      const badge: FakeGroupBadge = { id: store.nextId('group_badges', badges()), group_id: group.id, name: body.name ?? null, link_url: body.link_url, image_url: body.image_url };
       badges().push(badge);
       store.now(true);
       return { status: 201, body: record(group, badge) };

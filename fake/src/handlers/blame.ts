@@ -5,10 +5,10 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeCommit } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND } from '../common.ts';
-import { byDate, commitById, commitDetail, entryOf, linesOf, unchangedLines } from '../repository-history.ts';
+import { byDate, commitById, commitDetail, linesOf, unchangedLines } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, type Commit } from '../tree.ts';
 import { repositoryHandlers } from './repository.ts';
 
 const bad = (field: string, problem: string) => ({ status: 400 as const, body: { message: `400 Bad request - ${field} ${problem}`, errors: [{ in: 'query', field, problem }] } });
@@ -17,11 +17,11 @@ const bad = (field: string, problem: string) => ({ status: 400 as const, body: {
  * The commit id of each line of `path` as it is at `at`. The versions of the file (each written by its entry's
  * `last_commit_id`) are blamed oldest first, so a version's parents are done before it: no recursion, each version once.
  */
-function blameLines(project: Project, at: FakeCommit, path: string): string[] {
-  const text = (commit: FakeCommit) => Buffer.from(project.repository.blobs[commit.tree[path]!.blob_id] ?? '', 'base64').toString('utf8');
-  const originOf = (commit: FakeCommit) => commitById(project, commit.tree[path]!.last_commit_id) ?? commit;
-  const parentsOf = (commit: FakeCommit) => commit.parent_ids.map((id) => commitById(project, id)).filter((p): p is FakeCommit => p !== undefined && entryOf(p.tree, path) !== undefined);
-  const versions = new Map<string, FakeCommit>();
+function blameLines(project: Project, at: Commit, path: string): string[] {
+  const text = (commit: Commit) => Buffer.from(project.repository.blobs[entryOf(commit.tree, path)!.blob_id] ?? '', 'base64').toString('utf8');
+  const originOf = (commit: Commit) => commitById(project, entryOf(commit.tree, path)!.last_commit_id) ?? commit;
+  const parentsOf = (commit: Commit) => commit.parent_ids.map((id) => commitById(project, id)).filter((p): p is Commit => p !== undefined && entryOf(p.tree, path) !== undefined);
+  const versions = new Map<string, Commit>();
   const stack = [originOf(at)];
   while (stack.length > 0) {
     const origin = stack.pop()!;
@@ -36,7 +36,7 @@ function blameLines(project: Project, at: FakeCommit, path: string): string[] {
     for (const parent of parentsOf(origin)) {
       const parentOwners = owners.get(originOf(parent).id);
       if (!parentOwners) continue;
-      if (parent.tree[path]!.blob_id === origin.tree[path]!.blob_id) {
+      if (entryOf(parent.tree, path)!.blob_id === entryOf(origin.tree, path)!.blob_id) {
         own = [...parentOwners]; // a merge that took this parent's version as it was
         break;
       }
@@ -50,7 +50,7 @@ function blameLines(project: Project, at: FakeCommit, path: string): string[] {
 }
 
 /** The commit fields of a blame range. */
-function blameCommit(commit: FakeCommit) {
+function blameCommit(commit: Commit) {
   const { short_id: _short, title: _title, created_at: _created, ...fields } = commitDetail(commit);
   return fields;
 }
@@ -61,7 +61,7 @@ const CACHED_BLAMES = 64;
 export function blameHandlers(store: Store): Handlers<Principal> {
   const files = repositoryHandlers(store);
   const cache = new Map<string, string[]>();
-  const cachedBlame = (project: Project, commit: FakeCommit, path: string) => {
+  const cachedBlame = (project: Project, commit: Commit, path: string) => {
     const key = `${project.id}\0${commit.id}\0${path}`;
     const owners = cache.get(key) ?? blameLines(project, commit, path);
     cache.delete(key);
@@ -79,8 +79,9 @@ export function blameHandlers(store: Store): Handlers<Principal> {
       if (start !== undefined && start < 1) return bad('range[start]', 'must be greater than or equal to 1');
       if (start !== undefined && end !== undefined && end < start) return bad('range[end]', 'must be greater than or equal to range[start]');
       const commit = store.resolveRef(project, query.ref);
-      if (!commit || !Object.hasOwn(commit.tree, params.file_path)) return { status: 404, body: message('404 File Not Found') };
-      const lines = linesOf(Buffer.from(project.repository.blobs[commit.tree[params.file_path]!.blob_id] ?? '', 'base64').toString('utf8'));
+      const entry = commit && entryOf(commit.tree, params.file_path);
+      if (!entry) return { status: 404, body: message('404 File Not Found') };
+      const lines = linesOf(Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8'));
       const owners = cachedBlame(project, commit, params.file_path);
       const first = start === undefined ? 0 : start - 1;
       const last = end === undefined ? lines.length : Math.min(end, lines.length);

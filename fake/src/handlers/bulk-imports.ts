@@ -46,12 +46,12 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
     if (!parent || taken(parent, entity.destination_slug)) return false;
     const name = entity.source_full_path.split('/').filter(Boolean).pop() ?? entity.destination_slug;
     if (entity.source_type === 'group_entity') {
-      const id = store.nextId(store.data.groups);
+      const id = store.nextNamespaceId();
       store.data.groups.push({ id, name, path: entity.destination_slug, parent_id: parent.id, visibility: 'private', members: [{ user_id: migration.user_id, access_level: 50 }] });
       entity.namespace_id = id;
       return true;
     }
-    const id = store.nextId(store.data.projects);
+    const id = store.nextId('projects', store.data.projects);
     store.data.projects.push({ id, name, path: entity.destination_slug, namespace_id: parent.id, visibility: 'private', default_branch: 'main', created_at: store.now(), members: [], repository: { branches: {}, commits: [], blobs: {} } });
     entity.namespace_id = parent.id;
     entity.project_id = id;
@@ -128,11 +128,11 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
       });
       if (problems.length > 0) return { status: 400, body: errorBody(400, undefined, problems) };
       const now = store.now(true);
-      const migration: FakeBulkImport = { id: store.nextId(migrations()), user_id: principal.user.id, status: 'created', source_type: 'service', source_url: body.configuration.url, created_at: now, updated_at: now };
+      const migration: FakeBulkImport = { id: store.nextId('bulk_imports', migrations()), user_id: principal.user.id, status: 'created', source_type: 'service', source_url: body.configuration.url, created_at: now, updated_at: now };
       migrations().push(migration);
       for (const entity of body.entities) {
         entities().push({
-          id: store.nextId(entities()),
+          id: store.nextId('bulk_import_entities', entities()),
           bulk_import_id: migration.id,
           source_type: entity.source_type,
           source_full_path: entity.source_full_path,

@@ -3,14 +3,14 @@
  * stable version before `version`) up to `to` (included; default: the branch) whose message ends with a
  * `<trailer>: <category>` line (`Changelog` by default, case-sensitive) become Markdown entries grouped by category
  * under `## X.Y.Z (date)`. GET returns the section as `notes`; POST also commits it into `file` on `branch`, placed
- * before the first older version already there.
+ * before the first older version already there (a version already there is left as it is: 200, nothing committed).
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeCommit } from '../data.ts';
 import { FORBIDDEN, message, PROJECT_NOT_FOUND, rawQuery } from '../common.ts';
-import { commitsBetween, entryOf, resolveRef, titleOf } from '../repository-history.ts';
+import { commitsBetween, resolveRef, titleOf } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, type Commit } from '../tree.ts';
 
 /** The commit range a changelog reads at most. */
 export const CHANGELOG_COMMIT_LIMIT = 15000;
@@ -37,7 +37,7 @@ function compareVersions(a: Version, b: Version): number {
 }
 
 /** The value of the last `name: value` trailer of a message's final paragraph. */
-function trailerOf(commit: FakeCommit, name: string): string | undefined {
+function trailerOf(commit: Commit, name: string): string | undefined {
   const paragraphs = commit.message.trim().split(/\n\s*\n/);
   if (paragraphs.length < 2) return undefined;
   let value: string | undefined;
@@ -66,7 +66,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
     if (!Object.hasOwn(project.repository.branches, branch)) return bad(`branch ${branch} does not exist`);
     const to = resolveRef(store, project, options.to ?? branch);
     if (!to) return bad('to is invalid');
-    let from: FakeCommit | undefined;
+    let from: Commit | undefined;
     if (options.from !== undefined) {
       from = resolveRef(store, project, options.from);
       if (!from) return bad('from is invalid');
@@ -80,7 +80,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       if (!from) return bad('The commit start range is unspecified, and no previous tag could be found to use instead');
     }
     const trailer = options.trailer ?? 'Changelog';
-    const categories = new Map<string, FakeCommit[]>();
+    const categories = new Map<string, Commit[]>();
     for (const commit of commitsBetween([project], from, to).slice(-CHANGELOG_COMMIT_LIMIT)) {
       const category = trailerOf(commit, trailer);
       if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);
@@ -128,7 +128,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       const entry = entryOf(head.tree, file);
       const existing = entry ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8') : '';
       const content = insert(existing, result.notes, result.version);
-      if (content === undefined) return bad(`The changelog already includes an entry for version ${body.version.replace(/^v/, '')}`);
+      if (content === undefined) return { status: 200, body: {} }; // the version is there already: nothing is added
       const commit = store.commit(project, {
         parent: head.id,
         message: body.message ?? `Add changelog for version ${body.version.replace(/^v/, '')}`,

@@ -6,16 +6,16 @@
 import { structuredPatch } from 'diff';
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeCommit } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, webBase } from '../common.ts';
-import { commitById, commitDetail, commitsBetween, entryOf, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
+import { commitById, commitDetail, commitsBetween, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
+import { changedPaths, EMPTY_TREE, entryOf, type Commit, type Tree, type TreeEntry } from '../tree.ts';
 
 /** Lines a compare may diff in all; past it the remaining diffs are empty and the comparison counts as timed out. */
 export const COMPARE_LINE_BUDGET = 100_000;
 
-const compareCommit = (commit: FakeCommit) => ({ id: commit.id, short_id: shortId(commit.id), title: titleOf(commit.message), author_name: commit.author_name, author_email: commit.author_email, created_at: commit.created_at });
-const modeOf = (entry: FakeCommit['tree'][string] | undefined) => (entry === undefined ? '0' : entry.execute_filemode ? '100755' : '100644');
+const compareCommit = (commit: Commit) => ({ id: commit.id, short_id: shortId(commit.id), title: titleOf(commit.message), author_name: commit.author_name, author_email: commit.author_email, created_at: commit.created_at });
+const modeOf = (entry: TreeEntry | undefined) => (entry === undefined ? '0' : entry.execute_filemode ? '100755' : '100644');
 
 /** The hunks of a unified diff, as the API shows them (no file header lines); undefined past the diff limit. */
 function unifiedDiff(before: string, after: string): string | undefined {
@@ -28,11 +28,11 @@ function unifiedDiff(before: string, after: string): string | undefined {
 }
 
 /** The changes of every path whose blob or mode differs between two trees, by path. */
-function treeDiffs(projects: Project[], beforeTree: FakeCommit['tree'], afterTree: FakeCommit['tree']) {
-  const paths = [...new Set([...Object.keys(beforeTree), ...Object.keys(afterTree)])].sort();
+function treeDiffs(projects: Project[], beforeTree: Tree, afterTree: Tree) {
+  const paths = changedPaths(beforeTree, afterTree);
   let budget = COMPARE_LINE_BUDGET;
   let timedOut = false;
-  const text = (entry: FakeCommit['tree'][string] | undefined) => {
+  const text = (entry: TreeEntry | undefined) => {
     const content = entry && projects.map((p) => p.repository.blobs[entry.blob_id]).find((c) => c !== undefined);
     return Buffer.from(content ?? '', 'base64').toString('utf8');
   };
@@ -52,13 +52,13 @@ function treeDiffs(projects: Project[], beforeTree: FakeCommit['tree'], afterTre
 }
 
 /** Lines added and deleted by a commit against its first parent (a merge commit counts none, as `git log --numstat`). */
-function lineStats(project: Project, commit: FakeCommit): { additions: number; deletions: number } {
+function lineStats(project: Project, commit: Commit): { additions: number; deletions: number } {
   if (commit.parent_ids.length > 1) return { additions: 0, deletions: 0 };
-  const parentTree = (commit.parent_ids[0] !== undefined && commitById(project, commit.parent_ids[0])?.tree) || {};
-  const lines = (entry: FakeCommit['tree'][string] | undefined) => (entry ? linesOf(Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')) : []);
+  const parentTree = (commit.parent_ids[0] !== undefined && commitById(project, commit.parent_ids[0])?.tree) || EMPTY_TREE;
+  const lines = (entry: TreeEntry | undefined) => (entry ? linesOf(Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')) : []);
   let additions = 0;
   let deletions = 0;
-  for (const path of new Set([...Object.keys(parentTree), ...Object.keys(commit.tree)])) {
+  for (const path of changedPaths(parentTree, commit.tree)) {
     const a = entryOf(parentTree, path);
     const b = entryOf(commit.tree, path);
     if (a?.blob_id === b?.blob_id) continue;
@@ -75,7 +75,7 @@ function lineStats(project: Project, commit: FakeCommit): { additions: number; d
 export function compareHandlers(store: Store): Handlers<Principal> {
   // A commit's line counts never change: each is diffed once per store.
   const stats = new Map<string, { additions: number; deletions: number }>();
-  const statsOf = (project: Project, commit: FakeCommit) => {
+  const statsOf = (project: Project, commit: Commit) => {
     const known = stats.get(commit.id) ?? lineStats(project, commit);
     stats.set(commit.id, known);
     return known;
@@ -97,7 +97,7 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       const projects = source === project ? [project] : [project, source];
       const base = query.straight === true ? from : mergeBase(projects, [from, to]);
       const commits = commitsBetween(projects, from, to).map(compareCommit);
-      const { diffs, timedOut } = treeDiffs(projects, base?.tree ?? {}, to.tree);
+      const { diffs, timedOut } = treeDiffs(projects, base?.tree ?? EMPTY_TREE, to.tree);
       const path = store.projectPath(project);
       return {
         status: 200,

@@ -26,7 +26,7 @@ export function errorTrackingHandlers(store: Store): Handlers<Principal> {
     'error-tracking/create-client-key': ({ params }, { principal }) => {
       const { project, answer } = allowed(params.id, principal);
       if (answer) return answer;
-      const id = store.nextId(keys());
+      const id = store.nextId('error_tracking_client_keys', keys());
       const key = { id, project_id: project!.id, public_key: `glet_${project!.id.toString(16).padStart(8, '0')}${id.toString(16).padStart(8, '0')}` };
       keys().push(key);
       store.now(true);

@@ -9,6 +9,7 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import { FORBIDDEN, message, PROJECT_NOT_FOUND, readableProject, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, treePaths } from '../tree.ts';
 
 /** A ustar archive of these files (names up to 100 bytes go in the header, longer ones in the prefix field). */
 export function tar(files: [string, Buffer][], mtime: number): Buffer {
@@ -77,7 +78,7 @@ export function exportHandlers(store: Store): Handlers<Principal> {
       if (exports()[project!.id]?.status !== 'finished') return { status: 404, body: message('404 Not found') };
       const head = store.resolveRef(project!, undefined);
       const files: [string, Buffer][] = [['project.json', Buffer.from(JSON.stringify({ ...identity(project!), description: exports()[project!.id]!.description }, null, 2))]];
-      for (const [path, entry] of Object.entries(head?.tree ?? {})) files.push([`repository/${path}`, Buffer.from(project!.repository.blobs[entry.blob_id]!, 'base64')]);
+      for (const [path, entry] of head ? treePaths(head.tree).map((p) => [p, entryOf(head.tree, p)!] as const) : []) files.push([`repository/${path}`, Buffer.from(project!.repository.blobs[entry.blob_id]!, 'base64')]);
       void reply.header('content-disposition', `attachment; filename="${project!.path}_export.tar.gz"`).type('application/gzip');
       return { status: 200, body: new Uint8Array(gzipSync(tar(files, Date.parse(exports()[project!.id]!.requested_at)))) };
     },

@@ -47,7 +47,7 @@ export function groupApprovalHandlers(store: Store): Handlers<Principal> {
       const group = administered(params.id, principal);
       if ('status' in group) return group;
       const rule: Rule = {
-        id: store.nextId(rules()),
+        id: store.nextId('group_approval_rules', rules()),
         group_id: group.id,
         name: body.name,
         rule_type: body.rule_type ?? 'regular',

@@ -109,7 +109,7 @@ export function groupHookHandlers(store: Store): Handlers<Principal> {
       if (rules().some((r) => r.group_id === group.id)) return PUSH_RULE_EXISTS;
       const { changes, problems } = ruleChanges(body ?? {});
       if (problems.length > 0) return { status: 400, body: message(`400 Bad request - ${problems.join(', ')}`) };
-      const rule: FakeGroupPushRule = { id: store.nextId(rules()), group_id: group.id, created_at: store.now(true), ...NEW_RULE, ...changes };
+      const rule: FakeGroupPushRule = { id: store.nextId('group_push_rules', rules()), group_id: group.id, created_at: store.now(true), ...NEW_RULE, ...changes };
       rules().push(rule);
       return { status: 201, body: ruleRecord(rule) };
     },

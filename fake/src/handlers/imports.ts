@@ -124,11 +124,11 @@ export function importHandlers(store: Store): Handlers<Principal> {
     if (where.answer) return { answer: where.answer };
     const fullPath = where.group ? `${store.groupPath(where.group)}/${input.path}` : `${where.owner!.username}/${input.path}`;
     const existing = store.findProject(fullPath);
-    const id = store.nextId(store.data.projects); // taken before a replaced project goes: ids are not reused
     if (existing) {
       if (input.overwrite !== true) return { answer: conflict(`a project with the path ${fullPath} exists (overwrite replaces it)`) };
       removeProject(existing);
     }
+    const id = store.nextId('projects', store.data.projects);
     const override = input.override_params ?? {};
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const visibility = text(override.visibility);
@@ -222,7 +222,7 @@ export function importHandlers(store: Store): Handlers<Principal> {
       if (pending) return conflict(`a relation import (${pending.relation}, id ${pending.id}) is already scheduled for this project; only one can be scheduled at a time`);
       const contents = readExport(Buffer.from(await body.file.arrayBuffer()));
       const now = store.now(true);
-      const created: FakeRelationImport = { id: store.nextId(relationImports()), project_id: project!.id, relation: body.relation, status: 'created', ...(contents ? {} : { fails: true }), created_at: now, updated_at: now };
+      const created: FakeRelationImport = { id: store.nextId('relation_imports', relationImports()), project_id: project!.id, relation: body.relation, status: 'created', ...(contents ? {} : { fails: true }), created_at: now, updated_at: now };
       relationImports().push(created);
       const { id, project_path, relation, status } = relationRecord(project!, created);
       return { status: 201, body: { id, project_path, relation, status } };

@@ -108,12 +108,16 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
     const now = store.now(true);
     let integration = find(project!, slug);
     if (!integration) {
-      integration = { id: store.nextId(integrations()), project_id: project!.id, slug, title: kind?.title ?? titleOf(slug), active: true, properties: {}, created_at: now, updated_at: now };
+      integration = { id: store.nextId('integrations', integrations()), project_id: project!.id, slug, title: kind?.title ?? titleOf(slug), active: true, properties: {}, created_at: now, updated_at: now };
       integrations().push(integration);
     }
-    integration.active = true;
-    integration.properties = { ...integration.properties, ...body };
-    integration.updated_at = now;
+    const properties = { ...integration.properties, ...body };
+    // The same settings again change nothing, not even updated_at.
+    if (!integration.active || JSON.stringify(properties) !== JSON.stringify(integration.properties)) {
+      integration.active = true;
+      integration.properties = properties;
+      integration.updated_at = now;
+    }
     return { status: 200 as const, body: settings(integration) };
   };
 
@@ -122,6 +126,7 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
     if (answer) return answer;
     const integration = find(project!, slug);
     if (!integration) return kindOf(slug) ? { status: 204 as const } : INTEGRATION_NOT_FOUND;
+    if (!integration.active) return { status: 204 as const }; // disabled already: nothing changes
     integration.active = false;
     integration.properties = {};
     integration.updated_at = store.now(true);

@@ -6,12 +6,12 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { AccessLevel, FakeGroup, FakeInvitation, FakeMember, FakeProject } from '../data.ts';
+import type { AccessLevel, FakeGroup, FakeInvitation, FakeMember } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
-import type { Store } from '../store.ts';
+import type { Project, Store } from '../store.ts';
 import { GROUP_NOT_FOUND, readableGroup } from './group-access.ts';
 
-type Source = { kind: 'group'; group: FakeGroup } | { kind: 'project'; project: FakeProject };
+type Source = { kind: 'group'; group: FakeGroup } | { kind: 'project'; project: Project };
 
 export function invitationHandlers(store: Store): Handlers<Principal> {
   const invitations = () => (store.data.invitations ??= []);
@@ -59,7 +59,7 @@ export function invitationHandlers(store: Store): Handlers<Principal> {
       else if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail(email, 'Invite email is invalid');
       else if (pending(source).some((i) => i.invite_email.toLowerCase() === email.toLowerCase())) fail(email, 'Invite email has already been taken');
       else if (access > own) fail(email, 'Access level should not be higher than your own');
-      else invitations().push({ id: store.nextId(invitations()), ...key(source), invite_email: email, access_level: access, expires_at: body.expires_at ?? null, created_at: store.now(true), created_by_id: principal.user.id });
+      else invitations().push({ id: store.nextId('invitations', invitations()), ...key(source), invite_email: email, access_level: access, expires_at: body.expires_at ?? null, created_at: store.now(true), created_by_id: principal.user.id });
     }
     store.now(true);
     return { status: 200 as const, body: Object.keys(failures).length === 0 ? { status: 'success' as const } : { status: 'error' as const, message: failures } };

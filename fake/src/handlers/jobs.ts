@@ -4,7 +4,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeJob } from '../data.ts';
 import { message, paginate, perRevision, PROJECT_NOT_FOUND, readableProject, userBasic, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
-import { runnerOf } from './runners.ts';
+import { runnerOf } from './runner-summary.ts';
 
 /** The job record of a job (also the base of the trigger job record). */
 export function jobRecord(store: Store, job: FakeJob) {

@@ -4,9 +4,9 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { AccessLevel, FakeGroup, FakeMember, FakeProject } from '../data.ts';
+import type { AccessLevel, FakeGroup, FakeMember } from '../data.ts';
 import { message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic } from '../common.ts';
-import type { Store } from '../store.ts';
+import type { Project, Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupAncestors, readableGroup as readableGroupOf } from './group-access.ts';
 
 const MEMBER_NOT_FOUND = { status: 404 as const, body: message('404 Member Not Found') };
@@ -68,7 +68,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
       }),
     );
 
-  const projectMembers = (project: FakeProject, all: boolean, principal?: Principal) => {
+  const projectMembers = (project: Project, all: boolean, principal?: Principal) => {
     if (!all) return project.members;
     const group = store.group(project.namespace_id);
     const belongs = principal !== undefined && project.members.some((m) => m.user_id === principal.user.id);

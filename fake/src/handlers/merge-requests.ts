@@ -4,11 +4,14 @@ import type { Principal } from '../auth.ts';
 import type { FakeMergeRequest, FakeUser } from '../data.ts';
 import { FORBIDDEN, message, paginate, perRevision, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, treeEntries } from '../tree.ts';
 
 type Filters = Record<string, unknown>;
 
 export function mergeRequestHandlers(store: Store): Handlers<Principal> {
   const mrNotFound = { status: 404 as const, body: message('404 Not found') };
+  /** Another open merge request has the same source and target branch. */
+  const CONFLICT = { status: 409 as const, body: message('409 Conflict - a conflicting resource exists') };
 
   const sourceHead = (mr: FakeMergeRequest): string | null => {
     const project = store.project(mr.project_id);
@@ -181,33 +184,6 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return items;
   };
 
-  // The highest id (at least 1000) and each project's highest iid, counted once and kept up to date by create: a scan
-  // per create made the bench's growing collection quadratic. Counted again whenever the collection changed otherwise
-  // (another list, another length or another last record: a delete, a reset, a create elsewhere).
-  type Counted = { list: FakeMergeRequest[]; length: number; last: FakeMergeRequest | undefined; id: number; iids: Map<number, number> };
-  let counts: Counted | undefined;
-  const count = (into: Counted, mr: FakeMergeRequest) => {
-    if (mr.id > into.id) into.id = mr.id;
-    if (mr.iid > (into.iids.get(mr.project_id) ?? 0)) into.iids.set(mr.project_id, mr.iid);
-  };
-  const lastIds = (projectId: number): [number, number] => {
-    const list = store.data.merge_requests;
-    if (!counts || counts.list !== list || counts.length !== list.length || counts.last !== list[list.length - 1]) {
-      const fresh: Counted = { list, length: list.length, last: list[list.length - 1], id: 1000, iids: new Map() };
-      for (const m of list) count(fresh, m);
-      counts = fresh;
-    }
-    return [counts.id, counts.iids.get(projectId) ?? 0];
-  };
-  /** After a create appended `mr`: the counts follow without a scan. */
-  const appended = (mr: FakeMergeRequest) => {
-    const list = store.data.merge_requests;
-    if (!counts || counts.list !== list || counts.length !== list.length - 1 || list[list.length - 1] !== mr) return; // recounted on the next create
-    count(counts, mr);
-    counts.length = list.length;
-    counts.last = mr;
-  };
-
   const findMr = (project: Project, iid: number) => store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
   const touch = (mr: FakeMergeRequest) => {
     mr.updated_at = store.now(true);
@@ -250,12 +226,13 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (!branches[body.source_branch]) return { status: 400, body: { message: `400 Bad request - Source branch '${body.source_branch}' does not exist`, errors: [{ in: 'body', field: 'source_branch', problem: 'does not exist' }] } };
       if (!branches[body.target_branch]) return { status: 400, body: { message: `400 Bad request - Target branch '${body.target_branch}' does not exist`, errors: [{ in: 'body', field: 'target_branch', problem: 'does not exist' }] } };
       if (body.source_branch === body.target_branch) return { status: 400, body: { message: '400 Bad request - You can\'t use same project/branch for source and target', errors: [{ in: 'body', field: 'target_branch', problem: 'equals source_branch' }] } };
+      if (store.data.merge_requests.some((m) => m.project_id === project.id && m.source_branch === body.source_branch && m.target_branch === body.target_branch && (m.state === 'opened' || m.state === 'locked'))) return CONFLICT;
       const ids = (value: number[] | number | undefined) => (Array.isArray(value) ? value : []).filter((id) => id !== 0 && store.user(id));
-      const [lastId, lastIid] = lastIds(project.id);
       const now = store.now(true);
       const mr: FakeMergeRequest = {
-        id: lastId + 1,
-        iid: lastIid + 1,
+        // Never the id or iid of a deleted one: the Service does not reuse them.
+        id: store.nextId('merge_requests', store.data.merge_requests, 1001),
+        iid: store.nextId(`merge_requests.iid.${project.id}`, () => store.data.merge_requests.filter((m) => m.project_id === project.id).map((m) => ({ id: m.iid }))),
         project_id: project.id,
         title: body.title,
         description: body.description ?? null,
@@ -274,7 +251,6 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         updated_at: now,
       };
       store.data.merge_requests.push(mr);
-      appended(mr);
       return { status: 201, body: record(mr) };
     },
 
@@ -286,12 +262,14 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const given = Object.keys(body ?? {}).filter((k) => (body as Record<string, unknown>)[k] !== undefined);
       if (given.length === 0) return { status: 400, body: { message: '400 Bad request - at least one of the optional attributes must be given', errors: [{ in: 'body', field: '', problem: 'at least one attribute is required' }] } };
       if (!(mr.author_id === principal.user.id || store.hasAccess(project, principal.user, 30))) return FORBIDDEN;
-      if (body.state_event === 'close') {
+      const before = JSON.stringify(mr);
+      // Closing a closed merge request or reopening an open one changes nothing (200).
+      if (body.state_event === 'close' && mr.state !== 'closed') {
         if (mr.state !== 'opened' && mr.state !== 'locked') return { status: 400, body: { message: `400 Bad request - Cannot close a ${mr.state} merge request`, errors: [{ in: 'body', field: 'state_event', problem: `the merge request is ${mr.state}` }] } };
         mr.state = 'closed';
         mr.closed_by_id = principal.user.id;
         mr.closed_at = store.now(true);
-      } else if (body.state_event === 'reopen') {
+      } else if (body.state_event === 'reopen' && mr.state !== 'opened') {
         if (mr.state !== 'closed') return { status: 400, body: { message: `400 Bad request - Cannot reopen a ${mr.state} merge request`, errors: [{ in: 'body', field: 'state_event', problem: `the merge request is ${mr.state}` }] } };
         mr.state = 'opened';
       }
@@ -319,7 +297,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (body.discussion_locked !== undefined) mr.discussion_locked = body.discussion_locked;
       if (body.allow_collaboration !== undefined) mr.allow_collaboration = body.allow_collaboration;
       if (body.allow_maintainer_to_push !== undefined) mr.allow_collaboration = body.allow_maintainer_to_push;
-      touch(mr);
+      if (JSON.stringify(mr) !== before) touch(mr);
       return { status: 200, body: record(mr) };
     },
 
@@ -358,8 +336,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         const sourceCommit = store.findCommit(project, source)!;
         const targetCommit = store.findCommit(project, target)!;
         const changes: Record<string, { content: string; execute_filemode: boolean }> = {};
-        for (const [path, entry] of Object.entries(sourceCommit.tree)) {
-          if (targetCommit.tree[path]?.blob_id !== entry.blob_id) changes[path] = { content: project.repository.blobs[entry.blob_id]!, execute_filemode: entry.execute_filemode };
+        for (const [path, entry] of treeEntries(sourceCommit.tree)) {
+          if (entryOf(targetCommit.tree, path)?.blob_id !== entry.blob_id) changes[path] = { content: project.repository.blobs[entry.blob_id]!, execute_filemode: entry.execute_filemode };
         }
         const author = principal.user;
         let parent = target;

@@ -61,7 +61,7 @@ export function projectFull(store: Store, project: Project) {
     ...projectSimple(store, project),
     visibility: project.visibility,
     archived: false,
-    empty_repo: Object.keys(store.resolveRef(project, undefined)?.tree ?? {}).length === 0,
+    empty_repo: (store.resolveRef(project, undefined)?.tree.size ?? 0) === 0,
     merge_requests_enabled: true,
   };
 }

@@ -5,18 +5,18 @@
 import { createHash } from 'node:crypto';
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeCommit } from '../data.ts';
 import { FORBIDDEN, MAX_LINK, message, PROJECT_NOT_FOUND } from '../common.ts';
-import { entryOf } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
+import { entryOf, treePaths, type Commit } from '../tree.ts';
 
 const FILE_NOT_FOUND = { status: 404 as const, body: message('404 File Not Found') };
 const bad = (text: string, field: string) => ({ status: 400 as const, body: { message: `400 Bad request - ${text}`, errors: [{ in: 'body', field, problem: text }] } });
 
 /** The entries under `dir` (all levels when recursive): directories first, then files, each by name. */
-function treeEntries(commit: FakeCommit, dir: string, recursive: boolean): { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }[] | undefined {
+function treeEntries(commit: Commit, dir: string, recursive: boolean): { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }[] | undefined {
   const prefix = dir === '' ? '' : `${dir}/`;
-  const paths = Object.keys(commit.tree).filter((p) => p.startsWith(prefix));
+  const all = treePaths(commit.tree);
+  const paths = all.filter((p) => p.startsWith(prefix));
   if (dir !== '' && paths.length === 0) return undefined;
   const trees = new Set<string>();
   const blobs: string[] = [];
@@ -25,12 +25,15 @@ function treeEntries(commit: FakeCommit, dir: string, recursive: boolean): { id:
     for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth++) trees.add(prefix + rest.slice(0, depth).join('/'));
     if (recursive || rest.length === 1) blobs.push(path);
   }
-  const treeId = (path: string) => createHash('sha1').update(`tree ${path}\n${Object.entries(commit.tree).filter(([p]) => p.startsWith(`${path}/`)).map(([p, e]) => `${p} ${e.blob_id}`).join('\n')}`).digest('hex');
+  const treeId = (path: string) => createHash('sha1').update(`tree ${path}\n${all.filter((p) => p.startsWith(`${path}/`)).map((p) => `${p} ${entryOf(commit.tree, p)!.blob_id}`).join('\n')}`).digest('hex');
   const name = (path: string) => path.split('/').pop()!;
   const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [
     ...[...trees].sort(byPath).map((path) => ({ id: treeId(path), name: name(path), type: 'tree' as const, path, mode: '040000' })),
-    ...blobs.sort(byPath).map((path) => ({ id: commit.tree[path]!.blob_id, name: name(path), type: 'blob' as const, path, mode: commit.tree[path]!.execute_filemode ? '100755' : '100644' })),
+    ...blobs.sort(byPath).map((path) => {
+      const entry = entryOf(commit.tree, path)!;
+      return { id: entry.blob_id, name: name(path), type: 'blob' as const, path, mode: entry.execute_filemode ? '100755' : '100644' };
+    }),
   ];
 }
 
@@ -87,7 +90,7 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
    * Checks shared by the three writes (a project the caller can see, Developer access, a safe path, a branch); returns
    * the project and the branch's head commit, or the answer.
    */
-  const prepareWrite = (id: string | number, principal: Principal, path: string, body: { branch: string; start_branch?: string; commit_message: string }): { answer: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad> } | { answer?: undefined; project: Project; head: FakeCommit } => {
+  const prepareWrite = (id: string | number, principal: Principal, path: string, body: { branch: string; start_branch?: string; commit_message: string }): { answer: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad> } | { answer?: undefined; project: Project; head: Commit } => {
     const project = store.findProject(id);
     if (!project || !store.canRead(project, principal.user)) return { answer: PROJECT_NOT_FOUND };
     if (!store.hasAccess(project, principal.user, 30)) return { answer: FORBIDDEN };
@@ -99,14 +102,14 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
   };
 
   /** The entry an update or a delete changes, or the answer when it is missing or changed since `last_commit_id`. */
-  const changedEntry = (head: FakeCommit, path: string, lastCommitId: string | undefined, verb: 'update' | 'delete') => {
+  const changedEntry = (head: Commit, path: string, lastCommitId: string | undefined, verb: 'update' | 'delete') => {
     const entry = entryOf(head.tree, path);
     if (!entry) return { answer: bad("A file with this name doesn't exist", 'file_path') };
     if (lastCommitId !== undefined && lastCommitId !== entry.last_commit_id) return { answer: bad(`You are attempting to ${verb} a file that has changed since you started editing it.`, 'last_commit_id') };
     return { entry };
   };
 
-  const write = (project: Project, principal: Principal, head: FakeCommit, branch: string, commitMessage: string, path: string, change: { content: string; execute_filemode: boolean } | null) => {
+  const write = (project: Project, principal: Principal, head: Commit, branch: string, commitMessage: string, path: string, change: { content: string; execute_filemode: boolean } | null) => {
     const commit = store.commit(project, { parent: head.id, message: commitMessage, author: principal.user, changes: { [path]: change } });
     project.repository.branches[branch] = commit.id;
     return commit;

@@ -14,31 +14,9 @@ import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, rawQuery, readableProj
 import type { Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupAncestors, readableGroup } from './group-access.ts';
 import { jobRecord } from './jobs.ts';
+import { runnerSummary } from './runner-summary.ts';
 
 const RUNNER_NOT_FOUND = { status: 404 as const, body: message('404 Runner Not Found') };
-
-/** The runner summary of list items (and of a job's `runner`). */
-export function runnerSummary(runner: FakeRunner) {
-  const paused = runner.paused === true;
-  return {
-    id: runner.id,
-    description: runner.description ?? null,
-    ip_address: '' as const,
-    active: !paused,
-    paused,
-    is_shared: runner.runner_type === 'instance_type',
-    runner_type: runner.runner_type,
-    name: runner.name ?? null,
-    online: runner.status === 'online',
-    status: runner.status,
-  };
-}
-
-/** The runner that picked a job, as the job record shows it, or null. */
-export function runnerOf(store: Store, job: FakeJob) {
-  const runner = job.runner_id === undefined ? undefined : store.data.runners?.find((r) => r.id === job.runner_id);
-  return runner ? runnerSummary(runner) : null;
-}
 
 /** The documented filters of the runner lists (`scope`, `type`, `status`, `paused`, `tag_list`, `version_prefix`). */
 interface Filters {
@@ -158,7 +136,7 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
         owner = { project_ids: [project.id] };
       }
       const runner: FakeRunner = {
-        id: store.nextId(runners()),
+        id: store.nextId('runners', runners()),
         runner_type: body.runner_type,
         ...owner,
         description: body.description ?? null,

@@ -102,7 +102,8 @@ export function settingsHandlers(store: Store): Handlers<Principal> {
         const missing = needed.filter((n) => next[n] === undefined || next[n] === null || next[n] === '');
         if (missing.length > 0) return { status: 400, body: message(`400 Bad request - ${flag} requires ${missing.join(' and ')}`) };
       }
-      store.data.application_settings = { ...next, updated_at: store.now(true) };
+      // The same settings again change nothing, not even updated_at.
+      if (JSON.stringify(next) !== JSON.stringify(current)) store.data.application_settings = { ...next, updated_at: store.now(true) };
       return { status: 200, body: currentSettings(store) };
     },
   };

@@ -37,7 +37,7 @@ export function tokenHandlers(store: Store): Handlers<Principal> {
 
   /** Records a new token of the user; deterministic secret (the token id, user and clock), unique among the tokens. */
   const create = (user: FakeUser, kind: 'personal' | 'impersonation', input: { name: string; scopes: string[]; expires_at: string }): FakeToken => {
-    const id = store.nextId(store.data.tokens.filter((t): t is FakeToken & { id: number } => typeof t.id === 'number'));
+    const id = store.nextId('tokens', store.data.tokens.filter((t): t is FakeToken & { id: number } => typeof t.id === 'number'));
     const created_at = store.now(true);
     const prefix = store.data.application_settings?.personal_access_token_prefix;
     const secret = createHash('sha256').update(`${kind}\n${id}\n${user.id}\n${input.name}\n${created_at}`).digest('hex').slice(0, 20);

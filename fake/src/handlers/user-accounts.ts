@@ -118,7 +118,7 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       // The documented body lists only the password rules: identity attributes left out get derived values rather
       // than a refusal the contract does not state (`user<id>`, its name, `<username>@users.service.example`).
       const given = (field: string) => (typeof input[field] === 'string' && (input[field] as string).trim() !== '' ? (input[field] as string) : undefined);
-      const id = store.nextId(store.data.users);
+      const id = store.peekId('users', store.data.users);
       const username = given('username') ?? `user${id}`;
       const [email, name] = [given('email') ?? `${username}@users.service.example`, given('name') ?? username];
       if (!validEmail(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
@@ -144,6 +144,7 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
         ...(Object.keys(profile).length > 0 ? { profile } : {}),
         created_by_id: principal.user.id,
       };
+      store.nextId('users', store.data.users); // taken now that the user is created
       store.data.users.push(user);
       return { status: 201, body: adminView(user) };
     },

@@ -823,7 +823,7 @@ export interface paths {
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented, so no response is declared for it. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          *
-         *     The status is 201, as for every POST that creates a resource. The response body is not documented, so its schema is open.
+         *     The status is 201, as for every POST that creates a resource; when `file` already has a section for `version`, nothing is committed and the status is 200. The response body is not documented, so its schema is open.
          */
         post: operations["repository/create-changelog"];
         delete?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
         put?: never;
         /**
          * Create a merge request
-         * @description Create a merge request from `source_branch` to `target_branch`. The description is limited to 1,048,576 characters. Labels that do not exist are created.
+         * @description Create a merge request from `source_branch` to `target_branch`. The description is limited to 1,048,576 characters. Labels that do not exist are created. While another merge request from the same source branch to the same target branch is open, the answer is 409.
          */
         post: operations["merge-requests/create-merge-request"];
         delete?: never;
@@ -9585,6 +9585,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The file already has a section for `version`; nothing was committed. Response body not documented. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description The changelog was committed. Response body not documented. */
             201: {
                 headers: {
@@ -14777,6 +14786,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

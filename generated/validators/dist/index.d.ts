@@ -450,7 +450,7 @@ export interface ResponseStatuses {
     "repository/list-contributors": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "repository/get-merge-base": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "repository/get-changelog": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-    "repository/create-changelog": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+    "repository/create-changelog": "200" | "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "users/list-users": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "users/create-user": "201" | "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
     "users/get-user": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
@@ -528,7 +528,7 @@ export interface ResponseStatuses {
     "projects/list-user-projects": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "merge-requests/list-merge-requests": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "merge-requests/list-project-merge-requests": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
-    "merge-requests/create-merge-request": "201" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
+    "merge-requests/create-merge-request": "201" | "400" | "401" | "403" | "404" | "409" | "429" | "500" | "503";
     "merge-requests/update-merge-request": "200" | "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "merge-requests/delete-merge-request": "400" | "401" | "403" | "404" | "429" | "500" | "503";
     "merge-requests/merge": "200" | "400" | "401" | "403" | "404" | "405" | "409" | "422" | "429" | "500" | "503";
