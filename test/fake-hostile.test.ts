@@ -4,7 +4,7 @@
  * answers afterwards. Operations the fake does not implement answer the server's 501 (after authentication).
  */
 import { describe, expect, it } from 'vitest';
-import { hostileCases, TOKEN } from './hostile/cases.ts';
+import { hostileCases, requestSemanticsCases, TOKEN } from './hostile/cases.ts';
 import { expectJsonType, sendCase } from './hostile/send.ts';
 import { useFake } from './support/fake.ts';
 
@@ -13,7 +13,7 @@ const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).sort();
 const { fake } = useFake({ anyToken: true, reset: false });
 
 describe('hostile inputs against the fake', { timeout: 60_000 }, () => {
-  it.each(hostileCases.map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
+  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
     const response = await sendCase(fake.url, hostile, hostile.maxBodyBytes ?? 64 * 1024);
     const text = response.body.subarray(0, 300).toString();
     expect(response.truncated, 'response body too large').toBe(false);

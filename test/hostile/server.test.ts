@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { registerServiceApi, serviceApiServerOptions } from '../../generated/server/dist/index.js';
 import { exampleHandlers, startExampleServer, type ExampleServer } from '../support/example-server.ts';
-import { hostileCases, TOKEN } from './cases.ts';
+import { hostileCases, requestSemanticsCases, TOKEN } from './cases.ts';
 import { expectJsonType, sendCase } from './send.ts';
 
 setFlagsFromString('--expose-gc');
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('hostile inputs against a server built on @service-api/server', { timeout: 60_000 }, () => {
-  it.each(hostileCases.map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
+  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
     const limit = hostile.maxBodyBytes ?? 64 * 1024;
     const response = await sendCase(server.origin, hostile, limit);
     expect([hostile.expect.status].flat(), `status ${response.status}: ${response.body.subarray(0, 300).toString()}`).toContain(response.status);

@@ -6,6 +6,7 @@
  * generators/server.ts copies this file into the package as `src/server-answer.ts`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hasBody } from './server-input.js';
 
 export const JSON_TYPE = 'application/json';
 
@@ -33,7 +34,9 @@ export function sendJsonText(reply: FastifyReply, status: number, text: string):
 export function refuseAfterBody(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown, bound: number): void {
   const raw = request.raw;
   const answer = () => void sendJsonText(reply, status, JSON.stringify(body));
-  if (raw.complete) return answer();
+  // `complete`: Node's parser has the whole request; `readableEnded`: the body was read (also without a socket, as
+  // Fastify's inject does).
+  if (raw.complete || raw.readableEnded || !hasBody(request.headers)) return answer();
   void reply.header('connection', 'close');
   if (Number(request.headers['content-length']) > bound || raw.destroyed) return answer();
   let discarded = 0;
