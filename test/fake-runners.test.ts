@@ -148,7 +148,7 @@ describe('one runner', () => {
     expect(await jobs('reporter-token', { system_id: 's_0a1b2c3d4e5f' })).toEqual([101]);
     expect(await jobs('reporter-token', { order_by: 'id', sort: 'asc' })).toEqual([101, 102]);
     const noOrder = await failure(jobs('reporter-token', { sort: 'asc' }));
-    expect([noOrder.status, messageOf(noOrder.body)]).toEqual([400, '400 Bad request - order_by is required when sort is given']);
+    expect([noOrder.status, messageOf(noOrder.body)]).toEqual([400, '400 Bad request - query parameters break a rule: `order_by` is required when `sort` is given.']);
     const [job] = await as('reporter-token').runners.listRunnerJobs({ path: { id: 1 }, query: { status: 'success' } });
     expect(job).toMatchObject({ id: 101, status: 'success', runner: { id: 1, runner_type: 'instance_type', is_shared: true } });
     expect(ids(await as('maintainer-token').runners.listRunnerJobs({ path: { id: 5 } }))).toEqual([103]);

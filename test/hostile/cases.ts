@@ -11,7 +11,8 @@ export interface HostileCase {
   path: string /* under /api/v4 */;
   headers?: Record<string, string>;
   body?: string | Buffer | (() => Buffer);
-  expect: { status: number | number[] };
+  /** `fake`: what the fake answers with its data set, where it differs from a server answering examples. */
+  expect: { status: number | number[]; fake?: number | number[] };
   /** Largest acceptable response body in bytes (default 64 KiB). */
   maxBodyBytes?: number;
 }
@@ -139,4 +140,34 @@ export const hostileCases: HostileCase[] = [
   { name: '30 KB header', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, 'X-Padding': 'x'.repeat(30 * 1024) }, expect: { status: [400, 431] } },
   { name: 'empty bearer token', method: 'GET', path: '/projects/1/jobs', headers: { Authorization: 'Bearer ' }, expect: { status: 401 } },
   { name: 'per_page far out of range', method: 'GET', path: '/projects/1/jobs?per_page=99999999999999999999', headers: TOKEN, expect: { status: 400 } },
+];
+
+/**
+ * The Service's request semantics (issue 21 items): a method the path does not have is 405 and an unknown path 404
+ * before any body is parsed, an empty body is no body whatever its type (the fake answers 404: no such record), a path
+ * parameter wins over its copy in the body or the query, a name sent plain and bracketed is a 400, a broken session
+ * cookie is no credential, `Accept` is ignored. Run against the server package and the fake; the mock joins them
+ * once it runs on the server package.
+ */
+export const requestSemanticsCases: HostileCase[] = [
+  { name: '21.8 malformed session cookie alone: no credential', method: 'GET', path: '/projects/1/jobs', headers: { Cookie: '_service_session=%' }, expect: { status: 401 } },
+  { name: '21.8 malformed session cookie beside a valid token', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, Cookie: '_service_session=%' }, expect: { status: 200 } },
+  { name: '21.4 multipart on a method the path does not have', method: 'PUT', path: '/users/1', ...withToken(multipart([['name', 'n']])), expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '21.4 multipart on a method the path does not have, without credentials', method: 'PUT', path: '/users/1', ...multipart([['name', 'n']]), expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '21.4 multipart on an unknown path', method: 'POST', path: '/no/such/path', ...withToken(multipart([['file', archive]])), expect: { status: 404 }, maxBodyBytes: 4096 },
+  { name: '21.4 JSON on a method the path does not have, without credentials', method: 'PATCH', path: '/projects/1/jobs', headers: { 'Content-Type': 'application/json' }, body: '{"a":', expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '21.4 50 MB JSON on an unknown path', method: 'POST', path: '/no/such/path', headers: { 'Content-Type': 'application/json' }, body: () => Buffer.alloc(50 * 1024 * 1024, 0x20), expect: { status: 404 }, maxBodyBytes: 4096 },
+  { name: '21.2 empty JSON body on a DELETE', method: 'DELETE', path: `${MERGE_REQUESTS}/999`, headers: { ...TOKEN, 'Content-Type': 'application/json', 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty chunked JSON body on a DELETE', method: 'DELETE', path: '/projects/1/error_tracking/client_keys/999', headers: { ...TOKEN, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty form body on a DELETE', method: 'DELETE', path: '/groups/1/badges/999', headers: { ...TOKEN, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty multipart body on a DELETE', method: 'DELETE', path: '/projects/1/invitations/nobody%40example.com', headers: { ...TOKEN, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty text/plain body on a DELETE', method: 'DELETE', path: '/groups/1/hooks/999', headers: { ...TOKEN, 'Content-Type': 'text/plain', 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.3 path parameter repeated URL-encoded in the body', method: 'PUT', path: '/projects/1/repository/files/src%2Findex.js', ...json({ file_path: 'src%2Findex.js', branch: 'main', commit_message: 'm', content: 'x' }), expect: { status: 200, fake: 200 } },
+  { name: '21.3 path parameter repeated in the query with another value', method: 'PUT', path: '/projects/1/repository/files/src%2Findex.js?file_path=other.js', ...json({ branch: 'main', commit_message: 'm', content: 'y' }), expect: { status: 200, fake: 200 } },
+  { name: '21.7 deepObject parameter plain, then bracketed', method: 'GET', path: '/users?custom_attributes=a&custom_attributes[b]=c', headers: TOKEN, expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '21.7 deepObject parameter bracketed, then plain', method: 'GET', path: '/users?custom_attributes[b]=c&custom_attributes=a', headers: TOKEN, expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '21.7 form field plain and bracketed', method: 'POST', path: MERGE_REQUESTS, ...form('source_branch=a&target_branch=b&title=t&labels=x&labels[a]=y'), expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '21.9 Accept: application/json on a raw file download', method: 'GET', path: '/projects/1/repository/files/README.md/raw?ref=main', headers: { ...TOKEN, Accept: 'application/json' }, expect: { status: 200, fake: 200 } },
+  { name: '21.9 Accept: application/json on an archive download', method: 'GET', path: '/projects/1/repository/archive', headers: { ...TOKEN, Accept: 'application/json' }, expect: { status: 200, fake: 200 } },
+  { name: '21.9 Accept: text/html on a JSON operation', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, Accept: 'text/html' }, expect: { status: 200, fake: 200 } },
 ];

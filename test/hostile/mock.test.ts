@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useMock } from '../support/mock.ts';
-import { hostileCases, TOKEN } from './cases.ts';
-import { sendCase } from './send.ts';
+import { hostileCases, requestSemanticsCases, TOKEN } from './cases.ts';
+import { expectJsonType, sendCase } from './send.ts';
 
 /** Loose: the heap may hold some garbage between collections, but never a multiple of a hostile body. */
 const HEAP_GROWTH_LIMIT = 300 * 1024 * 1024;
@@ -17,11 +17,12 @@ describe('hostile inputs against the mock', { timeout: 60_000 }, () => {
   const baseline = process.memoryUsage().heapUsed;
   const origin = () => api().replace(/\/api\/v4$/, '');
 
-  it.each(hostileCases.map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
+  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
     const response = await sendCase(origin(), hostile, hostile.maxBodyBytes ?? 64 * 1024);
     const text = response.body.subarray(0, 300).toString();
     expect([hostile.expect.status].flat(), `status ${response.status}: ${text}`).toContain(response.status);
     expect(response.truncated, 'response body too large').toBe(false);
+    expectJsonType(response.headers['content-type']);
     if (response.status >= 400 && response.body.length > 0) expect(String((JSON.parse(response.body.toString()) as { message?: unknown }).message)).toMatch(new RegExp(`^${response.status} `));
 
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);

@@ -196,9 +196,6 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       const runner = findRunner(params.id);
       if (!runner) return RUNNER_NOT_FOUND;
       if (!canRead(runner, principal.user)) return FORBIDDEN;
-      if (query.sort !== undefined && query.order_by === undefined) {
-        return { status: 400, body: { message: '400 Bad request - order_by is required when sort is given', errors: [{ in: 'query', field: 'order_by', problem: 'is required when sort is given' }] } };
-      }
       const jobs = visibleJobs(runner, principal.user)
         .filter((j) => (query.status === undefined || j.status === query.status) && (query.system_id === undefined || j.runner_system_id === query.system_id))
         .sort((a, b) => (query.sort === 'asc' ? a.id - b.id : b.id - a.id));
