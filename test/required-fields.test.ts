@@ -11,7 +11,7 @@ import type { Aliases } from '../scripts/lib/coverage.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 import { requiredFieldViolations, type RecordInventory } from '../scripts/lib/required-fields.ts';
 import { publishedDocument } from './support/documents.ts';
-import { knownViolations, readShared, sharedMissing } from './support/shared.ts';
+import { readShared, sharedMissing } from './support/shared.ts';
 
 const record = (schema: object): OpenApiDocument => ({ openapi: '3.1.0', info: { title: 't', version: '0' }, paths: {}, components: { schemas: { Widget: schema } } }) as OpenApiDocument;
 const inventory = (...fields: { name: string; nullable?: boolean }[]): RecordInventory => ({ resources: [{ name: 'Widget', fields }] });
@@ -45,16 +45,9 @@ else {
   describe('the published document against the seed inventory', () => {
     const aliases = JSON.parse(readFileSync(join(ROOT, 'scripts', 'coverage-aliases.json'), 'utf8')) as Aliases;
     const found = requiredFieldViolations(publishedDocument(), JSON.parse(inventoryText) as RecordInventory, aliases).map((v) => `${v.field}: ${v.problem}`);
-    const known = Object.entries(knownViolations<Record<string, Record<string, string[]>>>('required-fields') ?? {}).flatMap(([problem, records]) =>
-      Object.entries(records).flatMap(([name, fields]) => fields.map((field) => `${name}.${field}: ${problem}`)),
-    );
 
     it('every field the inventory lists is required, or the schema says why not', () => {
-      expect(found.filter((v) => !known.includes(v))).toEqual([]);
-    });
-
-    it('lists no known violation that is fixed (delete it from test/fixtures/known-violations.yaml)', () => {
-      expect(known.filter((v) => !found.includes(v))).toEqual([]);
+      expect(found).toEqual([]);
     });
   });
 }

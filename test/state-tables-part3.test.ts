@@ -128,7 +128,9 @@ describe('merge request state table', () => {
       ssh_url_to_repo: 'git@service.example:my-group/empty.git', http_url_to_repo: 'https://service.example/my-group/empty.git',
       namespace: { id: 9, name: 'My Group', path: 'my-group', kind: 'group', full_path: 'my-group', parent_id: null, avatar_url: null, web_url: 'https://service.example/groups/my-group' },
     };
-    const full: Project = { ...anonymous, readme_url: null, import_url: null, _links: { self: 'https://service.example/api/v4/projects/3' } };
+    const api = 'https://service.example/api/v4/projects/3';
+    const _links = { self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`, labels: `${api}/labels`, events: `${api}/events`, members: `${api}/members`, cluster_agents: `${api}/cluster_agents` };
+    const full: Project = { ...anonymous, readme_url: null, import_url: null, _links };
     expect(validateSchema('ProjectSimple', anonymous).errors).toEqual([]);
     expect(validateSchema('Project', full).errors).toEqual([]);
   });

@@ -6,7 +6,7 @@
  * `x-admin-only` says nothing about who sees them there, so it does not make them optional.
  */
 const BOUND = ['x-admin-only', 'x-tiers', 'x-offerings', 'x-feature-flag', 'x-stability', 'x-varies-with-caller'];
-const CONDITIONAL = /\b(only (when|if|for|with|to|on)|present (only )?(when|if)|omitted (when|if|for)|absent (when|if|for|otherwise)|returned (only )?(when|if|with)|when `[a-z_]+=|vary with)\b/i;
+const CONDITIONAL = /\b(only (when|if|for|with|to|on)|present (only )?(when|if)|omitted (when|if|for)|absent (when|if|for|otherwise)|returned (only )?(when|if|with)|when `[a-z_]+=|vary with|conditional|optional key)\b/i;
 
 /**
  * Why a response field may be absent, as its property schema says (undefined: nothing says so). `adminView`: the

@@ -5,7 +5,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
-import YAML from 'yaml';
 import { ROOT } from '../../scripts/lib/paths.ts';
 
 export const SHARED = join(ROOT, '..', 'shared');
@@ -35,10 +34,4 @@ export function sharedMissing(what: string): void {
     console.warn(`skipped: ${title}`);
     it.skip(title, () => undefined);
   }
-}
-
-/** A check's section of test/fixtures/known-violations.yaml: the known violations that open branches are fixing. */
-export function knownViolations<T>(check: 'required-fields' | 'status-sources'): T | undefined {
-  const all = YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'known-violations.yaml'), 'utf8')) as Record<string, unknown> | null;
-  return (all?.[check] ?? undefined) as T | undefined;
 }

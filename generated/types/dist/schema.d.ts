@@ -2847,7 +2847,7 @@ export interface components {
         /** @description CI job record. */
         Job: components["schemas"]["JobBase"] & {
             /**
-             * @description Why the job failed. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open). Whether the field is sent for jobs that did not fail is not documented, so it is optional.
+             * @description Why the job failed. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open). A job that did not fail has no failure reason: the field may be absent for it.
              * @example script_failure
              * @example stuck_or_timeout_failure
              */
@@ -3019,9 +3019,9 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             import_status: components["schemas"]["ProjectImportStatus"];
             correlation_id: string;
-            /** @description Relations that failed to import. The item shape is not documented, so items are open. */
+            /** @description Relations that failed to import; may be present when `import_status` is `failed`, `started` or `finished`. The item shape is not documented, so items are open. */
             failed_relations?: unknown[];
-            /** @description The import error. Present for remote and object-storage imports; on the import status endpoint it is filled when `import_status` is `failed`. */
+            /** @description The import error. Present only for remote and object-storage imports and, on the import status endpoint, when `import_status` is `failed`. */
             import_error?: string | null;
         };
         /** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
@@ -3094,7 +3094,9 @@ export interface components {
              */
             relation: string;
             status: components["schemas"]["RelationImportStatus"];
+            /** @description When the relation import was created. Present only on the status list (`GET /projects/{id}/relation-imports`). */
             created_at?: components["schemas"]["Timestamp"];
+            /** @description When the relation import last changed. Present only on the status list (`GET /projects/{id}/relation-imports`). */
             updated_at?: components["schemas"]["Timestamp"];
         };
         /**
@@ -3565,9 +3567,9 @@ export interface components {
         UserAdminSingle: components["schemas"]["UserAdmin"] & {
             public_email: string | null;
             commit_email: string | null;
-            /** @description Subscription plan (enterprise edition only). Its type is not documented. */
+            /** @description Subscription plan. Enterprise edition only; absent otherwise. Its type is not documented. */
             plan?: unknown;
-            /** @description Whether the user is on a trial (enterprise edition only). Its type is not documented. */
+            /** @description Whether the user is on a trial. Enterprise edition only; absent otherwise. Its type is not documented. */
             trial?: unknown;
             sign_in_count: number;
         };
@@ -4114,7 +4116,7 @@ export interface components {
         };
         /** @description Billable member of a top-level group. `email` is conditional: it is present only in some cases, which are not documented. `last_activity_on` and `last_login_at` are null for a member who has not been active or signed in yet. Field types follow the fields' meaning. */
         BillableMember: components["schemas"]["UserBasic"] & {
-            /** @description E-mail address; present only in cases that are not documented. */
+            /** @description E-mail address. Conditional: present only in some cases, which are not documented. */
             email?: string;
             /**
              * Format: date
@@ -4632,39 +4634,39 @@ export interface components {
             last_activity_at: components["schemas"]["Timestamp"];
             namespace: components["schemas"]["ProjectNamespace"];
         };
-        /** @description API links of the project (URLs). Which links appear depends on the features enabled and the caller's permissions; only `self` is always there. */
+        /** @description API links of the project (URLs). */
         ProjectLinks: {
             self: string;
-            issues?: string;
-            merge_requests?: string;
-            repo_branches?: string;
-            labels?: string;
-            events?: string;
-            members?: string;
-            cluster_agents?: string;
+            issues: string;
+            merge_requests: string;
+            repo_branches: string;
+            labels: string;
+            events: string;
+            members: string;
+            cluster_agents: string;
         };
-        /** @description Cleanup policy of the project's container registry. The API documents the field names only: every field may be absent or null, and `cadence`, `keep_n` and `older_than` are left untyped. */
+        /** @description Cleanup policy of the project's container registry. The API documents the field names only: `cadence`, `keep_n` and `older_than` are left untyped, and the fields that may be unset are nullable. */
         ProjectContainerExpirationPolicy: {
             /** @description How often the policy runs. Type not documented. */
-            cadence?: unknown;
-            enabled?: boolean;
+            cadence: unknown;
+            enabled: boolean;
             /** @description Number of tags to keep (a count). Type not documented. */
-            keep_n?: unknown;
+            keep_n: unknown;
             /** @description Age beyond which tags are removed. Type not documented. */
-            older_than?: unknown;
+            older_than: unknown;
             /** @description Regular expression of tag names to remove; null when not set. */
-            name_regex?: string | null;
+            name_regex: string | null;
             /** @description Regular expression of tag names to keep; null when not set. */
-            name_regex_keep?: string | null;
+            name_regex_keep: string | null;
             /** @description When the policy runs next; null when it is not scheduled. */
-            next_run_at?: components["schemas"]["NullableTimestamp"];
+            next_run_at: components["schemas"]["NullableTimestamp"];
         };
         /** @description The caller's access to the project, through project membership and through group membership. The shapes of `project_access` and `group_access` are not documented; either is null when the caller has no such membership. */
         ProjectPermissions: {
             /** @description Access through project membership; null without one. Shape not documented. */
-            project_access?: unknown;
+            project_access: unknown;
             /** @description Access through group membership; null without one. Shape not documented. */
-            group_access?: unknown;
+            group_access: unknown;
         };
         /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Field types follow the fields' meaning; fields whose type is not documented and not obvious are left untyped, and fields that may be empty are nullable. */
         Project: components["schemas"]["ProjectSimple"] & {
@@ -4870,67 +4872,67 @@ export interface components {
         MergeRequestLabel: {
             name: string;
             /** @description Label colour, for example `#d9534f`. */
-            color?: string;
+            color: string;
             /** @description Label description; null when the label has none. */
-            description?: string | null;
+            description: string | null;
             /** @description Label description rendered as HTML; null when the label has none. */
-            description_html?: string | null;
+            description_html: string | null;
             /** @description Text colour, for example `#FFFFFF`. */
-            text_color?: string;
+            text_color: string;
         };
         /** @description The milestone of a merge request. Types follow the fields' meaning; fields that may be empty (no description, no dates) are nullable. */
         MergeRequestMilestone: {
             id: number;
-            iid?: number;
+            iid: number;
             /** @description Project of the milestone; null or absent for a group milestone. */
             project_id?: number | null;
             title: string;
             /** @description Milestone description; null or empty when none was given. */
-            description?: string | null;
+            description: string | null;
             /** @description Milestone state; the set of values is not documented, so it stays open. */
-            state?: string;
-            created_at?: components["schemas"]["Timestamp"];
-            updated_at?: components["schemas"]["Timestamp"];
+            state: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
             /** @description Due date (a calendar date, `YYYY-MM-DD`); null when not set. */
-            due_date?: string | null;
+            due_date: string | null;
             /** @description Start date (a calendar date, `YYYY-MM-DD`); null when not set. */
-            start_date?: string | null;
-            web_url?: string;
+            start_date: string | null;
+            web_url: string;
         };
         /** @description References to the merge request: short, relative and full (strings). */
         MergeRequestReferences: {
-            short?: string;
-            relative?: string;
-            full?: string;
+            short: string;
+            relative: string;
+            full: string;
         };
         /** @description Time tracking of the merge request. The estimate and time spent are numbers of seconds; the human-readable forms are null when no time was estimated or spent. */
         MergeRequestTimeStats: {
-            time_estimate?: number;
-            total_time_spent?: number;
+            time_estimate: number;
+            total_time_spent: number;
             /** @description Human-readable estimate; null without an estimate. */
-            human_time_estimate?: string | null;
+            human_time_estimate: string | null;
             /** @description Human-readable time spent; null when no time was spent. */
-            human_total_time_spent?: string | null;
+            human_total_time_spent: string | null;
         };
         /** @description The latest pipeline of a merge request. Types follow the fields' meaning. */
         MergeRequestPipeline: {
             id: number;
-            sha?: string;
-            ref?: string;
+            sha: string;
+            ref: string;
             /** @description Pipeline status; the set of values is not documented here, so it stays open. */
-            status?: string;
-            web_url?: string;
+            status: string;
+            web_url: string;
         };
         /** @description Commit SHAs describing the diff; each is null while the diff is not computed yet. */
         MergeRequestDiffRefs: {
-            base_sha?: string | null;
-            head_sha?: string | null;
-            start_sha?: string | null;
+            base_sha: string | null;
+            head_sha: string | null;
+            start_sha: string | null;
         };
         /** @description Task list completion in the description. */
         MergeRequestTaskCompletionStatus: {
-            count?: number;
-            completed_count?: number;
+            count: number;
+            completed_count: number;
         };
         /** @description The fields of a merge request record and their types, and the rules of the state table on them; a rule on a field applies when the field is present. Which fields are always there is stated by the full record (`MergeRequest`) and the reduced record (`MergeRequestSimple`). */
         MergeRequestFields: {
@@ -5159,25 +5161,25 @@ export interface components {
             /** @description Role as an integer, for example 40 for Maintainer. */
             access_level: number;
             access_level_description: string;
-            /** @description Group and user variants only. */
+            /** @description Present only for the group and user variants of an entry. */
             id?: number;
-            /** @description Group and user variants only. A user ID; type not documented. */
+            /** @description Present only for the group and user variants of an entry. A user ID; type not documented. */
             user_id?: unknown;
-            /** @description Group and user variants only. A group ID; type not documented. */
+            /** @description Present only for the group and user variants of an entry. A group ID; type not documented. */
             group_id?: unknown;
-            /** @description Group and user variants only. A deploy key ID; type not documented. */
+            /** @description Present only for the group and user variants of an entry. A deploy key ID; type not documented. */
             deploy_key_id?: unknown;
         };
         /** @description A protected branch the rule applies to. Types follow the fields' meaning. */
         ApprovalRuleProtectedBranch: {
             id: number;
             name: string;
-            push_access_levels?: components["schemas"]["ApprovalRuleAccessLevel"][];
-            merge_access_levels?: components["schemas"]["ApprovalRuleAccessLevel"][];
-            unprotect_access_levels?: components["schemas"]["ApprovalRuleAccessLevel"][];
-            allow_force_push?: boolean;
-            code_owner_approval_required?: boolean;
-            inherited?: boolean;
+            push_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+            merge_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+            unprotect_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+            allow_force_push: boolean;
+            code_owner_approval_required: boolean;
+            inherited: boolean;
         };
         /** @description Approval rule of a project or a group. Fields returned vary with the caller's permissions, so only the rule's identity, kind and required approvals are always there. `usernames` is shown by the project rule list only. */
         ApprovalRule: {
@@ -5234,7 +5236,7 @@ export interface components {
         ProjectApprovalSettingsUpdated: {
             /**
              * @deprecated
-             * @description Deprecated. Number of approvals required, an integer (as `POST /projects/{id}/approvals` takes it); on the project record this field exists on Premium and Ultimate only, so it is not always returned.
+             * @description Deprecated. Number of approvals required, an integer (as `POST /projects/{id}/approvals` takes it); Premium and Ultimate only.
              */
             approvals_before_merge?: number;
             /** @description Remove approvals when new commits are pushed. */
@@ -5310,21 +5312,21 @@ export interface components {
             /** @description Usernames of users who may approve; added together with `user_ids`. */
             usernames?: string[];
         };
-        /** @description Default branch protection of new projects; all keys optional. */
+        /** @description Default branch protection of new projects. All keys are optional. */
         DefaultBranchProtectionDefaults: {
-            /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
+            /** @description Access levels allowed to push: Developer (30) or Maintainer (40). An optional key: like every key of this object, it may be absent. */
             allowed_to_push?: ((30 | 40) | {
                 /** @enum {integer} */
                 access_level: 30 | 40;
             })[];
-            /** @description Allow force push for users with push access. */
+            /** @description Allow force push for users with push access. An optional key: like every key of this object, it may be absent. */
             allow_force_push?: boolean;
-            /** @description Access levels allowed to merge: 30 or 40. */
+            /** @description Access levels allowed to merge: 30 or 40. An optional key: like every key of this object, it may be absent. */
             allowed_to_merge?: ((30 | 40) | {
                 /** @enum {integer} */
                 access_level: 30 | 40;
             })[];
-            /** @description Developers may push the initial commit. */
+            /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
             developer_can_initial_push?: boolean;
         };
         /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
@@ -5788,16 +5790,16 @@ export interface components {
         DependencyPackageManager: "bundler" | "composer" | "conan" | "go" | "gradle" | "maven" | "npm" | "nuget" | "pip" | "pipenv" | "pnpm" | "yarn" | "sbt" | "setuptools";
         /** @description A vulnerability of the dependency. `id` is an integer; the other types follow the fields' meaning. */
         DependencyVulnerability: {
-            name?: string;
+            name: string;
             /** @description Severity; the set of values is not documented, so it stays open. */
-            severity?: string;
+            severity: string;
             id: number;
-            url?: string | null;
+            url: string | null;
         };
         /** @description A license of the dependency. Types follow the fields' meaning; `url` is null when the license has none. */
         DependencyLicense: {
             name: string;
-            url?: string | null;
+            url: string | null;
         };
         /** @description A dependency detected in the project. `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
         Dependency: {
@@ -5808,7 +5810,7 @@ export interface components {
             dependency_file_path: string;
             /** @description Present only when the caller may read the security dashboard. */
             vulnerabilities?: components["schemas"]["DependencyVulnerability"][];
-            licenses?: components["schemas"]["DependencyLicense"][];
+            licenses: components["schemas"]["DependencyLicense"][];
         };
         /** @description An analytics query. Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
         ProductAnalyticsQuery: {
