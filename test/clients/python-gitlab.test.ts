@@ -1,8 +1,9 @@
 /**
  * The Python SDK of this API family (Debian's python3-gitlab) against the mock, a server built on
- * @service-api/server and the stateful fake: `python-gitlab/scenario.py` makes one call per operation it has an object
- * API for, in one Python process per target. Every call must pass and reach the operation it is listed for (by the
- * requests the client sent and, where the target logs them, by the requests it answered).
+ * @service-api/server and the stateful fake: `python-gitlab/scenario.py` makes one call per operation of the contract
+ * (its object API where it has one, its generic `http_*` methods elsewhere), in one Python process per target. Every
+ * call must pass and reach the operation it is listed for (by the requests the client sent and, where the target logs
+ * them, by the requests it answered).
  * A missing python-gitlab fails on CI (`.ci/run` installs it) and is reported as skipped elsewhere.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultData } from '../../fake/src/index.ts';
+import { listOperations } from '../../generators/lib/document.ts';
+import { publishedDocument } from '../support/documents.ts';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
 import { mockIds, type CallIds } from './gitbeaker-calls.ts';
@@ -48,6 +51,8 @@ interface PythonIds extends CallIds {
   ldapCn: string;
   /** A branch the file calls create from the default branch, then the source of the new merge request. */
   newBranch: string;
+  /** The system id of a manager of `runner`. */
+  runnerManager: string;
 }
 
 /** What the scenario printed for one call. */
@@ -60,9 +65,11 @@ interface Outcome {
   requests: string[];
 }
 
+const mockPythonIds: PythonIds = { ...mockIds, ldapCn: 'developers', newBranch: 'feature', runnerManager: 's_0a1b2c3d4e5f' };
+
 interface Target {
   name: string;
-  settings: () => { url: string; token: string; tokens?: Record<string, string>; ids: PythonIds };
+  settings: () => { url: string; token: string; tokens?: Record<string, string>; jobToken: string; ids: PythonIds };
   /** Request lines the target answered (optional). */
   lines?: string[];
 }
@@ -70,7 +77,7 @@ interface Target {
 const mockTarget = (): Target => {
   const lines: string[] = [];
   const api = useMock({ log: (line) => lines.push(line) });
-  return { name: 'mock', lines, settings: () => ({ url: api().replace(/\/api\/v4$/, ''), token: 'glpat-test', ids: { ...mockIds, ldapCn: 'developers', newBranch: 'feature' } }) };
+  return { name: 'mock', lines, settings: () => ({ url: api().replace(/\/api\/v4$/, ''), token: 'glpat-test', jobToken: 'job-token', ids: mockPythonIds }) };
 };
 
 const serverTarget = (): Target => {
@@ -79,10 +86,13 @@ const serverTarget = (): Target => {
     server = await startExampleServer();
   });
   afterAll(() => server?.close());
-  return { name: 'server package', settings: () => ({ url: server!.origin, token: 'glpat-test', ids: { ...mockIds, ldapCn: 'developers', newBranch: 'feature' } }) };
+  return { name: 'server package', settings: () => ({ url: server!.origin, token: 'glpat-test', jobToken: 'job-token', ids: mockPythonIds }) };
 };
 
-/** The fake on its default data set plus an LDAP group link for the deletion by cn; a new fake for the run. */
+/**
+ * The fake on its default data set plus an LDAP group link for the deletion by cn, as its administrator (`fakeToken`
+ * names the exceptions) or the token of its running job; a new fake for the run.
+ */
 const fakeTarget = (operationIds: string[]): Target => {
   const lines: string[] = [];
   let fake: LoggedFake | undefined;
@@ -98,8 +108,9 @@ const fakeTarget = (operationIds: string[]): Target => {
     settings: () => ({
       url: fake!.origin,
       token: 'admin-token',
+      jobToken: 'job-token',
       tokens: Object.fromEntries(operationIds.map((id) => [id, fakeToken(id)])),
-      ids: { ...fakeIds(fake!.readmeBlob), ldapCn: 'qa', newBranch: 'feature/python' },
+      ids: { ...fakeIds(fake!.readmeBlob), ldapCn: 'qa', newBranch: 'feature/python', runnerManager: 's_3d4e5f607182' },
     }),
   };
 };
@@ -108,6 +119,9 @@ const run = promisify(execFile);
 
 describe.skipIf(missing !== undefined)('python-gitlab', () => {
   const { command, operationIds } = 'command' in python ? python : { command: '', operationIds: [] };
+  it('calls every operation of the contract, each once', () => {
+    expect([...operationIds].sort()).toEqual(listOperations(publishedDocument()).map((entry) => entry.operationId).sort());
+  });
   describe.each([mockTarget(), serverTarget(), fakeTarget(operationIds)])('against the $name', ({ name, settings, lines }) => {
     const outcomes = new Map<string, Outcome>();
     beforeAll(async () => {

@@ -24,7 +24,7 @@ export function reached(lines: string[]): string[] {
 const fakeTokens: Record<string, string> = {
   // Runner creation takes a token with the create_runner scope (the group owner's); migration 1 is Dev's, read by its owner.
   'runners/create-user-runner': 'runner-creator-token',
-  ...Object.fromEntries(['get-migration', 'list-migration-entities', 'get-migration-entity'].map((id) => [`bulk-imports/${id}`, 'developer-token'])),
+  ...Object.fromEntries(['get-migration', 'list-migration-entities', 'get-migration-entity', 'get-entity-failures'].map((id) => [`bulk-imports/${id}`, 'developer-token'])),
 };
 
 export function fakeToken(operationId: string): string {

@@ -1,17 +1,15 @@
-"""One call of python-gitlab (Debian's python3-gitlab) per operation of the contract it has an object API for, as a
-team would write it, in order: create, then read, update and delete.
+"""One call of python-gitlab (Debian's python3-gitlab) per operation of the contract, as a team would write it: the
+object API where python-gitlab 3.12 has one, its generic request methods (`gl.http_*`) elsewhere; in order: create,
+then read, update and delete.
 
     scenario.py --list                 the operationIds, one JSON array
     scenario.py '<JSON settings>'      runs every call; one JSON line per call
 
-Settings: {"url": origin, "token": default token, "tokens": {operationId: token}, "ids": {...}} (the ids are the
-records the calls name, as in test/clients/gitbeaker-calls.ts, plus `ldapCn`, an LDAP group link deleted by its cn,
-and `newBranch`, the branch the file calls create and the merge request starts from). Each line: the operationId the call is meant to
+Settings: {"url": origin, "token": default token, "tokens": {operationId: token}, "jobToken": a job token,
+"ids": {...}} (the ids are the records the calls name, as in test/clients/gitbeaker-calls.ts, plus `ldapCn`, an LDAP group link deleted by its cn,
+`newBranch`, the branch the file calls create and the merge request starts from, and `runnerManager`, the system id
+of a manager of `runner`). Each line: the operationId the call is meant to
 reach, the python-gitlab method, ok or the exception class and message, and the requests the call sent.
-Not called: operations python-gitlab 3.12 has no object API for (bulk imports, changelogs, relation imports, group
-approval rules, plan limits, dependencies, product analytics, error tracking, the current user's tokens, runners
-and avatar, disabling two-factor authentication, the job-token endpoints, runner manager jobs) and the HEAD
-operations.
 """
 import gzip
 import io
@@ -20,6 +18,7 @@ import sys
 import warnings
 
 import gitlab
+from gitlab.utils import EncodedId
 from gitlab.v4.objects import GroupBillableMember
 
 # list() without get_all warns that it returns one page: one page is what the calls mean.
@@ -147,8 +146,52 @@ CALLS = [
     ("approvals/list-project-approval-rules", "project.approvalrules.list", lambda c: c.p().approvalrules.list()),
     ("approvals/create-project-approval-rule", "project.approvalrules.create", lambda c: c.p().approvalrules.create({"name": "security", "approvals_required": 1})),
     ("application/get-settings", "settings.get", lambda c: c.gl.settings.get()),
-    ("application/update-settings", "settings.update", lambda c: c.gl.settings.update(new_data={"signup_enabled": False})),
+    ("application/update-settings", "settings.update", lambda c: c.gl.settings.update(new_data={"signup_enabled": False, "cube_api_base_url": "https://cube.example", "cube_api_key": "secret"})),
 ]
+
+# Operations python-gitlab 3.12 has no object API for, through its generic request methods (paths relative to the
+# API root, ids encoded as the object API encodes them).
+HTTP_CALLS = [
+    ("jobs/get-token-job", "http_get", lambda c: c.as_job().http_get("/job")),
+    ("jobs/get-allowed-agents", "http_get", lambda c: c.as_job().http_get("/job/allowed_agents")),
+    ("repository/get-file-metadata", "http_head", lambda c: c.gl.http_head(f"{c.file_path()}", query_data={"ref": "main"})),
+    ("repository/get-file-blame-metadata", "http_head", lambda c: c.gl.http_head(f"{c.file_path()}/blame", query_data={"ref": "main"})),
+    ("repository/get-raw-file-metadata", "http_head", lambda c: c.gl.http_head(f"{c.file_path()}/raw", query_data={"ref": "main"})),
+    ("project-import-export/import-relation", "http_post(files)", lambda c: c.gl.http_post("/projects/import-relation", post_data={"path": str(c.i["project"]), "relation": "issues"}, files={"file": ("export.tar.gz", export_file(), "application/gzip")})),
+    ("project-import-export/list-relation-imports", "http_get", lambda c: c.gl.http_get(f"/projects/{c.p().encoded_id}/relation-imports")),
+    ("bulk-imports/create-migration", "http_post", lambda c: c.gl.http_post("/bulk_imports", post_data={"configuration": {"url": "https://source.example", "access_token": "token"}, "entities": [{"source_type": "group_entity", "source_full_path": "src", "destination_slug": "dst", "destination_namespace": c.i["namespacePath"]}]})),
+    ("bulk-imports/list-migrations", "http_list", lambda c: c.gl.http_list("/bulk_imports")),
+    ("bulk-imports/list-all-entities", "http_list", lambda c: c.gl.http_list("/bulk_imports/entities")),
+    ("bulk-imports/get-migration", "http_get", lambda c: c.gl.http_get(f"/bulk_imports/{c.i['migration']}")),
+    ("bulk-imports/list-migration-entities", "http_list", lambda c: c.gl.http_list(f"/bulk_imports/{c.i['migration']}/entities")),
+    ("bulk-imports/get-migration-entity", "http_get", lambda c: c.gl.http_get(f"/bulk_imports/{c.i['migration']}/entities/{c.i['entity']}")),
+    ("bulk-imports/get-entity-failures", "http_get", lambda c: c.gl.http_get(f"/bulk_imports/{c.i['migration']}/entities/{c.i['entity']}/failures")),
+    ("repository/create-changelog", "http_post", lambda c: c.gl.http_post(f"/projects/{c.p().encoded_id}/repository/changelog", post_data={"version": "1.1.0"})),
+    ("repository/get-changelog", "http_get", lambda c: c.gl.http_get(f"/projects/{c.p().encoded_id}/repository/changelog", query_data={"version": "1.1.0"})),
+    ("users/create-personal-access-token", "http_post", lambda c: c.gl.http_post("/user/personal_access_tokens", post_data={"name": "token", "scopes": ["k8s_proxy"]})),
+    ("users/disable-two-factor", "http_request(patch)", lambda c: c.gl.http_request("patch", f"/users/{c.i['twoFactorUser']}/disable_two_factor")),
+    ("runners/create-user-runner", "http_post", lambda c: c.gl.http_post("/user/runners", post_data={"runner_type": "group_type", "group_id": c.i["group"]})),
+    ("users/upload-avatar", "http_put(files)", lambda c: c.gl.http_put("/user/avatar", files={"avatar": ("avatar.png", io.BytesIO(PNG), "image/png")})),
+    ("runners/list-runner-manager-jobs", "http_list", lambda c: c.gl.http_list(f"/runners/{c.i['runner']}/managers/{c.i['runnerManager']}/jobs")),
+    ("approvals/create-group-approval-rule", "http_post", lambda c: c.remember("groupApprovalRule", c.gl.http_post(f"/groups/{c.g().encoded_id}/approval_rules", post_data={"name": "security", "approvals_required": 1}))),
+    ("approvals/list-group-approval-rules", "http_list", lambda c: c.gl.http_list(f"/groups/{c.g().encoded_id}/approval_rules")),
+    ("approvals/update-group-approval-rule", "http_put", lambda c: c.gl.http_put(f"/groups/{c.g().encoded_id}/approval_rules/{c.remembered('groupApprovalRule')}", post_data={"approvals_required": 2})),
+    ("approvals/get-project-approval-rule", "http_get", lambda c: c.gl.http_get(f"/projects/{c.p().encoded_id}/approval_rules/{c.i['approvalRule']}")),
+    ("application/get-plan-limits", "http_get", lambda c: c.gl.http_get("/application/plan_limits")),
+    ("application/update-plan-limits", "http_put", lambda c: c.gl.http_put("/application/plan_limits", post_data={"plan_name": "default", "ci_pipeline_size": 100})),
+    ("dependencies/list-project-dependencies", "http_list", lambda c: c.gl.http_list(f"/projects/{c.p().encoded_id}/dependencies")),
+    ("product-analytics/load-query", "http_post", lambda c: c.gl.http_post(f"/projects/{c.i['numericProject']}/product_analytics/request/load", post_data=ANALYTICS_QUERY)),
+    ("product-analytics/dry-run-query", "http_post", lambda c: c.gl.http_post(f"/projects/{c.i['numericProject']}/product_analytics/request/dry-run", post_data=ANALYTICS_QUERY)),
+    ("product-analytics/get-meta", "http_get", lambda c: c.gl.http_get(f"/projects/{c.i['numericProject']}/product_analytics/request/meta")),
+    ("error-tracking/create-client-key", "http_post", lambda c: c.remember("clientKey", c.gl.http_post(f"/projects/{c.p().encoded_id}/error_tracking/client_keys"))),
+    ("error-tracking/list-client-keys", "http_list", lambda c: c.gl.http_list(f"/projects/{c.p().encoded_id}/error_tracking/client_keys")),
+    ("error-tracking/delete-client-key", "http_delete", lambda c: c.gl.http_delete(f"/projects/{c.p().encoded_id}/error_tracking/client_keys/{c.remembered('clientKey')}")),
+]
+
+ANALYTICS_QUERY = {"query": {"measures": ["TrackedEvents.count"]}, "queryType": "multi"}
+
+# A 1×1 PNG image.
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d6b5e10000000049454e44ae426082")
 
 
 class Caller:
@@ -158,17 +201,38 @@ class Caller:
         self.settings = settings
         self.i = settings["ids"]
         self.clients = {}
+        self.created = {}
         self.sent = []
         self.gl = None
 
-    def use(self, operation_id):
-        token = self.settings.get("tokens", {}).get(operation_id, self.settings["token"])
-        if token not in self.clients:
-            client = gitlab.Gitlab(self.settings["url"], private_token=token)
+    def client(self, **credentials):
+        """One python-gitlab instance per credential, recording the requests it sends."""
+        key = json.dumps(credentials, sort_keys=True)
+        if key not in self.clients:
+            client = gitlab.Gitlab(self.settings["url"], **credentials)
             client.session.hooks["response"].append(lambda response, *args, **kwargs: self.sent.append(f"{response.request.method} {response.request.path_url} → {response.status_code}"))
-            self.clients[token] = client
-        self.gl = self.clients[token]
+            self.clients[key] = client
+        return self.clients[key]
+
+    def use(self, operation_id):
+        self.gl = self.client(private_token=self.settings.get("tokens", {}).get(operation_id, self.settings["token"]))
         self.sent = []
+
+    def as_job(self):
+        """A client authenticated by the job token (`JOB-TOKEN`)."""
+        return self.client(job_token=self.settings["jobToken"])
+
+    def remember(self, key, record):
+        """Keeps the id of a record a later call names."""
+        self.created[key] = record["id"]
+        return record
+
+    def remembered(self, key):
+        return self.created[key]
+
+    def file_path(self):
+        """The path of `file` in the project's repository."""
+        return f"/projects/{self.p().encoded_id}/repository/files/{EncodedId(self.i['file'])}"
 
     def p(self):
         return self.gl.projects.get(self.i["project"], lazy=True)
@@ -182,10 +246,10 @@ class Caller:
 
 def main():
     if sys.argv[1:] == ["--list"]:
-        print(json.dumps([operation_id for operation_id, _, _ in CALLS]))
+        print(json.dumps([operation_id for operation_id, _, _ in CALLS + HTTP_CALLS]))
         return
     caller = Caller(json.loads(sys.argv[1]))
-    for operation_id, method, call in CALLS:
+    for operation_id, method, call in CALLS + HTTP_CALLS:
         caller.use(operation_id)
         outcome = {"operationId": operation_id, "method": method, "ok": True}
         try:
