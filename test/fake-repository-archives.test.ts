@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { defaultData } from '../fake/src/index.ts';
 import { status, useFake } from './support/fake.ts';
 
 const { as } = useFake();
@@ -103,5 +105,32 @@ describe('repository archives', () => {
     expect(await status(as('not-a-token').repository.downloadArchive({ path: { id: PROJECT } }))).toBe(401);
     const secret = unpack(Buffer.from(await (await as('developer-token').repository.downloadArchiveInFormat({ path: { id: 'my-group/secret', format: 'tbz2' } })).arrayBuffer()), 'tbz2');
     expect(secret.entries.filter((e) => e.endsWith('README.md'))).toHaveLength(1);
+  });
+});
+
+describe('a large archive', () => {
+  // About 7 MB of text that compresses poorly: bzip2 takes a second or more on it.
+  const big = Array.from({ length: 100_000 }, (_, i) => `${i} ${createHash('sha256').update(String(i)).digest('hex')}\n`).join('');
+  const data = defaultData();
+  data.projects[0]!.files = { ...data.projects[0]!.files, 'big.txt': big };
+  const { send } = useFake({ data, reset: false });
+
+  it('is built while other requests are answered: a GET sent after it is answered first', async () => {
+    const finished: string[] = [];
+    const archive = send(`/projects/${encodeURIComponent(PROJECT)}/repository/archive.tar.bz2`).then(async (response) => {
+      const bytes = Buffer.from(await response.arrayBuffer());
+      finished.push('archive');
+      return bytes;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the archive is being built
+    const get = send(`/projects/${encodeURIComponent(PROJECT)}/repository/files/README.md?ref=main`).then((response) => {
+      finished.push('get');
+      return response.status;
+    });
+    expect(await get).toBe(200);
+    const { entries, folder } = unpack(await archive, 'tar.bz2');
+    expect(finished).toEqual(['get', 'archive']);
+    const root = entries[0]!;
+    expect(readFileSync(join(folder, root, 'big.txt'), 'utf8')).toBe(big);
   });
 });
