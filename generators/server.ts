@@ -44,8 +44,10 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('server-runtime.ts')) },
+    { path: `${folder}/src/server-answer.ts`, contents: banner + (await template('server-answer.ts')) },
     { path: `${folder}/src/server-input.ts`, contents: banner + (await template('server-input.ts')) },
     { path: `${folder}/src/server-json.ts`, contents: banner + (await template('server-json.ts')) },
+    { path: `${folder}/src/server-parsers.ts`, contents: banner + (await template('server-parsers.ts')) },
     { path: `${folder}/src/server-tolerance.ts`, contents: banner + (await template('server-tolerance.ts')) },
     { path: `${folder}/src/handler-types.ts`, contents: banner + (await template('server-types.ts')) },
     { path: `${folder}/src/anonymous.ts`, contents: banner + anonymousModule(operationModels(doc)) },
@@ -96,7 +98,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type * from './types.js';
-export { defaultLimits, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
+export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = ${JSON.stringify(doc.info.version)};
@@ -113,8 +115,10 @@ export const securitySchemes: Record<string, SchemeLocation> = ${JSON.stringify(
 export interface ServiceApiOptions<Principal = unknown> {
   handlers: Handlers<Principal>;
   /**
-   * Decides who the caller is from the credentials the operation accepts; a falsy result answers 401. Without it,
-   * every operation that requires authentication answers 401.
+   * Decides who the caller is from the credentials the operation accepts; a falsy result answers 401. Called only
+   * when the request sent at least one such credential: an anonymous request gets 401 where the operation requires
+   * authentication, and no principal where it allows anonymous access. Without it, every operation that requires
+   * authentication answers 401.
    */
   authenticate?: (context: AuthenticateContext) => Principal | false | null | undefined | Promise<Principal | false | null | undefined>;
   /** Check JSON responses against the document (a mismatch answers 500 naming it); for tests and development. */
@@ -172,7 +176,7 @@ const handlers: Handlers<{ user: string }> = {
 const app = Fastify(serviceApiServerOptions({ logger: true }));
 await registerServiceApi(app, {
   handlers,
-  authenticate: ({ credentials }) => (credentials[0]?.value === 'secret' ? { user: 'root' } : null),
+  authenticate: ({ credentials }) => (credentials[0].value === 'secret' ? { user: 'root' } : null),
   onTolerated: (report) => metrics.count('tolerated', report.count), // optional; also logged at info
 });
 await app.listen({ port: 3000 });
@@ -183,23 +187,51 @@ await app.listen({ port: 3000 });
   \`params\`; values are coerced to their documented types and validated: 400 \`{ message, errors }\` naming each bad
   field (with \`@service-api/validators\`, a dependency).
 - Credentials of every scheme (\`PRIVATE-TOKEN\`, \`JOB-TOKEN\`, \`Authorization: Bearer\`, \`private_token\`,
-  \`access_token\`, \`job_token\`, the session cookie) are extracted; \`authenticate\` decides (401 without it).
+  \`access_token\`, \`job_token\`, the session cookie) are extracted; \`authenticate\` decides (401 without it), see
+  below.
+- JSON answers, errors included, say exactly \`Content-Type: application/json\`, as the Service does.
 - A handler returns \`{ status, body, headers }\`, one of the operation's documented responses; files may be a
   \`Blob\`, bytes, text or a stream. \`validateResponses: true\` checks JSON bodies against the document. A deeply frozen
   plain record (\`Object.freeze\` all through) sent again is not serialized again: its JSON text is kept from its
   second response on, also inside a list.
 
+### \`authenticate\`
+
+\`authenticate({ operationId, credentials, request })\` is called only for a request that sent at least one credential
+of the schemes the operation accepts: \`credentials\` is never empty, so \`credentials[0].value\` is always there and
+no test of \`credentials\` can let an anonymous caller in. A falsy result (or promise of one) answers 401, also on an
+operation open to anonymous callers (a wrong token is never read as no token). An anonymous request is not passed
+to it: 401 where the operation requires authentication; the handler runs with \`principal\` undefined where the
+operation allows anonymous access.
+
+\`\`\`ts
+const tokens = new Map([['secret', { user: 'root' }]]);
+await registerServiceApi(app, {
+  handlers,
+  // Every credential must be valid: one wrong token among several is a 401.
+  authenticate: ({ credentials }) => (credentials.every((c) => tokens.has(c.value)) ? tokens.get(credentials[0].value) : undefined),
+});
+\`\`\`
+
 ### Order of work and hostile input
 
-1. Before any body is read: the query string is parsed (bounded), the credentials are read, \`authenticate\` runs
-   (401), a missing handler answers 501, a body of a media type the operation does not read answers 415 and a
-   declared \`Content-Length\` above the limit answers 413 (400 with the file's message where the operation documents a
-   file maximum). A refused request's body is never read: the connection is closed instead.
+1. Before any body is read: a path no operation has answers 404, a method the path does not have 405 with \`Allow\`;
+   the query string is parsed (bounded), the credentials are read, \`authenticate\` runs (401), a missing handler
+   answers 501, a body of a media type the operation does not read answers 415 and a declared \`Content-Length\` above
+   the limit answers 413 (400 with the file's message where the operation documents a file maximum).
 2. The body is parsed: JSON (\`__proto__\` and \`constructor.prototype\` refused), forms and multipart by bounded
    parsers that build objects without prototypes and refuse the field names \`__proto__\`, \`constructor\` and
-   \`prototype\`. Malformed JSON, multipart (no boundary, truncated) or percent-escapes answer 400; a cookie that
-   cannot be decoded is ignored, unless it is the session cookie an operation authenticates with (400).
+   \`prototype\`. An empty body is no body, whatever its \`Content-Type\`. Malformed JSON, multipart (no boundary,
+   truncated) or percent-escapes answer 400, and so does a name sent both plain and bracketed
+   (\`custom_attributes=a&custom_attributes[b]=c\`). A cookie that cannot be decoded is ignored (a broken session
+   cookie is no credential, and a valid token beside it is used).
 3. Tolerances (below), validation, the handler.
+
+A refused request whose body is still arriving is answered once the body is read and discarded, so that clients that
+read the answer only after their upload (Node's \`fetch\`) get it; then the connection is closed. At most
+\`DISCARD_BYTES\` (1 MiB) is discarded before a 401, 404, 405 or 415, and \`DISCARD_FACTOR\` (4) times the limit
+before a 413 (or the file's 400); a body declared larger is not read: the answer is sent and the connection closed at
+once.
 
 Every error body is the API's \`{ message }\` (\`"401 Unauthorized"\`); a 400 adds \`errors\` (\`{ in, field, problem }\`),
 at most \`limits.errors\`, with \`error_count\` when there were more. A known path with another method answers 405
@@ -230,7 +262,8 @@ By default the server accepts what the Service accepts, and reports it:
   fields and string values of JSON bodies, where the schema says boolean or integer;
 - write parameters from the query string, a form-encoded body (\`curl --data\`), multipart or JSON, merged (the body wins
   on a conflict);
-- a path parameter repeated in the body, ignored when equal (a different value is a 400);
+- a path parameter repeated in the body or the query, in any spelling (\`file_path=docs%2Fa.txt\` beside
+  \`/files/docs%2Fa.txt\`), ignored: the path's value is used;
 - unknown query parameters and body fields, ignored: handlers only ever receive documented fields.
 
 Each tolerated request is reported once: \`onTolerated(report, request)\` with

@@ -6,10 +6,13 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { bytes, essence, exceedsValues, formFields, hasBody, InputError, parseCookies, parseForm, parseQuery, shown } from './server-input.js';
+import { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE, refuseAfterBody, sendJsonText } from './server-answer.js';
+import { bytes, essence, hasBody, InputError, parseCookies, parseQuery, shown } from './server-input.js';
 import { responseJson } from './server-json.js';
+import { registerBodyParsers, tooBig } from './server-parsers.js';
 import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
 
+export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
 export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated } from './server-tolerance.js';
 
@@ -46,10 +49,14 @@ export interface RouteDescriptor {
   files?: Record<string, number | null>;
 }
 
+/**
+ * What `authenticate` is called with: only for a request that sent at least one credential of the schemes the
+ * operation accepts. An anonymous request never reaches it (401 where the operation requires authentication).
+ */
 export interface AuthenticateContext {
   operationId: string;
-  /** The credentials found in the request, of the schemes this operation accepts. */
-  credentials: Credential[];
+  /** The credentials found in the request, of the schemes this operation accepts: never empty. */
+  credentials: [Credential, ...Credential[]];
   request: FastifyRequest;
 }
 
@@ -123,8 +130,8 @@ export interface ToleranceReport {
 export interface MountOptions {
   handlers: Record<string, AnyHandler | undefined>;
   /**
-   * Decides who the caller is; a falsy result is 401, also on an operation open to anonymous callers when credentials
-   * were sent (invalid credentials are 401). Without it, every authenticated operation answers 401.
+   * Decides who a caller that sent credentials is; a falsy result is 401, also on an operation open to anonymous
+   * callers. Never called without a credential. Without it, every authenticated operation answers 401.
    */
   authenticate?: (context: AuthenticateContext) => unknown;
   /** Check each JSON response against the document; a mismatch becomes a 500 naming the problem. */
@@ -145,7 +152,6 @@ export function extractCredentials(headers: Record<string, string | string[] | u
 /** A reader of the credentials of these schemes, prepared once per operation. */
 function credentialReader(schemes: Record<string, SchemeLocation>): (headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>) => Credential[] {
   const locations = Object.entries(schemes).map(([scheme, location]) => ({ scheme, in: location.in, name: location.in === 'header' ? location.name.toLowerCase() : location.name }));
-  const cookieNames = new Set(locations.filter((l) => l.in === 'cookie').map((l) => l.name));
   return (headers, query) => {
     const found: Credential[] = [];
     let cookies: Record<string, string> | undefined;
@@ -155,7 +161,7 @@ function credentialReader(schemes: Record<string, SchemeLocation>): (headers: Re
       else if (location.in === 'query') value = first(query[location.name]);
       else if (location.in === 'cookie') {
         const cookie = first(headers.cookie);
-        if (typeof cookie === 'string' && cookie !== '') value = (cookies ??= parseCookies(cookie, cookieNames))[location.name];
+        if (typeof cookie === 'string' && cookie !== '') value = (cookies ??= parseCookies(cookie))[location.name];
       } else {
         const authorization = first(headers.authorization);
         if (typeof authorization === 'string') value = /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
@@ -225,7 +231,7 @@ export function serviceApiServerOptions(options: FastifyServerOptions = {}): Fas
       options.frameworkErrors ??
       ((error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
         const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
-        void reply.code(status).send(errorBody(status, status === 400 ? 'the URL has a malformed percent-escape' : undefined));
+        void sendJsonText(reply, status, JSON.stringify(errorBody(status, status === 400 ? 'the URL has a malformed percent-escape' : undefined)));
       }),
   };
 }
@@ -235,7 +241,7 @@ function clientErrorHandler(error: Error & { code?: string }, socket: import('no
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const body = JSON.stringify(status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 const SOURCES: Record<string, Source> = { 'application/json': 'json', 'application/x-www-form-urlencoded': 'form', 'multipart/form-data': 'multipart' };
@@ -258,11 +264,6 @@ declare module 'fastify' {
   }
 }
 
-/** The message of a multipart file above its documented maximum, as the API words it. */
-function tooBig(field: string, max: number): InputError {
-  return new InputError(400, `${field} is too big (should be at most ${bytes(max)})`, field, 'body');
-}
-
 /** The largest body an operation reads, and the file whose documented maximum a larger one breaks. */
 function bodyLimitOf(route: RouteDescriptor, limits: ServiceApiLimits): { limit: number; file?: [string, number] } {
   if (route.body?.kind !== 'multipart') return { limit: limits.jsonBody };
@@ -274,192 +275,203 @@ function bodyLimitOf(route: RouteDescriptor, limits: ServiceApiLimits): { limit:
   return { limit: Math.min(limits.multipartBody, sum + 64 * 1024), file: bounded[0] };
 }
 
-/** Registers every operation on a Fastify scope (the caller sets the `/api/v4` prefix). */
-export async function mountOperations(scope: FastifyInstance, routes: RouteDescriptor[], schemes: Record<string, SchemeLocation>, hooks: RuntimeHooks, options: MountOptions): Promise<void> {
-  const limits: ServiceApiLimits = { ...defaultLimits, ...options.limits };
-  const state = (request: FastifyRequest) => request.serviceApi as RequestState;
-  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, detail?: string, problems?: Problem[], total?: number) => {
-    // The body may be unread: close the connection rather than read it.
-    if (hasBody(request.headers)) void reply.header('connection', 'close');
-    return reply.code(status).send(errorBody(status, detail, problems, limits.errors, total));
+interface Refusal {
+  detail?: string;
+  problems?: Problem[];
+  /** How many problems there were, when `problems` is cut. */
+  total?: number;
+  /** How many bytes of an unread body are discarded before answering (default `DISCARD_BYTES`). */
+  discard?: number;
+}
+
+/** Answers a refusal in the API's shape (after the unread body, if any); returns nothing, to end an admission. */
+type Refuse = (request: FastifyRequest, reply: FastifyReply, status: number, refusal?: Refusal) => undefined;
+
+function refuser(limits: ServiceApiLimits): Refuse {
+  return (request, reply, status, refusal = {}) => {
+    refuseAfterBody(request, reply, status, errorBody(status, refusal.detail, refusal.problems, limits.errors, refusal.total), refusal.discard ?? DISCARD_BYTES);
+    return undefined;
   };
+}
 
-  scope.decorateRequest('serviceApi', null);
-  scope.removeAllContentTypeParsers();
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
-  const json = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) =>
-    parseJson(request, body, (error: Error | null, value?: unknown) => {
-      if (error) return done(error);
-      if (exceedsValues(value, limits.jsonValues)) return done(new InputError(400, `the JSON body holds more than ${limits.jsonValues} values`, '', 'body'));
-      done(null, value);
-    });
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, json);
-  scope.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, json);
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
-    try {
-      done(null, parseForm(body, limits.bodyFields));
-    } catch (error) {
-      done(error as Error);
-    }
-  });
-  scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) => {
-    const contentType = String(request.headers['content-type']);
-    if (!/;\s*boundary=/i.test(contentType)) throw new InputError(400, 'multipart body without a boundary', '', 'body');
-    let form: FormData;
-    try {
-      form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': contentType } }).formData();
-    } catch {
-      throw new InputError(400, 'malformed multipart body', '', 'body');
-    }
-    const fields = formFields(form, limits.bodyFields);
-    for (const [name, max] of Object.entries(state(request).route.files ?? {})) {
-      const value = fields[name];
-      if (max !== null && value instanceof Blob && value.size > max) throw tooBig(name, max);
-    }
-    return fields;
-  });
+/** A body above `limit`: the file's own message where the operation documents every file's maximum, else 413. */
+function refuseOverLimit(refuse: Refuse, request: FastifyRequest, reply: FastifyReply, route: RouteDescriptor | undefined, limit: number, limits: ServiceApiLimits): undefined {
+  const file = route ? bodyLimitOf(route, limits).file : undefined;
+  const discard = DISCARD_FACTOR * limit;
+  if (file) return refuse(request, reply, 400, { problems: [{ in: 'body', field: file[0], problem: tooBig(...file).message }], discard });
+  return refuse(request, reply, 413, { detail: `the body is larger than ${bytes(limit)}`, discard });
+}
 
-  scope.setErrorHandler((error: FastifyError | InputError, request, reply) => {
-    if (error instanceof InputError) return refuse(request, reply, error.statusCode, undefined, [{ in: error.part, field: error.field, problem: error.message }]);
+/** Fastify's and the parsers' errors as the API's answers; anything unexpected is a logged 500. */
+function errorMapper(limits: ServiceApiLimits, refuse: Refuse) {
+  return (error: FastifyError | InputError, request: FastifyRequest, reply: FastifyReply): undefined => {
+    if (error instanceof InputError) return refuse(request, reply, error.statusCode, { problems: [{ in: error.part, field: error.field, problem: error.message }] });
     const route = (request.serviceApi as RequestState | null)?.route;
     switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE': {
-        const file = route ? bodyLimitOf(route, limits).file : undefined;
-        if (file) return refuse(request, reply, 400, undefined, [{ in: 'body', field: file[0], problem: tooBig(...file).message }]);
-        return refuse(request, reply, 413, `the body is larger than ${bytes(route ? bodyLimitOf(route, limits).limit : limits.jsonBody)}`);
-      }
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return refuseOverLimit(refuse, request, reply, route, route ? bodyLimitOf(route, limits).limit : limits.jsonBody, limits);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return refuse(request, reply, 415, 'the operation does not read this media type');
+        return refuse(request, reply, 415, { detail: 'the operation does not read this media type' });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return refuse(request, reply, 400, undefined, [{ in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' }]);
+        return refuse(request, reply, 400, { problems: [{ in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' }] });
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) request.log.error(error);
-    return refuse(request, reply, status, status === 400 ? `the request is malformed` : undefined);
-  });
+    return refuse(request, reply, status, { detail: status === 400 ? `the request is malformed` : undefined });
+  };
+}
 
-  // A known path with another method is a 405 that says which methods it has.
+/**
+ * Requests no operation takes: a known path with another method answers 405 with `Allow`, an unknown path 404. They
+ * are answered in `onRequest` of their own scope, before any body is parsed or any credential read.
+ */
+function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse) {
   const templates = new Map<string, { pattern: RegExp; methods: string[] }>();
   for (const route of routes) {
     const entry = templates.get(route.path) ?? { pattern: new RegExp(`^${route.path.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`), methods: [] };
     entry.methods.push(route.method);
     templates.set(route.path, entry);
   }
-  const prefix = scope.prefix;
-  scope.setNotFoundHandler((request, reply) => {
-    const url = request.raw.url ?? '';
-    const at = url.indexOf('?');
-    const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
-    const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
-    if (allowed.length > 0) return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
-    return refuse(request, reply, 404);
-  });
+  return async (unrouted: FastifyInstance) => {
+    const prefix = unrouted.prefix;
+    const answer = (request: FastifyRequest, reply: FastifyReply): undefined => {
+      const url = request.raw.url ?? '';
+      const at = url.indexOf('?');
+      const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
+      const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
+      if (allowed.length > 0) return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
+      return refuse(request, reply, 404);
+    };
+    // The hook answers and never passes the request on: its body is not parsed.
+    unrouted.addHook('onRequest', (request, reply, _done) => answer(request, reply));
+    unrouted.setNotFoundHandler(answer);
+  };
+}
 
-  for (const route of routes) {
-    const accepted = new Set(route.security.flat());
-    const readCredentials = credentialReader(Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id))));
-    const { limit } = bodyLimitOf(route, limits);
-    const documented = route.body ? essence(route.body.type) : undefined;
+/** Registers every operation on a Fastify scope (the caller sets the `/api/v4` prefix). */
+export async function mountOperations(scope: FastifyInstance, routes: RouteDescriptor[], schemes: Record<string, SchemeLocation>, hooks: RuntimeHooks, options: MountOptions): Promise<void> {
+  const limits: ServiceApiLimits = { ...defaultLimits, ...options.limits };
+  const refuse = refuser(limits);
+  scope.decorateRequest('serviceApi', null);
+  registerBodyParsers(scope, limits, (request) => (request.serviceApi as RequestState | null)?.route.files);
+  scope.setErrorHandler(errorMapper(limits, refuse));
+  await scope.register(unroutedRequests(routes, refuse));
+  for (const route of routes) mountRoute(scope, route, { schemes, hooks, options, limits, refuse });
+}
 
-    const readsBody = route.method !== 'GET' && route.method !== 'HEAD';
-    const validateResponses = options.validateResponses === true;
-    const headerNames = route.headers ?? [];
+interface MountContext {
+  schemes: Record<string, SchemeLocation>;
+  hooks: RuntimeHooks;
+  options: MountOptions;
+  limits: ServiceApiLimits;
+  refuse: Refuse;
+}
 
-    // Before the body is read: the query, the caller, the handler, the media type and the declared length. Returns
-    // the state of an admitted request, or undefined once it has answered.
-    // Synchronous unless `authenticate` returns a promise: each await is a turn of the event loop's microtasks.
-    const admit = (request: FastifyRequest, reply: FastifyReply): Admission => {
-      const rawUrl = request.raw.url ?? '';
-      const at = rawUrl.indexOf('?');
-      const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
-      if (rawQuery.length > limits.queryLength) return void refuse(request, reply, 414, `the query string is longer than ${bytes(limits.queryLength)}`);
-      const query = parseQuery(rawQuery, route.query, limits.queryParameters);
-      const credentials = readCredentials(request.headers, query);
-      if (!options.authenticate || !(route.authenticated || credentials.length > 0)) return identified(request, reply, query, credentials, undefined);
-      const principal = options.authenticate({ operationId: route.id, credentials, request });
-      if (isThenable(principal)) return Promise.resolve(principal).then((resolved) => identified(request, reply, query, credentials, resolved));
-      return identified(request, reply, query, credentials, principal);
-    };
-    const identified = (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, credentials: Credential[], principal: unknown): RequestState | undefined => {
-      // Missing or invalid credentials are 401; an operation open to anonymous callers only lets the missing ones in.
-      if (!principal && (route.authenticated || (options.authenticate && credentials.length > 0))) return void refuse(request, reply, 401);
-      if (!options.handlers[route.id]) return void refuse(request, reply, 501, `no handler for ${route.id}`);
-      if (readsBody && hasBody(request.headers)) {
-        const source = sourceOf(request.headers['content-type']);
-        if (!source) return void refuse(request, reply, 415, `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}`);
-        const length = Number(request.headers['content-length']);
-        const sourceLimit = source === 'multipart' ? limit : Math.min(limit, limits.jsonBody);
-        if (length > sourceLimit) {
-          const file = source === 'multipart' ? bodyLimitOf(route, limits).file : undefined;
-          if (file) return void refuse(request, reply, 400, undefined, [{ in: 'body', field: file[0], problem: tooBig(...file).message }]);
-          return void refuse(request, reply, 413, `the body is larger than ${bytes(sourceLimit)}`);
-        }
-      }
-      return { route, query, credentials, principal };
-    };
-    // Callback style, and no promise unless `authenticate` returns one: an async hook costs a promise per request.
-    // An admission that answered (401, 413, 415…) leaves `done` uncalled: the reply is sent.
-    const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      const admission = admit(request, reply);
-      if (admission instanceof Promise) {
-        admission.then((admitted) => {
-          if (!admitted) return;
-          request.serviceApi = admitted;
-          done();
-        }, done);
-        return;
-      }
-      if (!admission) return;
-      request.serviceApi = admission;
-      done();
-    };
+/** One operation: its admission (before the body is read), then tolerances, validation, the handler and the answer. */
+function mountRoute(scope: FastifyInstance, route: RouteDescriptor, { schemes, hooks, options, limits, refuse }: MountContext): void {
+  const accepted = new Set(route.security.flat());
+  const readCredentials = credentialReader(Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id))));
+  const { limit } = bodyLimitOf(route, limits);
+  const documented = route.body ? essence(route.body.type) : undefined;
+  const readsBody = route.method !== 'GET' && route.method !== 'HEAD';
+  const validateResponses = options.validateResponses === true;
+  const headerNames = route.headers ?? [];
+  const authenticate = options.authenticate;
 
-    // Synchronous (no promise, no thenable to resolve) unless `authenticate`, the handler or a Blob body is
-    // asynchronous; a throw or a rejection reaches the error handler either way.
-    const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
-      // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
-      const admission = readsBody ? state(request) : admit(request, reply);
-      if (admission instanceof Promise) return admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined));
-      return admission ? respond(request, reply, admission) : undefined;
-    };
-    const respond = (request: FastifyRequest, reply: FastifyReply, admitted: RequestState): Promise<void> | undefined => {
-      const { query: rawQuery, credentials, principal } = admitted;
-      const handler = options.handlers[route.id]!;
-      const tolerances = new Tolerances(limits.errors);
-      const body = request.body === null ? undefined : request.body;
-      const input = normalizeInput(
-        { method: route.method, shape: route.input, params: request.params as Record<string, unknown>, query: rawQuery, body, source: body === undefined ? undefined : sourceOf(request.headers['content-type']), documented },
-        tolerances,
-      );
-      if (tolerances.count > 0) {
-        if (options.strict) return void refuse(request, reply, 400, undefined, tolerances.list, tolerances.count);
-        const report: ToleranceReport = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
-        request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
-        try {
-          options.onTolerated?.(report, request);
-        } catch (error) {
-          request.log.error(error);
-        }
-      }
-      // Only the documented headers are validated (and coerced); the handler gets them over all the others.
-      const documentedHeaders: Record<string, unknown> = {};
-      let sentDocumented = false;
-      for (const name of headerNames) {
-        const value = request.headers[name];
-        if (value === undefined) continue;
-        documentedHeaders[name] = value;
-        sentDocumented = true;
-      }
-      const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
-      if (!check.valid) return void refuse(request, reply, 400, undefined, check.problems);
-      // A copy only when a documented header was sent (its validated, coerced value replaces the raw one).
-      const headers = sentDocumented ? { ...request.headers, ...check.value.headers } : request.headers;
-      const returned = handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
-      if (isThenable(returned)) return Promise.resolve(returned).then((result) => settled(send(route, reply, result, hooks, validateResponses)));
-      return settled(send(route, reply, returned, hooks, validateResponses));
-    };
-    scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
+  // Before the body is read: the query, the caller, the handler, the media type and the declared length. Returns
+  // the state of an admitted request, or undefined once it has answered.
+  // Synchronous unless `authenticate` returns a promise: each await is a turn of the event loop's microtasks.
+  const admit = (request: FastifyRequest, reply: FastifyReply): Admission => {
+    const rawUrl = request.raw.url ?? '';
+    const at = rawUrl.indexOf('?');
+    const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
+    if (rawQuery.length > limits.queryLength) return refuse(request, reply, 414, { detail: `the query string is longer than ${bytes(limits.queryLength)}` });
+    const query = parseQuery(rawQuery, route.query, limits.queryParameters);
+    const credentials = readCredentials(request.headers, query);
+    // An anonymous caller is never passed to `authenticate`: the operation lets it in or answers 401.
+    if (credentials.length === 0 || !authenticate) return route.authenticated ? refuse(request, reply, 401) : admitBody(request, reply, query, credentials, undefined);
+    const principal = authenticate({ operationId: route.id, credentials: credentials as [Credential, ...Credential[]], request });
+    // Credentials that `authenticate` refuses are 401, also on an operation open to anonymous callers.
+    if (isThenable(principal)) return Promise.resolve(principal).then((resolved) => (resolved ? admitBody(request, reply, query, credentials, resolved) : refuse(request, reply, 401)));
+    return principal ? admitBody(request, reply, query, credentials, principal) : refuse(request, reply, 401);
+  };
+  const admitBody = (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, credentials: Credential[], principal: unknown): RequestState | undefined => {
+    if (!options.handlers[route.id]) return refuse(request, reply, 501, { detail: `no handler for ${route.id}` });
+    if (readsBody && hasBody(request.headers)) {
+      const source = sourceOf(request.headers['content-type']);
+      if (!source) return refuse(request, reply, 415, { detail: `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}` });
+      const sourceLimit = source === 'multipart' ? limit : Math.min(limit, limits.jsonBody);
+      if (Number(request.headers['content-length']) > sourceLimit) return refuseOverLimit(refuse, request, reply, source === 'multipart' ? route : undefined, sourceLimit, limits);
+    }
+    return { route, query, credentials, principal };
+  };
+  // Callback style, and no promise unless `authenticate` returns one: an async hook costs a promise per request.
+  // An admission that answered (401, 413, 415…) leaves `done` uncalled: the reply is sent.
+  const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const admission = admit(request, reply);
+    if (admission instanceof Promise) {
+      admission.then((admitted) => {
+        if (!admitted) return;
+        request.serviceApi = admitted;
+        done();
+      }, done);
+      return;
+    }
+    if (!admission) return;
+    request.serviceApi = admission;
+    done();
+  };
+
+  // Synchronous (no promise, no thenable to resolve) unless `authenticate`, the handler or a Blob body is
+  // asynchronous; a throw or a rejection reaches the error handler either way.
+  const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
+    const admission = readsBody ? (request.serviceApi as RequestState) : admit(request, reply);
+    if (admission instanceof Promise) return admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined));
+    return admission ? respond(request, reply, admission) : undefined;
+  };
+  const respond = (request: FastifyRequest, reply: FastifyReply, admitted: RequestState): Promise<void> | undefined => {
+    const { query: rawQuery, credentials, principal } = admitted;
+    const handler = options.handlers[route.id]!;
+    const tolerances = new Tolerances(limits.errors);
+    const body = request.body === null ? undefined : request.body;
+    const input = normalizeInput(
+      { method: route.method, shape: route.input, params: request.params as Record<string, unknown>, query: rawQuery, body, source: body === undefined ? undefined : sourceOf(request.headers['content-type']), documented },
+      tolerances,
+    );
+    if (tolerances.count > 0) {
+      if (options.strict) return refuse(request, reply, 400, { problems: tolerances.list, total: tolerances.count });
+      report(route, request, tolerances, options.onTolerated);
+    }
+    // Only the documented headers are validated (and coerced); the handler gets them over all the others.
+    const documentedHeaders: Record<string, unknown> = {};
+    let sentDocumented = false;
+    for (const name of headerNames) {
+      const value = request.headers[name];
+      if (value === undefined) continue;
+      documentedHeaders[name] = value;
+      sentDocumented = true;
+    }
+    const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
+    if (!check.valid) return refuse(request, reply, 400, { problems: check.problems });
+    // A copy only when a documented header was sent (its validated, coerced value replaces the raw one).
+    const headers = sentDocumented ? { ...request.headers, ...check.value.headers } : request.headers;
+    const returned = handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
+    if (isThenable(returned)) return Promise.resolve(returned).then((result) => settled(send(route, reply, result, hooks, validateResponses)));
+    return settled(send(route, reply, returned, hooks, validateResponses));
+  };
+  scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
+}
+
+/** Logs a tolerant request at `info` and tells `onTolerated`. */
+function report(route: RouteDescriptor, request: FastifyRequest, tolerances: Tolerances, onTolerated: MountOptions['onTolerated']): void {
+  const report: ToleranceReport = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
+  request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
+  try {
+    onTolerated?.(report, request);
+  } catch (error) {
+    request.log.error(error);
   }
 }
 
@@ -481,7 +493,7 @@ function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResult
   const body = result.body;
   if (validate && route.json && body !== undefined) {
     const check = hooks.validateResponse?.(route.id, status, body);
-    if (check && !check.valid) return reply.code(500).send(errorBody(500, `the ${route.id} ${status} response breaks the contract: ${check.errors.slice(0, 20).join('; ')}`));
+    if (check && !check.valid) return sendJsonText(reply, 500, JSON.stringify(errorBody(500, `the ${route.id} ${status} response breaks the contract: ${check.errors.slice(0, 20).join('; ')}`)));
   }
   void reply.code(status);
   if (body === undefined || body === null || route.method === 'HEAD') return reply.send();
@@ -492,5 +504,5 @@ function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResult
   if (body instanceof Uint8Array) return reply.type(String(reply.getHeader('content-type') ?? 'application/octet-stream')).send(Buffer.from(body));
   if (body instanceof ReadableStream) return reply.send(Readable.fromWeb(body as import('node:stream/web').ReadableStream));
   if (typeof body === 'string' && !route.json) return reply.type(String(reply.getHeader('content-type') ?? 'text/plain; charset=utf-8')).send(body);
-  return reply.type('application/json; charset=utf-8').send(responseJson(body));
+  return sendJsonText(reply, status, responseJson(body));
 }

@@ -11,7 +11,8 @@ export interface HostileCase {
   path: string /* under /api/v4 */;
   headers?: Record<string, string>;
   body?: string | Buffer | (() => Buffer);
-  expect: { status: number | number[] };
+  /** `fake`: what the fake answers with its data set, where it differs from a server answering examples. */
+  expect: { status: number | number[]; fake?: number | number[] };
   /** Largest acceptable response body in bytes (default 64 KiB). */
   maxBodyBytes?: number;
 }
@@ -75,7 +76,8 @@ export const hostileCases: HostileCase[] = [
   // 9.3 A cookie that cannot be parsed is ignored unless it is the credential.
   { name: '9.3 Cookie foo=% without credentials', method: 'GET', path: '/projects/1/jobs', headers: { Cookie: 'foo=%' }, expect: { status: 401 } },
   { name: '9.3 Cookie foo=% with credentials', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, Cookie: 'foo=%; bar=%E0%A4%A' }, expect: { status: 200 } },
-  { name: '9.3 malformed session cookie', method: 'GET', path: '/projects/1/jobs', headers: { Cookie: '_service_session=%' }, expect: { status: [400, 401] } },
+  { name: '9.3 malformed session cookie (no credential)', method: 'GET', path: '/projects/1/jobs', headers: { Cookie: '_service_session=%' }, expect: { status: 401 } },
+  { name: '21.8 malformed session cookie beside a valid token', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, Cookie: '_service_session=%' }, expect: { status: 200 } },
 
   // 9.4 Repeated query parameters are parsed in linear time, before and after authentication.
   { name: '9.4 8,000 repeated query parameters without credentials', method: 'GET', path: `/projects/1/jobs?${'a&'.repeat(8000)}`, expect: { status: [400, 401, 414, 431] } },
@@ -111,6 +113,11 @@ export const hostileCases: HostileCase[] = [
   // 9.9 Unsupported methods and unknown paths, in the API's shape.
   { name: '9.9 PATCH on a path that has GET', method: 'PATCH', path: '/projects/1/jobs', headers: TOKEN, expect: { status: 405 }, maxBodyBytes: 4096 },
   { name: '9.9 unknown path', method: 'GET', path: '/no/such/path', headers: TOKEN, expect: { status: 404 }, maxBodyBytes: 4096 },
+  { name: '21.4 multipart on a method the path does not have', method: 'PUT', path: '/users/1', ...withToken(multipart([['name', 'n']])), expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '21.4 multipart on a method the path does not have, without credentials', method: 'PUT', path: '/users/1', ...multipart([['name', 'n']]), expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '21.4 multipart on an unknown path', method: 'POST', path: '/no/such/path', ...withToken(multipart([['file', archive]])), expect: { status: 404 }, maxBodyBytes: 4096 },
+  { name: '21.4 JSON on a method the path does not have, without credentials', method: 'PATCH', path: '/projects/1/jobs', headers: { 'Content-Type': 'application/json' }, body: '{"a":', expect: { status: 405 }, maxBodyBytes: 4096 },
+  { name: '21.4 50 MB JSON on an unknown path', method: 'POST', path: '/no/such/path', headers: { 'Content-Type': 'application/json' }, body: () => Buffer.alloc(50 * 1024 * 1024, 0x20), expect: { status: 404 }, maxBodyBytes: 4096 },
   { name: '9.9 anonymous call of an authenticated write', method: 'POST', path: MERGE_REQUESTS, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(mergeRequest), expect: { status: 401 }, maxBodyBytes: 4096 },
 
   // Classics.
@@ -120,6 +127,21 @@ export const hostileCases: HostileCase[] = [
   { name: 'huge string (10 MB title)', method: 'POST', path: MERGE_REQUESTS, ...json({ ...mergeRequest, title: 'x'.repeat(10 * 1024 * 1024) }), expect: { status: [201, 400] } },
   { name: 'invalid UTF-8 in a JSON body', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: Buffer.concat([Buffer.from('{"source_branch":"a","target_branch":"b","title":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]), expect: { status: [201, 400] } },
   { name: 'invalid JSON', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: '{"title": ', expect: { status: 400 } },
+  // 21 The Service's request semantics: an empty body is no body (the fake answers 404: no such record), a path
+  // parameter wins over its copy in the body or the query, a name sent plain and bracketed is a 400, Accept is ignored.
+  { name: '21.2 empty JSON body on a DELETE', method: 'DELETE', path: `${MERGE_REQUESTS}/999`, headers: { ...TOKEN, 'Content-Type': 'application/json', 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty chunked JSON body on a DELETE', method: 'DELETE', path: '/projects/1/error_tracking/client_keys/999', headers: { ...TOKEN, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty form body on a DELETE', method: 'DELETE', path: '/groups/1/badges/999', headers: { ...TOKEN, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty multipart body on a DELETE', method: 'DELETE', path: '/projects/1/invitations/nobody%40example.com', headers: { ...TOKEN, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.2 empty text/plain body on a DELETE', method: 'DELETE', path: '/groups/1/hooks/999', headers: { ...TOKEN, 'Content-Type': 'text/plain', 'Content-Length': '0' }, body: '', expect: { status: 204, fake: 404 } },
+  { name: '21.3 path parameter repeated URL-encoded in the body', method: 'PUT', path: '/projects/1/repository/files/src%2Findex.js', ...json({ file_path: 'src%2Findex.js', branch: 'main', commit_message: 'm', content: 'x' }), expect: { status: 200, fake: 200 } },
+  { name: '21.3 path parameter repeated in the query with another value', method: 'PUT', path: '/projects/1/repository/files/src%2Findex.js?file_path=other.js', ...json({ branch: 'main', commit_message: 'm', content: 'y' }), expect: { status: 200, fake: 200 } },
+  { name: '21.7 deepObject parameter plain, then bracketed', method: 'GET', path: '/users?custom_attributes=a&custom_attributes[b]=c', headers: TOKEN, expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '21.7 deepObject parameter bracketed, then plain', method: 'GET', path: '/users?custom_attributes[b]=c&custom_attributes=a', headers: TOKEN, expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '21.7 form field plain and bracketed', method: 'POST', path: MERGE_REQUESTS, ...form('source_branch=a&target_branch=b&title=t&labels=x&labels[a]=y'), expect: { status: 400 }, maxBodyBytes: 4096 },
+  { name: '21.9 Accept: application/json on a raw file download', method: 'GET', path: '/projects/1/repository/files/README.md/raw?ref=main', headers: { ...TOKEN, Accept: 'application/json' }, expect: { status: 200, fake: 200 } },
+  { name: '21.9 Accept: application/json on an archive download', method: 'GET', path: '/projects/1/repository/archive', headers: { ...TOKEN, Accept: 'application/json' }, expect: { status: 200, fake: 200 } },
+  { name: '21.9 Accept: text/html on a JSON operation', method: 'GET', path: '/projects/1/jobs', headers: { ...TOKEN, Accept: 'text/html' }, expect: { status: 200, fake: 200 } },
   { name: 'empty JSON body', method: 'POST', path: MERGE_REQUESTS, headers: { ...json({}).headers, 'Content-Length': '0' }, body: '', expect: { status: 400 } },
   { name: 'JSON null body', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: 'null', expect: { status: 400 } },
   { name: 'JSON array body', method: 'POST', path: MERGE_REQUESTS, headers: json({}).headers, body: '[1,2,3]', expect: { status: 400 } },

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { request } from 'node:http';
 import type { HostileCase } from './cases.ts';
 
@@ -20,7 +21,7 @@ export function sendCase(origin: string, hostile: Pick<HostileCase, 'method' | '
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...hostile.headers };
-    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['Content-Length'] = String(payload.length);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')) headers['Content-Length'] = String(payload.length);
     const req = request({ host: url.hostname, port: url.port, method: hostile.method, path: `${prefix}${hostile.path}`, headers, agent: false });
     let answered = false;
     req.on('response', (res) => {
@@ -52,4 +53,9 @@ export function sendCase(origin: string, hostile: Pick<HostileCase, 'method' | '
       req.end();
     }
   });
+}
+
+/** A JSON answer says exactly `application/json`, as the Service does (some clients compare the header exactly). */
+export function expectJsonType(contentType: string | string[] | undefined): void {
+  if (String(contentType).includes('json')) expect(contentType).toBe('application/json');
 }

@@ -11,7 +11,7 @@ import Fastify from 'fastify';
 import { registerServiceApi, serviceApiServerOptions } from '../../generated/server/dist/index.js';
 import { exampleHandlers, startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { hostileCases, TOKEN } from './cases.ts';
-import { sendCase } from './send.ts';
+import { expectJsonType, sendCase } from './send.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -42,6 +42,7 @@ describe('hostile inputs against a server built on @service-api/server', { timeo
     const response = await sendCase(server.origin, hostile, limit);
     expect([hostile.expect.status].flat(), `status ${response.status}: ${response.body.subarray(0, 300).toString()}`).toContain(response.status);
     expect(response.truncated, 'response body too large').toBe(false);
+    expectJsonType(response.headers['content-type']);
     if (response.status >= 400 && response.body.length > 0) {
       const body = JSON.parse(response.body.toString()) as Record<string, unknown>;
       expect(typeof body.message).toBe('string');
@@ -93,6 +94,13 @@ describe('authentication comes first', () => {
       const answer = await sendCase(origin, { method: 'POST', path: '/projects/import', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: Buffer.alloc(1024 * 1024) });
       expect(answer.status).toBe(401);
       expect(answer.headers.connection).toBe('close');
+      expect(parsing).toBe(0);
+      // Nor a body sent to a method the path does not have (405) or to an unknown path (404), whatever its type.
+      for (const [method, path, status] of [['PUT', '/users/1', 405], ['POST', '/no/such/path', 404]] as const) {
+        for (const type of ['multipart/form-data; boundary=x', 'application/json', 'application/x-www-form-urlencoded']) {
+          expect((await sendCase(origin, { method, path, headers: { ...TOKEN, 'Content-Type': type }, body: '--x\r\n{' })).status).toBe(status);
+        }
+      }
       expect(parsing).toBe(0);
       await sendCase(origin, { method: 'POST', path: '/projects/import', headers: { ...TOKEN, 'Content-Type': 'multipart/form-data; boundary=x' }, body: 'x' });
       expect(parsing).toBe(1);

@@ -27,26 +27,32 @@ export interface PairLimits {
  * percent-escapes (400).
  */
 export declare function parsePairs(raw: string, limits: PairLimits): [string, string][];
-/** Adds a value under a name: a repeated name becomes an array (appended in place, so repeats stay linear). */
-export declare function addValue(target: Record<string, unknown>, name: string, value: unknown): void;
+/** Where a field was sent, for messages. */
+export type Part = 'query' | 'body';
+/**
+ * Adds a value under a name: a repeated name becomes an array (appended in place, so repeats stay linear). A value
+ * after a hash of the same name is a 400.
+ */
+export declare function addValue(target: Record<string, unknown>, name: string, value: unknown, part?: Part): void;
 /** `a[b][c]` → `['a', 'b', 'c']`, `a[]` → `['a', '']`; a name without brackets is one segment. */
 export declare function nameSegments(name: string): string[];
 /**
  * Sets a bracketed field the way forms write hashes and arrays: `a[b]=1` → `{ a: { b: '1' } }`, `a[]=1&a[]=2` →
- * `{ a: ['1', '2'] }`. Objects are created without prototypes; a forbidden segment is a 400.
+ * `{ a: ['1', '2'] }`. Objects are created without prototypes; a forbidden segment is a 400, and so is a name sent
+ * both as a value and as a hash (`a=1&a[b]=2`).
  */
-export declare function assignField(target: Record<string, unknown>, name: string, value: unknown): void;
+export declare function assignField(target: Record<string, unknown>, name: string, value: unknown, part?: Part): void;
 /**
  * A query string with names kept as sent (`scope[]`, `range[start]`): parameters of style `deep` become objects
  * (`not[labels]=x` → `{ not: { labels: 'x' } }`), `csv` ones are split at commas, a repeated name is an array.
  */
 export declare function parseQuery(raw: string, styles?: Record<string, 'deep' | 'csv'>, maxPairs?: number): Record<string, unknown>;
-/** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
 /**
  * Whether a parsed JSON value holds more than `max` values (objects, arrays and scalars, counted without recursion):
  * validation costs time per value, so a body of millions of small wrong values is refused before it.
  */
 export declare function exceedsValues(value: unknown, max: number): boolean;
+/** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
 export declare function parseForm(text: string, maxPairs: number): Record<string, unknown>;
 /**
  * The fields of a multipart form as an object: a repeated name becomes an array, and `name[key]` fields become a hash
@@ -54,10 +60,10 @@ export declare function parseForm(text: string, maxPairs: number): Record<string
  */
 export declare function formFields(form: FormData, maxFields?: number): Record<string, unknown>;
 /**
- * Cookies by name. A cookie whose value cannot be decoded is left out, unless it is one of `credentials` (the session
- * cookie an operation authenticates with): that one is a 400.
+ * Cookies by name. A cookie whose value cannot be decoded is left out, the session cookie too: a broken session cookie
+ * is no credential, and does not refuse a request that sends a valid one by another scheme.
  */
-export declare function parseCookies(header: string, credentials?: ReadonlySet<string>): Record<string, string>;
+export declare function parseCookies(header: string): Record<string, string>;
 /** Whether a request carries a body: a non-zero Content-Length, or chunked transfer. */
 export declare function hasBody(headers: Record<string, string | string[] | undefined>): boolean;
 /** `multipart/form-data; boundary=x` → `multipart/form-data` (lower case, parameters dropped). */

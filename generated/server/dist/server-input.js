@@ -70,11 +70,24 @@ export function parsePairs(raw, limits) {
     }
     return out;
 }
-/** Adds a value under a name: a repeated name becomes an array (appended in place, so repeats stay linear). */
-export function addValue(target, name, value) {
+const PART_NAMES = { query: 'query parameter', body: 'body field' };
+function isHash(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob);
+}
+/** `a=1&a[b]=2`: a name sent both as a value and as a hash, which the Service refuses (400) rather than guess. */
+function plainAndBracketed(name, part) {
+    return new InputError(400, `${PART_NAMES[part]} ${shown(name)} is sent both as a value and with [keys]`, name, part);
+}
+/**
+ * Adds a value under a name: a repeated name becomes an array (appended in place, so repeats stay linear). A value
+ * after a hash of the same name is a 400.
+ */
+export function addValue(target, name, value, part = 'body') {
     if (FORBIDDEN.has(name))
         throw new InputError(400, `field name ${shown(name)} is not allowed`, name);
     const previous = target[name];
+    if (isHash(previous))
+        throw plainAndBracketed(name, part);
     if (previous === undefined)
         target[name] = value;
     else if (Array.isArray(previous))
@@ -94,9 +107,10 @@ export function nameSegments(name) {
 }
 /**
  * Sets a bracketed field the way forms write hashes and arrays: `a[b]=1` → `{ a: { b: '1' } }`, `a[]=1&a[]=2` →
- * `{ a: ['1', '2'] }`. Objects are created without prototypes; a forbidden segment is a 400.
+ * `{ a: ['1', '2'] }`. Objects are created without prototypes; a forbidden segment is a 400, and so is a name sent
+ * both as a value and as a hash (`a=1&a[b]=2`).
  */
-export function assignField(target, name, value) {
+export function assignField(target, name, value, part = 'body') {
     const segments = nameSegments(name);
     for (const segment of segments)
         if (FORBIDDEN.has(segment))
@@ -106,20 +120,24 @@ export function assignField(target, name, value) {
         const segment = segments[i];
         const next = segments[i + 1];
         if (next === '' && i === segments.length - 2)
-            return addList(holder, segment, value);
+            return addList(holder, segment, value, part);
         const existing = holder[segment];
-        if (existing !== null && typeof existing === 'object' && !Array.isArray(existing) && !(existing instanceof Blob))
+        if (isHash(existing))
             holder = existing;
+        else if (existing !== undefined)
+            throw plainAndBracketed(segments[0], part);
         else {
             const created = dict();
             holder[segment] = created;
             holder = created;
         }
     }
-    addValue(holder, segments[segments.length - 1], value);
+    addValue(holder, segments[segments.length - 1], value, part);
 }
-function addList(holder, name, value) {
+function addList(holder, name, value, part) {
     const previous = holder[name];
+    if (isHash(previous))
+        throw plainAndBracketed(name, part);
     if (Array.isArray(previous))
         previous.push(value);
     else
@@ -135,15 +153,14 @@ export function parseQuery(raw, styles = {}, maxPairs = 1000) {
         const open = name.indexOf('[');
         const head = open > 0 ? name.slice(0, open) : name;
         if (open > 0 && styles[head] === 'deep')
-            assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value);
+            assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value, 'query');
         else if (styles[name] === 'csv')
             out[name] = value === '' ? [] : value.split(',');
         else
-            addValue(out, name, value);
+            addValue(out, name, value, 'query');
     }
     return out;
 }
-/** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
 /**
  * Whether a parsed JSON value holds more than `max` values (objects, arrays and scalars, counted without recursion):
  * validation costs time per value, so a body of millions of small wrong values is refused before it.
@@ -162,6 +179,7 @@ export function exceedsValues(value, max) {
     }
     return false;
 }
+/** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
 export function parseForm(text, maxPairs) {
     const out = dict();
     for (const [name, value] of parsePairs(text, { maxPairs, part: 'body field' }))
@@ -183,10 +201,10 @@ export function formFields(form, maxFields = Infinity) {
     return out;
 }
 /**
- * Cookies by name. A cookie whose value cannot be decoded is left out, unless it is one of `credentials` (the session
- * cookie an operation authenticates with): that one is a 400.
+ * Cookies by name. A cookie whose value cannot be decoded is left out, the session cookie too: a broken session cookie
+ * is no credential, and does not refuse a request that sends a valid one by another scheme.
  */
-export function parseCookies(header, credentials = new Set()) {
+export function parseCookies(header) {
     const out = dict();
     for (const part of header.split(';')) {
         const at = part.indexOf('=');
@@ -201,8 +219,6 @@ export function parseCookies(header, credentials = new Set()) {
                 value = decodeURIComponent(value);
             }
             catch {
-                if (credentials.has(name))
-                    throw new InputError(400, `cookie ${shown(name)} is malformed`, name, 'cookie');
                 continue;
             }
         }

@@ -50,8 +50,8 @@ export interface RequestInput {
 }
 /**
  * The request as its handler sees it: documented query parameters and body fields only, coerced, with write
- * parameters merged from the query and the body (the body wins). A body field that repeats a path parameter with
- * another value is a 400 (InputError).
+ * parameters merged from the query and the body (the body wins). A path parameter repeated in the query or the body,
+ * in any spelling, is ignored: the path's value is used.
  */
 export declare function normalizeInput(input: RequestInput, t: Tolerances): {
     query: Record<string, unknown>;

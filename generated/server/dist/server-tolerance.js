@@ -2,11 +2,11 @@
 /**
  * What the Service tolerates, done the same way here: booleans from `true/false/True/False/1/0` and integers from
  * digit strings; write parameters from the query string, a form, multipart or JSON, merged (the body wins); a path
- * parameter repeated in the body ignored when equal; unknown fields ignored. Every tolerance is recorded (bounded), so
+ * parameter repeated in the body or the query ignored (the path's value is used); unknown fields ignored. Every tolerance is recorded (bounded), so
  * that it can be reported, or refused in strict mode. Handlers only ever see documented fields.
  * generators/server.ts copies this file into the package as `src/server-tolerance.ts`.
  */
-import { assignField, dict, InputError, shown } from './server-input.js';
+import { assignField, dict, shown } from './server-input.js';
 const PART = { query: 'query parameter', body: 'body field' };
 /** The tolerances of one request: the first `max` of them, and how many there were. */
 export class Tolerances {
@@ -97,11 +97,12 @@ export function coerce(value, shape, source, field, part, t) {
     }
     return out;
 }
+const REPEATS_PATH = 'repeats the path parameter (ignored: the path wins)';
 const MEDIA = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data', query: 'the query string' };
 /**
  * The request as its handler sees it: documented query parameters and body fields only, coerced, with write
- * parameters merged from the query and the body (the body wins). A body field that repeats a path parameter with
- * another value is a 400 (InputError).
+ * parameters merged from the query and the body (the body wins). A path parameter repeated in the query or the body,
+ * in any spelling, is ignored: the path's value is used.
  */
 export function normalizeInput(input, t) {
     const { shape } = input;
@@ -113,14 +114,16 @@ export function normalizeInput(input, t) {
     let fromQuery;
     for (const name of Object.keys(input.query)) {
         const value = input.query[name];
-        if (Object.hasOwn(shape.q, name))
+        if (shape.p.includes(name))
+            t.add('query', name, REPEATS_PATH);
+        else if (Object.hasOwn(shape.q, name))
             query[name] = coerce(value, shape.q[name], 'query', name, 'query', t);
         else if (shape.c?.includes(name))
             continue;
         else if (write && acceptsField(name.includes('[') ? name.slice(0, name.indexOf('[')) : name)) {
             fromQuery ??= dict();
             for (const item of Array.isArray(value) ? value : [value])
-                assignField(fromQuery, name, item);
+                assignField(fromQuery, name, item, 'query');
             t.add('query', name, 'read as a body field');
         }
         else
@@ -135,18 +138,15 @@ export function normalizeInput(input, t) {
         for (const name of Object.keys(input.body)) {
             const value = input.body[name];
             const known = fields ? fieldShape(fields, name) : undefined;
-            if (bodyShape === 0)
+            if (shape.p.includes(name))
+                t.add('body', name, REPEATS_PATH);
+            else if (bodyShape === 0)
                 kept[name] = value;
             else if (known !== undefined)
                 kept[name] = coerce(value, known, source, name, 'body', t);
             else if (write && Object.hasOwn(shape.q, name)) {
                 query[name] = coerce(value, shape.q[name], source, name, 'body', t);
                 t.add('body', name, 'read as a query parameter');
-            }
-            else if (shape.p.includes(name)) {
-                if (String(value) !== String(input.params[name]))
-                    throw new InputError(400, `body field ${shown(name)} differs from the path parameter ${shown(name)}`, name, 'body');
-                t.add('body', name, 'repeats the path parameter (ignored)');
             }
             else
                 t.add('body', name, 'is not a documented field (ignored)');

@@ -7,7 +7,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AuthenticateContext, Credential, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type * from './types.js';
-export { defaultLimits, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
+export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = "0.4.1";
@@ -193,8 +193,10 @@ export const securitySchemes: Record<string, SchemeLocation> = {
 export interface ServiceApiOptions<Principal = unknown> {
   handlers: Handlers<Principal>;
   /**
-   * Decides who the caller is from the credentials the operation accepts; a falsy result answers 401. Without it,
-   * every operation that requires authentication answers 401.
+   * Decides who the caller is from the credentials the operation accepts; a falsy result answers 401. Called only
+   * when the request sent at least one such credential: an anonymous request gets 401 where the operation requires
+   * authentication, and no principal where it allows anonymous access. Without it, every operation that requires
+   * authentication answers 401.
    */
   authenticate?: (context: AuthenticateContext) => Principal | false | null | undefined | Promise<Principal | false | null | undefined>;
   /** Check JSON responses against the document (a mismatch answers 500 naming it); for tests and development. */

@@ -79,10 +79,28 @@ export function parsePairs(raw: string, limits: PairLimits): [string, string][] 
   return out;
 }
 
-/** Adds a value under a name: a repeated name becomes an array (appended in place, so repeats stay linear). */
-export function addValue(target: Record<string, unknown>, name: string, value: unknown): void {
+/** Where a field was sent, for messages. */
+export type Part = 'query' | 'body';
+
+const PART_NAMES: Record<Part, string> = { query: 'query parameter', body: 'body field' };
+
+function isHash(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob);
+}
+
+/** `a=1&a[b]=2`: a name sent both as a value and as a hash, which the Service refuses (400) rather than guess. */
+function plainAndBracketed(name: string, part: Part): InputError {
+  return new InputError(400, `${PART_NAMES[part]} ${shown(name)} is sent both as a value and with [keys]`, name, part);
+}
+
+/**
+ * Adds a value under a name: a repeated name becomes an array (appended in place, so repeats stay linear). A value
+ * after a hash of the same name is a 400.
+ */
+export function addValue(target: Record<string, unknown>, name: string, value: unknown, part: Part = 'body'): void {
   if (FORBIDDEN.has(name)) throw new InputError(400, `field name ${shown(name)} is not allowed`, name);
   const previous = target[name];
+  if (isHash(previous)) throw plainAndBracketed(name, part);
   if (previous === undefined) target[name] = value;
   else if (Array.isArray(previous)) previous.push(value);
   else target[name] = [previous, value];
@@ -99,29 +117,32 @@ export function nameSegments(name: string): string[] {
 
 /**
  * Sets a bracketed field the way forms write hashes and arrays: `a[b]=1` → `{ a: { b: '1' } }`, `a[]=1&a[]=2` →
- * `{ a: ['1', '2'] }`. Objects are created without prototypes; a forbidden segment is a 400.
+ * `{ a: ['1', '2'] }`. Objects are created without prototypes; a forbidden segment is a 400, and so is a name sent
+ * both as a value and as a hash (`a=1&a[b]=2`).
  */
-export function assignField(target: Record<string, unknown>, name: string, value: unknown): void {
+export function assignField(target: Record<string, unknown>, name: string, value: unknown, part: Part = 'body'): void {
   const segments = nameSegments(name);
   for (const segment of segments) if (FORBIDDEN.has(segment)) throw new InputError(400, `field name ${shown(name)} is not allowed`, name);
   let holder = target;
   for (let i = 0; i < segments.length - 1; i++) {
     const segment = segments[i]!;
     const next = segments[i + 1]!;
-    if (next === '' && i === segments.length - 2) return addList(holder, segment, value);
+    if (next === '' && i === segments.length - 2) return addList(holder, segment, value, part);
     const existing = holder[segment];
-    if (existing !== null && typeof existing === 'object' && !Array.isArray(existing) && !(existing instanceof Blob)) holder = existing as Record<string, unknown>;
+    if (isHash(existing)) holder = existing;
+    else if (existing !== undefined) throw plainAndBracketed(segments[0]!, part);
     else {
       const created = dict();
       holder[segment] = created;
       holder = created;
     }
   }
-  addValue(holder, segments[segments.length - 1]!, value);
+  addValue(holder, segments[segments.length - 1]!, value, part);
 }
 
-function addList(holder: Record<string, unknown>, name: string, value: unknown): void {
+function addList(holder: Record<string, unknown>, name: string, value: unknown, part: Part): void {
   const previous = holder[name];
+  if (isHash(previous)) throw plainAndBracketed(name, part);
   if (Array.isArray(previous)) previous.push(value);
   else holder[name] = previous === undefined ? [value] : [previous, value];
 }
@@ -135,14 +156,13 @@ export function parseQuery(raw: string, styles: Record<string, 'deep' | 'csv'> =
   for (const [name, value] of parsePairs(raw, { maxPairs, part: 'query parameter' })) {
     const open = name.indexOf('[');
     const head = open > 0 ? name.slice(0, open) : name;
-    if (open > 0 && styles[head] === 'deep') assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value);
+    if (open > 0 && styles[head] === 'deep') assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value, 'query');
     else if (styles[name] === 'csv') out[name] = value === '' ? [] : value.split(',');
-    else addValue(out, name, value);
+    else addValue(out, name, value, 'query');
   }
   return out;
 }
 
-/** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
 /**
  * Whether a parsed JSON value holds more than `max` values (objects, arrays and scalars, counted without recursion):
  * validation costs time per value, so a body of millions of small wrong values is refused before it.
@@ -160,6 +180,7 @@ export function exceedsValues(value: unknown, max: number): boolean {
   return false;
 }
 
+/** An `application/x-www-form-urlencoded` body: bracketed names become hashes and arrays (`assignField`). */
 export function parseForm(text: string, maxPairs: number): Record<string, unknown> {
   const out = dict();
   for (const [name, value] of parsePairs(text, { maxPairs, part: 'body field' })) assignField(out, name, value);
@@ -181,10 +202,10 @@ export function formFields(form: FormData, maxFields = Infinity): Record<string,
 }
 
 /**
- * Cookies by name. A cookie whose value cannot be decoded is left out, unless it is one of `credentials` (the session
- * cookie an operation authenticates with): that one is a 400.
+ * Cookies by name. A cookie whose value cannot be decoded is left out, the session cookie too: a broken session cookie
+ * is no credential, and does not refuse a request that sends a valid one by another scheme.
  */
-export function parseCookies(header: string, credentials: ReadonlySet<string> = new Set()): Record<string, string> {
+export function parseCookies(header: string): Record<string, string> {
   const out = dict<string>();
   for (const part of header.split(';')) {
     const at = part.indexOf('=');
@@ -196,7 +217,6 @@ export function parseCookies(header: string, credentials: ReadonlySet<string> = 
       try {
         value = decodeURIComponent(value);
       } catch {
-        if (credentials.has(name)) throw new InputError(400, `cookie ${shown(name)} is malformed`, name, 'cookie');
         continue;
       }
     }
