@@ -8,10 +8,25 @@
  */
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOperations } from '../../generators/lib/document.ts';
+import { Router } from '../../scripts/mock/router.ts';
+import { publishedDocument } from '../support/documents.ts';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
+import { createFake } from '../../fake/src/index.ts';
 import { gitbeakerCalls, mockIds, type CallIds } from './gitbeaker-calls.ts';
-import { fakeIds, fakeToken, reached, startLoggedFake, type LoggedFake } from './targets.ts';
+
+const router = new Router<string>();
+for (const entry of listOperations(publishedDocument())) router.add(entry.method, entry.path, entry.operationId);
+
+/** The operations that a logged request line reached. */
+function reached(lines: string[]): string[] {
+  return lines.flatMap((line) => {
+    const match = /^([A-Z]+) \/api\/v4(\S*) → /.exec(line);
+    const route = match ? router.match(match[1]!, match[2]!) : undefined;
+    return route?.kind === 'found' ? [route.value] : [];
+  });
+}
 
 interface Target {
   name: string;
@@ -42,16 +57,39 @@ function serverTarget(strict: boolean): Target {
   return { name: `server package, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${server!.origin}/api/v4`, ids: () => mockIds };
 }
 
+const fakeTokens: Record<string, string> = {
+  'runners/create-user-runner': 'runner-creator-token',
+  ...Object.fromEntries(['get-migration', 'list-migration-entities', 'get-migration-entity'].map((id) => [`bulk-imports/${id}`, 'developer-token'])),
+};
+
 /** The fake on its default data set, as its administrator, with responses validated against the contract. */
 function fakeTarget(strict: boolean): Target {
-  let fake: LoggedFake | undefined;
   const lines: string[] = [];
+  let fake: Awaited<ReturnType<typeof createFake>> | undefined;
+  let origin = '';
+  let blob = '';
   beforeAll(async () => {
-    fake = await startLoggedFake({ strict }, lines);
+    fake = await createFake({ strict, validateResponses: true });
+    fake.app.addHook('onResponse', async (request, reply) => {
+      lines.push(`${request.method} ${request.url.split('?', 1)[0]} → ${reply.statusCode}`);
+    });
+    await fake.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(fake.app.server.address() as { port: number }).port}`;
+    const readme = await fetch(`${origin}/api/v4/projects/1/repository/files/README.md?ref=main`, { headers: { 'PRIVATE-TOKEN': 'admin-token' } });
+    blob = ((await readme.json()) as { blob_id: string }).blob_id;
   });
-  afterAll(() => fake?.close());
+  afterAll(() => fake?.app.close());
+  const ids = (): CallIds => ({
+    project: 'my-group/my-project', numericProject: 1, namespace: 'my-group', namespacePath: 'my-group', pipeline: 11, bridgePipeline: 12, job: 101, migration: 1, entity: 2,
+    file: 'README.md', blob, branch: 'feature/login', user: 4, impersonationToken: 1, twoFactorUser: 3, group: 1, hook: 1, sharingGroup: 2,
+    sharedGroup: 1, badge: 1, groupMember: 2, projectMember: 3, runner: 3, integration: 'chat-notifications', mergeRequest: 1,
+    deletedMergeRequest: 2, approvalRule: 1,
+  });
   return {
-    name: `fake, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${fake!.origin}/api/v4`, lines, ids: () => fakeIds(fake!.readmeBlob), token: fakeToken,
+    name: `fake, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${origin}/api/v4`, lines, ids,
+    // The administrator; runner creation takes a token with the create_runner scope (the group owner's); migration 1
+    // is Dev's, read by its owner.
+    token: (operationId) => fakeTokens[operationId] ?? 'admin-token',
   };
 }
 

@@ -1,23 +1,29 @@
 /**
- * What the third-party client tests share: which operation a request reached, and the fake they call, started on a
- * data set, listening on a free port and logging each request it answered.
+ * What the third-party client tests share: which operation a request reaches (the server package's own route table
+ * in a Fastify router), and the fake they call, started on a data set, listening on a free port and logging each
+ * request it answered.
  */
-import { listOperations } from '../../generators/lib/document.ts';
-import { Router } from '../../scripts/mock/router.ts';
+import Fastify, { type HTTPMethods } from 'fastify';
+import { apiPrefix, fastifyPath, routes, serviceApiServerOptions } from '../../generated/server/dist/index.js';
 import { createFake, type FakeOptions } from '../../fake/src/index.ts';
-import { publishedDocument } from '../support/documents.ts';
 import type { CallIds } from './gitbeaker-calls.ts';
 
-const router = new Router<string>();
-for (const entry of listOperations(publishedDocument())) router.add(entry.method, entry.path, entry.operationId);
+const router = Fastify(serviceApiServerOptions({ logger: false }));
+for (const route of routes) {
+  router.route({ method: route.method as HTTPMethods, url: `${apiPrefix}${fastifyPath(route.path)}`, exposeHeadRoute: false, handler: (_request, reply) => reply.header('x-operation', route.id).code(204).send() });
+}
 
-/** The operations that request lines (`METHOD /api/v4/path?query → status`) reached. */
-export function reached(lines: string[]): string[] {
-  return lines.flatMap((line) => {
-    const match = /^([A-Z]+) \/api\/v4([^\s?]*)\S* → /.exec(line);
-    const route = match ? router.match(match[1]!, match[2]!) : undefined;
-    return route?.kind === 'found' ? [route.value] : [];
-  });
+/** The operations that request lines (`METHOD /api/v4/path?query → status …`) reached, in order. */
+export async function reached(lines: string[]): Promise<string[]> {
+  const operations: string[] = [];
+  for (const line of lines) {
+    const match = /^([A-Z]+) (\/\S*) → /.exec(line);
+    if (!match) continue;
+    const answer = await router.inject({ method: match[1] as HTTPMethods, url: match[2]! });
+    const operation = answer.headers['x-operation'];
+    if (typeof operation === 'string') operations.push(operation);
+  }
+  return operations;
 }
 
 /** The tokens of the fake's default data set that an operation needs (default: its administrator's). */
@@ -43,15 +49,13 @@ export function fakeIds(readmeBlob: string): CallIds {
 
 export interface LoggedFake {
   origin: string;
-  /** One line per answered request: `METHOD /path → status`. */
-  lines: string[];
   /** The blob id of README.md on the default branch of project 1. */
   readmeBlob: string;
   close(): Promise<void>;
 }
 
 /** Starts the fake (responses validated against the contract) on a free port of 127.0.0.1, logging into `lines`. */
-export async function startLoggedFake(options: FakeOptions = {}, lines: string[] = []): Promise<LoggedFake> {
+export async function startLoggedFake(options: FakeOptions, lines: string[]): Promise<LoggedFake> {
   const fake = await createFake({ validateResponses: true, ...options });
   fake.app.addHook('onResponse', async (request, reply) => {
     lines.push(`${request.method} ${request.url.split('?', 1)[0]} → ${reply.statusCode}`);
@@ -61,5 +65,5 @@ export async function startLoggedFake(options: FakeOptions = {}, lines: string[]
   const readme = await fetch(`${origin}/api/v4/projects/1/repository/files/README.md?ref=main`, { headers: { 'PRIVATE-TOKEN': 'admin-token' } });
   const readmeBlob = ((await readme.json()) as { blob_id: string }).blob_id;
   lines.length = 0;
-  return { origin, lines, readmeBlob, close: () => fake.app.close() };
+  return { origin, readmeBlob, close: () => fake.app.close() };
 }
