@@ -67,6 +67,30 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   return shape;
 }
 
+/** Whether a schema admits `null` (through references and alternatives); an unreadable or empty schema does. */
+function admitsNull(doc: OpenApiDocument, raw: unknown, depth = 0): boolean {
+  if (depth > MAX_DEPTH || typeof raw !== 'object' || raw === null) return true;
+  let schema: JsonSchema;
+  try {
+    schema = isReference(raw) ? resolve<JsonSchema>(doc, raw) : (raw as JsonSchema);
+  } catch {
+    return true;
+  }
+  if (schema.const !== undefined) return schema.const === null;
+  if (Array.isArray(schema.enum)) return schema.enum.includes(null);
+  const alternatives = [...((schema.oneOf as unknown[]) ?? []), ...((schema.anyOf as unknown[]) ?? [])];
+  if (alternatives.length > 0) return alternatives.some((alternative) => admitsNull(doc, alternative, depth + 1));
+  if (schema.type === undefined) return !(schema.properties || schema.items || schema.allOf);
+  return [schema.type].flat().includes('null');
+}
+
+/** The documented fields of a JSON body that refuse `null`: the Service reads a `null` there as the field not sent. */
+function nullAsAbsent(doc: OpenApiDocument, raw: unknown): string[] {
+  const schema = typeof raw === 'object' && raw !== null ? resolve<JsonSchema>(doc, raw as JsonSchema) : undefined;
+  const properties = (schema?.properties ?? {}) as Record<string, unknown>;
+  return Object.keys(properties).filter((name) => !admitsNull(doc, properties[name]));
+}
+
 /** The input shape of an operation: its query parameters, path parameter names, body, credential parameters. */
 export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credentialQuery: string[]): InputShape {
   const q: Record<string, Shape> = {};
@@ -79,6 +103,8 @@ export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credenti
   const body = entry.operation.requestBody ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
   const media = Object.values(body?.content ?? {})[0];
   if (media) out.b = media.schema ? shapeOf(doc, media.schema) : 0;
+  const z = media?.schema ? nullAsAbsent(doc, media.schema) : [];
+  if (z.length > 0) out.z = z;
   const c = credentialQuery.filter((name) => !(name in q));
   if (c.length > 0) out.c = c;
   return out;

@@ -1,7 +1,8 @@
 /**
  * What the Service tolerates, done the same way here: booleans from `true/false/True/False/1/0` and integers from
  * digit strings; write parameters from the query string, a form, multipart or JSON, merged (the body wins); a path
- * parameter repeated in the body or the query ignored (the path's value is used); unknown fields ignored. Every tolerance is recorded (bounded), so
+ * parameter repeated in the body or the query ignored (the path's value is used); a JSON `null` for a field that takes
+ * no null read as the field not sent; unknown fields ignored. Every tolerance is recorded (bounded), so
  * that it can be reported, or refused in strict mode. Handlers only ever see documented fields.
  * generators/server.ts copies this file into the package as `src/server-tolerance.ts`.
  */
@@ -22,6 +23,8 @@ export interface InputShape {
   b?: Shape;
   /** Query parameters that carry credentials: known, but not for handlers. */
   c?: string[];
+  /** Top-level body fields whose schema refuses `null`: a JSON `null` there is read as the field not sent. */
+  z?: string[];
 }
 
 /** Where a value came from: strings are the exact form in a query, a form or multipart, not in JSON. */
@@ -164,6 +167,7 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
       const value = input.body[name];
       const known = fields ? fieldShape(fields, name) : undefined;
       if (shape.p.includes(name)) t.add('body', name, REPEATS_PATH);
+      else if (value === null && shape.z?.includes(name)) t.add('body', name, 'null read as not sent');
       else if (bodyShape === 0) kept[name] = value;
       else if (known !== undefined) kept[name] = coerce(value, known, source, name, 'body', t);
       else if (write && Object.hasOwn(shape.q, name)) {

@@ -19,6 +19,8 @@ export interface InputShape {
     b?: Shape;
     /** Query parameters that carry credentials: known, but not for handlers. */
     c?: string[];
+    /** Top-level body fields whose schema refuses `null`: a JSON `null` there is read as the field not sent. */
+    z?: string[];
 }
 /** Where a value came from: strings are the exact form in a query, a form or multipart, not in JSON. */
 export type Source = 'query' | 'form' | 'multipart' | 'json';
