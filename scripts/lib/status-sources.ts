@@ -10,16 +10,25 @@ export interface StatusSources {
   general: Record<string, string>;
   /** operationId → status → the sentence that states it for that operation, quoted. */
   operations: Record<string, Record<string, string>>;
+  /**
+   * Where the API's reference is silent on a status: operationId → status → the reference's words saying so
+   * (`silent`, quoted and checked like the others) and what the Service's own source does (`service`).
+   */
+  service?: Record<string, Record<string, { silent: string; service: string }>>;
 }
 
 /** A documented status that needs a source of its own: why it needs one. */
 export interface StatusNeed {
   operationId: string;
   status: string;
-  reason: 'not in the general table' | 'its response states a cause' | 'the operation states a cause';
+  reason: 'not in the general table' | 'not the general status of its method' | 'its response states a cause' | 'the operation states a cause';
 }
 
 const isSuccess = (status: string) => /^2\d\d$/.test(status);
+
+/** The general table's success statuses by method: GET, PUT or DELETE 200, POST 201, DELETE 204, any method 202. */
+const GENERAL_SUCCESS: Record<string, string[]> = { '200': ['get', 'head', 'put', 'delete'], '201': ['post'], '204': ['delete'] };
+const isGeneralSuccess = (status: string, method: string) => status === '202' || (GENERAL_SUCCESS[status]?.includes(method) ?? false);
 
 /**
  * The statuses that need an operation-specific source: one outside the general table, and an error status whose
@@ -32,7 +41,9 @@ export function statusesNeedingSources(doc: OpenApiDocument, general: Record<str
     for (const [status, response] of Object.entries(entry.operation.responses ?? {})) {
       const need = (reason: StatusNeed['reason']) => needs.push({ operationId: entry.operationId, status, reason });
       if (!Object.hasOwn(general, status)) need('not in the general table');
-      else if (isSuccess(status)) continue; // the general behaviour: POST 201, GET/PUT 200, DELETE 204 or 202
+      else if (isSuccess(status)) {
+        if (!isGeneralSuccess(status, entry.method)) need('not the general status of its method');
+      }
       else if (!isReference(response)) need('its response states a cause');
       else if (new RegExp(`(^|[^\\d.])${status}(?!\\d)`).test(description)) need('the operation states a cause');
     }
@@ -49,7 +60,7 @@ export function normalise(text: string): string {
 export function sourceProblems(doc: OpenApiDocument, sources: StatusSources, seeds?: string[]): string[] {
   const problems: string[] = [];
   const documented = new Map(listOperations(doc).map((e) => [e.operationId, new Set(Object.keys(e.operation.responses ?? {}))]));
-  for (const [operationId, statuses] of Object.entries(sources.operations)) {
+  for (const [operationId, statuses] of [...Object.entries(sources.operations), ...Object.entries(sources.service ?? {})]) {
     for (const status of Object.keys(statuses)) {
       if (!documented.get(operationId)?.has(status)) problems.push(`${operationId} ${status}: a source for a status the operation does not document`);
     }
@@ -59,6 +70,7 @@ export function sourceProblems(doc: OpenApiDocument, sources: StatusSources, see
     const quotes = [
       ...Object.entries(sources.general).map(([status, quote]) => [`general ${status}`, quote] as const),
       ...Object.entries(sources.operations).flatMap(([operationId, statuses]) => Object.entries(statuses).map(([status, quote]) => [`${operationId} ${status}`, quote] as const)),
+      ...Object.entries(sources.service ?? {}).flatMap(([operationId, statuses]) => Object.entries(statuses).map(([status, { silent }]) => [`${operationId} ${status}`, silent] as const)),
     ];
     for (const [where, quote] of quotes) if (!text.includes(normalise(quote))) problems.push(`${where}: the quoted sentence does not occur in the seeds: ${quote}`);
   }

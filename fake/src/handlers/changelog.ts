@@ -136,7 +136,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
         changes: { [file]: { content: Buffer.from(content).toString('base64'), execute_filemode: entry?.execute_filemode ?? false } },
       });
       project.repository.branches[result.branch] = commit.id;
-      return { status: 201, body: {} };
+      return { status: 200, body: {} };
     },
   };
 }

@@ -3,7 +3,8 @@
  * What the Service tolerates, done the same way here: booleans from `true/false/True/False/1/0` and integers from
  * digit strings; write parameters from the query string, a form, multipart or JSON, merged (the body wins); a path
  * parameter repeated in the body or the query ignored (the path's value is used); a JSON `null` for a field that takes
- * no null read as the field not sent; unknown fields ignored. Every tolerance is recorded (bounded), so
+ * no null, or an empty object for a documented object field, read as the field not sent (the Service validates a
+ * hash's fields only when it holds one); unknown fields ignored. Every tolerance is recorded (bounded), so
  * that it can be reported, or refused in strict mode. Handlers only ever see documented fields.
  * generators/server.ts copies this file into the package as `src/server-tolerance.ts`.
  */
@@ -44,6 +45,9 @@ function fieldShape(shape, key) {
 }
 function isObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob) && !(value instanceof Uint8Array);
+}
+function isEmptyObject(value) {
+    return isObject(value) && Object.keys(value).length === 0;
 }
 /** A value coerced to its shape; unknown keys of documented objects are dropped and recorded. */
 export function coerce(value, shape, source, field, part, t) {
@@ -143,6 +147,8 @@ export function normalizeInput(input, t) {
                 t.add('body', name, REPEATS_PATH);
             else if (value === null && shape.z?.includes(name))
                 t.add('body', name, 'null read as not sent');
+            else if (isEmptyObject(value) && known !== undefined && known !== 0 && typeof known === 'object' && 'o' in known)
+                t.add('body', name, '{} read as not sent');
             else if (bodyShape === 0)
                 kept[name] = value;
             else if (known !== undefined)

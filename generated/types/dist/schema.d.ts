@@ -167,7 +167,7 @@ export interface paths {
          * Schedule a project export
          * @description Schedules an export of the project and answers 202 with a `message`. Follow its progress with `GET /projects/{id}/export` and download the result with `GET /projects/{id}/export/download`, or have it uploaded with the `upload` hash.
          *
-         *     Upload rules: `upload[url]` is required whenever `upload` carries a field (an empty `upload` hash is accepted like an absent one); `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
+         *     Upload rules: `upload[url]` is required whenever `upload` is present; `upload[http_method]` is `PUT` (default) or `POST`. Only binary file uploads to the final server are supported. The service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the upload URL must stay valid for the whole export.
          *
          *     The maximum export size is the administrator setting `max_export_size`, unlimited by default (0).
          */
@@ -813,7 +813,7 @@ export interface paths {
          * Generate changelog data without committing it
          * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented, so the response schema is open.
          *
-         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented, so no response is declared for it. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
         get: operations["repository/get-changelog"];
         put?: never;
@@ -821,9 +821,9 @@ export interface paths {
          * Generate changelog data and commit it
          * @description Generates the changelog of `version` from the commits of a range (`from`, excluded, to `to`, included; `to` defaults to the branch) and commits it to `file` (default `CHANGELOG.md`) on `branch` (default: the default branch). `trailer` defaults to `Changelog` and is case-sensitive; `config_file` defaults to `.gitlab/changelog_config.yml`; `date` (a datetime) defaults to now; `message` defaults to a message naming the version.
          *
-         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented, so no response is declared for it. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
+         *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          *
-         *     The status is 201, as for every POST that creates a resource; when `file` already has a section for `version`, nothing is committed and the status is 200. The response body is not documented, so its schema is open.
+         *     The status is 200, also when `file` already has a section for `version` (then nothing is committed). The response body is not documented, so its schema is open.
          */
         post: operations["repository/create-changelog"];
         delete?: never;
@@ -2847,7 +2847,7 @@ export interface components {
         /** @description CI job record. */
         Job: components["schemas"]["JobBase"] & {
             /**
-             * @description Why the job failed. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open). A job that did not fail has no failure reason: the field may be absent for it.
+             * @description Why the job failed; present only on failed jobs. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
              * @example script_failure
              * @example stuck_or_timeout_failure
              */
@@ -2961,10 +2961,10 @@ export interface components {
         ExportProjectRequest: {
             /** @description Overrides the project description in the export. */
             description?: string;
-            /** @description Upload the export file to a remote server. `url` is required whenever `upload` carries a field; an empty hash (`{}`) is accepted like an absent `upload`. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
+            /** @description Upload the export file to a remote server. `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
             upload?: {
                 /** @description The URL the export file is uploaded to (for example a pre-signed object-storage URL). */
-                url?: string;
+                url: string;
                 /**
                  * @description HTTP method of the upload request.
                  * @default PUT
@@ -7737,7 +7737,7 @@ export interface operations {
                 };
             };
             301: components["responses"]["MovedPermanently"];
-            /** @description 400 Bad Request: a required attribute is missing or the request is invalid, for example an `upload` hash with fields but without `upload[url]`, or an `upload[http_method]` other than `PUT` or `POST`. Body shape not documented. */
+            /** @description 400 Bad Request: a required attribute is missing or the request is invalid, for example an `upload` hash without `upload[url]`, or an `upload[http_method]` other than `PUT` or `POST`. Body shape not documented. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9587,17 +9587,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The file already has a section for `version`; nothing was committed. Response body not documented. */
+            /** @description The changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
             200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description The changelog was committed. Response body not documented. */
-            201: {
                 headers: {
                     [name: string]: unknown;
                 };
