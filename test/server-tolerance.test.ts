@@ -151,6 +151,14 @@ const cases: ToleranceCase[] = [
     names: ['upload'],
   },
   {
+    name: 'a date-time where a date is documented: read as its day (SDKs send the impersonation token expiry so)',
+    request: { method: 'POST', path: '/users/1/impersonation_tokens', ...json({ name: 'n', scopes: ['api'], expires_at: '20261231T120000Z' }) },
+    operationId: 'users/create-impersonation-token',
+    status: 201,
+    receives: { body: { name: 'n', scopes: ['api'], expires_at: '2026-12-31' } },
+    names: ['expires_at'],
+  },
+  {
     name: 'unknown fields in the query and in a nested body object',
     request: { method: 'POST', path: '/projects/1/product_analytics/request/load?cache_buster=1', ...json({ query: { measures: ['TrackedEvents.count'], time_dimensions: [] }, query_type: 'multi', queryType: 'multi' }) },
     operationId: 'product-analytics/load-query',

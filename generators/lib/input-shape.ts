@@ -42,6 +42,7 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   if (kinds.size === 1 && kinds.has('boolean')) return 'b';
   if (kinds.size === 1 && kinds.has('integer')) return 'i';
   if ([...kinds].every((k) => k === 'number' || k === 'integer') && kinds.size > 0) return 'n';
+  if (kinds.size === 1 && kinds.has('string') && all.every((f) => f.schema.format === 'date')) return 'd';
   if (kinds.size === 1 && kinds.has('array')) {
     const items = all.find((f) => f.schema.items)?.schema.items;
     return { a: items === undefined ? 0 : shapeOf(doc, items, depth + 1) };

@@ -1,6 +1,6 @@
 /**
  * What the Service tolerates, done the same way here: booleans from `true/false/True/False/1/0` and integers from
- * digit strings; write parameters from the query string, a form, multipart or JSON, merged (the body wins); a path
+ * digit strings, a date from a date-time; write parameters from the query string, a form, multipart or JSON, merged (the body wins); a path
  * parameter repeated in the body or the query ignored (the path's value is used); a JSON `null` for a field that takes
  * no null, or an empty object for a documented object field, read as the field not sent (the Service validates a
  * hash's fields only when it holds one); unknown fields ignored. Every tolerance is recorded (bounded), so
@@ -10,11 +10,12 @@
 import { assignField, dict, shown } from './server-input.js';
 
 /**
- * What the server knows of a field, generated from its schema: `b` boolean, `i` integer, `n` number, `0` anything
+ * What the server knows of a field, generated from its schema: `b` boolean, `i` integer, `n` number, `d` a calendar
+ * date (`YYYY-MM-DD`), `0` anything
  * else (kept as sent), `{ o, x, k }` an object with documented properties `o` (`x`: the shape of any other key when
  * it is a map; `k`: of keys matching a pattern of the document), `{ a }` an array.
  */
-export type Shape = 0 | 'b' | 'i' | 'n' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
+export type Shape = 0 | 'b' | 'i' | 'n' | 'd' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
 
 /** The input of an operation: documented query parameters, path parameter names, the body, credential parameters. */
 export interface InputShape {
@@ -53,6 +54,8 @@ export class Tolerances {
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, True: true, False: false, '1': true, '0': false };
 const INTEGER = /^-?\d{1,15}$/;
+/** An ISO 8601 date-time, extended (`2026-07-02T00:00:00Z`) or basic (`20260703T120000Z`): its day. */
+const DATE_TIME = /^(\d{4})-?(\d{2})-?(\d{2})[Tt ]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,9})?)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const NUMBER = /^-?\d{1,20}(\.\d{1,20})?([eE][+-]?\d{1,3})?$/;
 
 const patterns = new Map<string, RegExp>();
@@ -93,6 +96,14 @@ export function coerce(value: unknown, shape: Shape, source: Source, field: stri
       return value === 1;
     }
     return value;
+  }
+  if (shape === 'd') {
+    // The Service reads a date-time where it takes a date (its day).
+    const match = typeof value === 'string' ? DATE_TIME.exec(value) : null;
+    if (!match) return value;
+    const day = `${match[1]}-${match[2]}-${match[3]}`;
+    t.add(part, field, `${JSON.stringify(value)} read as the date ${day}`);
+    return day;
   }
   if (shape === 'i' || shape === 'n') {
     if (typeof value !== 'string' || !(shape === 'i' ? INTEGER : NUMBER).test(value)) return value;

@@ -3628,8 +3628,8 @@ export interface components {
         CreateImpersonationTokenRequest: {
             /** @description Name of the token. */
             name: string;
-            /** @description Expiry date, `YYYY-MM-DD`. The Service also parses an ISO 8601 date-time here. */
-            expires_at: components["schemas"]["CalendarDate"] | components["schemas"]["Iso8601DateTime"];
+            /** @description Expiry date, `YYYY-MM-DD`. */
+            expires_at: components["schemas"]["CalendarDate"];
             /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
             scopes: components["schemas"]["ImpersonationTokenScope"][];
         };
