@@ -14,9 +14,10 @@ describe('project export', () => {
     const project = { path: { id: 'my-group/my-project' } };
     expect((await api.projectImportExport.getExportStatus(project)).export_status).toBe('none');
     expect(await status(api.projectImportExport.downloadExport(project))).toBe(404);
-    // An upload hash with fields needs its url; an empty one is no upload.
-    expect(await status(api.projectImportExport.exportProject({ ...project, body: { upload: { http_method: 'POST' } } }))).toBe(400);
-    expect(await api.projectImportExport.exportProject({ ...project, body: { description: 'Exported', upload: {} } })).toEqual({ message: '202 Accepted' });
+    // An upload hash needs its url; an empty one is read as no upload (a tolerance: the contract asks for url). The
+    // bodies break the contract's types on purpose, as a client that does not use them would send them.
+    expect(await status(api.projectImportExport.exportProject({ ...project, body: { upload: { http_method: 'POST' } as never } }))).toBe(400);
+    expect(await api.projectImportExport.exportProject({ ...project, body: { description: 'Exported', upload: {} as never } })).toEqual({ message: '202 Accepted' });
     const seen: string[] = [];
     for (let i = 0; i < 10; i += 1) {
       const record = await api.projectImportExport.getExportStatus(project);

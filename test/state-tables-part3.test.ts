@@ -1,6 +1,6 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { validateSchema } from '../generated/validators/dist/index.js';
+import { validateResponse, validateSchema } from '../generated/validators/dist/index.js';
 import { listOperations, listResponses, resolve } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import type { MergeRequest, Project, ProjectSimple } from '../generated/types/src/index.ts';
@@ -104,6 +104,16 @@ describe('merge request state table', () => {
     expect(stateTableViolations({ ...base, state: 'opened', closed_at: '2025-01-01T00:00:00Z' })).toHaveLength(1);
     expect(stateTableViolations({ ...base, state: 'bogus' })).toHaveLength(1);
     expect(stateTableViolations({ ...base, state: 'merged', merged_at: 'x', merge_user: user, merge_commit_sha: 'abc' })).toEqual([]);
+  });
+
+  it('the merge answer is merged, or opened waiting for the pipeline (locked while under way), as the validators check', () => {
+    const user = { id: 7, name: 'J', username: 'j', state: 'active', avatar_url: null, web_url: 'u' };
+    const core = { id: 1, iid: 1, project_id: 1, title: 't', source_branch: 'a', target_branch: 'b', web_url: 'u', merge_user: null, merged_by: null, closed_by: null, assignee: null, assignees: [], milestone: null, pipeline: null, merged_at: null, closed_at: null };
+    const merged = { ...core, state: 'merged', merged_at: '2025-01-01T00:00:00Z', merge_user: user };
+    const check = (body: object) => validateResponse('merge-requests/merge', 200, body).valid;
+    expect([check(merged), check({ ...core, state: 'opened', merge_when_pipeline_succeeds: true }), check({ ...core, state: 'locked' })]).toEqual([true, true, true]);
+    expect(check({ ...core, state: 'closed', closed_at: '2025-01-01T00:00:00Z' })).toBe(false);
+    expect(check({ ...core, state: 'opened', merge_when_pipeline_succeeds: false })).toBe(false);
   });
 
   it('a realistic fresh, unassigned merge request validates and types without a cast', () => {

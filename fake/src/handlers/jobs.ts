@@ -20,7 +20,8 @@ export function jobRecord(store: Store, job: FakeJob) {
     name: job.name,
     stage: job.stage,
     status: job.status,
-    ...(job.failure_reason ? { failure_reason: job.failure_reason } : {}),
+    // The Service sends a reason with every failed job, and none with the others.
+    ...(job.status === 'failed' ? { failure_reason: job.failure_reason ?? 'script_failure' } : {}),
     ref: job.ref ?? pipeline?.ref ?? project.default_branch,
     tag: false,
     coverage: null,

@@ -1451,7 +1451,7 @@ export interface ServiceApiMethods {
         /** Delete a merge request (`DELETE /projects/{id}/merge_requests/{merge_request_iid}`, `merge-requests/delete-merge-request`). */
         deleteMergeRequest: Method<DeleteMergeRequestInput, undefined, false, Record<string, never>>;
         /** Merge a merge request (`PUT /projects/{id}/merge_requests/{merge_request_iid}/merge`, `merge-requests/merge`). */
-        merge: Method<MergeInput, T.MergeRequest, false, Record<string, never>>;
+        merge: Method<MergeInput, Success<"merge-requests/merge">, false, Record<string, never>>;
     };
     approvals: {
         /** List group approval rules (`GET /groups/{id}/approval_rules`, `approvals/list-group-approval-rules`). */

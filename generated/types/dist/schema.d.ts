@@ -14928,13 +14928,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The merge request: merged, or still opened with `merge_when_pipeline_succeeds` set. */
+            /** @description The merge request: merged, or still opened with `merge_when_pipeline_succeeds` set (`locked` while the merge is under way). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MergeRequest"];
+                    "application/json": components["schemas"]["MergeRequest"] & {
+                        /** @enum {unknown} */
+                        state?: "merged" | "opened" | "locked";
+                    };
                 };
             };
             301: components["responses"]["MovedPermanently"];

@@ -278,6 +278,7 @@ export declare const response_merge_requests_list_merge_requests_200: ValidateFu
 export declare const body_merge_requests_create_merge_request: ValidateFunction;
 export declare const body_merge_requests_update_merge_request: ValidateFunction;
 export declare const body_merge_requests_delete_merge_request: ValidateFunction;
+export declare const response_merge_requests_merge_200: ValidateFunction;
 export declare const response_merge_requests_merge_409: ValidateFunction;
 export declare const response_merge_requests_merge_422: ValidateFunction;
 export declare const body_merge_requests_merge: ValidateFunction;
