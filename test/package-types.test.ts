@@ -78,7 +78,7 @@ describe('2. every component schema by name, in every package, and in signatures
 
   const methods = [
     ['mergeRequests.createMergeRequest resolves to MergeRequest', () => expectTypeOf<Result<typeof api.mergeRequests.createMergeRequest>>().toEqualTypeOf<MergeRequest>()],
-    ['mergeRequests.merge resolves to MergeRequest', () => expectTypeOf<Result<typeof api.mergeRequests.merge>>().toEqualTypeOf<MergeRequest>()],
+    ['mergeRequests.merge resolves to a MergeRequest whose state the merge allows', () => expectTypeOf<Result<typeof api.mergeRequests.merge>>().toEqualTypeOf<MergeRequest & { state?: 'merged' | 'opened' | 'locked' }>()],
     ['jobs.listProjectJobs resolves to Job[]', () => expectTypeOf<Result<typeof api.jobs.listProjectJobs>>().toEqualTypeOf<Job[]>()],
     ['createMergeRequest takes CreateMergeRequestInput', () => expectTypeOf<ServiceApi['mergeRequests']['createMergeRequest']>().parameter(0).toEqualTypeOf<CreateMergeRequestInput>()],
   ] as const;
@@ -119,7 +119,7 @@ describe('4. response metadata from any high-level call', () => {
   const cases = [
     ['withResponse on a list: data, status, typed headers, pagination', () => expectTypeOf<Result<typeof api.jobs.listProjectJobs.withResponse>>().toEqualTypeOf<ApiResponse<Job[], { Link?: string; 'x-next-page'?: string; 'x-page'?: string }>>()],
     ['pagination is numbers', () => expectTypeOf<Result<typeof api.jobs.listProjectJobs.withResponse>['pagination']>().toEqualTypeOf<Pagination>()],
-    ['withResponse on a single record', () => expectTypeOf<Result<typeof api.mergeRequests.merge.withResponse>['data']>().toEqualTypeOf<MergeRequest>()],
+    ['withResponse on a single record', () => expectTypeOf<Result<typeof api.mergeRequests.merge.withResponse>['data']>().toEqualTypeOf<MergeRequest & { state?: 'merged' | 'opened' | 'locked' }>()],
     ['HEAD headers as numbers', () => expectTypeOf<Result<typeof api.repository.getFileMetadata.withResponse>['headers']['X-Service-Size']>().toEqualTypeOf<number | undefined>()],
     ['withResponse keeps the variant', () => expectTypeOf<Result<typeof api.mergeRequests.listMergeRequests.withResponse<{ query: { view: 'simple' } }>>['data']>().toEqualTypeOf<MergeRequestSimple[]>()],
   ] as const;

@@ -326,7 +326,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         // Stays opened until the pipeline succeeds; the fake runs no pipelines, so it stays opened.
         mr.merge_when_pipeline_succeeds = true;
         touch(mr);
-        return { status: 200, body: record(mr) };
+        return { status: 200, body: { ...record(mr), state: 'opened' as const } };
       }
       const branches = project.repository.branches;
       const target = branches[mr.target_branch];
@@ -359,7 +359,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       mr.merge_user_id = principal.user.id;
       mr.merged_at = store.now(true);
       mr.updated_at = mr.merged_at;
-      return { status: 200, body: record(mr) };
+      return { status: 200, body: { ...record(mr), state: 'merged' as const } };
     },
   };
 }
