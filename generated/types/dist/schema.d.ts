@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Get the failures of a migration entity
-         * @description The failure record of a migration entity. The result is documented as a single failure record (one object), although the path's plural suggests a list.
+         * @description The failure record of a migration entity. The answer is one failure record (an object).
          */
         get: operations["bulk-imports/get-entity-failures"];
         put?: never;
@@ -594,7 +594,7 @@ export interface paths {
         options?: never;
         /**
          * HEAD of the raw content of a file
-         * @description HEAD on the raw path: the response has no body. Its response headers are not documented (the `X-Service-*` metadata headers are documented only for the file and blame paths), so none are declared. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
+         * @description HEAD on the raw path: the response has no body. Response headers are not documented. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         head: operations["repository/get-raw-file-metadata"];
         patch?: never;
@@ -811,7 +811,7 @@ export interface paths {
         };
         /**
          * Generate changelog data without committing it
-         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented, so the response schema is open.
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented.
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Sync a group with LDAP
-         * @description Synchronizes the group with its LDAP links. Group owners and administrators; self-managed, Premium and Ultimate. The success status and body are not documented: the general rule gives 201 for a POST and 202 for a request accepted for later processing, and no body is documented for either.
+         * @description Synchronizes the group with its LDAP links. Group owners and administrators; self-managed, Premium and Ultimate. The success status and body are not documented: the general rule gives 201 for a POST and 202 for a request accepted for later processing.
          */
         post: operations["groups/sync-ldap"];
         delete?: never;
@@ -1468,7 +1468,7 @@ export interface paths {
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body therefore declares `deny_delete_tag` and `member_check` and stays open to the further attributes; the response is an open object. Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
@@ -3175,13 +3175,13 @@ export interface components {
         BulkImportEntityStats: {
             [key: string]: components["schemas"]["BulkImportRelationStats"];
         };
-        /** @description Direct-transfer migration entity record: one group or project of a migration. `source_type` is named among the fields of the entity lists and the entity summary, not in the entity record's own field list, so it is optional. */
+        /** @description Direct-transfer migration entity record: one group or project of a migration. */
         BulkImportEntity: {
             id: number;
             bulk_import_id: number;
             status: components["schemas"]["BulkImportStatus"];
             /**
-             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). Named among the fields of the entity lists and the entity summary.
+             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`).
              * @example group_entity
              * @example project_entity
              */
@@ -3441,7 +3441,7 @@ export interface components {
             trailer?: string;
         };
         /**
-         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Seconds, their fraction and the time zone designator may be left out.
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
          * @example 2026-06-30T12:00:00Z
          * @example 2026-06-30T12:00:00
          * @example 20260630T120000Z
@@ -3806,7 +3806,7 @@ export interface components {
             subgroup_creation_level?: string;
             emails_disabled?: boolean;
             emails_enabled?: boolean;
-            /** @description Whether mentions of the group are disabled; null when the group has never set it. */
+            /** @description Whether mentions of the group are disabled, or null (when it is null is not documented). */
             mentions_disabled?: boolean | null;
             lfs_enabled?: boolean;
             /** @description Default branch name for new projects, or null when the group sets none. */
@@ -4135,7 +4135,7 @@ export interface components {
             /** @description Time of the last sign-in, or null. */
             last_login_at: components["schemas"]["NullableTimestamp"];
         };
-        /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry, and `user_name` is null when no user has that e-mail address. Field types follow the fields' meaning. */
+        /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry; `user_name` may be null (when is not documented). */
         Invitation: {
             id: number;
             /** @description E-mail address the invitation was sent to. */
@@ -4143,11 +4143,11 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             access_level: components["schemas"]["AccessLevel"];
             /**
-             * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
+             * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update).
              * @example 2025-12-31T00:00:00.000Z
              */
             expires_at: string | null;
-            /** @description Name of the invited user, or null when no user has the invited address. */
+            /** @description Name of the invited user, or null (when it is null is not documented). */
             user_name: string | null;
             /** @description Name of the user who sent the invitation. */
             created_by_name: string;
@@ -6077,7 +6077,7 @@ export interface components {
          * @example main
          */
         RepositoryFileRef: string;
-        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
         RepositoryWriteFilePath: string;
         /**
          * @description First line of the range to blame. `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
@@ -8550,7 +8550,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -8599,7 +8599,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -8648,7 +8648,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -11018,19 +11018,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The sync was performed. No body is documented. */
+            /** @description The sync was performed. Response body not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
-            /** @description The sync was accepted for later processing. No body is documented. */
+            /** @description The sync was accepted for later processing. Response body not documented. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
