@@ -199,7 +199,7 @@ export interface FakeData {
   /** Error-tracking client keys of projects. */
   error_tracking_client_keys?: { id: number; project_id: number; public_key: string }[];
   /** Approval settings by project id (defaults until changed). */
-  approval_settings?: Record<string, { reset_approvals_on_push: boolean; selective_code_owner_removals: boolean; disable_overriding_approvers_per_merge_request: boolean; merge_requests_author_approval: boolean; merge_requests_disable_committers_approval: boolean; require_password_to_approve: boolean }>;
+  approval_settings?: Record<string, { approvals_before_merge: number; reset_approvals_on_push: boolean; selective_code_owner_removals: boolean; disable_overriding_approvers_per_merge_request: boolean; merge_requests_author_approval: boolean; merge_requests_disable_committers_approval: boolean; require_password_to_approve: boolean }>;
   approval_rules?: { id: number; project_id: number; name: string; rule_type: string; approvals_required: number; user_ids: number[]; group_ids: number[]; applies_to_all_protected_branches: boolean }[];
   /** Project exports by project id. */
   project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;

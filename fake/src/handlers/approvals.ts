@@ -8,7 +8,7 @@ import type { Principal } from '../auth.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject, userBasic } from '../common.ts';
 import type { Store } from '../store.ts';
 
-const defaults = {
+const booleanDefaults = {
   reset_approvals_on_push: true,
   selective_code_owner_removals: false,
   disable_overriding_approvers_per_merge_request: false,
@@ -16,6 +16,7 @@ const defaults = {
   merge_requests_disable_committers_approval: false,
   require_password_to_approve: false,
 };
+const defaults = { approvals_before_merge: 0, ...booleanDefaults };
 
 export function approvalHandlers(store: Store): Handlers<Principal> {
   const settingsOf = (projectId: number) => ((store.data.approval_settings ??= {})[projectId] ??= { ...defaults });
@@ -39,7 +40,8 @@ export function approvalHandlers(store: Store): Handlers<Principal> {
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.hasAccess(project, principal.user, 40)) return FORBIDDEN;
       const next = { ...settingsOf(project.id) };
-      for (const key of Object.keys(defaults) as (keyof typeof defaults)[]) if (typeof body?.[key] === 'boolean') next[key] = body[key];
+      for (const key of Object.keys(booleanDefaults) as (keyof typeof booleanDefaults)[]) if (typeof body?.[key] === 'boolean') next[key] = body[key];
+      if (typeof body?.approvals_before_merge === 'number') next.approvals_before_merge = body.approvals_before_merge;
       if (next.selective_code_owner_removals && next.reset_approvals_on_push) {
         return { status: 400, body: { message: '400 Bad request - selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled', errors: [{ in: 'body', field: 'selective_code_owner_removals', problem: 'requires reset_approvals_on_push to be disabled' }] } };
       }

@@ -26,7 +26,7 @@ export function groupApprovalHandlers(store: Store): Handlers<Principal> {
         if (u) eligible.set(u.id, u);
       }
     }
-    return { id: rule.id, name: rule.name, rule_type: rule.rule_type, eligible_approvers: [...eligible.values()], approvals_required: rule.approvals_required, users, groups, contains_hidden_groups: false };
+    return { id: rule.id, name: rule.name, rule_type: rule.rule_type, eligible_approvers: [...eligible.values()], approvals_required: rule.approvals_required, users, groups, contains_hidden_groups: false, applies_to_all_protected_branches: true, protected_branches: [] };
   };
 
   /** The group when the caller administers it, else the refusal. */

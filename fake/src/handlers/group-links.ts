@@ -48,7 +48,7 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
   return {
     'groups/sync-ldap': ({ params }, { principal }) => {
       const { refused } = ownedGroup(store, params.id, principal);
-      return refused ?? { status: 202 };
+      return refused ?? { status: 202, body: { message: '202 Accepted' } };
     },
     'groups/list-ldap-group-links': ({ params, query }, { principal, request }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);

@@ -1273,7 +1273,7 @@ export interface ServiceApiMethods {
         /** Delete a group hook (`DELETE /groups/{id}/hooks/{hook_id}`, `groups/delete-hook`). */
         deleteHook: Method<DeleteHookInput, undefined, false, Record<string, never>>;
         /** Sync a group with LDAP (`POST /groups/{id}/ldap_sync`, `groups/sync-ldap`). */
-        syncLdap: Method<SyncLdapInput, undefined, false, Record<string, never>>;
+        syncLdap: Method<SyncLdapInput, Success<"groups/sync-ldap">, false, Record<string, never>>;
         /** List LDAP group links (`GET /groups/{id}/ldap_group_links`, `groups/list-ldap-group-links`). */
         listLdapGroupLinks: PaginatedMethod<ListLdapGroupLinksInput, T.LdapGroupLink, false, {
             "Link"?: string;

@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Get the failures of a migration entity
-         * @description The failure record of a migration entity. The result is documented as a single failure record (one object), although the path's plural suggests a list.
+         * @description The failure record of a migration entity. The answer is one failure record (an object).
          */
         get: operations["bulk-imports/get-entity-failures"];
         put?: never;
@@ -594,7 +594,7 @@ export interface paths {
         options?: never;
         /**
          * HEAD of the raw content of a file
-         * @description HEAD on the raw path: the response has no body. Its response headers are not documented (the `X-Service-*` metadata headers are documented only for the file and blame paths), so none are declared. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
+         * @description HEAD on the raw path: the response has no body. Response headers are not documented. The success status is not documented; a HEAD answers with the status of the matching GET (200). Authentication: a personal access token with the `api`, `read_api` or `read_repository` scope, or none on publicly accessible repositories.
          */
         head: operations["repository/get-raw-file-metadata"];
         patch?: never;
@@ -811,7 +811,7 @@ export interface paths {
         };
         /**
          * Generate changelog data without committing it
-         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented, so the response schema is open.
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented.
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
@@ -841,7 +841,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`, an administrator-only view: `x-admin-only` on the schema), may use the administrator-only filters (`x-admin-only` parameters) and can search private e-mail addresses too. The response items are therefore `anyOf` the two views; an item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
+         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
          *
          *     Pagination: keyset pagination is supported (follow the `Link` header's `rel="next"` URL) and enforced above 50,000 requested records; offset pagination (`page`) is deprecated for this endpoint. The parameters that select keyset mode here are not documented.
          */
@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Sync a group with LDAP
-         * @description Synchronizes the group with its LDAP links. Group owners and administrators; self-managed, Premium and Ultimate. The success status and body are not documented: the general rule gives 201 for a POST and 202 for a request accepted for later processing, and no body is documented for either.
+         * @description Synchronizes the group with its LDAP links. Group owners and administrators; self-managed, Premium and Ultimate. The success status and body are not documented: the general rule gives 201 for a POST and 202 for a request accepted for later processing.
          */
         post: operations["groups/sync-ldap"];
         delete?: never;
@@ -1468,7 +1468,7 @@ export interface paths {
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body therefore declares `deny_delete_tag` and `member_check` and stays open to the further attributes; the response is an open object. Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
@@ -2283,7 +2283,7 @@ export interface paths {
         };
         /**
          * List project merge requests
-         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in alphabetical order, plus the project-only `iids[]` (the global-only `deployed_after`/`deployed_before` are not accepted). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
+         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in alphabetical order, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
          */
         get: operations["merge-requests/list-project-merge-requests"];
         put?: never;
@@ -2596,7 +2596,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -2622,7 +2622,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -2648,7 +2648,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -2900,7 +2900,7 @@ export interface components {
             pipeline: components["schemas"]["TriggerJobPipeline"];
             downstream_pipeline: components["schemas"]["DownstreamPipeline"];
         };
-        /** @description The project that holds an agent's configuration. Field types are not documented; they follow the fields' meaning. */
+        /** @description The project that holds an agent's configuration. Field types are not documented. */
         AgentConfigProject: {
             id: number;
             /** @description The project description; null when the project has none (its type is not documented). */
@@ -3175,13 +3175,13 @@ export interface components {
         BulkImportEntityStats: {
             [key: string]: components["schemas"]["BulkImportRelationStats"];
         };
-        /** @description Direct-transfer migration entity record: one group or project of a migration. `source_type` is named among the fields of the entity lists and the entity summary, not in the entity record's own field list, so it is optional. */
+        /** @description Direct-transfer migration entity record: one group or project of a migration. */
         BulkImportEntity: {
             id: number;
             bulk_import_id: number;
             status: components["schemas"]["BulkImportStatus"];
             /**
-             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). Named among the fields of the entity lists and the entity summary.
+             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`).
              * @example group_entity
              * @example project_entity
              */
@@ -3271,7 +3271,7 @@ export interface components {
             file_path: string;
             branch: string;
         };
-        /** @description Body of `POST /projects/{id}/repository/files/{file_path}`. Types not documented follow the fields' meaning (messages, content, names and branches are strings). */
+        /** @description Body of `POST /projects/{id}/repository/files/{file_path}`. Messages, content, names and branches are strings. */
         CreateRepositoryFileRequest: {
             /** @description Name of the branch to commit to (created from `start_branch` when given). */
             branch: string;
@@ -3441,7 +3441,7 @@ export interface components {
             trailer?: string;
         };
         /**
-         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Seconds, their fraction and the time zone designator may be left out.
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
          * @example 2026-06-30T12:00:00Z
          * @example 2026-06-30T12:00:00
          * @example 20260630T120000Z
@@ -3453,7 +3453,7 @@ export interface components {
          * @example blocked
          */
         UserState: string;
-        /** @description User, public view: the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). Field types follow the fields' meaning (the ID an integer, text fields strings). */
+        /** @description User, public view: the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). */
         User: {
             id: number;
             username: string;
@@ -3466,7 +3466,7 @@ export interface components {
             /** @description URL of the user's profile page. */
             web_url: string;
         };
-        /** @description External identity of a user (`identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. Field types follow the fields' meaning. */
+        /** @description External identity of a user (`identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. */
         UserIdentity: {
             /**
              * @description Identity provider name; `group_saml` possible on Premium and Ultimate. Other values not documented.
@@ -3479,13 +3479,13 @@ export interface components {
             /** @description ID of the SAML provider. Its type, and its value when the identity is not SAML, are not documented. */
             saml_provider_id: unknown;
         };
-        /** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). Field types follow the fields' meaning. */
+        /** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). */
         UserScimIdentity: {
             extern_uid: string;
             group_id: number;
             active: boolean;
         };
-        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). The whole view is the administrator's (`x-admin-only` on the schema): every field it lists is present for an administrator and required, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Field types follow the fields' meaning (`*_at` timestamps, `*_id` integers, `is_*`/`can_*` and other flags booleans, text fields strings); fields whose type is not documented are left untyped. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
         UserAdmin: components["schemas"]["User"] & {
             /** @description Primary e-mail address. */
             email: string;
@@ -3544,7 +3544,7 @@ export interface components {
         };
         /**
          * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The body is open (`x-not-shown`): the service accepts further user attributes that are not listed here.
-         *     Password rules, expressed in the schema: at least one of `password`, `reset_password`, `force_random_password` must be given (`anyOf`); when neither `reset_password` nor `force_random_password` is true, `password` is required (`if`/`then`). The two flags take priority over `password` and can be combined with each other, so the three are not mutually exclusive (not a `oneOf`).
+         *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
          */
         CreateUserRequest: ({
             /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. */
@@ -3553,7 +3553,7 @@ export interface components {
             reset_password?: boolean;
             /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. */
             force_random_password?: boolean;
-            /** @description Whether the profile is private. Default is the instance setting for new users (so no fixed default). */
+            /** @description Whether the profile is private. Default is the instance setting for new users. */
             private_profile?: boolean;
             /**
              * @description Profile biography; defaults to the empty string.
@@ -3563,7 +3563,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | unknown | unknown | unknown;
-        /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators (`x-admin-only` on the schema). `public_email`, `commit_email` and `sign_in_count` are required like the other fields of the view; `plan` and `trial` exist only on the enterprise edition and are optional. */
+        /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators. `public_email`, `commit_email` and `sign_in_count` are always present; `plan` and `trial` exist only on the enterprise edition and are optional. */
         UserAdminSingle: components["schemas"]["UserAdmin"] & {
             public_email: string | null;
             commit_email: string | null;
@@ -3605,7 +3605,7 @@ export interface components {
          * @description A calendar date, `YYYY-MM-DD`.
          */
         CalendarDate: string;
-        /** @description Fields shared by the impersonation token record and its creation response. Field types follow the fields' meaning. */
+        /** @description Fields shared by the impersonation token record and its creation response. */
         ImpersonationTokenBase: {
             id: number;
             name: string;
@@ -3647,7 +3647,7 @@ export interface components {
             /** @description Scopes of the token. The accepted values are not listed for this operation, so the items stay open strings; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
         };
-        /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. Field types follow the fields' meaning; `expires_at` is a date, as in the creation parameters. */
+        /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
         PersonalAccessToken: {
             id: number;
             name: string;
@@ -3688,7 +3688,7 @@ export interface components {
          * @enum {integer}
          */
         AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
-        /** @description A direct membership of a user (`GET /users/{id}/memberships`). Field types follow the fields' meaning. */
+        /** @description A direct membership of a user (`GET /users/{id}/memberships`). */
         UserMembership: {
             /** @description ID of the project or namespace (group). */
             source_id: number;
@@ -3738,7 +3738,7 @@ export interface components {
             /** @description Free-form maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         } & (unknown & unknown);
-        /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. Field types follow the fields' meaning; `token_expires_at` is null when the token does not expire. */
+        /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
         RunnerCreation: {
             id: number;
             /** @description The runner authentication token; shown only in this response. */
@@ -3768,7 +3768,7 @@ export interface components {
         GroupBranchProtectionAccessLevel: {
             access_level: components["schemas"]["AccessLevel"];
         };
-        /** @description Default branch protection of a group: who may push and merge, and whether force push is allowed. The application settings describe a related record with an extra `developer_can_initial_push`, which is not documented for groups, so it is not declared here (the object stays open). */
+        /** @description Default branch protection of a group: who may push and merge, and whether force push is allowed. Other keys are not documented. */
         GroupDefaultBranchProtectionDefaults: {
             allowed_to_push: components["schemas"]["GroupBranchProtectionAccessLevel"][];
             allow_force_push: boolean;
@@ -3786,7 +3786,7 @@ export interface components {
             snippets_size: number;
             uploads_size: number;
         };
-        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Field types follow the fields' meaning (IDs integers, `*_at` timestamps, flags booleans, names and paths strings); fields whose type is not documented and that may be empty are nullable, and fields without an obvious type are left untyped. */
+        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Fields without a type here have no documented type. */
         Group: {
             id: number;
             name?: string;
@@ -3806,7 +3806,7 @@ export interface components {
             subgroup_creation_level?: string;
             emails_disabled?: boolean;
             emails_enabled?: boolean;
-            /** @description Whether mentions of the group are disabled; null when the group has never set it. */
+            /** @description Whether mentions of the group are disabled, or null (when it is null is not documented). */
             mentions_disabled?: boolean | null;
             lfs_enabled?: boolean;
             /** @description Default branch name for new projects, or null when the group sets none. */
@@ -3835,7 +3835,7 @@ export interface components {
             assistant_features_enabled?: boolean;
             lock_assistant_features_enabled?: boolean;
         };
-        /** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented, so the object is open to them. Field types follow the fields' meaning; `description` and `default_branch`, whose types are not documented, may be null (a project without a description, an empty repository), and `namespace`, whose shape is not documented, is left untyped. */
+        /** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented. `description` and `default_branch` may be null (a project without a description, an empty repository); the shape of `namespace` is not documented. */
         GroupProject: {
             id: number;
             /** @description Project description, or null. */
@@ -3990,7 +3990,7 @@ export interface components {
         };
         /** @description Body of `DELETE /groups/{id}/share/{group_id}`. No parameters besides the path. */
         UnshareGroupRequest: Record<string, unknown>;
-        /** @description Group push rule (Premium and Ultimate). Field types follow the create parameters: the checks are booleans and the `*_regex` fields strings holding regular expressions, null when the rule sets no expression. */
+        /** @description Group push rule (Premium and Ultimate). The checks are booleans and the `*_regex` fields strings holding regular expressions, null when the rule sets no expression. */
         GroupPushRule: {
             id: number;
             created_at: components["schemas"]["Timestamp"];
@@ -4040,12 +4040,12 @@ export interface components {
             [key: string]: unknown;
         } & components["schemas"]["CreateGroupPushRuleRequest"];
         /**
-         * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. Not `format: uri`, because a URL with placeholders is not a valid URI until rendered.
+         * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. A URL with placeholders is not a valid URI until rendered.
          * @example https://service.example/%{project_path}/-/commits/%{default_branch}
          * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
          */
         GroupBadgeUrlTemplate: string;
-        /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null. Field types follow the fields' meaning. */
+        /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null. */
         Badge: {
             id: number;
             /** @description Name of the badge, or null when it was created without one. */
@@ -4100,7 +4100,7 @@ export interface components {
             /** @description ID of the SAML provider. */
             saml_provider_id: number;
         } | null;
-        /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. Field types follow the fields' meaning. */
+        /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. */
         Member: components["schemas"]["UserBasic"] & {
             created_at: components["schemas"]["Timestamp"];
             created_by: components["schemas"]["MemberCreatedBy"];
@@ -4114,7 +4114,7 @@ export interface components {
             email?: string;
             group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
         };
-        /** @description Billable member of a top-level group. `email` is conditional: it is present only in some cases, which are not documented. `last_activity_on` and `last_login_at` are null for a member who has not been active or signed in yet. Field types follow the fields' meaning. */
+        /** @description Billable member of a top-level group. `email` is conditional: it is present only in some cases, which are not documented. `last_activity_on` and `last_login_at` are null for a member who has not been active or signed in yet. */
         BillableMember: components["schemas"]["UserBasic"] & {
             /** @description E-mail address. Conditional: present only in some cases, which are not documented. */
             email?: string;
@@ -4135,7 +4135,7 @@ export interface components {
             /** @description Time of the last sign-in, or null. */
             last_login_at: components["schemas"]["NullableTimestamp"];
         };
-        /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry, and `user_name` is null when no user has that e-mail address. Field types follow the fields' meaning. */
+        /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry; `user_name` may be null (when is not documented). */
         Invitation: {
             id: number;
             /** @description E-mail address the invitation was sent to. */
@@ -4143,11 +4143,11 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             access_level: components["schemas"]["AccessLevel"];
             /**
-             * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
+             * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update).
              * @example 2025-12-31T00:00:00.000Z
              */
             expires_at: string | null;
-            /** @description Name of the invited user, or null when no user has the invited address. */
+            /** @description Name of the invited user, or null (when it is null is not documented). */
             user_name: string | null;
             /** @description Name of the user who sent the invitation. */
             created_by_name: string;
@@ -4212,7 +4212,7 @@ export interface components {
          * @enum {string}
          */
         RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
-        /** @description Runner summary, as returned by runner lists. Field types follow the fields' meaning; `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists (`token: false`). */
+        /** @description Runner summary, as returned by runner lists. `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists (`token: false`). */
         RunnerSummary: {
             /**
              * @deprecated
@@ -4246,7 +4246,7 @@ export interface components {
             path: string;
             path_with_namespace: string;
         };
-        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at` (expressed in the schema with `if`/`then`). `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
         RunnerDetails: components["schemas"]["RunnerSummary"] & {
             /**
              * @deprecated
@@ -4280,7 +4280,7 @@ export interface components {
             /** @description Maximum job timeout in seconds, or null when none is set. */
             maximum_timeout: number | null;
         } & unknown;
-        /** @description Body of `PUT /runners/{id}`. All fields optional. Field types follow the same fields of `POST /user/runners`. */
+        /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
         UpdateRunnerRequest: {
             /** @description Description of the runner. */
             description?: string;
@@ -4303,7 +4303,7 @@ export interface components {
             /** @description Maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         };
-        /** @description An active integration as listed by `GET /projects/{id}/integrations`, with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. Field types follow the fields' meaning. */
+        /** @description An active integration as listed by `GET /projects/{id}/integrations`, with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. */
         IntegrationSummary: {
             id: number;
             title: string;
@@ -4360,7 +4360,7 @@ export interface components {
         DisableIntegrationRequest: Record<string, unknown>;
         /**
          * Mobile store connector
-         * @description Setup parameters of the "Mobile store connector" kind of integration. Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         * @description Setup parameters of the "Mobile store connector" kind of integration. Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
          */
         MobileStoreConnectorIntegrationSettingsRequest: {
             [key: `${string}_issuer_id`]: string;
@@ -4371,7 +4371,7 @@ export interface components {
         };
         /**
          * Test generation
-         * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
          */
         TestGenerationIntegrationSettingsRequest: {
             [key: `${string}_license_key`]: string;
@@ -4402,7 +4402,7 @@ export interface components {
         };
         /**
          * Build server
-         * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented, so the schema accepts extra string properties and requires at least one property besides the named ones; that property carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server.
+         * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented: the body takes at least one string parameter besides the named ones, which carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server.
          */
         BuildServerIntegrationSettingsRequest: {
             /**
@@ -4440,7 +4440,7 @@ export interface components {
             project_url: string;
             /**
              * @deprecated
-             * @description Deprecated, no effect; TLS verification is always on. A boolean, as for the build server.
+             * @description Deprecated, no effect; TLS verification is always on.
              */
             enable_ssl_verification?: boolean;
             /** @description Notify on pushes. */
@@ -4463,7 +4463,7 @@ export interface components {
         };
         /**
          * Monitoring
-         * @description Setup parameters of the "Monitoring" kind of integration. Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which is not documented; those names are described by pattern (`patternProperties`, vendor = lower-case words joined by `_`), and the same vendor prefix is expected in all of them.
+         * @description Setup parameters of the "Monitoring" kind of integration. Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
          */
         MonitoringIntegrationSettingsRequest: {
             /** @description API key of the monitoring service (required; a secret). */
@@ -4547,7 +4547,7 @@ export interface components {
          * @description Setup parameters of an integration outside the documented kinds. Their parameters are not documented, so the object is open; an empty object is also accepted.
          */
         OtherIntegrationSettingsRequest: Record<string, unknown>;
-        /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an object whose other parameters are not documented (`Other integrations`). The union is `anyOf` because kinds overlap (a body with only `api_key` fits both "Task tracker by API key" and "Monitoring"). Whatever the kind, every documented parameter has its documented type and values, and a parameter that only one kind takes makes the body that kind, with its required parameters: `webhook` (chat notifications), `new_issue_url` (issue tracker with URLs), `build_key` (build server), `confluence_url` (wiki workspace), `<vendor>_issuer_id` (mobile store connector) and `<vendor>_license_key` (test generation). */
+        /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an object whose other parameters are not documented (`Other integrations`). Kinds overlap: a body with only `api_key` fits both "Task tracker by API key" and "Monitoring". Whatever the kind, every documented parameter has its documented type and values, and a parameter that only one kind takes makes the body that kind, with its required parameters: `webhook` (chat notifications), `new_issue_url` (issue tracker with URLs), `build_key` (build server), `confluence_url` (wiki workspace), `<vendor>_issuer_id` (mobile store connector) and `<vendor>_license_key` (test generation). */
         SetUpIntegrationRequest: ({
             webhook?: string;
             /** @enum {string} */
@@ -4592,12 +4592,12 @@ export interface components {
             api_url?: string;
             archive_trace_events?: boolean;
         } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
-        /** @description The namespace (user or group) the project belongs to. Field types follow the fields' meaning. */
+        /** @description The namespace (user or group) the project belongs to. */
         ProjectNamespace: {
             id: number;
             name: string;
             path: string;
-            /** @description Kind of namespace (user or group); the set of values is not documented, so it stays open. */
+            /** @description Kind of namespace (user or group); the set of values is not documented. */
             kind: string;
             full_path: string;
             /** @description ID of the parent namespace; null for a top-level namespace. */
@@ -4606,7 +4606,7 @@ export interface components {
             avatar_url: string | null;
             web_url: string;
         };
-        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there; fields that may be empty are nullable. Field types follow the fields' meaning. */
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
         ProjectSimple: {
             id: number;
             /** @description Project description; null or empty when none was given. */
@@ -4668,7 +4668,7 @@ export interface components {
             /** @description Access through group membership; null without one. Shape not documented. */
             group_access: unknown;
         };
-        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Field types follow the fields' meaning; fields whose type is not documented and not obvious are left untyped, and fields that may be empty are nullable. */
+        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type here have no documented type. */
         Project: components["schemas"]["ProjectSimple"] & {
             /** @description The description rendered as HTML. */
             description_html?: string;
@@ -4825,7 +4825,7 @@ export interface components {
             /** @description Template of branch names created from issues; null when the default is used. */
             issue_branch_template?: string | null;
             auto_devops_enabled?: boolean;
-            /** @description Auto DevOps deployment strategy; the set of values is not documented, so it stays open. */
+            /** @description Auto DevOps deployment strategy; the set of values is not documented. */
             auto_devops_deploy_strategy?: string;
             autoclose_referenced_issues?: boolean;
             keep_latest_artifact?: boolean;
@@ -4868,7 +4868,7 @@ export interface components {
          * @enum {string}
          */
         MergeRequestState: "opened" | "closed" | "locked" | "merged";
-        /** @description A label with its details, as returned in `labels` when the list was requested with `with_labels_details=true`. Types follow the fields' meaning; the descriptions are null when the label has none. */
+        /** @description A label with its details, as returned in `labels` when the list was requested with `with_labels_details=true`. The descriptions are null when the label has none. */
         MergeRequestLabel: {
             name: string;
             /** @description Label colour, for example `#d9534f`. */
@@ -4880,16 +4880,16 @@ export interface components {
             /** @description Text colour, for example `#FFFFFF`. */
             text_color: string;
         };
-        /** @description The milestone of a merge request. Types follow the fields' meaning; fields that may be empty (no description, no dates) are nullable. */
+        /** @description The milestone of a merge request. `description`, `due_date` and `start_date` are null when not set. */
         MergeRequestMilestone: {
             id: number;
             iid: number;
-            /** @description Project of the milestone; null or absent for a group milestone. */
-            project_id?: number | null;
+            /** @description Project of the milestone; may be null. */
+            project_id: number | null;
             title: string;
             /** @description Milestone description; null or empty when none was given. */
             description: string | null;
-            /** @description Milestone state; the set of values is not documented, so it stays open. */
+            /** @description Milestone state; the set of values is not documented. */
             state: string;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -4914,12 +4914,12 @@ export interface components {
             /** @description Human-readable time spent; null when no time was spent. */
             human_total_time_spent: string | null;
         };
-        /** @description The latest pipeline of a merge request. Types follow the fields' meaning. */
+        /** @description The latest pipeline of a merge request. */
         MergeRequestPipeline: {
             id: number;
             sha: string;
             ref: string;
-            /** @description Pipeline status; the set of values is not documented here, so it stays open. */
+            /** @description Pipeline status; the set of values is not documented. */
             status: string;
             web_url: string;
         };
@@ -4981,12 +4981,12 @@ export interface components {
             merge_when_pipeline_succeeds?: boolean;
             /**
              * @deprecated
-             * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented, so it stays open. The lists do not proactively update it unless `with_merge_status_recheck=true`.
+             * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented. The lists do not proactively update it unless `with_merge_status_recheck=true`.
              * @example can_be_merged
              */
             merge_status?: string;
             /**
-             * @description For example `not_open`; the set of values is not documented, so it stays open.
+             * @description For example `not_open`; the set of values is not documented.
              * @example not_open
              */
             detailed_merge_status?: string;
@@ -5170,7 +5170,7 @@ export interface components {
             /** @description Present only for the group and user variants of an entry. A deploy key ID; type not documented. */
             deploy_key_id?: unknown;
         };
-        /** @description A protected branch the rule applies to. Types follow the fields' meaning. */
+        /** @description A protected branch the rule applies to. */
         ApprovalRuleProtectedBranch: {
             id: number;
             name: string;
@@ -5181,23 +5181,23 @@ export interface components {
             code_owner_approval_required: boolean;
             inherited: boolean;
         };
-        /** @description Approval rule of a project or a group. Fields returned vary with the caller's permissions, so only the rule's identity, kind and required approvals are always there. `usernames` is shown by the project rule list only. */
+        /** @description Approval rule of a project or a group. `usernames` is shown by the project rule list only. */
         ApprovalRule: {
             id: number;
             name: string;
             rule_type: components["schemas"]["ApprovalRuleType"];
             /** @description Users who may approve under this rule. */
-            eligible_approvers?: components["schemas"]["UserBasic"][];
+            eligible_approvers: components["schemas"]["UserBasic"][];
             approvals_required: number;
             /** @description Users of the rule. */
-            users?: components["schemas"]["UserBasic"][];
+            users: components["schemas"]["UserBasic"][];
             /** @description Groups of the rule; the group object's shape is not documented. */
-            groups?: Record<string, unknown>[];
-            contains_hidden_groups?: boolean;
+            groups: Record<string, unknown>[];
+            contains_hidden_groups: boolean;
             /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored. */
-            applies_to_all_protected_branches?: boolean;
-            protected_branches?: components["schemas"]["ApprovalRuleProtectedBranch"][];
-            /** @description Usernames of the rule's users; shown by the project rule list only. An array of strings, like the `usernames` create parameter. */
+            applies_to_all_protected_branches: boolean;
+            protected_branches: components["schemas"]["ApprovalRuleProtectedBranch"][];
+            /** @description Usernames of the rule's users; returned only on the project rule list. An array of strings, like the `usernames` create parameter. */
             usernames?: string[];
         };
         /** @description Body of `POST /groups/{id}/approval_rules`. */
@@ -5236,9 +5236,9 @@ export interface components {
         ProjectApprovalSettingsUpdated: {
             /**
              * @deprecated
-             * @description Deprecated. Number of approvals required, an integer (as `POST /projects/{id}/approvals` takes it); Premium and Ultimate only.
+             * @description Deprecated. Number of approvals required before merging.
              */
-            approvals_before_merge?: number;
+            approvals_before_merge: number;
             /** @description Remove approvals when new commits are pushed. */
             reset_approvals_on_push: boolean;
             /** @description Remove approvals selectively by code owner; only possible when `reset_approvals_on_push` is disabled. */
@@ -5788,15 +5788,15 @@ export interface components {
          * @enum {string}
          */
         DependencyPackageManager: "bundler" | "composer" | "conan" | "go" | "gradle" | "maven" | "npm" | "nuget" | "pip" | "pipenv" | "pnpm" | "yarn" | "sbt" | "setuptools";
-        /** @description A vulnerability of the dependency. `id` is an integer; the other types follow the fields' meaning. */
+        /** @description A vulnerability of the dependency. `id` is an integer; the other types are not documented. */
         DependencyVulnerability: {
             name: string;
-            /** @description Severity; the set of values is not documented, so it stays open. */
+            /** @description Severity; the set of values is not documented. */
             severity: string;
             id: number;
             url: string | null;
         };
-        /** @description A license of the dependency. Types follow the fields' meaning; `url` is null when the license has none. */
+        /** @description A license of the dependency. `url` is null when the license has none. */
         DependencyLicense: {
             name: string;
             url: string | null;
@@ -5840,7 +5840,7 @@ export interface components {
         ProductAnalyticsQueryRequest: {
             query: components["schemas"]["ProductAnalyticsQuery"];
             /**
-             * @description Query type, for example `multi`; the set of values is not documented, so it stays open.
+             * @description Query type, for example `multi`; the set of values is not documented.
              * @example multi
              */
             queryType?: string;
@@ -6077,7 +6077,7 @@ export interface components {
          * @example main
          */
         RepositoryFileRef: string;
-        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
         RepositoryWriteFilePath: string;
         /**
          * @description First line of the range to blame. `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
@@ -6266,7 +6266,7 @@ export interface components {
          */
         GroupsSkipGroups: number[];
         /**
-         * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+         * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators; `owned` and `min_access_level` take precedence.
          * @example true
          */
         GroupsAllAvailable: boolean;
@@ -6536,12 +6536,12 @@ export interface components {
          * @description Limit to projects with last activity after this time (ISO 8601 date-time).
          * @example 2025-03-01T00:00:00Z
          */
-        ProjectListLastActivityAfter: string;
+        ProjectListLastActivityAfter: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Limit to projects with last activity before this time (ISO 8601 date-time).
          * @example 2025-03-31T23:59:59Z
          */
-        ProjectListLastActivityBefore: string;
+        ProjectListLastActivityBefore: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Limit to projects the current user is a member of.
          * @example true
@@ -6616,12 +6616,12 @@ export interface components {
          * @description Limit to projects updated after this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
          * @example 2025-03-01T00:00:00Z
          */
-        ProjectListUpdatedAfter: string;
+        ProjectListUpdatedAfter: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Limit to projects updated before this time. On `GET /projects` it requires `order_by=updated_at`; no such rule is documented for `GET /users/{user_id}/projects`.
          * @example 2025-03-31T23:59:59Z
          */
-        ProjectListUpdatedBefore: string;
+        ProjectListUpdatedBefore: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Limit by visibility.
          * @example internal
@@ -6703,32 +6703,32 @@ export interface components {
          * @description Merge requests created after this time (ISO 8601 date-time).
          * @example 2025-03-01T00:00:00Z
          */
-        MergeRequestListCreatedAfter: string;
+        MergeRequestListCreatedAfter: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Merge requests created before this time (ISO 8601 date-time).
          * @example 2025-03-31T23:59:59Z
          */
-        MergeRequestListCreatedBefore: string;
+        MergeRequestListCreatedBefore: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Merge requests updated after this time (ISO 8601 date-time).
          * @example 2025-03-01T00:00:00Z
          */
-        MergeRequestListUpdatedAfter: string;
+        MergeRequestListUpdatedAfter: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Merge requests updated before this time (ISO 8601 date-time).
          * @example 2025-03-31T23:59:59Z
          */
-        MergeRequestListUpdatedBefore: string;
+        MergeRequestListUpdatedBefore: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Merge requests deployed after this time (ISO 8601 date-time). Global list only.
          * @example 2025-03-01T00:00:00Z
          */
-        MergeRequestListDeployedAfter: string;
+        MergeRequestListDeployedAfter: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Merge requests deployed before this time (ISO 8601 date-time). Global list only.
          * @example 2025-03-31T23:59:59Z
          */
-        MergeRequestListDeployedBefore: string;
+        MergeRequestListDeployedBefore: components["schemas"]["Iso8601DateTime"];
         /**
          * @description Filter by environment (an environment name; no further detail is documented).
          * @example production
@@ -6878,7 +6878,7 @@ export interface components {
          */
         ApprovalRuleId: number;
         /**
-         * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+         * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
          * @example 42
          */
         ProductAnalyticsProjectId: number;
@@ -8550,7 +8550,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -8599,7 +8599,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -8648,7 +8648,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is rejected with 400 on writes, so the schema excludes it. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -10437,7 +10437,7 @@ export interface operations {
                  */
                 skip_groups?: components["parameters"]["GroupsSkipGroups"];
                 /**
-                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators (so no fixed schema default); `owned` and `min_access_level` take precedence.
+                 * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators; `owned` and `min_access_level` take precedence.
                  * @example true
                  */
                 all_available?: components["parameters"]["GroupsAllAvailable"];
@@ -11018,19 +11018,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The sync was performed. No body is documented. */
+            /** @description The sync was performed. Response body not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
-            /** @description The sync was accepted for later processing. No body is documented. */
+            /** @description The sync was accepted for later processing. Response body not documented. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -15667,7 +15671,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -15717,7 +15721,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
@@ -15767,7 +15771,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented here); the caller needs read access to the project.
+                 * @description The project's numeric ID (an integer; the URL-encoded path is not documented); the caller needs read access to the project.
                  * @example 42
                  */
                 id: components["parameters"]["ProductAnalyticsProjectId"];
