@@ -1,6 +1,6 @@
 /**
  * The fake's command (`npm run fake`, `service-api-fake` once packed): --port, --host, --data, --any-token, and the
- * README's list of implemented operations, which must be the code's.
+ * list of implemented operations in docs/fake.md, which must be the code's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,12 +52,12 @@ describe('service-api-fake command', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/fake.md', () => {
   it('lists exactly the operations the fake implements', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const section = readme.slice(readme.indexOf('<!-- fake-operations:start -->'), readme.indexOf('<!-- fake-operations:end -->'));
+    const doc = readFileSync('docs/fake.md', 'utf8');
+    const section = doc.slice(doc.indexOf('<!-- fake-operations:start -->'), doc.indexOf('<!-- fake-operations:end -->'));
     const listed = [...section.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
-    expect(listed, 'regenerate with: node --import tsx fake/scripts/readme.mts').toEqual(implementedOperations);
+    expect(listed, 'regenerate with: node --import tsx fake/scripts/operations-list.mts').toEqual(implementedOperations);
     expect(section).toContain(`${implementedOperations.length} of the ${routes.length} operations`);
     for (const id of implementedOperations) expect(routes.some((r) => r.id === id)).toBe(true);
   });

@@ -80,7 +80,7 @@ function handlersOf(store: Store): Handlers<Principal> {
   return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store), ...userAccountHandlers(store), ...tokenHandlers(store), ...runnerHandlers(store), ...bridgeHandlers(store), ...importHandlers(store), ...bulkImportHandlers(store), ...integrationHandlers(store), ...groupAdminHandlers(store), ...blameHandlers(store), ...archiveHandlers(store), ...compareHandlers(store), ...changelogHandlers(store) };
 }
 
-/** The operationIds the fake implements, sorted (the README's list is checked against it). */
+/** The operationIds the fake implements, sorted (docs/fake.md's list is checked against it). */
 export const implementedOperations: string[] = Object.keys(handlersOf(new Store({ users: [], tokens: [], groups: [], projects: [], pipelines: [], jobs: [], merge_requests: [] }))).sort();
 
 /**

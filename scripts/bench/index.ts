@@ -1,16 +1,18 @@
 /**
- * npm run bench [-- --only NAME[,NAME…]] [-- --full | --quick]
+ * npm run bench [-- --only NAME[,NAME…]] [-- --full | --quick] [-- --write]
  * A benchmark, not a test: every figure the current issues ask for, each with its goal and whether it is met.
  * The default run fits in 5 minutes on the 2-core development machine: the HTTP sections start each server once and
  * keep it through their 5 rounds, 1 s per route, a 4 s soak. `--full` starts every server afresh each round (a
  * first-answer sample per round), 1.5 s per route and the 20 s soak the issue asks for (about 10 minutes).
  * Sections: validators, client, bundle, mock, server (with the soak), fake, build, test (`npm test` step by step, about
  * 2 minutes more; `--full` also runs its steps one after another). Method in each section's heading.
+ * `--write` puts the goals of the run into docs/performance.md (the rows of the sections that did not run stay).
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { stopLoad } from './lib/load.ts';
-import { goals, printGoals } from './lib/report.ts';
+import { goalRows, goalsTable, PERFORMANCE_DOC, writeGoals } from './lib/performance-doc.ts';
+import { goals } from './lib/report.ts';
 import * as build from './sections/build.ts';
 import * as bundle from './sections/bundle.ts';
 import * as client from './sections/client.ts';
@@ -21,7 +23,7 @@ import * as server from './sections/server.ts';
 import * as test from './sections/test.ts';
 import * as validators from './sections/validators.ts';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, full: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, full: { type: 'boolean', default: false }, write: { type: 'boolean', default: false } } });
 const rounds = values.quick ? 3 : 5;
 const full = values.full && !values.quick;
 const durationS = values.quick ? 0.5 : full ? 1.5 : 1;
@@ -64,4 +66,8 @@ try {
   stopLoad();
 }
 console.log(`\n## Goals (${((performance.now() - started) / 1000).toFixed(0)} s in all; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')})\n`);
-printGoals(goals);
+console.log(goalsTable(goalRows(goals)));
+if (values.write) {
+  writeGoals(goalRows(goals, values.quick ? ' (--quick)' : full ? ' (--full)' : ''));
+  console.log(`\nWrote the goals of this run into ${PERFORMANCE_DOC}.`);
+}

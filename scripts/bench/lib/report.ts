@@ -42,9 +42,6 @@ export function goal(section: string, text: string, measured: string, met: boole
   goals.push({ section, goal: text, measured, met });
 }
 
-export function printGoals(list: Goal[]): void {
-  console.log(table(['section', 'goal', 'measured (median)', 'met'], list.map((g) => [g.section, g.goal, g.measured, g.met === null ? 'not measured' : g.met ? 'yes' : 'NO'])));
-}
 
 export function heading(title: string, method: string): void {
   console.log(`\n## ${title}\n${method}\n`);
