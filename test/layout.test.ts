@@ -1,18 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { checkLayout } from '../scripts/lib/layout.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
+import { tempTree } from './support/temp-tree.ts';
 
-function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'layout-'));
-  for (const [path, contents] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), contents);
-  }
-  return dir;
-}
+const tree = (files: Record<string, string>): string => tempTree('layout', files);
 
 const root = (paths: string) => `openapi: 3.1.0\npaths:\n${paths}`;
 const widgetPath = 'get:\n  tags: [widgets]\n  responses:\n    "200":\n      content:\n        application/json:\n          schema:\n            $ref: ../schemas/Widget.yaml\n';

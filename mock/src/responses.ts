@@ -3,14 +3,11 @@
  * Prism's negotiator chooses the documented response, media type and example (`Prefer: code=…, example=…`), and the
  * static sampler Prism uses fills what has no example, as `prism mock` does. Each (operation, status, example, media
  * type) is rendered once and kept as bytes, with the document's example host replaced by the mock's address.
- * `Prefer: dynamic=true` asks a Prism instance (its public `createInstance`, mocking only) for a generated body each
- * time. The negotiator is a deep import: Prism's public entry point loads its whole mocker (faker, json-schema-faker,
- * the forwarder) at about six times the negotiator's load time, which would keep the first answer beyond a second.
+ * `Prefer: dynamic=true` asks a Prism instance (mocking only) for a generated body each time. How Prism is loaded:
+ * ./prism.ts.
  */
-import { createRequire } from 'node:module';
 import { transformOas3Operations } from '@stoplight/http-spec/oas3/operation';
-
-const prismRequire = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http'));
+import { negotiator, prismInstance, sample, silentLogger, type PrismHeader, type PrismOutput } from './prism.ts';
 
 /** What the mock reads of Prism's view of an operation (an IHttpOperation of @stoplight/types). */
 export interface PrismOperation {
@@ -56,47 +53,6 @@ export interface RenderRequest {
   code?: number;
   exampleKey?: string;
 }
-
-type Either<L, R> = { _tag: 'Left'; left: L } | { _tag: 'Right'; right: R };
-type PrismOutput = Either<Error & { status?: number }, { output: { statusCode: number; headers?: Record<string, unknown>; body?: unknown } }>;
-
-const silent: Record<string, unknown> = {};
-for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log']) silent[level] = () => undefined;
-silent.child = () => silent;
-
-interface PrismHeader {
-  name: string;
-  schema?: object;
-  examples?: { key?: string; value?: unknown }[];
-}
-interface Negotiated {
-  code: string;
-  mediaType?: string;
-  bodyExample?: { key?: string; value?: unknown };
-  schema?: object;
-  headers?: PrismHeader[];
-}
-interface Negotiator {
-  negotiateOptionsForValidRequest(operation: object, options: object): (logger: object) => Either<Error & { status?: number }, Negotiated>;
-}
-
-let negotiatorModule: Negotiator | undefined;
-const negotiator = (): Negotiator =>
-  (negotiatorModule ??= (prismRequire('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default);
-
-let sampler: { sample(schema: object, options: object, spec?: object): unknown } | undefined;
-const sample = (schema: object, operation: object): unknown => {
-  sampler ??= prismRequire('@stoplight/json-schema-sampler') as NonNullable<typeof sampler>;
-  return sampler.sample(schema, { ticks: 2500 }, operation);
-};
-
-type PrismInstance = { request(input: object, operations: object[], config: object): () => Promise<PrismOutput> };
-let dynamicPrism: Promise<PrismInstance> | undefined;
-/** A Prism instance that only mocks (no validation, security or proxying), loaded the first time it is needed. */
-const prismInstance = (): Promise<PrismInstance> =>
-  (dynamicPrism ??= import('@stoplight/prism-http').then(({ createInstance }) =>
-    createInstance({ mock: { dynamic: true }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false } as never, { logger: silent as never }) as unknown as PrismInstance,
-  ));
 
 const MAX_CACHED = 5000;
 
@@ -161,7 +117,7 @@ export class ResponseRenderer {
 /** The documented response Prism's negotiator chooses, with its example (or a static sample of its schema). */
 function renderStatic(operation: PrismOperation, request: RenderRequest): Rendered | Error {
   const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false };
-  const result = negotiator().negotiateOptionsForValidRequest(operation, options)(silent);
+  const result = negotiator().negotiateOptionsForValidRequest(operation, options)(silentLogger);
   if (result._tag === 'Left') return result.left;
   const negotiated = result.right;
   const headers: Record<string, string> = {};

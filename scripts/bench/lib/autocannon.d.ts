@@ -5,6 +5,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called before each request: what it returns is sent (a body of its own per request). */
+    requests?: { setupRequest(request: object): object }[];
     connections?: number;
     duration?: number;
   }

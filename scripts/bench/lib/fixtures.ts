@@ -21,9 +21,17 @@ export const createMergeRequestBody = Object.values(dereferenced.paths['/project
 export const createMergeRequestSchema = (dereferenced.paths['/projects/{id}/merge_requests']!.post!.requestBody!.content['application/json'] as unknown as { schema: unknown }).schema;
 export const TOKEN = 'glpat-bench';
 
+/** The branch of the documented create body, numbered: the source branch of the `n`th merge request the bench creates. */
+export const benchBranch = (n: number | '[<n>]') => `${(createMergeRequestBody as { source_branch: string }).source_branch}-${n}`;
+/**
+ * The documented create body with a source branch of its own in every request (the load generator numbers `[<n>]`):
+ * the Service, and so the fake, answers 409 to a second open merge request for the same branches.
+ */
+const numberedMergeRequestBody = { ...(createMergeRequestBody as object), source_branch: benchBranch('[<n>]') };
+
 /** The three requests of the HTTP sections, relative to the API root (`…/api/v4`). */
 export const routes = [
   { name: 'GET jobs', method: 'GET', path: '/projects/42/jobs' },
   { name: 'GET merge requests ?state=opened', method: 'GET', path: '/projects/42/merge_requests?state=opened' },
-  { name: 'POST merge request', method: 'POST', path: '/projects/42/merge_requests', body: JSON.stringify(createMergeRequestBody) },
+  { name: 'POST merge request', method: 'POST', path: '/projects/42/merge_requests', body: JSON.stringify(numberedMergeRequestBody) },
 ] as const;

@@ -5,6 +5,7 @@ export interface LoadJob {
   url: string;
   method: string;
   headers: Record<string, string>;
+  /** Each `[<n>]` in it becomes the request's number, counted across the whole run (each request its own). */
   body?: string;
   connections: number;
   durationS: number;
@@ -18,8 +19,13 @@ export interface LoadResult {
   p99Ms: number;
 }
 
+const REQUEST_NUMBER = '[<n>]';
+let requestNumber = 0;
+
 process.on('message', (job: LoadJob) => {
-  autocannon({ url: job.url, method: job.method as 'GET', headers: job.headers, body: job.body, connections: job.connections, duration: job.durationS }, (error, result) => {
+  const body = job.body;
+  const requests = body?.includes(REQUEST_NUMBER) ? [{ setupRequest: (request: object) => ({ ...request, body: body.replaceAll(REQUEST_NUMBER, String(requestNumber++)) }) }] : undefined;
+  autocannon({ url: job.url, method: job.method as 'GET', headers: job.headers, body, requests, connections: job.connections, duration: job.durationS }, (error, result) => {
     if (error) return process.send!({ error: String(error) });
     const requests = result.requests.total;
     process.send!({ requests, rps: requests / (result.duration || job.durationS), errors: result.errors + result.timeouts, non2xx: result.non2xx, p99Ms: result.latency.p99 } satisfies LoadResult);

@@ -5,13 +5,16 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BIN, ROOT, WORK_DIR } from '../../lib/paths.ts';
+import { ROOT } from '../../lib/paths.ts';
+
+/** typia is the bench's own dependency: its command, and the guard it writes, resolve it from the bench's folder. */
+const BENCH_DIR = join(ROOT, 'scripts', 'bench');
 
 export async function typiaGuard(): Promise<{ is?: (value: unknown) => boolean; why?: string; seconds: number }> {
   const started = performance.now();
-  const dir = join(WORK_DIR, 'bench', 'typia');
+  const dir = join(BENCH_DIR, '.tmp', 'typia');
   const input = join(dir, 'in');
   const output = join(dir, 'out');
   const types = join(ROOT, 'generated', 'validators', 'dist', 'index.d.ts');
@@ -22,12 +25,12 @@ export async function typiaGuard(): Promise<{ is?: (value: unknown) => boolean; 
     mkdirSync(input, { recursive: true });
     writeFileSync(
       join(input, 'guards.ts'),
-      `import typia from 'typia';\nimport type { components } from '../../../../generated/validators/dist/index.js';\n` +
+      `import typia from 'typia';\nimport type { components } from '${relative(input, join(ROOT, 'generated', 'validators', 'dist', 'index.js'))}';\n` +
         `export const isMergeRequest = typia.createIs<components['schemas']['MergeRequest']>();\n`,
     );
     const tsconfig = join(dir, 'tsconfig.json');
     writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true } }));
-    const result = spawnSync(process.execPath, [BIN('typia'), 'generate', '--input', input, '--output', output, '--project', tsconfig], { cwd: ROOT, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(BENCH_DIR, 'node_modules', '.bin', 'typia'), 'generate', '--input', input, '--output', output, '--project', tsconfig], { cwd: ROOT, encoding: 'utf8' });
     if (result.status !== 0 || !existsSync(join(output, 'guards.ts'))) {
       return { why: `typia generate failed (${result.status}): ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`, seconds: (performance.now() - started) / 1000 };
     }
