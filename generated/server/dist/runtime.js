@@ -59,6 +59,46 @@ function credentialReader(schemes) {
 function first(value) {
     return Array.isArray(value) ? value[0] : value;
 }
+/**
+ * A matcher of a method and a path (below the prefix, without the query) to its operation, routed as the server routes
+ * it: a literal segment wins over a parameter at the same place. For tools that read requests without answering them
+ * (a checking proxy); a path with a malformed percent-escape matches nothing.
+ */
+export function operationMatcher(routes) {
+    // Routes by method and segment count, a literal segment sorting before a parameter at the first place two differ.
+    const buckets = new Map();
+    for (const route of routes) {
+        const segments = route.path.split('/');
+        const isParameter = (segment) => /^\{[^}]+\}$/.test(segment);
+        const names = segments.filter(isParameter).map((s) => s.slice(1, -1));
+        const pattern = new RegExp(`^${segments.map((s) => (isParameter(s) ? '([^/]+)' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+        const key = `${route.method} ${segments.length}`;
+        const bucket = buckets.get(key) ?? [];
+        bucket.push({ route, names, pattern, rank: segments.map((s) => (isParameter(s) ? 'b' : 'a')).join('') });
+        buckets.set(key, bucket);
+    }
+    for (const bucket of buckets.values())
+        bucket.sort((x, y) => (x.rank < y.rank ? -1 : x.rank > y.rank ? 1 : 0));
+    return (method, path) => {
+        let segments = 1;
+        for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1))
+            segments++;
+        for (const candidate of buckets.get(`${method} ${segments}`) ?? []) {
+            const found = candidate.pattern.exec(path);
+            if (!found)
+                continue;
+            const params = {};
+            try {
+                candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1])));
+            }
+            catch {
+                return undefined;
+            }
+            return { route: candidate.route, params };
+        }
+        return undefined;
+    };
+}
 /** `/projects/{id}/jobs` → `/projects/:id/jobs` (Fastify's syntax; a literal `:` is doubled). */
 export function fastifyPath(path) {
     return path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, ':$1');
