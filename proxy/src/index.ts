@@ -229,7 +229,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   };
 
-  const server = createServer((request, response) => {
+  // Room for the server package's 16 KiB query string (refused above it with 414) beside the other headers.
+  const server = createServer({ maxHeaderSize: 32 * 1024 }, (request, response) => {
     try {
       handle(request, response);
     } catch (error) {

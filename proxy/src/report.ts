@@ -123,7 +123,7 @@ export class Report {
   }
 
   unchecked(operation: string, reason: string): void {
-    const entry = this.entry(operation, false);
+    const entry = this.entry(operation, true);
     // Reasons are a handful of fixed texts: no cap needed.
     if (entry) entry.unchecked.set(reason, (entry.unchecked.get(reason) ?? 0) + 1);
   }

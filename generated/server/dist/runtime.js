@@ -65,16 +65,18 @@ function first(value) {
  * (a checking proxy); a path with a malformed percent-escape matches nothing.
  */
 export function operationMatcher(routes) {
-    // Routes by method and segment count, a literal segment sorting before a parameter at the first place two differ.
+    // Routes by method and segment count, the most literal first at the first segment where two differ.
     const buckets = new Map();
     for (const route of routes) {
         const segments = route.path.split('/');
-        const isParameter = (segment) => /^\{[^}]+\}$/.test(segment);
-        const names = segments.filter(isParameter).map((s) => s.slice(1, -1));
-        const pattern = new RegExp(`^${segments.map((s) => (isParameter(s) ? '([^/]+)' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+        const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+        const segmentPattern = (segment) => segment.split(/\{[^}]+\}/).map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+?)');
+        const pattern = new RegExp(`^${segments.map(segmentPattern).join('/')}$`);
+        // A literal segment sorts before one with a parameter in text (`archive.{format}`), which sorts before a parameter.
+        const rank = segments.map((s) => (!s.includes('{') ? 'a' : /^\{[^}]+\}$/.test(s) ? 'c' : 'b')).join('');
         const key = `${route.method} ${segments.length}`;
         const bucket = buckets.get(key) ?? [];
-        bucket.push({ route, names, pattern, rank: segments.map((s) => (isParameter(s) ? 'b' : 'a')).join('') });
+        bucket.push({ route, names, pattern, rank });
         buckets.set(key, bucket);
     }
     for (const bucket of buckets.values())
