@@ -152,7 +152,7 @@ describe('the proxy when the upstream fails, and on hostile requests', () => {
     expect({ status: answer.status, body: JSON.parse(answer.text) }).toEqual({ status: 504, body: { message: expect.stringContaining('did not answer within 100 ms') } });
   });
 
-  it.each([
+  it.each<[string, string, Record<string, string>, number]>([
     ['a query string over 16 KiB', `/api/v4/projects/1/jobs?q=${'a'.repeat(17 * 1024)}`, {}, 414],
     ['more than 1000 query parameters', `/api/v4/projects/1/jobs?${Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&')}`, {}, 400],
     ['a malformed percent-escape', '/api/v4/projects/1/jobs?page=%E0%A4%A', {}, 400],
