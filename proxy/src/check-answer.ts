@@ -77,6 +77,24 @@ export function decoded(bytes: Buffer, encoding: string | undefined, max: number
   }
 }
 
+/**
+ * The findings of the last small body checked per operation and status: an answer byte for byte the same (a polled
+ * list, a repeated read) has the same findings, and is not parsed again. Bounded: 64 entries of at most 64 KiB.
+ */
+export class BodyMemo {
+  private readonly last = new Map<string, { bytes: Buffer; found: Disagreement[] }>();
+  check(operationId: string, status: number, bytes: Buffer): Disagreement[] {
+    if (bytes.length > 64 * 1024) return checkBody(operationId, status, bytes);
+    const key = `${operationId} ${status}`;
+    const seen = this.last.get(key);
+    if (seen && seen.bytes.equals(bytes)) return seen.found;
+    const found = checkBody(operationId, status, bytes);
+    if (!seen && this.last.size >= 64) this.last.delete(this.last.keys().next().value!);
+    this.last.set(key, { bytes: Buffer.from(bytes), found });
+    return found;
+  }
+}
+
 /** The disagreements of a JSON body with the operation's schema for this status: each failing path with its type. */
 export function checkBody(operationId: string, status: number, bytes: Buffer): Disagreement[] {
   let body: unknown;

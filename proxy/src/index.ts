@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, Agent as HttpAgent, type Incoming
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { apiPrefix, defaultLimits, errorBody, InputError, operationMatcher, parseQuery, routes, type MatchedOperation } from '@service-api/server';
-import { checkBody, checkHead, checksBody, decoded, essence } from './check-answer.ts';
+import { BodyMemo, checkHead, checksBody, decoded, essence } from './check-answer.ts';
 import { bodySource, checkRequest } from './check-request.ts';
 import { loadAnswers, type AnswersByOperation } from './contract.ts';
 import { Report, type Disagreement, type ReportJson, type ReportLimits } from './report.ts';
@@ -95,6 +95,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const report = new Report(upstream.origin + base, options.reportLimits);
   const log = options.log ? rateLimitedLog(options.log, 10) : undefined;
   const limits = defaultLimits;
+  const memo = new BodyMemo();
 
   const record = (operation: string, found: Disagreement[], location: string) => {
     for (const disagreement of found) {
@@ -195,7 +196,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           report.unchecked(operation, bytes);
           return [];
         }
-        return checkBody(matched!.route.id, status, bytes);
+        return memo.check(matched!.route.id, status, bytes);
       };
       if (options.strict && tee) {
         // Held until checked, up to the bound; past it, what is held is sent and the rest streamed unchecked.
