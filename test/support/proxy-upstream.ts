@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 interface Examples {
   components: { examples: Record<string, { value: unknown }> };
@@ -50,6 +51,8 @@ export const answers: Record<string, Answer> = {
   'GET /api/v4/projects/1/jobs/7': (_q, r) => json(r, 418, { message: "418 I'm a teapot" }),
   // A field of the wrong type.
   'GET /api/v4/projects/4/jobs': (_q, r) => json(r, 200, [job(), { ...job(), id: '8' }], { ...pages, link }),
+  // The same wrong field, gzip-encoded (the proxy decodes a copy to check it, and forwards the compressed bytes).
+  'GET /api/v4/projects/6/jobs': (_q, r) => void r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', ...pages, link }).end(gzipSync(JSON.stringify([job(), { ...job(), id: '8' }]))),
   // A content type the operation does not document.
   'GET /api/v4/projects/5/jobs': (_q, r) => json(r, 200, [job()], { ...pages, link }, 'text/html; charset=utf-8'),
   // A list without Link.
