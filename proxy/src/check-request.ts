@@ -80,6 +80,7 @@ export async function checkRequest(parts: RequestParts, limits: ServiceApiLimits
   const headers: Record<string, unknown> = {};
   for (const name of route.headers ?? []) if (parts.headers[name] !== undefined) headers[name] = parts.headers[name];
   const check = validateRequest(route.id as never, { params, query: input.query, headers, body: input.body } as never);
-  if (!check.valid) for (const problem of check.problems) found.push({ kind: 'refused-request', detail: withoutValues(problem.problem) });
+  // The validators' messages name fields and the contract's rules (patterns, allowed values), never what was sent.
+  if (!check.valid) for (const problem of check.problems) found.push({ kind: 'refused-request', detail: problem.problem });
   return found;
 }
