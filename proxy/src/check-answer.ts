@@ -3,16 +3,9 @@
  * arrive), then its JSON body against the generated response validators. Findings name paths and JSON types, never values.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { validateResponse } from '@service-api/server';
+import { essence, validateResponse } from '@service-api/server';
 import { answerFor, documentsType, type DocumentedAnswer } from './contract.ts';
 import type { Disagreement } from './report.ts';
-
-/** `application/json; charset=utf-8` → `application/json`. */
-export function essence(contentType: string | undefined): string {
-  if (!contentType) return '';
-  const semi = contentType.indexOf(';');
-  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-}
 
 export interface AnswerHead {
   method: string;

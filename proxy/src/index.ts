@@ -6,12 +6,13 @@
 import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { apiPrefix, defaultLimits, errorBody, InputError, operationMatcher, parseQuery, routes, type MatchedOperation } from '@service-api/server';
-import { BodyMemo, checkHead, checksBody, decoded, essence } from './check-answer.ts';
+import { apiPrefix, defaultLimits, errorBody, essence, InputError, operationMatcher, parseQuery, routes, type MatchedOperation } from '@service-api/server';
+import { BodyMemo, checkHead, checksBody, decoded } from './check-answer.ts';
 import { bodySource, checkRequest } from './check-request.ts';
 import { loadAnswers, type AnswersByOperation } from './contract.ts';
 import { Report, type Disagreement, type ReportJson, type ReportLimits } from './report.ts';
 import { rateLimitedLog } from './log.ts';
+import { forwardedHeaders, sendJson, Tee } from './streams.ts';
 
 export { Report, type Disagreement, type Kind, type ReportJson, type ReportLimits } from './report.ts';
 
@@ -40,39 +41,7 @@ export interface RunningProxy {
 }
 
 export const REPORT_PATH = '/__proxy/report';
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
-}
-
-/** The upstream's raw headers without hop-by-hop ones, as `[name, value, name, value…]`. */
-function forwardedHeaders(raw: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
-  return out;
-}
-
-/** A copy of a stream's first `max` bytes; `over` once it went past them. */
-class Tee {
-  chunks: Buffer[] = [];
-  size = 0;
-  over = false;
-  constructor(private readonly max: number) {}
-  add(chunk: Buffer): void {
-    if (this.over) return;
-    this.size += chunk.length;
-    if (this.size > this.max) {
-      this.over = true;
-      this.chunks = [];
-    } else this.chunks.push(chunk);
-  }
-  bytes(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-  }
-}
 
 /** The operation a path reaches, under the API's prefix; a key for an undocumented one (ids folded, bounded). */
 function operationKey(method: string, path: string, matched: MatchedOperation | undefined): string {

@@ -13,7 +13,7 @@ import { responseJson } from './server-json.js';
 import { registerBodyParsers, tooBig } from './server-parsers.js';
 import { normalizeInput, Tolerances } from './server-tolerance.js';
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
-export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
+export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances } from './server-tolerance.js';
 export const defaultLimits = {
     jsonBody: 16 * 1024 * 1024,

@@ -15,7 +15,7 @@ import { registerBodyParsers, tooBig } from './server-parsers.js';
 import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
 
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
-export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
+export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated } from './server-tolerance.js';
 
 /** Where a security scheme carries its credential. */
