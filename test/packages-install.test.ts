@@ -1,9 +1,10 @@
 /**
  * Proof that the generated packages work for another team: `npm pack` each, install the tarballs into a fresh
  * project outside the repository, type-check a consumer that uses all four without a cast, then run it against the
- * mock. The types are installed once, in @service-api/types. The fake and the mock (`npm pack ./fake` and `./mock`
- * compile their dist/) are installed beside them: the consumer embeds them with `startFake` and `startMock`, their
- * commands run with `npx service-api-fake` and `npx service-api-mock` (the consumer's client calls go to the latter).
+ * mock. The types are installed once, in @service-api/types. The fake, the mock and the proxy (`npm pack ./fake`,
+ * `./mock` and `./proxy` compile their dist/) are installed beside them: the consumer embeds them with `startFake`,
+ * `startMock` and `startProxy`, their commands run with `npx service-api-fake`, `npx service-api-mock` (the
+ * consumer's client calls go to it) and `npx service-api-proxy` (in front of that mock).
  */
 import { execFile, spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -34,14 +35,14 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
   }
 }
 
-it('packs, installs, type-checks and runs a consumer of the types, client, server, validators, fake and mock packages', async () => {
+it('packs, installs, type-checks and runs a consumer of the types, client, server, validators, fake, mock and proxy packages', async () => {
   work = await mkdtemp(join(tmpdir(), 'service-api-tarballs-'));
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
-  // One npm process packs the six packages.
-  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), join(ROOT, 'mock'), '--pack-destination', tarballs, '--silent'], ROOT);
+  // One npm process packs the seven packages.
+  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), join(ROOT, 'mock'), join(ROOT, 'proxy'), '--pack-destination', tarballs, '--silent'], ROOT);
   const files = (await readdir(tarballs)).sort();
-  expect(files).toEqual(['client', 'fake', 'mock', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
+  expect(files).toEqual(['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
 
   const project = await installed(tarballs, files);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
@@ -56,7 +57,7 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const modules = join(project, 'node_modules', '@service-api');
   expect((await stat(join(modules, 'types', 'dist', 'schema.d.ts'))).size).toBeGreaterThan(100_000);
   for (const name of ['client', 'server', 'validators']) expect((await stat(join(modules, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
-  expect(await readdir(modules)).toEqual(['client', 'fake', 'mock', 'server', 'types', 'validators']);
+  expect(await readdir(modules)).toEqual(['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators']);
 
   // The mock's command first, alone, so that its start is timed on its own.
   const mock = await mockCommand(project);
@@ -69,6 +70,7 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
     expect(mock.jobs).toEqual([200, 'failed']);
     // A figure, not a check: speed targets are measured by `npm run bench`, never asserted in a test.
     console.log(`npx service-api-mock from the packed tarball: first answer ${Math.round(mock.firstAnswerMs)} ms after the command started`);
+    expect(await proxyCommand(project, new URL(mock.api).origin)).toEqual({ help: expect.stringContaining('Usage: service-api-proxy --upstream'), jobs: [200, 'failed'], calls: 1 });
     await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
     output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project, { SERVICE_API_MOCK: mock.api });
   } finally {
@@ -102,6 +104,8 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   expect(report.fake).toEqual({ before: 3, created: [7, 'opened', 'Fix it'], after: 4, outsider: 404, records: 8 });
   // The embedded mock: a documented answer, and another one chosen with Prefer.
   expect(report.mock).toEqual({ jobs: true, missing: 404 });
+  // The embedded proxy in front of it: the answer forwarded, the call in its report.
+  expect(report.proxy).toEqual({ status: 200, calls: 1 });
 }, 300_000); // about 15 s of CPU (npm pack and install, tsc): generous for a machine shared with the other steps of npm test
 
 /** @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it. */
@@ -168,6 +172,31 @@ async function fakeCommand(project: string): Promise<{ help: string; mergeReques
     return { help, mergeRequests: [response.status, body[0]?.title] };
   } finally {
     // npx runs the command in a child of its own: stop the whole process group.
+    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+}
+
+/** `npx service-api-proxy --help`, then the command in front of `upstream` forwarding one real call; the process is stopped. */
+async function proxyCommand(project: string, upstream: string): Promise<{ help: string; jobs: [number, string | undefined]; calls: number | undefined }> {
+  const help = await sh('npx', ['--no-install', 'service-api-proxy', '--help'], project);
+  const child = spawn('npx', ['--no-install', 'service-api-proxy', '--upstream', upstream, '--port', '0', '--quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+?);/.exec(output);
+        if (match) resolve(match[1]!);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', (code) => reject(new Error(`service-api-proxy exited with ${code}: ${output}`)));
+    });
+    const response = await fetch(`${url}/api/v4/projects/my-group%2Fmy-project/jobs?scope[]=failed`, { headers: { 'PRIVATE-TOKEN': 'any' } });
+    const body = (await response.json()) as { status?: string }[];
+    const report = (await (await fetch(`${url}/__proxy/report`)).json()) as { operations: Record<string, { calls: number }> };
+    return { help, jobs: [response.status, body[0]?.status], calls: report.operations['jobs/list-project-jobs']?.calls };
+  } finally {
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
   }
 }

@@ -14,7 +14,7 @@ import { registerBodyParsers, tooBig } from './server-parsers.js';
 import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
 
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
-export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
+export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated } from './server-tolerance.js';
 
 /** Where a security scheme carries its credential. */
@@ -193,6 +193,51 @@ function credentialReader(schemes: Record<string, SchemeLocation>): (headers: Re
 
 function first(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** An operation a method and path reach, with its path parameters (decoded). */
+export interface MatchedOperation {
+  route: RouteDescriptor;
+  params: Record<string, string>;
+}
+
+/**
+ * A matcher of a method and a path (below the prefix, without the query) to its operation, routed as the server routes
+ * it: a literal segment wins over a parameter at the same place. For tools that read requests without answering them
+ * (a checking proxy); a path with a malformed percent-escape matches nothing.
+ */
+export function operationMatcher(routes: RouteDescriptor[]): (method: string, path: string) => MatchedOperation | undefined {
+  // Routes by method and segment count, the most literal first at the first segment where two differ.
+  const buckets = new Map<string, { route: RouteDescriptor; names: string[]; pattern: RegExp; rank: string }[]>();
+  for (const route of routes) {
+    const segments = route.path.split('/');
+    const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const segmentPattern = (segment: string) => segment.split(/\{[^}]+\}/).map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+?)');
+    const pattern = new RegExp(`^${segments.map(segmentPattern).join('/')}$`);
+    // A literal segment sorts before one with a parameter in text (`archive.{format}`), which sorts before a parameter.
+    const rank = segments.map((s) => (!s.includes('{') ? 'a' : /^\{[^}]+\}$/.test(s) ? 'c' : 'b')).join('');
+    const key = `${route.method} ${segments.length}`;
+    const bucket = buckets.get(key) ?? [];
+    bucket.push({ route, names, pattern, rank });
+    buckets.set(key, bucket);
+  }
+  for (const bucket of buckets.values()) bucket.sort((x, y) => (x.rank < y.rank ? -1 : x.rank > y.rank ? 1 : 0));
+  return (method, path) => {
+    let segments = 1;
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) segments++;
+    for (const candidate of buckets.get(`${method} ${segments}`) ?? []) {
+      const found = candidate.pattern.exec(path);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      try {
+        candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+      } catch {
+        return undefined;
+      }
+      return { route: candidate.route, params };
+    }
+    return undefined;
+  };
 }
 
 /** `/projects/{id}/jobs` → `/projects/:id/jobs` (Fastify's syntax; a literal `:` is doubled). */

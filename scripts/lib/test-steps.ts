@@ -14,9 +14,9 @@ const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
 /**
  * What a second `npm test` reuses from the first, none of it in a fresh clone: the stamps of the lint, the regeneration
  * and the HTML reference rendered whole (scripts/lib/stamps.ts), the fixture packages with their stamp
- * (test/support/fixture-packages.ts), tsc's build info, and the fake's and the mock's compiled dist/ with their build info (`npm pack ./fake` and `./mock` run `tsc -b`).
+ * (test/support/fixture-packages.ts), tsc's build info, and the fake's, the mock's and the proxy's compiled dist/ with their build info (`npm pack ./fake`, `./mock` and `./proxy` run `tsc -b`).
  */
-export const TEST_CACHES = [join(WORK_DIR, LINT.file), join(WORK_DIR, GENERATED.file), join(WORK_DIR, REFERENCE_RENDERED.file), join(WORK_DIR, 'fixture-packages.sha256'), TSC_BUILD_INFO, join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist'), join(WORK_DIR, 'mock-build'), join(ROOT, 'mock', 'dist')];
+export const TEST_CACHES = [join(WORK_DIR, LINT.file), join(WORK_DIR, GENERATED.file), join(WORK_DIR, REFERENCE_RENDERED.file), join(WORK_DIR, 'fixture-packages.sha256'), TSC_BUILD_INFO, join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist'), join(WORK_DIR, 'mock-build'), join(ROOT, 'mock', 'dist'), join(WORK_DIR, 'proxy-build'), join(ROOT, 'proxy', 'dist')];
 
 export interface Step {
   name: string;

@@ -57,6 +57,25 @@ export const mockIds: CallIds = {
   deletedMergeRequest: 2, approvalRule: 1,
 };
 
+/** The records of the fake's default data set the calls name; `blob` is the README's blob id (read from the fake). */
+export function fakeIds(blob: string): CallIds {
+  return {
+    project: 'my-group/my-project', numericProject: 1, namespace: 'my-group', namespacePath: 'my-group', pipeline: 11, bridgePipeline: 12, job: 101, migration: 1, entity: 2,
+    file: 'README.md', blob, branch: 'feature/login', user: 4, impersonationToken: 1, twoFactorUser: 3, group: 1, hook: 1, sharingGroup: 2,
+    sharedGroup: 1, badge: 1, groupMember: 2, projectMember: 3, runner: 3, integration: 'chat-notifications', mergeRequest: 1,
+    deletedMergeRequest: 2, approvalRule: 1,
+  };
+}
+
+/**
+ * The fake's token for an operation, where its administrator's (`admin-token`) is not the one: runner creation takes
+ * a token with the create_runner scope (the group owner's); migration 1 is Dev's, read by its owner.
+ */
+export const fakeTokens: Record<string, string> = {
+  'runners/create-user-runner': 'runner-creator-token',
+  ...Object.fromEntries(['get-migration', 'list-migration-entities', 'get-migration-entity'].map((id) => [`bulk-imports/${id}`, 'developer-token'])),
+};
+
 export interface ClientCall {
   operationId: string;
   call: (api: Api, ids: CallIds) => Promise<unknown>;

@@ -12,7 +12,7 @@ import { apiPrefix, fastifyPath, routes } from '../../generated/server/dist/inde
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
 import { createFake } from '../../fake/src/index.ts';
-import { gitbeakerCalls, mockIds, type CallIds } from './gitbeaker-calls.ts';
+import { fakeIds, fakeTokens, gitbeakerCalls, mockIds, type CallIds } from './gitbeaker-calls.ts';
 
 /** The operation of each Fastify route of the server package (`GET /api/v4/projects/:id/jobs`). */
 const operationOfRoute = new Map(routes.map((route) => [`${route.method} ${apiPrefix}${fastifyPath(route.path)}`, route.id]));
@@ -51,11 +51,6 @@ function serverTarget(strict: boolean): Target {
   return { name: `server package, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${server!.origin}/api/v4`, ids: () => mockIds };
 }
 
-const fakeTokens: Record<string, string> = {
-  'runners/create-user-runner': 'runner-creator-token',
-  ...Object.fromEntries(['get-migration', 'list-migration-entities', 'get-migration-entity'].map((id) => [`bulk-imports/${id}`, 'developer-token'])),
-};
-
 /** The fake on its default data set, as its administrator, with responses validated against the contract. */
 function fakeTarget(strict: boolean): Target {
   const lines: string[] = [];
@@ -73,12 +68,7 @@ function fakeTarget(strict: boolean): Target {
     blob = ((await readme.json()) as { blob_id: string }).blob_id;
   });
   afterAll(() => fake?.app.close());
-  const ids = (): CallIds => ({
-    project: 'my-group/my-project', numericProject: 1, namespace: 'my-group', namespacePath: 'my-group', pipeline: 11, bridgePipeline: 12, job: 101, migration: 1, entity: 2,
-    file: 'README.md', blob, branch: 'feature/login', user: 4, impersonationToken: 1, twoFactorUser: 3, group: 1, hook: 1, sharingGroup: 2,
-    sharedGroup: 1, badge: 1, groupMember: 2, projectMember: 3, runner: 3, integration: 'chat-notifications', mergeRequest: 1,
-    deletedMergeRequest: 2, approvalRule: 1,
-  });
+  const ids = (): CallIds => fakeIds(blob);
   return {
     name: `fake, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${origin}/api/v4`, lines, ids,
     // The administrator; runner creation takes a token with the create_runner scope (the group owner's); migration 1

@@ -1,8 +1,8 @@
 /**
  * The consumer program of the pack-and-install test: it uses each published package the way another team would,
  * from an npm install of the tarballs, without a cast. It reads the API root of the mock its client calls go to from
- * `SERVICE_API_MOCK` (so that its source, and tsc's incremental record of it, stay the same from run to run); the fake
- * and another mock are started in the program itself.
+ * `SERVICE_API_MOCK` (so that its source, and tsc's incremental record of it, stay the same from run to run); the fake,
+ * another mock and a proxy in front of it are started in the program itself.
  */
 export const consumerSource = `import Fastify from 'fastify';
 import {
@@ -18,6 +18,7 @@ import {
 import { registerServiceApi, type Handlers } from '@service-api/server';
 import { startFake, type FakeData } from '@service-api/fake';
 import { startMock, type RunningMock } from '@service-api/mock';
+import { startProxy, type RunningProxy } from '@service-api/proxy';
 import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/types';
 import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
 
@@ -116,6 +117,13 @@ const missing = await viaMock.jobs
   .getProjectJob({ path: { id: 42, job_id: 7 } }, { headers: { Prefer: 'code=404' } })
   .then(() => 200, (error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
 report.mock = { jobs: mockJobs.length > 0, missing };
+
+// The contract-checking proxy embedded in front of the mock: the answer forwarded, the call in its report.
+const proxy: RunningProxy = await startProxy({ upstream: mock.url, port: 0 });
+const proxied = await fetch(proxy.url + '/api/v4/projects/42/jobs', { headers: { 'PRIVATE-TOKEN': 'any' } });
+await proxied.arrayBuffer();
+report.proxy = { status: proxied.status, calls: proxy.report().operations['jobs/list-project-jobs']?.calls };
+await proxy.close();
 await mock.close();
 
 console.log(JSON.stringify(report));

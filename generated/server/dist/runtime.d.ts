@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { type InputShape, type Tolerated } from './server-tolerance.js';
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
-export { assignField, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
+export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated } from './server-tolerance.js';
 /** Where a security scheme carries its credential. */
 export interface SchemeLocation {
@@ -156,6 +156,17 @@ export interface AccessLogEntry {
 }
 /** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
 export declare function extractCredentials(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, schemes: Record<string, SchemeLocation>): Credential[];
+/** An operation a method and path reach, with its path parameters (decoded). */
+export interface MatchedOperation {
+    route: RouteDescriptor;
+    params: Record<string, string>;
+}
+/**
+ * A matcher of a method and a path (below the prefix, without the query) to its operation, routed as the server routes
+ * it: a literal segment wins over a parameter at the same place. For tools that read requests without answering them
+ * (a checking proxy); a path with a malformed percent-escape matches nothing.
+ */
+export declare function operationMatcher(routes: RouteDescriptor[]): (method: string, path: string) => MatchedOperation | undefined;
 /** `/projects/{id}/jobs` → `/projects/:id/jobs` (Fastify's syntax; a literal `:` is doubled). */
 export declare function fastifyPath(path: string): string;
 interface Problem {

@@ -5,9 +5,9 @@ import { mountOperations, type AccessLogEntry, type AnyHandler, type Authenticat
 import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
-export type { AccessLogEntry, AuthenticateContext, Credential, RouteDescriptor, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
+export type { AccessLogEntry, AuthenticateContext, Credential, MatchedOperation, RouteDescriptor, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type * from './types.js';
-export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, extractCredentials, fastifyPath, InputError, parseQuery, serviceApiServerOptions } from './runtime.js';
+export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, essence, extractCredentials, fastifyPath, formFields, InputError, normalizeInput, operationMatcher, parseForm, parseQuery, serviceApiServerOptions, Tolerances } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = "0.5.0";
