@@ -25,6 +25,8 @@ export function checkHead(answers: Map<string, DocumentedAnswer>, head: AnswerHe
   if (!answer) return { found: [{ kind: 'undocumented-status', detail: `status ${head.status}` }] };
   const found: Disagreement[] = [];
   for (const name of answer.headers) if (head.headers[name] === undefined) found.push({ kind: 'missing-header', detail: `${head.status} without ${name}` });
+  // Allowed by the contract (on the hosted offering some pagination headers may be absent), but worth knowing.
+  for (const name of answer.optional) if (head.headers[name] === undefined) found.push({ kind: 'absent-optional-header', detail: `${head.status} without ${name}` });
   const type = essence(head.headers['content-type'] as string | undefined);
   if (carriesBody(head) && type !== '' && !documentsType(answer, type)) found.push({ kind: 'undocumented-content-type', detail: `${head.status} as ${type}${answer.contentTypes.length ? ` (documented: ${answer.contentTypes.join(', ')})` : ' (no body documented)'}` });
   return { found, answer };

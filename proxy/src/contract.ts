@@ -13,14 +13,16 @@ export const documentPath = fileURLToPath(import.meta.url.endsWith('.ts') ? new 
 export interface DocumentedAnswer {
   /** Documented media types, lower case (`*\/*` and `type/*` match by prefix). */
   contentTypes: string[];
-  /** Headers the answer must carry, lower case. */
+  /** Headers the answer must carry (documented as required), lower case. */
   headers: string[];
+  /** Headers documented as optional that clients rely on (`Link`, `X-Total`), lower case: their absence is reported apart. */
+  optional: string[];
 }
 
 /** Documented answers by status key (`200`, `4XX`, `default`), per operation id. */
 export type AnswersByOperation = Map<string, Map<string, DocumentedAnswer>>;
 
-/** Headers documented as optional that clients nevertheless rely on where they are documented. */
+/** Headers documented as optional that clients nevertheless rely on where they are documented (`Location` is required). */
 const RELIED_ON = new Set(['link', 'x-total', 'location']);
 
 interface Reference {
@@ -50,10 +52,10 @@ export function documentedAnswers(document: Document): AnswersByOperation {
       const answers = new Map<string, DocumentedAnswer>();
       for (const [status, raw] of Object.entries(operation.responses)) {
         const response = resolve(raw, document.components?.responses);
-        const headers = Object.entries(response.headers ?? {})
-          .filter(([name, header]) => RELIED_ON.has(name.toLowerCase()) || resolve(header, document.components?.headers).required === true)
-          .map(([name]) => name.toLowerCase());
-        answers.set(status.toUpperCase(), { contentTypes: Object.keys(response.content ?? {}).map((type) => type.toLowerCase()), headers });
+        const documented = Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), resolve(header, document.components?.headers).required === true] as const);
+        const headers = documented.filter(([, required]) => required).map(([name]) => name);
+        const optional = documented.filter(([name, required]) => !required && RELIED_ON.has(name)).map(([name]) => name);
+        answers.set(status.toUpperCase(), { contentTypes: Object.keys(response.content ?? {}).map((type) => type.toLowerCase()), headers, optional });
       }
       out.set(operation.operationId, answers);
     }

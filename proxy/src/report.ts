@@ -13,6 +13,7 @@ export type Kind =
   | 'undocumented-status'
   | 'body-schema'
   | 'missing-header'
+  | 'absent-optional-header'
   | 'undocumented-content-type';
 
 export interface Disagreement {
