@@ -1,9 +1,34 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test tiers, each a vitest project (`vitest run --project <name>`, `npm run test:<name>`); `npm test` runs them
+ * all. A file belongs to the first tier whose patterns match it; every other test file is a unit test.
+ * - integration: servers on 127.0.0.1 (the fake, the mock, the generated server), the commands that start them, and the
+ *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI);
+ * - packages: the generated packages packed and installed into a project outside the repository, and the packages of
+ *   the fixture document generated, compiled and run;
+ * - browser: the HTML reference in headless Chromium;
+ * - unit: in this process only (no server, no browser, no install, no Python), and the type tests (`*.test-d.ts`).
+ */
+export const TIERS = {
+  integration: [
+    'test/clients/**/*.test.ts',
+    'test/hostile/*.test.ts',
+    'test/fake-*.test.ts',
+    'test/server*.test.ts',
+    'test/client.test.ts',
+    'test/conformance.test.ts',
+    'test/document-rules.test.ts',
+    'test/fuzz.test.ts',
+    'test/mock.test.ts',
+  ],
+  packages: ['test/packages-*.test.ts'],
+  browser: ['test/reference.test.ts'],
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // A guard against hangs, not a speed check: npm test runs its steps and two test files at once, on a machine that
     // may be shared, and a test that generates a package needs several seconds of CPU.
     testTimeout: 60_000,
@@ -16,5 +41,19 @@ export default defineConfig({
     // CPU time on the files that use them. Test files share no mutable state: each starts its own servers and fixtures.
     isolate: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: Object.values(TIERS).flat(),
+          // vitest's typecheck runs tsc over its tsconfig: the type tests and what they import, not the whole repository
+          // (npm test's typecheck step does that).
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './test/tsconfig.type-tests.json' },
+        },
+      },
+      ...Object.entries(TIERS).map(([name, include]) => ({ extends: true as const, test: { name, include } })),
+    ],
   },
 });
