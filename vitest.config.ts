@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The test tiers, each a vitest project (`vitest run --project <name>`, `npm run test:<name>`); `npm test` runs them
@@ -27,6 +28,18 @@ export const TIERS = {
   browser: ['test/reference.test.ts'],
 };
 
+/**
+ * Vitest runs the projects one after another in the order of their names, which would start the slowest files (the
+ * packages' npm install and tsc, Chromium) last, when one core is left. They start first; within a tier, vitest's order.
+ */
+const TIER_ORDER = ['packages', 'browser', 'integration', 'unit'];
+class SlowTiersFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => TIER_ORDER.indexOf(file.project.name);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     // A guard against hangs, not a speed check: npm test runs its steps and two test files at once, on a machine that
@@ -41,6 +54,7 @@ export default defineConfig({
     // CPU time on the files that use them. Test files share no mutable state: each starts its own servers and fixtures.
     isolate: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    sequence: { sequencer: SlowTiersFirst },
     projects: [
       {
         extends: true,
