@@ -60,6 +60,8 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   // The mock's command first, alone, so that its start is timed on its own.
   const mock = await mockCommand(project);
   const command = fakeCommand(project);
+  // Awaited at the end; when an assertion fails before then, the test's folder is removed under it: not an unhandled error.
+  command.catch(() => undefined);
   let output: string;
   try {
     expect(mock.help).toContain('Usage: service-api-mock [--port 4010]');
