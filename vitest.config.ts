@@ -4,13 +4,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The test tiers, each a vitest project (`vitest run --project <name>`, `npm run test:<name>`); `npm test` runs them
- * all. A file belongs to the first tier whose patterns match it; every other test file is a unit test.
+ * all. A test file belongs to at most one of the tiers below (test/tiers.test.ts checks it); every other is a unit test.
  * - integration: servers on 127.0.0.1 (the fake, the mock, the generated server), the commands that start them, and the
  *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI);
  * - packages: the generated packages packed and installed into a project outside the repository, and the packages of
  *   the fixture document generated, compiled and run;
  * - browser: the HTML reference in headless Chromium;
- * - unit: in this process only (no server, no browser, no install, no Python), and the type tests (`*.test-d.ts`).
+ * - unit: no server, no browser, no install, no Python; and the type tests (`*.test-d.ts`), checked by tsc.
  */
 export const TIERS = {
   integration: [
