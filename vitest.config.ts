@@ -1,9 +1,47 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The test tiers, each a vitest project (`vitest run --project <name>`, `npm run test:<name>`); `npm test` runs them
+ * all. A test file belongs to at most one of the tiers below (test/tiers.test.ts checks it); every other is a unit test.
+ * - integration: servers on 127.0.0.1 (the fake, the mock, the generated server), the commands that start them, and the
+ *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI);
+ * - packages: the generated packages packed and installed into a project outside the repository, and the packages of
+ *   the fixture document generated, compiled and run;
+ * - browser: the HTML reference in headless Chromium;
+ * - unit: no server, no browser, no install, no Python; and the type tests (`*.test-d.ts`), checked by tsc.
+ */
+export const TIERS = {
+  integration: [
+    'test/clients/**/*.test.ts',
+    'test/hostile/*.test.ts',
+    'test/fake-*.test.ts',
+    'test/server*.test.ts',
+    'test/client.test.ts',
+    'test/conformance.test.ts',
+    'test/document-rules.test.ts',
+    'test/fuzz.test.ts',
+    'test/mock.test.ts',
+  ],
+  packages: ['test/packages-*.test.ts'],
+  browser: ['test/reference.test.ts'],
+};
+
+/**
+ * Vitest runs the projects one after another in the order of their names, which would start the slowest files (the
+ * packages' npm install and tsc, Chromium) last, when one core is left. They start first; within a tier, vitest's order.
+ */
+const TIER_ORDER = ['packages', 'browser', 'integration', 'unit'];
+class SlowTiersFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => TIER_ORDER.indexOf(file.project.name);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // A guard against hangs, not a speed check: npm test runs its steps and two test files at once, on a machine that
     // may be shared, and a test that generates a package needs several seconds of CPU.
     testTimeout: 60_000,
@@ -16,5 +54,20 @@ export default defineConfig({
     // CPU time on the files that use them. Test files share no mutable state: each starts its own servers and fixtures.
     isolate: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    sequence: { sequencer: SlowTiersFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: Object.values(TIERS).flat(),
+          // vitest's typecheck runs tsc over its tsconfig: the type tests and what they import, not the whole repository
+          // (npm test's typecheck step does that).
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './test/tsconfig.type-tests.json' },
+        },
+      },
+      ...Object.entries(TIERS).map(([name, include]) => ({ extends: true as const, test: { name, include } })),
+    ],
   },
 });

@@ -88,7 +88,7 @@ async function generate(doc: OpenApiDocument): Promise<{ name: string; folder: s
   return out;
 }
 
-const LINT_SKIPPED = '[2/4] Lint skipped: openapi/ and the lint rules are unchanged since the last clean lint on this machine (npm run check always lints)';
+const LINT_SKIPPED = '[2/4] Lint skipped: openapi/, the lint rules and this script are unchanged since the last clean lint on this machine (npm run check always lints)';
 const lintHash = await inputsHash(LINT);
 const lintCurrent = lintCache && (await stamped(LINT, lintHash));
 const generatedHash = generatedCache ? await inputsHash(GENERATED) : '';

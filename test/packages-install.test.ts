@@ -8,9 +8,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,12 +42,13 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const files = (await readdir(tarballs)).sort();
   expect(files).toEqual(['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
 
-  const project = await installed(tarballs, files);
+  // Installed afresh on every run, as on CI: a project kept from an earlier run would keep the dependency versions the
+  // registry served then.
+  const project = await install(join(work, 'project'), tarballs, files);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
-  // Incremental: in a project reused from an earlier run (same tarballs), tsc rechecks only what changed.
   await writeFile(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: ['node'], outDir: 'out', skipLibCheck: false, skipDefaultLibCheck: true, incremental: true, tsBuildInfoFile: 'out/tsbuildinfo' }, files: ['consumer.ts'] }, null, 2),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: ['node'], outDir: 'out', skipLibCheck: false, skipDefaultLibCheck: true }, files: ['consumer.ts'] }, null, 2),
   );
   await writeFile(join(project, 'consumer.ts'), consumerSource);
 
@@ -62,7 +61,7 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   // The mock's command first, alone, so that its start is timed on its own.
   const mock = await mockCommand(project);
   const command = fakeCommand(project);
-  // Awaited below; until then a failure of the test must not leave its rejection unhandled.
+  // Awaited at the end; when an assertion fails before then, the test's folder is removed under it: not an unhandled error.
   command.catch(() => undefined);
   let output: string;
   try {
@@ -111,44 +110,12 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
 /** @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it. */
 const EXTRA_DEPENDENCIES = ['@types/node@20.19.43'];
 
-/**
- * A project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs
- * installed. CI installs into this run's own folder. Elsewhere, npm pack's tarballs being byte for byte the same for the
- * same packages, the project installed from the same tarballs earlier on this machine (its folder named by their hash)
- * is used as it is. It is installed beside it and renamed into place, so a run never sees another's half-done install,
- * and projects no run has used for an hour are removed.
- */
-async function installed(tarballs: string, files: string[]): Promise<string> {
-  if (process.env.CI === 'true') return install(join(work, 'project'), tarballs, files);
-  const hash = createHash('sha256').update(EXTRA_DEPENDENCIES.join(' '));
-  for (const file of files) hash.update(`${file}\0`).update(await readFile(join(tarballs, file)));
-  const project = join(tmpdir(), `service-api-consumer-${hash.digest('hex').slice(0, 20)}`);
-  await removeUnused(project);
-  if (!existsSync(project)) {
-    const staging = await install(await mkdtemp(join(tmpdir(), 'service-api-consumer-staging-')), tarballs, files);
-    // Another run may have renamed the same install into place first: then its project is used.
-    await rename(staging, project).catch(() => rm(staging, { recursive: true, force: true }));
-  }
-  const now = new Date();
-  await utimes(project, now, now);
-  return project;
-}
-
+/** A project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs installed. */
 async function install(project: string, tarballs: string, files: string[]): Promise<string> {
   await mkdir(project, { recursive: true });
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files.map((f) => join(tarballs, f)), ...EXTRA_DEPENDENCIES], project);
   return project;
-}
-
-/** Removes the consumer projects (and abandoned installs) other than `keep` that no run has used for an hour. */
-async function removeUnused(keep: string): Promise<void> {
-  for (const entry of await readdir(tmpdir())) {
-    const path = join(tmpdir(), entry);
-    if (!entry.startsWith('service-api-consumer-') || path === keep) continue;
-    const used = await stat(path).then((s) => s.mtimeMs, () => Date.now());
-    if (Date.now() - used > 3_600_000) await rm(path, { recursive: true, force: true });
-  }
 }
 
 /** `npx service-api-fake --help`, then the command on a free port answering one real call; the process is stopped. */

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { WORK_DIR } from '../scripts/lib/paths.ts';
-import { inputsHash, recordStamp, stamped, type Stamp } from '../scripts/lib/stamps.ts';
+import { GENERATED, inputsHash, LINT, recordStamp, stamped, type Stamp } from '../scripts/lib/stamps.ts';
 
 const dir = join(WORK_DIR, 'stamps-test');
 const stamp: Stamp = { file: 'stamps-test.sha256', inputs: ['.tmp/stamps-test/folder', '.tmp/stamps-test/single.txt'] };
@@ -48,5 +48,25 @@ describe('stamped', () => {
     expect(await stamped(stamp, hash)).toBe(true);
     writeFileSync(join(dir, 'single.txt'), 'changed');
     expect(await stamped(stamp, await inputsHash(stamp))).toBe(false);
+  });
+});
+
+/** Whether the stamp's inputs include the file (itself or a folder above it). */
+const covers = (stamp: Stamp, file: string) => stamp.inputs.some((input) => file === input || file.startsWith(`${input}/`));
+
+describe('the stamps of npm test name every input their check depends on', () => {
+  it.each([
+    ['the lint', 'scripts/build.ts', 'its pass criteria (--fail-severity, the Redocly warning count)', LINT],
+    ['the lint', 'scripts/lib/run.ts', 'how the linters are started', LINT],
+    ['the lint', 'scripts/lib/layout.ts', 'the layout rules', LINT],
+    ['the lint', 'scripts/spectral/example-matches-schema.js', 'the house rules', LINT],
+    ['the lint', '.spectral.yaml', 'the Spectral ruleset', LINT],
+    ['the lint', 'package-lock.json', "the linters' versions", LINT],
+    ['the regeneration', 'scripts/build.ts', 'how the generators are called', GENERATED],
+    ['the regeneration', 'scripts/lib/output.ts', 'how generated/ is compared', GENERATED],
+    ['the regeneration', 'generators/index.ts', 'the generators', GENERATED],
+    ['the regeneration', 'generated/openapi/openapi.json', 'what is compared', GENERATED],
+  ] as const)('%s reads %s (%s)', (_check, file, _why, stamp) => {
+    expect(covers(stamp, file)).toBe(true);
   });
 });

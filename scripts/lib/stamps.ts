@@ -14,10 +14,16 @@ export interface Stamp {
   inputs: string[];
 }
 
-/** Everything the linters read: the description, both configurations, the house rules and the linters' versions. */
+/** The build script, which holds the pass criteria and the linters' and generators' arguments, and what it runs them with. */
+const BUILD_SCRIPT = ['scripts/build.ts', 'scripts/lib/run.ts', 'scripts/lib/paths.ts', 'scripts/lib/stamps.ts'];
+
+/**
+ * Everything the lint's result depends on: the description, both configurations, the house rules, the layout rules,
+ * the build script (the linters' arguments and what counts as clean) and the linters' locked versions.
+ */
 export const LINT: Stamp = {
   file: 'lint-clean.sha256',
-  inputs: ['openapi', 'redocly.yaml', '.spectral.yaml', 'scripts/spectral', 'scripts/lib/layout.ts', 'package-lock.json'],
+  inputs: ['openapi', 'redocly.yaml', '.spectral.yaml', 'scripts/spectral', 'scripts/lib/layout.ts', ...BUILD_SCRIPT, 'package-lock.json'],
 };
 
 /**
@@ -27,13 +33,7 @@ export const LINT: Stamp = {
  */
 export const GENERATED: Stamp = {
   file: 'generated-current.sha256',
-  inputs: ['openapi', 'redocly.yaml', 'generators', 'scripts/build.ts', 'scripts/lib/output.ts', 'scripts/lib/paths.ts', 'package-lock.json', 'generated'],
-};
-
-/** The HTML reference rendered in Chromium, every operation by its anchor (test/reference.test.ts). */
-export const REFERENCE_RENDERED: Stamp = {
-  file: 'reference-rendered.sha256',
-  inputs: ['generated/openapi/reference.html', 'generated/openapi/openapi.json', 'test/reference.test.ts', 'package-lock.json'],
+  inputs: ['openapi', 'redocly.yaml', 'generators', ...BUILD_SCRIPT, 'scripts/lib/output.ts', 'package-lock.json', 'generated'],
 };
 
 async function files(path: string): Promise<string[]> {

@@ -6,17 +6,19 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, WORK_DIR } from './paths.ts';
-import { GENERATED, LINT, REFERENCE_RENDERED } from './stamps.ts';
+import { GENERATED, LINT } from './stamps.ts';
 
 /** tsc's record of what it checked (git-ignored .tmp/): a clean clone has none and checks everything. */
 const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
 
 /**
- * What a second `npm test` reuses from the first, none of it in a fresh clone: the stamps of the lint, the regeneration
- * and the HTML reference rendered whole (scripts/lib/stamps.ts), the fixture packages with their stamp
- * (test/support/fixture-packages.ts), tsc's build info, and the fake's, the mock's and the proxy's compiled dist/ with their build info (`npm pack ./fake`, `./mock` and `./proxy` run `tsc -b`).
+ * What a second `npm test` reuses from the first, none of it in a fresh clone: the stamps of the lint and the
+ * regeneration (scripts/lib/stamps.ts), the fixture packages with their stamp (test/support/fixture-packages.ts), tsc's
+ * build info and that of vitest's typecheck of the type tests, and the fake's, the mock's and the proxy's compiled dist/
+ * with their build info (`npm pack ./fake`, `./mock` and `./proxy` run `tsc -b`). Each is keyed by every input it
+ * depends on.
  */
-export const TEST_CACHES = [join(WORK_DIR, LINT.file), join(WORK_DIR, GENERATED.file), join(WORK_DIR, REFERENCE_RENDERED.file), join(WORK_DIR, 'fixture-packages.sha256'), TSC_BUILD_INFO, join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist'), join(WORK_DIR, 'mock-build'), join(ROOT, 'mock', 'dist'), join(WORK_DIR, 'proxy-build'), join(ROOT, 'proxy', 'dist')];
+export const TEST_CACHES = [join(WORK_DIR, LINT.file), join(WORK_DIR, GENERATED.file), join(WORK_DIR, 'fixture-packages.sha256'), TSC_BUILD_INFO, join(ROOT, 'node_modules', 'vitest', 'dist', 'tsconfig.tmp.tsbuildinfo'), join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist'), join(WORK_DIR, 'mock-build'), join(ROOT, 'mock', 'dist'), join(WORK_DIR, 'proxy-build'), join(ROOT, 'proxy', 'dist')];
 
 export interface Step {
   name: string;
@@ -53,7 +55,7 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
       args: [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(ROOT, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', TSC_BUILD_INFO],
     },
     { name: 'gate', what: 'the breaking-change gate against the latest release', args: tsx('gate.ts') },
-    { name: 'vitest', what: 'every test file', args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs] },
+    { name: 'vitest', what: 'every test file of every tier (vitest.config.ts), and the type tests', args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs] },
   ];
 }
 

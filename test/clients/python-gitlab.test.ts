@@ -117,7 +117,7 @@ const fakeTarget = (operationIds: string[]): Target => {
 
 const run = promisify(execFile);
 
-describe.skipIf(missing !== undefined)('python-gitlab', () => {
+describe.skipIf(missing !== undefined)(`python-gitlab${missing ? ' (skipped: python-gitlab is not importable)' : ''}`, () => {
   const { command, operationIds } = 'command' in python ? python : { command: '', operationIds: [] };
   it('calls every operation of the contract, each once', () => {
     expect([...operationIds].sort()).toEqual(listOperations(publishedDocument()).map((entry) => entry.operationId).sort());

@@ -1,0 +1,43 @@
+/** The test tiers of vitest.config.ts: each file in one tier, and the unit tier free of servers, browsers and installs. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.ts';
+import { TIERS } from '../vitest.config.ts';
+
+/** A glob of vitest.config.ts (`*` within a folder, `**\/` any folders) as a regular expression. */
+function globRegExp(glob: string): RegExp {
+  const source = glob.split('**/').map((part) => part.split('*').map((text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('(?:.*/)?');
+  return new RegExp(`^${source}$`);
+}
+
+const testFiles = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+  .map((file) => relative(ROOT, join(ROOT, 'test', file)))
+  .filter((file) => file.endsWith('.test.ts') && !file.startsWith('test/fixtures/') && !file.startsWith('test/__snapshots__/'))
+  .sort();
+const tiersOf = (file: string) => Object.entries(TIERS).filter(([, globs]) => globs.some((glob) => globRegExp(glob).test(file))).map(([name]) => name);
+const unitFiles = testFiles.filter((file) => tiersOf(file).length === 0 && file !== 'test/tiers.test.ts');
+
+/** What only the other tiers may do: start a server, the fake, the mock (or their commands) or a browser, run Python, install packages. */
+const NOT_UNIT = /support\/(fake|mock|example-server|consumer|conformance|fixture-packages)\.ts|\b(startFake|startMock|createFake|createMock)\b|\.listen\(|src\/cli\.ts|playwright|python3|'npm', \['(pack|install)'/;
+
+describe('test tiers', () => {
+  it('globRegExp reads the patterns of vitest.config.ts', () => {
+    expect(globRegExp('test/fake-*.test.ts').test('test/fake-tree.test.ts')).toBe(true);
+    expect(globRegExp('test/fake-*.test.ts').test('test/hostile/fake-x.test.ts')).toBe(false);
+    expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/python-gitlab.test.ts')).toBe(true);
+    expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/a/b.test.ts')).toBe(true);
+  });
+
+  it.each(Object.entries(TIERS))('every pattern of the %s tier names a test file', (_tier, globs) => {
+    for (const glob of globs) expect(testFiles.filter((file) => globRegExp(glob).test(file)), glob).not.toEqual([]);
+  });
+
+  it('puts each test file in at most one tier besides unit', () => {
+    expect(testFiles.filter((file) => tiersOf(file).length > 1)).toEqual([]);
+  });
+
+  it.each(unitFiles)('unit: %s starts no server, browser, Python or install', (file) => {
+    expect(readFileSync(join(ROOT, file), 'utf8')).not.toMatch(NOT_UNIT);
+  });
+});
