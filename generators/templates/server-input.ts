@@ -157,6 +157,9 @@ export function parseQuery(raw: string, styles: Record<string, 'deep' | 'csv'> =
     const head = open > 0 ? name.slice(0, open) : name;
     if (open > 0 && styles[head] === 'deep') assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value, 'query');
     else if (styles[name] === 'csv') out[name] = value === '' ? [] : value.split(',');
+    // No parameter has such a name: kept as an own data property (the object has no prototype to reach), so that it
+    // is ignored and reported like any other unknown parameter, as the Service ignores it.
+    else if (FORBIDDEN.has(name)) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     else addValue(out, name, value, 'query');
   }
   return out;
