@@ -105,7 +105,7 @@ describe('users', () => {
     const form = new FormData();
     form.set('avatar', 'not a file');
     const text = await send('/user/avatar', { method: 'PUT', token: 'developer-token', body: form });
-    expect([text.status, ((await text.json()) as { message: string }).message]).toEqual([400, '400 Bad request - avatar must be a file']);
+    expect([text.status, ((await text.json()) as { message: string }).message]).toEqual([400, '400 Bad request - body field avatar must be a file']);
   });
 });
 

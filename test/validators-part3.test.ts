@@ -69,7 +69,7 @@ describe('the merge request state table as schema rules', () => {
     ['closed, as recorded', closed, true],
   ])('%s: valid %s', (_case, record, valid) => {
     expect(validateSchema('MergeRequest', record).valid).toBe(valid);
-    expect(validateResponse('merge-requests/merge', 200, record).valid).toBe(valid);
+    expect(validateResponse('merge-requests/update-merge-request', 200, record).valid).toBe(valid);
     expect(validateSchema('MergeRequestSimple', record).valid).toBe(valid);
   });
 });

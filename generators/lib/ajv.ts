@@ -79,6 +79,8 @@ function newAjv(mode: 'full' | 'fast', coerce: boolean) {
   }
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
   ajv.addFormat('binary', true);
+  // A request's file field is a file part (a Blob), never a JSON value or a text field: the Service refuses those.
+  ajv.addKeyword({ keyword: FILE_KEYWORD, schemaType: 'boolean', error: { message: 'must be a file' }, code: (cxt) => cxt.fail(ajv2020._`!(${cxt.data} instanceof Blob)`) });
   return ajv;
 }
 
@@ -313,11 +315,14 @@ function queryRulesOf(operation: object): JsonSchema[] {
   return Array.isArray(allOf) && Object.keys(rest).length === 0 ? allOf : [querySchema];
 }
 
-/** Files arrive as `Blob`s, not strings: a file schema accepts any value. */
+/** The keyword that checks a request's file field: the value is a `Blob` (a multipart file part). */
+const FILE_KEYWORD = 'x-file';
+
+/** Files arrive as `Blob`s, not strings: a file schema accepts a Blob and nothing else. */
 function anyFiles(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(anyFiles);
   if (typeof schema !== 'object' || schema === null) return schema;
-  if (isFileSchema(schema)) return {};
+  if (isFileSchema(schema)) return { [FILE_KEYWORD]: true };
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, anyFiles(v)]));
 }
 

@@ -1,5 +1,6 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import { isJsonMediaType, resolve, type OperationEntry } from '../../generators/lib/document.ts';
+import { isFileSchema } from '../../generators/lib/json-schema.ts';
 import type { JsonSchema, OpenApiDocument, Parameter, Reference } from '../../generators/lib/openapi.ts';
 
 export interface BuiltRequest {
@@ -97,23 +98,30 @@ export function buildRequest(doc: OpenApiDocument, entry: OperationEntry, option
 }
 
 function requestBody(doc: OpenApiDocument, entry: OperationEntry): Pick<BuiltRequest, 'body' | 'headers'> | undefined {
-  const body = resolve<{ content: Record<string, { example?: unknown; examples?: Record<string, { value?: unknown } | Reference> }> }>(doc, entry.operation.requestBody!);
+  const body = resolve<{ content: Record<string, { schema?: JsonSchema | Reference; example?: unknown; examples?: Record<string, { value?: unknown } | Reference> }> }>(doc, entry.operation.requestBody!);
   const [mediaType, media] = Object.entries(body.content)[0] ?? [];
   if (!mediaType || !media) return undefined;
   const example = firstExample(doc, media);
   if (!example.found) throw new Error(`${entry.operationId}: request body (${mediaType}) has no example`);
   if (isJsonMediaType(mediaType)) return { body: JSON.stringify(example.value), headers: { 'content-type': mediaType } };
   if (mediaType === 'multipart/form-data') {
-    return { body: formData((example.value ?? {}) as Record<string, unknown>), headers: {} };
+    const schema = media.schema ? resolve<JsonSchema>(doc, media.schema) : {};
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema | Reference>;
+    const files = new Set(Object.keys(properties).filter((name) => isFileSchema(resolve<JsonSchema>(doc, properties[name]!))));
+    return { body: formData((example.value ?? {}) as Record<string, unknown>, files), headers: {} };
   }
   return { body: String(example.value), headers: { 'content-type': mediaType } };
 }
 
-/** A multipart body: a hash becomes `name[key]` fields (`override_params[visibility]=private`), as the API reads forms. */
-export function formData(fields: Record<string, unknown>): FormData {
+/**
+ * A multipart body: a hash becomes `name[key]` fields (`override_params[visibility]=private`), as the API reads forms;
+ * the `files` fields are sent as file parts, their example text as the file's content.
+ */
+export function formData(fields: Record<string, unknown>, files: ReadonlySet<string> = new Set()): FormData {
   const form = new FormData();
   const add = (name: string, value: unknown): void => {
-    if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
+    if (files.has(name)) form.append(name, new Blob([String(value)]), name);
+    else if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
     else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
     else form.append(name, String(value));
   };
