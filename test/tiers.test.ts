@@ -19,7 +19,7 @@ const tiersOf = (file: string) => Object.entries(TIERS).filter(([, globs]) => gl
 const unitFiles = testFiles.filter((file) => tiersOf(file).length === 0 && file !== 'test/tiers.test.ts');
 
 /** What only the other tiers may do: start a server, the fake, the mock (or their commands) or a browser, run Python, install packages. */
-const NOT_UNIT = /support\/(fake|mock|example-server|consumer|conformance|fixture-packages)\.ts|\b(startFake|startMock|createFake|createMock)\b|\.listen\(|src\/cli\.ts|playwright|python3|'npm', \['(pack|install)'/;
+const NOT_UNIT = /support\/(fake|mock|example-server|consumer|conformance|fixture-packages)\.ts|\b(startFake|startMock|startProxy|createFake|createMock|createServer)\b|\.listen\(|src\/cli\.ts|playwright|python3|'npm', \['(pack|install)'/;
 
 describe('test tiers', () => {
   it('globRegExp reads the patterns of vitest.config.ts', () => {
