@@ -13,7 +13,8 @@ export const folder = 'generated/client';
 const spec: PackageSpec = {
   folder,
   name: '@service-api/client',
-  description: 'Typed client of the Service HTTP API v4: openapi-fetch with generated types, and one typed method per operation',
+  description:
+    'Typed client of the Service HTTP API v4: openapi-fetch with generated types, and one typed method per operation',
   // openapi-fetch is 0.x and its types change between minors: the exact version the client was generated against.
   dependencies: { 'openapi-fetch': '0.17.0' },
 };
@@ -26,7 +27,9 @@ interface ApiKeyScheme {
 }
 
 /** How the client sends each kind of credential, read from the document's security schemes. */
-export function credentialTransport(doc: OpenApiDocument): Record<'privateToken' | 'oauthToken' | 'jobToken', { header: string; prefix: string }> {
+export function credentialTransport(
+  doc: OpenApiDocument,
+): Record<'privateToken' | 'oauthToken' | 'jobToken', { header: string; prefix: string }> {
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, ApiKeyScheme>;
   const header = (id: string): string => {
     const scheme = schemes[id];
@@ -50,7 +53,8 @@ export function credentialTransport(doc: OpenApiDocument): Record<'privateToken'
 export async function generateClient(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'client');
   const models = operationModels(doc);
-  if (models.some((m) => m.group === 'raw')) throw new Error('A tag named "raw" would hide api.raw, the low-level client');
+  if (models.some((m) => m.group === 'raw'))
+    throw new Error('A tag named "raw" would hide api.raw, the low-level client');
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/types.ts`, contents: typesModule(banner) },
     { path: `${folder}/src/runtime.ts`, contents: banner + (await template('client-runtime.ts')) },
@@ -90,7 +94,9 @@ function descriptor(m: OperationModel): string {
 
 /** The documented success headers as an object type (`{ "x-page"?: string }`). */
 function headersType(m: OperationModel): string {
-  return m.responseHeaders.length ? `{ ${m.responseHeaders.map((h) => `${JSON.stringify(h.name)}?: ${h.type}`).join('; ')} }` : 'Record<string, never>';
+  return m.responseHeaders.length
+    ? `{ ${m.responseHeaders.map((h) => `${JSON.stringify(h.name)}?: ${h.type}`).join('; ')} }`
+    : 'Record<string, never>';
 }
 
 /** The success body with schema names qualified by the namespace import `T`. */
@@ -104,10 +110,16 @@ function methodType(m: OperationModel, input: string): string {
   const headers = headersType(m);
   if (m.response === 'headers') return `HeadMethod<${input}, ${optional}, ${headers}>`;
   if (m.response === 'binary') return `BinaryMethod<${input}, ${optional}, ${headers}>`;
-  if (m.variants) return m.pagination ? `PaginatedVariantMethod<${id}, ${input}, ${optional}, ${headers}>` : `VariantMethod<${id}, ${input}, ${optional}, ${headers}>`;
+  if (m.variants)
+    return m.pagination
+      ? `PaginatedVariantMethod<${id}, ${input}, ${optional}, ${headers}>`
+      : `VariantMethod<${id}, ${input}, ${optional}, ${headers}>`;
   const success = m.successType ? qualified(m.successType) : `Success<${id}>`;
   if (m.pagination) {
-    const item = m.successType?.endsWith('[]') && !m.successType.includes('|') ? qualified(m.successType.slice(0, -2)) : `Item<${id}>`;
+    const item =
+      m.successType?.endsWith('[]') && !m.successType.includes('|')
+        ? qualified(m.successType.slice(0, -2))
+        : `Item<${id}>`;
     return `PaginatedMethod<${input}, ${item}, ${optional}, ${headers}>`;
   }
   return `Method<${input}, ${success}, ${optional}, ${headers}>`;
@@ -115,7 +127,10 @@ function methodType(m: OperationModel, input: string): string {
 
 /** The input type of an operation: its \`Input<K>\` with \`extra\` (parameters the contract does not list). */
 function inputType(m: OperationModel, name: string): string {
-  const extra = m.body && m.body.kind !== 'binary' ? 'ExtraParameters & { body?: { readonly [name: string]: unknown } }' : 'ExtraParameters';
+  const extra =
+    m.body && m.body.kind !== 'binary'
+      ? 'ExtraParameters & { body?: { readonly [name: string]: unknown } }'
+      : 'ExtraParameters';
   return `/** The input of \`${m.operationId}\`: \`${m.method} ${m.path}\`. */\nexport interface ${name} extends Input<${JSON.stringify(m.operationId)}> {\n  /** Parameters the Service accepts that the contract does not list, sent as given. */\n  extra?: ${extra};\n}`;
 }
 
@@ -124,7 +139,8 @@ function variantType(m: OperationModel): string {
   const v = m.variants!;
   const wrap = (type: string) => (v.list ? `(${qualified(type)})[]` : qualified(type));
   let type = wrap(v.otherwise);
-  for (const value of [...v.values].reverse()) type = `When<I, ${JSON.stringify(v.parameter)}, ${JSON.stringify(value.value)}, ${wrap(value.type)}, ${type}>`;
+  for (const value of [...v.values].reverse())
+    type = `When<I, ${JSON.stringify(v.parameter)}, ${JSON.stringify(value.value)}, ${wrap(value.type)}, ${type}>`;
   return `  ${JSON.stringify(m.operationId)}: ${type};`;
 }
 
@@ -133,11 +149,19 @@ function operationsModule(models: OperationModel[], inputs: Map<string, string>)
   for (const m of models) groups.set(m.group, [...(groups.get(m.group) ?? []), m]);
   const api = [...groups]
     .map(([group, ops]) => {
-      const methods = ops.map((m) => `    /** ${m.summary.replace(/\*\//g, '*\\/')} (\`${m.method} ${m.path}\`, \`${m.operationId}\`).${m.deprecated ? ' @deprecated' : ''} */\n    ${m.name}: ${methodType(m, inputs.get(m.operationId)!)};`);
+      const methods = ops.map(
+        (m) =>
+          `    /** ${m.summary.replace(/\*\//g, '*\\/')} (\`${m.method} ${m.path}\`, \`${m.operationId}\`).${m.deprecated ? ' @deprecated' : ''} */\n    ${m.name}: ${methodType(m, inputs.get(m.operationId)!)};`,
+      );
       return `  ${group}: {\n${methods.join('\n')}\n  };`;
     })
     .join('\n');
-  const table = models.map((m) => `  [${JSON.stringify(m.group)}, ${JSON.stringify(m.name)}, ${descriptor(m)}, ${m.pagination ? 'true' : 'false'}],`).join('\n');
+  const table = models
+    .map(
+      (m) =>
+        `  [${JSON.stringify(m.group)}, ${JSON.stringify(m.name)}, ${descriptor(m)}, ${m.pagination ? 'true' : 'false'}],`,
+    )
+    .join('\n');
   const variants = models.filter((m) => m.variants);
   const inputDecls = models.map((m) => inputType(m, inputs.get(m.operationId)!)).join('\n\n');
   return `import type { ApiResponse, CallOptions, OperationDescriptor } from './runtime.js';
@@ -312,8 +336,10 @@ export function isServiceApiError(error: unknown, operationId?: string, status?:
 function readme(models: OperationModel[]): string {
   const first = models[0];
   const paged = models.find((m) => m.pagination);
-  const path = (m: OperationModel) => m.pathParams.map((p) => `${p}: ${p === 'id' ? "'my-group/my-project'" : '1'}`).join(', ');
-  const call = (m: OperationModel) => `api.${m.group}.${m.name}(${m.pathParams.length ? `{ path: { ${path(m)} } }` : ''})`;
+  const path = (m: OperationModel) =>
+    m.pathParams.map((p) => `${p}: ${p === 'id' ? "'my-group/my-project'" : '1'}`).join(', ');
+  const call = (m: OperationModel) =>
+    `api.${m.group}.${m.name}(${m.pathParams.length ? `{ path: { ${path(m)} } }` : ''})`;
   return `
 \`\`\`ts
 import { createServiceApi, createServiceClient, isServiceApiError } from '@service-api/client';

@@ -111,8 +111,20 @@ async function runRenderer(doc: OpenApiDocument): Promise<string> {
     await writeFile(join(dir, 'redocly.yaml'), 'telemetry: off\n');
     await promisify(execFile)(
       join(ROOT, 'node_modules', '.bin', 'redocly'),
-      ['build-docs', input, '--inlineBundle', '--output', output, '--title', `${doc.info.title} ${doc.info.version} reference`],
-      { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 << 20 },
+      [
+        'build-docs',
+        input,
+        '--inlineBundle',
+        '--output',
+        output,
+        '--title',
+        `${doc.info.title} ${doc.info.version} reference`,
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        maxBuffer: 16 << 20,
+      },
     );
     return await readFile(output, 'utf8');
   } finally {
@@ -123,11 +135,13 @@ async function runRenderer(doc: OpenApiDocument): Promise<string> {
 export function makeOffline(html: string): string {
   let result = html;
   for (const url of REMOTE_LOGOS) {
-    if (!result.includes(url)) throw new Error(`The renderer no longer links ${url}: check that the reference still loads nothing remote`);
+    if (!result.includes(url))
+      throw new Error(`The renderer no longer links ${url}: check that the reference still loads nothing remote`);
     result = result.split(url).join(INLINE_LOGO);
   }
   const head = '<meta charset="utf8" />';
-  if (!result.includes(head)) throw new Error('The renderer changed its page template: cannot add the Content-Security-Policy');
+  if (!result.includes(head))
+    throw new Error('The renderer changed its page template: cannot add the Content-Security-Policy');
   return result.replace(head, `${head}\n  <meta http-equiv="Content-Security-Policy" content="${CSP}">`);
 }
 

@@ -15,7 +15,8 @@ export const folder = 'generated/server';
 const spec: PackageSpec = {
   folder,
   name: '@service-api/server',
-  description: 'Server stubs of the Service HTTP API v4: a typed Handlers map and a Fastify adapter that validates requests',
+  description:
+    'Server stubs of the Service HTTP API v4: a typed Handlers map and a Fastify adapter that validates requests',
   // The application brings its own Fastify; the adapter registers routes on it.
   peerDependencies: { fastify: '^5.0.0' },
 };
@@ -31,9 +32,14 @@ interface Scheme {
 export function schemeLocations(doc: OpenApiDocument): Record<string, { in: string; name: string }> {
   const out: Record<string, { in: string; name: string }> = {};
   for (const [id, scheme] of Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, Scheme>)) {
-    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') out[id] = { in: 'bearer', name: 'Authorization' };
-    else if (scheme.type === 'apiKey' && scheme.name && ['header', 'query', 'cookie'].includes(scheme.in ?? '')) out[id] = { in: scheme.in!, name: scheme.name };
-    else throw new Error(`The server cannot read security scheme "${id}" (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ''})`);
+    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')
+      out[id] = { in: 'bearer', name: 'Authorization' };
+    else if (scheme.type === 'apiKey' && scheme.name && ['header', 'query', 'cookie'].includes(scheme.in ?? ''))
+      out[id] = { in: scheme.in!, name: scheme.name };
+    else
+      throw new Error(
+        `The server cannot read security scheme "${id}" (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ''})`,
+      );
   }
   return out;
 }
@@ -60,7 +66,11 @@ export async function generateServer(doc: OpenApiDocument): Promise<GeneratedFil
     packageJson(doc, { ...withValidators, dependencies: { ...withValidators.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'server', README),
     ...sources,
-    ...compilePackage(sources, banner, { types: ['node'], declarations: await validatorsDeclarationsFor(doc, folder), packages: { [typesPackageName]: await typesDeclarations(doc) } }),
+    ...compilePackage(sources, banner, {
+      types: ['node'],
+      declarations: await validatorsDeclarationsFor(doc, folder),
+      packages: { [typesPackageName]: await typesDeclarations(doc) },
+    }),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
@@ -82,7 +92,9 @@ function route(doc: OpenApiDocument, m: OperationModel, credentialQuery: string[
     security: m.security,
     authenticated: m.authenticated,
     json: m.response === 'json',
-    ...(m.body && m.body.kind !== 'binary' ? { body: { kind: m.body.kind, type: m.body.mediaType, required: m.body.required } } : {}),
+    ...(m.body && m.body.kind !== 'binary'
+      ? { body: { kind: m.body.kind, type: m.body.mediaType, required: m.body.required } }
+      : {}),
     ...(m.headers.length ? { headers: m.headers.map((h) => h.name.toLowerCase()) } : {}),
     input: inputShape(doc, entry, credentialQuery),
     ...(files ? { files } : {}),
@@ -90,7 +102,9 @@ function route(doc: OpenApiDocument, m: OperationModel, credentialQuery: string[
 }
 
 function indexModule(doc: OpenApiDocument, models: OperationModel[]): string {
-  const credentialQuery = Object.values(schemeLocations(doc)).filter((s) => s.in === 'query').map((s) => s.name);
+  const credentialQuery = Object.values(schemeLocations(doc))
+    .filter((s) => s.in === 'query')
+    .map((s) => s.name);
   return `import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Handlers } from './handler-types.js';
 import { mountOperations, type AccessLogEntry, type AnyHandler, type AuthenticateContext, type RouteDescriptor, type SchemeLocation, type ServiceApiLimits, type ToleranceReport } from './runtime.js';

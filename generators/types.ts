@@ -15,11 +15,25 @@ export const typesPackageName = '@service-api/types';
 const spec: PackageSpec = {
   folder,
   name: typesPackageName,
-  description: 'TypeScript types of the Service HTTP API v4: every path, operation and component schema by name (types only, no code)',
+  description:
+    'TypeScript types of the Service HTTP API v4: every path, operation and component schema by name (types only, no code)',
 };
 
 /** Names the operation helpers of `operation-types.ts` export: a component schema must not take one of them. */
-const helperNames = ['OperationId', 'Input', 'Success', 'ErrorBodyOf', 'ErrorStatus', 'ErrorResponses', 'Item', 'ResponseHeadersOf', 'When', 'Sent', 'QueryValue', 'ExtraParameters'];
+const helperNames = [
+  'OperationId',
+  'Input',
+  'Success',
+  'ErrorBodyOf',
+  'ErrorStatus',
+  'ErrorResponses',
+  'Item',
+  'ResponseHeadersOf',
+  'When',
+  'Sent',
+  'QueryValue',
+  'ExtraParameters',
+];
 
 const sources = new WeakMap<OpenApiDocument, Promise<string>>();
 
@@ -79,13 +93,24 @@ export function generateTypes(doc: OpenApiDocument): Promise<GeneratedFile[]> {
 async function typesPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'types');
   const clash = Object.keys(doc.components?.schemas ?? {}).find((name) => helperNames.includes(name));
-  if (clash) throw new Error(`Component schema ${clash} would clash with the operation helper type of that name in ${typesPackageName}`);
+  if (clash)
+    throw new Error(
+      `Component schema ${clash} would clash with the operation helper type of that name in ${typesPackageName}`,
+    );
   const sources: GeneratedFile[] = [
     { path: `${folder}/src/schema.ts`, contents: banner + (await typesSource(doc)) },
     { path: `${folder}/src/operation-types.ts`, contents: banner + (await template('operation-types.ts')) },
-    { path: `${folder}/src/index.ts`, contents: `${banner}export type * from './schema.js';\nexport type * from './operation-types.js';\n` },
+    {
+      path: `${folder}/src/index.ts`,
+      contents: `${banner}export type * from './schema.js';\nexport type * from './operation-types.js';\n`,
+    },
   ];
-  return [packageJson(doc, spec), packageReadme(doc, spec, 'types', README), ...sources, ...compilePackage(sources, banner)];
+  return [
+    packageJson(doc, spec),
+    packageReadme(doc, spec, 'types', README),
+    ...sources,
+    ...compilePackage(sources, banner),
+  ];
 }
 
 /** The `.d.ts` files of the types package, for the compiler of a package that depends on it. */

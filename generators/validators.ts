@@ -14,7 +14,8 @@ export const folder = 'generated/validators';
 const spec: PackageSpec = {
   folder,
   name: '@service-api/validators',
-  description: 'Ajv standalone validators of the Service HTTP API v4: type guards per schema, request and response validation',
+  description:
+    'Ajv standalone validators of the Service HTTP API v4: type guards per schema, request and response validation',
   // The standalone code imports Ajv's runtime helpers and ajv-formats' formats, stable within their major versions.
   dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
 };
@@ -42,7 +43,9 @@ export async function validatorsDeclarationsFor(doc: OpenApiDocument, dependent:
   // In the build the validators generator has just run on this document: reuse its output (one compilation).
   const files = await (built.get(doc) ?? generateValidators(doc));
   return files
-    .filter((f) => f.path === `${folder}/package.json` || (f.path.startsWith(`${folder}/dist/`) && f.path.endsWith('.d.ts')))
+    .filter(
+      (f) => f.path === `${folder}/package.json` || (f.path.startsWith(`${folder}/dist/`) && f.path.endsWith('.d.ts')),
+    )
     .map((f) => ({ ...f, path: f.path.replace(folder, `${dependent}/node_modules/${spec.name}`) }));
 }
 
@@ -54,7 +57,10 @@ async function buildPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
     packageJson(doc, { ...spec, dependencies: { ...spec.dependencies, ...typesDependency(doc) } }),
     packageReadme(doc, spec, 'validators', readme(parts.index)),
     ...sources,
-    ...compilePackage(sources, banner, { declarations: parts.declarations, packages: { [typesPackageName]: await typesDeclarations(doc) } }),
+    ...compilePackage(sources, banner, {
+      declarations: parts.declarations,
+      packages: { [typesPackageName]: await typesDeclarations(doc) },
+    }),
     ...parts.dist,
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -112,7 +118,11 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `export const specVersion = ${q(doc.info.version)};`,
     ``,
     `type Schemas = components['schemas'];`,
-    `export type SchemaName = ${Object.keys(index.schemas).map((n) => q(n)).join(' | ') || 'never'};`,
+    `export type SchemaName = ${
+      Object.keys(index.schemas)
+        .map((n) => q(n))
+        .join(' | ') || 'never'
+    };`,
     ``,
     `/** Validators of the component schemas, by schema name. */`,
     `export const schemaValidators: Record<SchemaName, ValidateFunction> = {`,
@@ -124,21 +134,39 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: ${quick(fn)},`),
     `};`,
     ``,
-    ...[...guards].map(([guard, name]) => `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index.schemas[name]!)}(value);\n}`),
+    ...[...guards].map(
+      ([guard, name]) =>
+        `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index.schemas[name]!)}(value);\n}`,
+    ),
     ``,
     `/** For each operationId, the statuses whose JSON body has a validator. */`,
     `export interface ResponseStatuses {`,
-    ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: ${Object.keys(byStatus).map((st) => q(st)).join(' | ')};`),
+    ...Object.entries(index.responses).map(
+      ([op, byStatus]) =>
+        `  ${q(op)}: ${Object.keys(byStatus)
+          .map((st) => q(st))
+          .join(' | ')};`,
+    ),
     `}`,
     ``,
     `/** Validators of JSON response bodies, by operationId and status. */`,
     `export const responseValidators: { [Op in keyof ResponseStatuses]: Record<ResponseStatuses[Op], ValidateFunction> } = {`,
-    ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: { ${Object.entries(byStatus).map(([st, fn]) => `${q(st)}: s.${fn}`).join(', ')} },`),
+    ...Object.entries(index.responses).map(
+      ([op, byStatus]) =>
+        `  ${q(op)}: { ${Object.entries(byStatus)
+          .map(([st, fn]) => `${q(st)}: s.${fn}`)
+          .join(', ')} },`,
+    ),
     `};`,
     ``,
     `/** Fast validators of JSON response bodies, by operationId and status. */`,
     `const responseChecks: Record<string, Record<string, ValidateFunction>> = {`,
-    ...Object.entries(index.responses).map(([op, byStatus]) => `  ${q(op)}: { ${Object.entries(byStatus).map(([st, fn]) => `${q(st)}: ${quick(fn)}`).join(', ')} },`),
+    ...Object.entries(index.responses).map(
+      ([op, byStatus]) =>
+        `  ${q(op)}: { ${Object.entries(byStatus)
+          .map(([st, fn]) => `${q(st)}: ${quick(fn)}`)
+          .join(', ')} },`,
+    ),
     `};`,
     ``,
     `/** Fast validators of JSON request bodies, by operationId. */`,
@@ -236,4 +264,3 @@ The validators are Ajv standalone code: nothing is compiled at run time. They ne
 (runtime helpers only) and run in Node >= 20 and in browsers (through a bundler).
 `;
 }
-

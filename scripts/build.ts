@@ -54,10 +54,19 @@ async function timedHere<T>(work: () => Promise<T>): Promise<[T, string]> {
 async function bundle(): Promise<OpenApiDocument> {
   const start = performance.now();
   await mkdir(WORK_DIR, { recursive: true });
-  const result = await run(BIN('redocly'), ['bundle', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--output', BUNDLE_JSON]);
+  const result = await run(BIN('redocly'), [
+    'bundle',
+    SOURCE_ROOT,
+    '--config',
+    join(ROOT, 'redocly.yaml'),
+    '--output',
+    BUNDLE_JSON,
+  ]);
   if (result.code !== 0) fail('Bundling failed', result.output);
   const doc = JSON.parse(await readFile(BUNDLE_JSON, 'utf8')) as OpenApiDocument;
-  console.log(`[1/4] Bundled openapi/openapi.yaml with Redocly: ${Object.keys(doc.paths).length} paths (${seconds(start)})`);
+  console.log(
+    `[1/4] Bundled openapi/openapi.yaml with Redocly: ${Object.keys(doc.paths).length} paths (${seconds(start)})`,
+  );
   return doc;
 }
 
@@ -67,33 +76,55 @@ async function lint(hash: string): Promise<() => void> {
   const layout = checkLayout(join(ROOT, 'openapi'));
   if (layout.length > 0) fail(`Layout of openapi/: ${layout.length} problem(s)`, layout.join('\n'));
   const [[redocly, redoclyTime], [spectral, spectralTime]] = await Promise.all([
-    timed(() => run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish'])),
-    timed(() => run(BIN('spectral'), ['lint', BUNDLE_JSON, '--ruleset', join(ROOT, '.spectral.yaml'), '--fail-severity', 'hint', '--display-only-failures'])),
+    timed(() =>
+      run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']),
+    ),
+    timed(() =>
+      run(BIN('spectral'), [
+        'lint',
+        BUNDLE_JSON,
+        '--ruleset',
+        join(ROOT, '.spectral.yaml'),
+        '--fail-severity',
+        'hint',
+        '--display-only-failures',
+      ]),
+    ),
   ]);
   const redoclyClean = redocly.code === 0 && !/warning/i.test(redocly.output.replace(/0 warnings?/gi, ''));
   if (!redoclyClean) fail('Redocly lint found problems (errors and warnings both fail the build)', redocly.output);
-  if (spectral.code !== 0) fail('Spectral lint found problems in the bundle (errors and warnings both fail the build)', spectral.output);
+  if (spectral.code !== 0)
+    fail('Spectral lint found problems in the bundle (errors and warnings both fail the build)', spectral.output);
   await recordStamp(LINT, hash);
   const total = seconds(start);
-  return () => console.log(`[2/4] Linted: layout, Redocly (${redoclyTime}) and Spectral (${spectralTime}) report 0 errors, 0 warnings (${total})`);
+  return () =>
+    console.log(
+      `[2/4] Linted: layout, Redocly (${redoclyTime}) and Spectral (${spectralTime}) report 0 errors, 0 warnings (${total})`,
+    );
 }
 
 /** Every generator's files, in memory, with the time each took. */
-async function generate(doc: OpenApiDocument): Promise<{ name: string; folder: string; files: GeneratedFile[]; time: string }[]> {
+async function generate(
+  doc: OpenApiDocument,
+): Promise<{ name: string; folder: string; files: GeneratedFile[]; time: string }[]> {
   const out = [];
   for (const generator of generators) {
-    const [files, time] = await timedHere(() => generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`)));
+    const [files, time] = await timedHere(() =>
+      generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`)),
+    );
     out.push({ name: generator.name, folder: generator.folder, files, time });
   }
   return out;
 }
 
-const LINT_SKIPPED = '[2/4] Lint skipped: openapi/, the lint rules and this script are unchanged since the last clean lint on this machine (npm run check always lints)';
+const LINT_SKIPPED =
+  '[2/4] Lint skipped: openapi/, the lint rules and this script are unchanged since the last clean lint on this machine (npm run check always lints)';
 const lintHash = await inputsHash(LINT);
 const lintCurrent = lintCache && (await stamped(LINT, lintHash));
 const generatedHash = generatedCache ? await inputsHash(GENERATED) : '';
 const generatedCurrent = generatedCache && (await stamped(GENERATED, generatedHash));
-const GENERATED_SKIPPED = '[3/4] Regeneration skipped: generated/, openapi/, generators/ and the locked tool versions are unchanged since generated/ last matched on this machine (npm run check always regenerates)';
+const GENERATED_SKIPPED =
+  '[3/4] Regeneration skipped: generated/, openapi/, generators/ and the locked tool versions are unchanged since generated/ last matched on this machine (npm run check always regenerates)';
 if (lintCurrent && generatedCurrent) {
   console.log(`[1/4] Bundle skipped: nothing to lint or regenerate\n${LINT_SKIPPED}\n${GENERATED_SKIPPED}`);
   console.log(`[4/4] Done in ${seconds(started)}`);
@@ -103,23 +134,33 @@ if (lintCurrent && generatedCurrent) {
 const doc = await bundle();
 const generateStart = performance.now();
 // The linters run in child processes while this process generates; both must succeed before anything is written.
-const [report, outputs] = await Promise.all([lintCurrent ? () => console.log(LINT_SKIPPED) : lint(lintHash), generatedCurrent ? undefined : generate(doc)]);
+const [report, outputs] = await Promise.all([
+  lintCurrent ? () => console.log(LINT_SKIPPED) : lint(lintHash),
+  generatedCurrent ? undefined : generate(doc),
+]);
 report();
 if (!outputs) {
   console.log(GENERATED_SKIPPED);
   console.log(`[4/4] Done in ${seconds(started)} (spec version ${doc.info.version})`);
   process.exit(0);
 }
-console.log(`[3/4] Generated ${outputs.length} outputs (${seconds(generateStart)} with the lint alongside)${check ? ', comparing with generated/' : ''}`);
+console.log(
+  `[3/4] Generated ${outputs.length} outputs (${seconds(generateStart)} with the lint alongside)${check ? ', comparing with generated/' : ''}`,
+);
 const drifted: string[] = [];
 for (const { name, folder, files, time } of outputs) {
   const drift = check ? await compareOutput(folder, files) : await writeOutput(folder, files);
   const lines = driftLines(drift);
   drifted.push(...lines);
-  console.log(`      ${name.padEnd(10)} ${String(files.length).padStart(3)} file(s) in ${folder.padEnd(20)} ${time}${lines.length ? ` (${lines.length} ${check ? 'differ' : 'updated'})` : ''}`);
+  console.log(
+    `      ${name.padEnd(10)} ${String(files.length).padStart(3)} file(s) in ${folder.padEnd(20)} ${time}${lines.length ? ` (${lines.length} ${check ? 'differ' : 'updated'})` : ''}`,
+  );
 }
 if (check && drifted.length > 0) {
-  fail('generated/ is out of date with openapi/ and generators/: run `npm run build` and commit the result', drifted.join('\n'));
+  fail(
+    'generated/ is out of date with openapi/ and generators/: run `npm run build` and commit the result',
+    drifted.join('\n'),
+  );
 }
 // generated/ is now what the generators make of the inputs: a later `npm test` with the same files may skip regenerating.
 await recordStamp(GENERATED, generatedHash || (await inputsHash(GENERATED)));

@@ -29,7 +29,10 @@ async function readJson<T>(path: string, hint: string): Promise<T> {
 const { values } = parseArgs({ options: { inventory: { type: 'string', default: DEFAULT_INVENTORY } } });
 const doc = await readJson<OpenApiDocument>(PUBLISHED_JSON, 'run `npm run build` first');
 const inventory = await readJson<Inventory>(values.inventory!, 'pass --inventory PATH to the seed inventory');
-const aliases = await readJson<Aliases>(join(ROOT, 'scripts', 'coverage-aliases.json'), 'it lists the documented naming choices');
+const aliases = await readJson<Aliases>(
+  join(ROOT, 'scripts', 'coverage-aliases.json'),
+  'it lists the documented naming choices',
+);
 const sections = computeCoverage(doc, inventory, aliases);
 
 const cell = ({ covered, total }: { covered: number; total: number }) => (total === 0 ? '-' : `${covered}/${total}`);
@@ -37,17 +40,50 @@ const row = (cols: string[]) => `| ${cols.join(' | ')} |`;
 console.log(`Seed coverage of ${doc.info.title} ${doc.info.version}\n`);
 console.log(row(['Part', 'Section', 'Operations', 'Parameters', 'Resource fields', 'Missing']));
 console.log(row(['---', '---', '---', '---', '---', '---']));
-for (const s of sections) console.log(row([String(s.part), s.section, cell(s.operations), cell(s.parameters), cell(s.fields), String(s.missing.length)]));
+for (const s of sections)
+  console.log(
+    row([String(s.part), s.section, cell(s.operations), cell(s.parameters), cell(s.fields), String(s.missing.length)]),
+  );
 
 const total = (pick: (s: SectionCoverage) => { covered: number; total: number }, part?: number) =>
-  sections.filter((s) => part === undefined || s.part === part).reduce((acc, s) => ({ covered: acc.covered + pick(s).covered, total: acc.total + pick(s).total }), { covered: 0, total: 0 });
+  sections
+    .filter((s) => part === undefined || s.part === part)
+    .reduce((acc, s) => ({ covered: acc.covered + pick(s).covered, total: acc.total + pick(s).total }), {
+      covered: 0,
+      total: 0,
+    });
 for (const part of [...new Set(sections.map((s) => s.part))]) {
-  console.log(row([String(part), 'all', cell(total((s) => s.operations, part)), cell(total((s) => s.parameters, part)), cell(total((s) => s.fields, part)), '']));
+  console.log(
+    row([
+      String(part),
+      'all',
+      cell(total((s) => s.operations, part)),
+      cell(total((s) => s.parameters, part)),
+      cell(total((s) => s.fields, part)),
+      '',
+    ]),
+  );
 }
-console.log(row(['all', 'all', cell(total((s) => s.operations)), cell(total((s) => s.parameters)), cell(total((s) => s.fields)), '']));
+console.log(
+  row([
+    'all',
+    'all',
+    cell(total((s) => s.operations)),
+    cell(total((s) => s.parameters)),
+    cell(total((s) => s.fields)),
+    '',
+  ]),
+);
 
 const choices = sections.flatMap((s) => s.choices.map((c) => `Part ${s.part} §${s.section}: ${c}`));
-if (choices.length > 0) console.log(`\nCounted through documented choices (scripts/coverage-aliases.json):\n${choices.map((c) => `  - ${c}`).join('\n')}`);
+if (choices.length > 0)
+  console.log(
+    `\nCounted through documented choices (scripts/coverage-aliases.json):\n${choices.map((c) => `  - ${c}`).join('\n')}`,
+  );
 
 const missing = sections.flatMap((s) => s.missing.map((m) => `Part ${s.part} §${s.section}: ${m}`));
-console.log(missing.length === 0 ? '\nNothing missing.' : `\nMissing (${missing.length}):\n${missing.map((m) => `  - ${m}`).join('\n')}`);
+console.log(
+  missing.length === 0
+    ? '\nNothing missing.'
+    : `\nMissing (${missing.length}):\n${missing.map((m) => `  - ${m}`).join('\n')}`,
+);

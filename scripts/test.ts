@@ -15,7 +15,9 @@ const vitest = steps.find((step) => step.name === 'vitest')!;
 
 const background = quiet.map((step) =>
   runStep(step, false).then((result) => {
-    console.log(`\n${result.code === 0 ? '✓' : '✖'} npm test: ${step.name} ${result.code === 0 ? 'passed' : 'FAILED'} in ${stepTimes(result)}; its output follows the tests`);
+    console.log(
+      `\n${result.code === 0 ? '✓' : '✖'} npm test: ${step.name} ${result.code === 0 ? 'passed' : 'FAILED'} in ${stepTimes(result)}; its output follows the tests`,
+    );
     return result;
   }),
 );
@@ -24,16 +26,26 @@ const results: StepResult[] = [...(await Promise.all(background)), vitestResult]
 
 for (const result of results.slice(0, -1)) {
   console.log(`\n── ${result.name} (${quiet.find((s) => s.name === result.name)!.what}) ──`);
-  console.log(result.output.split('\n').filter((line) => !/^npm warn Unknown user config/.test(line)).join('\n').trim());
+  console.log(
+    result.output
+      .split('\n')
+      .filter((line) => !/^npm warn Unknown user config/.test(line))
+      .join('\n')
+      .trim(),
+  );
 }
 
 const wall = (performance.now() - started) / 1000;
 const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
 console.log('\nnpm test, steps run together:');
-for (const result of results) console.log(`  ${result.code === 0 ? '✓' : '✖'} ${result.name.padEnd(10)} ${stepTimes(result)}`);
+for (const result of results)
+  console.log(`  ${result.code === 0 ? '✓' : '✖'} ${result.name.padEnd(10)} ${stepTimes(result)}`);
 console.log(`  in all: ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU`);
 const machine = machineCpuSeconds() - machineStarted;
-if (machine > 0) console.log(`  the machine's CPU meanwhile: ${machine.toFixed(1)} s (the steps' and Chromium's, which no step waits for, and anything else running)`);
+if (machine > 0)
+  console.log(
+    `  the machine's CPU meanwhile: ${machine.toFixed(1)} s (the steps' and Chromium's, which no step waits for, and anything else running)`,
+  );
 const failed = results.filter((r) => r.code !== 0);
 if (failed.length > 0) {
   console.error(`\n✖ npm test failed: ${failed.map((r) => r.name).join(', ')}`);

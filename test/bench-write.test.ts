@@ -1,7 +1,15 @@
 /** `npm run bench -- --write`: the goals of a run replace the rows of their sections in docs/performance.md. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { END, goalRows, goalsTable, PERFORMANCE_DOC, rowsOf, START, withGoals } from '../scripts/bench/lib/performance-doc.ts';
+import {
+  END,
+  goalRows,
+  goalsTable,
+  PERFORMANCE_DOC,
+  rowsOf,
+  START,
+  withGoals,
+} from '../scripts/bench/lib/performance-doc.ts';
 
 const doc = (rows: string[][]) => `# Performance\n\n${START}\n${goalsTable(rows)}\n${END}\n\nMethod.\n`;
 const row = (section: string, goal: string, measured: string) => [section, goal, measured, 'yes'];
@@ -20,7 +28,12 @@ describe('bench --write', () => {
       fresh: [row('soak', 's1', '0 of 10'), row('server', 'v1', '0.9×')],
       after: [row('mock', 'm1', '1×'), row('soak', 's1', '0 of 10'), row('server', 'v1', '0.9×')],
     },
-    { case: 'an empty table takes the run', before: [], fresh: [row('bundle', 'isJob', '21.6 kB')], after: [row('bundle', 'isJob', '21.6 kB')] },
+    {
+      case: 'an empty table takes the run',
+      before: [],
+      fresh: [row('bundle', 'isJob', '21.6 kB')],
+      after: [row('bundle', 'isJob', '21.6 kB')],
+    },
   ])('$case', ({ before, fresh, after }) => {
     const written = withGoals(doc(before), fresh);
     expect(rowsOf(written)).toEqual(after);
@@ -30,12 +43,19 @@ describe('bench --write', () => {
   });
 
   it('shows met, not met and not measured, and the mode of the run', () => {
-    const rows = goalRows([
-      { section: 'a', goal: 'g1', measured: '1', met: true },
-      { section: 'a', goal: 'g2', measured: '2', met: false },
-      { section: 'a', goal: 'g3', measured: 'no Prism', met: null },
-    ], ' (--quick)');
-    expect(rows.map((r) => [r[2], r[3]])).toEqual([['1 (--quick)', 'yes'], ['2 (--quick)', 'NO'], ['no Prism (--quick)', 'not measured']]);
+    const rows = goalRows(
+      [
+        { section: 'a', goal: 'g1', measured: '1', met: true },
+        { section: 'a', goal: 'g2', measured: '2', met: false },
+        { section: 'a', goal: 'g3', measured: 'no Prism', met: null },
+      ],
+      ' (--quick)',
+    );
+    expect(rows.map((r) => [r[2], r[3]])).toEqual([
+      ['1 (--quick)', 'yes'],
+      ['2 (--quick)', 'NO'],
+      ['no Prism (--quick)', 'not measured'],
+    ]);
   });
 
   it('refuses a document without the markers', () => {
@@ -44,7 +64,9 @@ describe('bench --write', () => {
 
   it('docs/performance.md has a goals table with every goal of the bench sections', () => {
     const rows = rowsOf(readFileSync(PERFORMANCE_DOC, 'utf8'));
-    expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(['validators', 'client', 'bundle', 'mock', 'server', 'soak', 'fake', 'build', 'test']));
+    expect(new Set(rows.map((r) => r[0]))).toEqual(
+      new Set(['validators', 'client', 'bundle', 'mock', 'server', 'soak', 'fake', 'build', 'test']),
+    );
     for (const r of rows) expect(r).toHaveLength(4);
   });
 });

@@ -1,8 +1,22 @@
 /** The hand-written client runtime (generators/templates/client-runtime.ts), table-driven: given → want. */
 import { describe, expect, it } from 'vitest';
-import { fillPath, nextLink, readHeaders, retryDelay, serializeQuery, ServiceApiError, toFormData, Transport, type OperationDescriptor } from '../generators/templates/client-runtime.ts';
+import {
+  fillPath,
+  nextLink,
+  readHeaders,
+  retryDelay,
+  serializeQuery,
+  ServiceApiError,
+  toFormData,
+  Transport,
+  type OperationDescriptor,
+} from '../generators/templates/client-runtime.ts';
 
-const credentialHeaders = { privateToken: { header: 'PRIVATE-TOKEN', prefix: '' }, oauthToken: { header: 'Authorization', prefix: 'Bearer ' }, jobToken: { header: 'JOB-TOKEN', prefix: '' } };
+const credentialHeaders = {
+  privateToken: { header: 'PRIVATE-TOKEN', prefix: '' },
+  oauthToken: { header: 'Authorization', prefix: 'Bearer ' },
+  jobToken: { header: 'JOB-TOKEN', prefix: '' },
+};
 const NOW = Date.parse('2025-03-11T10:00:00Z');
 
 describe('retryDelay', () => {
@@ -29,7 +43,11 @@ describe('nextLink', () => {
   const cases: [string, string | null, string | undefined][] = [
     ['none', null, undefined],
     ['next only', '<https://h/api/v4/p?page=2>; rel="next"', 'https://h/api/v4/p?page=2'],
-    ['among others', '<https://h/x?page=1>; rel="first", <https://h/x?cursor=ab%2C>; rel="next", <https://h/x?page=9>; rel="last"', 'https://h/x?cursor=ab%2C'],
+    [
+      'among others',
+      '<https://h/x?page=1>; rel="first", <https://h/x?cursor=ab%2C>; rel="next", <https://h/x?page=9>; rel="last"',
+      'https://h/x?cursor=ab%2C',
+    ],
     ['unquoted rel', '<https://h/x?page=3>; rel=next', 'https://h/x?page=3'],
     ['several rels', '<https://h/x?page=3>; rel="prev next"', 'https://h/x?page=3'],
     ['no next', '<https://h/x?page=1>; rel="prev"', undefined],
@@ -47,20 +65,33 @@ describe('serializeQuery and fillPath', () => {
     ['a literal bracketed name', { 'range[start]': 1 }, {}, 'range[start]=1'],
     ['comma separated', { labels: ['a', 'b c'] }, { labels: 'csv' }, 'labels=a%2Cb%20c'],
     ['undefined and null are left out', { a: undefined, b: null, c: false }, {}, 'c=false'],
-    ['dates as ISO strings', { updated_after: new Date('2025-01-01T00:00:00Z') }, {}, 'updated_after=2025-01-01T00%3A00%3A00.000Z'],
+    [
+      'dates as ISO strings',
+      { updated_after: new Date('2025-01-01T00:00:00Z') },
+      {},
+      'updated_after=2025-01-01T00%3A00%3A00.000Z',
+    ],
   ];
   it.each(cases)('query: %s', (_title, query, styles, want) => {
     expect(serializeQuery(query, styles)).toBe(want);
   });
   it('fills path templates with URL-encoded ids and file paths', () => {
-    expect(fillPath('/projects/{id}/repository/files/{file_path}/raw', { id: 'group/project', file_path: 'src/a b.ts' })).toBe('/projects/group%2Fproject/repository/files/src%2Fa%20b.ts/raw');
+    expect(
+      fillPath('/projects/{id}/repository/files/{file_path}/raw', { id: 'group/project', file_path: 'src/a b.ts' }),
+    ).toBe('/projects/group%2Fproject/repository/files/src%2Fa%20b.ts/raw');
     expect(() => fillPath('/projects/{id}', {})).toThrow('Missing path parameter id');
   });
 });
 
 describe('files and headers', () => {
   it('builds multipart bodies: files as they are, arrays repeated, hashes as name[key] fields', async () => {
-    const form = toFormData({ file: new File(['x'], 'a.tar.gz'), path: 'p', tags: ['a', 'b'], override_params: { name: 'n', visibility: 'private' }, skip: undefined });
+    const form = toFormData({
+      file: new File(['x'], 'a.tar.gz'),
+      path: 'p',
+      tags: ['a', 'b'],
+      override_params: { name: 'n', visibility: 'private' },
+      skip: undefined,
+    });
     expect((form.get('file') as File).name).toBe('a.tar.gz');
     expect(form.getAll('tags')).toEqual(['a', 'b']);
     expect(form.get('override_params[name]')).toBe('n');
@@ -70,7 +101,14 @@ describe('files and headers', () => {
   });
   it('reads documented headers with their types', () => {
     const headers = new Headers({ 'X-Service-Size': '12', 'X-Service-Executable': 'true', 'X-Service-Ref': 'main' });
-    expect(readHeaders(headers, { 'X-Service-Size': 'number', 'X-Service-Executable': 'boolean', 'X-Service-Ref': 'string', 'X-Service-Missing': 'string' })).toEqual({
+    expect(
+      readHeaders(headers, {
+        'X-Service-Size': 'number',
+        'X-Service-Executable': 'boolean',
+        'X-Service-Ref': 'string',
+        'X-Service-Missing': 'string',
+      }),
+    ).toEqual({
       'X-Service-Size': 12,
       'X-Service-Executable': true,
       'X-Service-Ref': 'main',
@@ -83,7 +121,13 @@ describe('files and headers', () => {
 function scripted(responses: (() => Response)[]) {
   const calls: { url: string; method: string; headers: Headers; body: unknown; redirect?: string }[] = [];
   const fetch = (async (url: string, init: RequestInit) => {
-    calls.push({ url, method: init.method!, headers: new Headers(init.headers), body: init.body, redirect: init.redirect });
+    calls.push({
+      url,
+      method: init.method!,
+      headers: new Headers(init.headers),
+      body: init.body,
+      redirect: init.redirect,
+    });
     const next = responses.shift();
     if (!next) throw new Error('no more responses');
     return next();
@@ -91,21 +135,48 @@ function scripted(responses: (() => Response)[]) {
   return { fetch, calls };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const op: OperationDescriptor = { id: 'merge-requests/merge', method: 'PUT', path: '/projects/{id}/merge_requests/{iid}/merge', response: 'json', body: 'json' };
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const op: OperationDescriptor = {
+  id: 'merge-requests/merge',
+  method: 'PUT',
+  path: '/projects/{id}/merge_requests/{iid}/merge',
+  response: 'json',
+  body: 'json',
+};
 
 describe('Transport', () => {
   const retryCases: [string, (() => Response)[], number, number[], number][] = [
     ['429 then success', [json(429, {}, { 'retry-after': '1' }), json(200, { ok: 1 })], 200, [1000], 2],
-    ['503 twice then success', [json(503, {}), json(503, {}, { 'retry-after': '2' }), json(200, {})], 200, [500, 2000], 3],
-    ['429 three times: gives up after 3 attempts', [json(429, {}), json(429, {}), json(429, { message: 'slow down' })], 429, [500, 1000], 3],
+    [
+      '503 twice then success',
+      [json(503, {}), json(503, {}, { 'retry-after': '2' }), json(200, {})],
+      200,
+      [500, 2000],
+      3,
+    ],
+    [
+      '429 three times: gives up after 3 attempts',
+      [json(429, {}), json(429, {}), json(429, { message: 'slow down' })],
+      429,
+      [500, 1000],
+      3,
+    ],
     ['500 is not retried', [json(500, {}), json(200, {})], 500, [], 1],
   ];
   it.each(retryCases)('retries: %s', async (_title, responses, wantStatus, wantSleeps, wantCalls) => {
     const { fetch, calls } = scripted(responses);
     const sleeps: number[] = [];
-    const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch, retry: { sleep: async (ms) => void sleeps.push(ms) } }, credentialHeaders);
-    const result = await transport.call(op, { path: { id: 1, iid: 2 }, body: { squash: true } }).then(() => 200, (e: ServiceApiError) => e.status);
+    const transport = new Transport(
+      { baseUrl: 'https://h/api/v4', fetch, retry: { sleep: async (ms) => void sleeps.push(ms) } },
+      credentialHeaders,
+    );
+    const result = await transport.call(op, { path: { id: 1, iid: 2 }, body: { squash: true } }).then(
+      () => 200,
+      (e: ServiceApiError) => e.status,
+    );
     expect(result).toBe(wantStatus);
     expect(sleeps).toEqual(wantSleeps);
     expect(calls.length).toBe(wantCalls);
@@ -113,18 +184,32 @@ describe('Transport', () => {
   });
 
   it('follows a 301 by repeating the same method, headers and body at the new URL', async () => {
-    const { fetch, calls } = scripted([() => new Response(null, { status: 301, headers: { location: '/api/v4/projects/42/merge_requests/2/merge' } }), json(200, { iid: 2 })]);
-    const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch, auth: { privateToken: 't' } }, credentialHeaders);
+    const { fetch, calls } = scripted([
+      () => new Response(null, { status: 301, headers: { location: '/api/v4/projects/42/merge_requests/2/merge' } }),
+      json(200, { iid: 2 }),
+    ]);
+    const transport = new Transport(
+      { baseUrl: 'https://h/api/v4', fetch, auth: { privateToken: 't' } },
+      credentialHeaders,
+    );
     expect(await transport.call(op, { path: { id: 'old/path', iid: 2 }, body: { squash: true } })).toEqual({ iid: 2 });
-    expect(calls.map((c) => c.url)).toEqual(['https://h/api/v4/projects/old%2Fpath/merge_requests/2/merge', 'https://h/api/v4/projects/42/merge_requests/2/merge']);
+    expect(calls.map((c) => c.url)).toEqual([
+      'https://h/api/v4/projects/old%2Fpath/merge_requests/2/merge',
+      'https://h/api/v4/projects/42/merge_requests/2/merge',
+    ]);
     expect(calls[1]).toMatchObject({ method: 'PUT', body: '{"squash":true}', redirect: 'manual' });
     expect(calls[1]!.headers.get('PRIVATE-TOKEN')).toBe('t');
   });
 
   it('refuses to follow a redirect to another origin (the token would leak)', async () => {
-    const { fetch } = scripted([() => new Response(null, { status: 301, headers: { location: 'https://evil.example/x' } })]);
+    const { fetch } = scripted([
+      () => new Response(null, { status: 301, headers: { location: 'https://evil.example/x' } }),
+    ]);
     const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
-    await expect(transport.call(op, { path: { id: 1, iid: 2 } })).rejects.toMatchObject({ operationId: 'merge-requests/merge', message: expect.stringContaining('Refusing to follow a redirect off the API origin') });
+    await expect(transport.call(op, { path: { id: 1, iid: 2 } })).rejects.toMatchObject({
+      operationId: 'merge-requests/merge',
+      message: expect.stringContaining('Refusing to follow a redirect off the API origin'),
+    });
   });
 
   it('stops after maxRedirects', async () => {
@@ -142,7 +227,10 @@ describe('Transport', () => {
   ];
   it.each(authCases)('sends %s, and sudo globally or per call', async (_title, auth, header, value) => {
     const { fetch, calls } = scripted([json(200, {}), json(200, {})]);
-    const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch, auth: auth as never, sudo: 'root' }, credentialHeaders);
+    const transport = new Transport(
+      { baseUrl: 'https://h/api/v4', fetch, auth: auth as never, sudo: 'root' },
+      credentialHeaders,
+    );
     await transport.call(op, { path: { id: 1, iid: 2 } });
     await transport.call(op, { path: { id: 1, iid: 2 } }, { sudo: 7 });
     expect(calls.map((c) => [c.headers.get(header), c.headers.get('Sudo')])).toEqual([
@@ -161,18 +249,29 @@ describe('Transport', () => {
     ]);
     const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
     const pages: unknown[][] = [];
-    for await (const page of transport.pages(list, { path: { id: 1 }, query: { pagination: 'keyset' } })) pages.push(page);
+    for await (const page of transport.pages(list, { path: { id: 1 }, query: { pagination: 'keyset' } }))
+      pages.push(page);
     expect(pages).toEqual([[1, 2], [3], [4]]);
-    expect(calls.map((c) => c.url)).toEqual(['https://h/api/v4/projects/1/jobs?pagination=keyset', 'https://h/api/v4/projects/1/jobs?cursor=abc&pagination=keyset', 'https://h/api/v4/projects/1/jobs?cursor=abc&pagination=keyset&page=3']);
+    expect(calls.map((c) => c.url)).toEqual([
+      'https://h/api/v4/projects/1/jobs?pagination=keyset',
+      'https://h/api/v4/projects/1/jobs?cursor=abc&pagination=keyset',
+      'https://h/api/v4/projects/1/jobs?cursor=abc&pagination=keyset&page=3',
+    ]);
     const capped = scripted([json(200, [1], { 'x-next-page': '2' }), json(200, [2], { 'x-next-page': '3' })]);
     const few: unknown[][] = [];
-    for await (const page of new Transport({ baseUrl: 'https://h/api/v4', fetch: capped.fetch }, credentialHeaders).pages(list, { path: { id: 1 } }, { maxPages: 1 })) few.push(page);
+    for await (const page of new Transport(
+      { baseUrl: 'https://h/api/v4', fetch: capped.fetch },
+      credentialHeaders,
+    ).pages(list, { path: { id: 1 } }, { maxPages: 1 }))
+      few.push(page);
     expect(few).toEqual([[1]]);
   });
 
   it('refuses to follow a next page link off the API origin (the token would leak)', async () => {
     const list: OperationDescriptor = { id: 'jobs/list', method: 'GET', path: '/projects/{id}/jobs', response: 'json' };
-    const { fetch } = scripted([json(200, [1], { link: '<https://elsewhere.example/api/v4/projects/1/jobs?page=2>; rel="next"' })]);
+    const { fetch } = scripted([
+      json(200, [1], { link: '<https://elsewhere.example/api/v4/projects/1/jobs?page=2>; rel="next"' }),
+    ]);
     const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
     const pages = async () => {
       for await (const _page of transport.pages(list, { path: { id: 1 } })) void _page;
@@ -182,8 +281,15 @@ describe('Transport', () => {
 
   it('throws ServiceApiError with the status, the parsed body and the operationId', async () => {
     const { fetch } = scripted([json(404, { message: '404 Project Not Found' })]);
-    const error = await new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders).call(op, { path: { id: 1, iid: 2 } }).catch((e: unknown) => e);
+    const error = await new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders)
+      .call(op, { path: { id: 1, iid: 2 } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceApiError);
-    expect(error).toMatchObject({ status: 404, body: { message: '404 Project Not Found' }, operationId: 'merge-requests/merge', message: 'merge-requests/merge answered 404: 404 Project Not Found' });
+    expect(error).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+      operationId: 'merge-requests/merge',
+      message: 'merge-requests/merge answered 404: 404 Project Not Found',
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceApi, createServiceClient, isServiceApiError, resolveBaseUrl, specVersion, type Credentials } from '../generated/client/dist/index.js';
+import {
+  createServiceApi,
+  createServiceClient,
+  isServiceApiError,
+  resolveBaseUrl,
+  specVersion,
+  type Credentials,
+} from '../generated/client/dist/index.js';
 import { useMock } from './support/mock.ts';
 
 const api = useMock();
@@ -26,7 +33,9 @@ describe('generated client', () => {
   it.each(kinds)('authenticates with %s', async (_kind, auth, header, value) => {
     const seen: Request[] = [];
     const client = createServiceClient({ baseUrl: api(), auth, fetch: recordingFetch(seen) });
-    const { data, response } = await client.GET('/projects/{id}/jobs', { params: { path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } } });
+    const { data, response } = await client.GET('/projects/{id}/jobs', {
+      params: { path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } },
+    });
     expect(response.status).toBe(200);
     expect(data?.[0]?.status).toBe('failed');
     expect(seen[0]!.headers.get(header)).toBe(value);
@@ -35,7 +44,11 @@ describe('generated client', () => {
 
   it('authenticates with a job token where the API accepts one', async () => {
     const seen: Request[] = [];
-    const client = createServiceClient({ baseUrl: api(), auth: { jobToken: 'job-secret' }, fetch: recordingFetch(seen) });
+    const client = createServiceClient({
+      baseUrl: api(),
+      auth: { jobToken: 'job-secret' },
+      fetch: recordingFetch(seen),
+    });
     const { data, response } = await client.GET('/job');
     expect(response.status).toBe(200);
     expect(data?.id).toBe(12);
@@ -51,7 +64,12 @@ describe('generated client', () => {
 
   it('sends sudo on every request when configured', async () => {
     const seen: Request[] = [];
-    const client = createServiceClient({ baseUrl: api(), auth: { privateToken: 't' }, sudo: 'jdoe', fetch: recordingFetch(seen) });
+    const client = createServiceClient({
+      baseUrl: api(),
+      auth: { privateToken: 't' },
+      sudo: 'jdoe',
+      fetch: recordingFetch(seen),
+    });
     await client.GET('/projects/{id}/jobs/{job_id}', { params: { path: { id: 42, job_id: 7 } } });
     expect(seen[0]!.headers.get('Sudo')).toBe('jdoe');
   });
@@ -73,7 +91,10 @@ describe('generated client', () => {
 describe('generated client, high level, against the mock', () => {
   it('has one typed method per operation, grouped by tag', async () => {
     const client = createServiceApi({ baseUrl: api(), auth: { privateToken: 't' } });
-    const jobs = await client.jobs.listProjectJobs({ path: { id: 'my-group/my-project' }, query: { 'scope[]': ['failed'] } });
+    const jobs = await client.jobs.listProjectJobs({
+      path: { id: 'my-group/my-project' },
+      query: { 'scope[]': ['failed'] },
+    });
     expect(jobs[0]?.status).toBe('failed');
     const single = await client.jobs.getProjectJob({ path: { id: 42, job_id: 7 } });
     expect(single).toBeTypeOf('object');
@@ -118,7 +139,10 @@ describe('generated client, files and headers of the real operations, against th
   const client = () => createServiceApi({ baseUrl: api(), auth: { privateToken: 't' }, fetch: recording });
 
   it('reads a HEAD operation as a typed object of the X-Service-* headers', async () => {
-    const headers = await client().repository.getFileMetadata({ path: { id: 42, file_path: 'app/models/key.rb' }, query: { ref: 'main' } });
+    const headers = await client().repository.getFileMetadata({
+      path: { id: 42, file_path: 'app/models/key.rb' },
+      query: { ref: 'main' },
+    });
     expect(typeof headers['X-Service-Blob-Id']).toBe('string');
     expect(typeof headers['X-Service-Size']).toBe('number');
     expect(seen.at(-1)!.url).toContain('/repository/files/app%2Fmodels%2Fkey.rb?ref=main');
@@ -134,7 +158,9 @@ describe('generated client, files and headers of the real operations, against th
 
   it('uploads a project export as multipart, hashes as name[key] fields', async () => {
     const file = new File([new Uint8Array([0x1f, 0x8b, 0x08])], 'export.tar.gz', { type: 'application/gzip' });
-    const created = await client().projectImportExport.importProject({ body: { file, path: 'imported', override_params: { visibility: 'private' } } });
+    const created = await client().projectImportExport.importProject({
+      body: { file, path: 'imported', override_params: { visibility: 'private' } },
+    });
     expect(created).toMatchObject({ import_status: 'scheduled' });
     const form = await seen.at(-1)!.formData();
     expect((form.get('file') as File).name).toBe('export.tar.gz');
@@ -149,7 +175,8 @@ describe('generated client: errors by status, response metadata and extra parame
     seen.push(request.clone());
     return fetch(request);
   };
-  const client = () => createServiceApi({ baseUrl: api(), auth: { privateToken: 't' }, fetch: recording, retry: { attempts: 1 } });
+  const client = () =>
+    createServiceApi({ baseUrl: api(), auth: { privateToken: 't' }, fetch: recording, retry: { attempts: 1 } });
 
   const statuses: [number, string][] = [
     [409, 'SHA does not match HEAD of source branch'],
@@ -157,13 +184,17 @@ describe('generated client: errors by status, response metadata and extra parame
   ];
   it.each(statuses)('narrows a documented %i of merge-requests/merge by status', async (status, message) => {
     const error = await client()
-      .mergeRequests.merge({ path: { id: 42, merge_request_iid: 1 }, body: { sha: 'x' } }, { headers: { Prefer: `code=${status}` } })
+      .mergeRequests.merge(
+        { path: { id: 42, merge_request_iid: 1 }, body: { sha: 'x' } },
+        { headers: { Prefer: `code=${status}` } },
+      )
       .catch((e: unknown) => e);
     expect(isServiceApiError(error, 'merge-requests/merge')).toBe(true);
     expect(isServiceApiError(error, 'merge-requests/merge', status as 409)).toBe(true);
     expect(isServiceApiError(error, 'merge-requests/merge', (status === 409 ? 405 : 409) as 409)).toBe(false);
     expect(isServiceApiError(error, 'jobs/list-project-jobs')).toBe(false);
-    if (isServiceApiError(error, 'merge-requests/merge') && (error.status === 409 || error.status === 405)) expect(String(error.body.message ?? '')).toContain(message.slice(0, 10));
+    if (isServiceApiError(error, 'merge-requests/merge') && (error.status === 409 || error.status === 405))
+      expect(String(error.body.message ?? '')).toContain(message.slice(0, 10));
   });
 
   it('withResponse gives the body with the status, the documented headers and the pagination as numbers', async () => {
@@ -179,10 +210,31 @@ describe('generated client: errors by status, response metadata and extra parame
   });
 
   it('sends extra query and body fields after the documented ones, and refuses a name given twice', async () => {
-    await client().mergeRequests.listProjectMergeRequests({ path: { id: 42 }, query: { order_by: 'created_at' }, extra: { query: { state: 'opened', view: 'simple' } } });
+    await client().mergeRequests.listProjectMergeRequests({
+      path: { id: 42 },
+      query: { order_by: 'created_at' },
+      extra: { query: { state: 'opened', view: 'simple' } },
+    });
     expect(seen.at(-1)!.url).toMatch(/\/projects\/42\/merge_requests\?order_by=created_at&state=opened&view=simple$/);
-    await client().mergeRequests.createMergeRequest({ path: { id: 42 }, body: { source_branch: 'a', target_branch: 'main', title: 'T' }, extra: { body: { merge_after: '2025-01-01T00:00:00Z' } } }).catch(() => undefined);
-    expect(await seen.at(-1)!.json()).toEqual({ source_branch: 'a', target_branch: 'main', title: 'T', merge_after: '2025-01-01T00:00:00Z' });
-    await expect(client().mergeRequests.listProjectMergeRequests({ path: { id: 42 }, query: { order_by: 'title' }, extra: { query: { order_by: 'x' } } })).rejects.toThrow('extra.query.order_by is also in query');
+    await client()
+      .mergeRequests.createMergeRequest({
+        path: { id: 42 },
+        body: { source_branch: 'a', target_branch: 'main', title: 'T' },
+        extra: { body: { merge_after: '2025-01-01T00:00:00Z' } },
+      })
+      .catch(() => undefined);
+    expect(await seen.at(-1)!.json()).toEqual({
+      source_branch: 'a',
+      target_branch: 'main',
+      title: 'T',
+      merge_after: '2025-01-01T00:00:00Z',
+    });
+    await expect(
+      client().mergeRequests.listProjectMergeRequests({
+        path: { id: 42 },
+        query: { order_by: 'title' },
+        extra: { query: { order_by: 'x' } },
+      }),
+    ).rejects.toThrow('extra.query.order_by is also in query');
   });
 });

@@ -13,11 +13,17 @@ const api = useMock();
 
 describeConformance(doc, {
   api,
-  title: (entry) => `answers ${successStatus(entry)} to a request built from its examples, with a body the generated validator accepts`,
+  title: (entry) =>
+    `answers ${successStatus(entry)} to a request built from its examples, with a body the generated validator accepts`,
   answer: (entry, response, text) => {
     const status = successStatus(entry);
     expect(status, `${entry.operationId} documents no 2xx response`).toBeDefined();
     expect(response.status, text).toBe(Number(status));
-    expectDocumented(entry, listResponses(doc, entry).find((r) => r.status === status), response, text);
+    expectDocumented(
+      entry,
+      listResponses(doc, entry).find((r) => r.status === status),
+      response,
+      text,
+    );
   },
 });

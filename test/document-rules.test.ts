@@ -17,11 +17,26 @@ const ORDER_BY_UPDATED = '`updated_after` and `updated_before` require `order_by
 
 /** operationId, the path the servers are asked (project 1), the query, and the rule it breaks (none: accepted). */
 const cases: [RequestOperationId, string, Record<string, string>, string | undefined][] = [
-  ['merge-requests/list-project-merge-requests', '/projects/1/merge_requests', { author_id: '1', author_username: 'x' }, MUTUALLY_EXCLUSIVE],
+  [
+    'merge-requests/list-project-merge-requests',
+    '/projects/1/merge_requests',
+    { author_id: '1', author_username: 'x' },
+    MUTUALLY_EXCLUSIVE,
+  ],
   ['merge-requests/list-project-merge-requests', '/projects/1/merge_requests', { author_id: '1' }, undefined],
   ['merge-requests/list-project-merge-requests', '/projects/1/merge_requests', { author_username: 'x' }, undefined],
-  ['merge-requests/list-merge-requests', '/merge_requests', { author_id: '1', author_username: 'x' }, MUTUALLY_EXCLUSIVE],
-  ['merge-requests/list-merge-requests', '/merge_requests', { reviewer_id: '2', reviewer_username: 'y' }, '`reviewer_id` and `reviewer_username` are mutually exclusive.'],
+  [
+    'merge-requests/list-merge-requests',
+    '/merge_requests',
+    { author_id: '1', author_username: 'x' },
+    MUTUALLY_EXCLUSIVE,
+  ],
+  [
+    'merge-requests/list-merge-requests',
+    '/merge_requests',
+    { reviewer_id: '2', reviewer_username: 'y' },
+    '`reviewer_id` and `reviewer_username` are mutually exclusive.',
+  ],
   ['merge-requests/list-merge-requests', '/merge_requests', { reviewer_id: '2' }, undefined],
   ['projects/list-projects', '/projects', { updated_after: '2025-03-01T00:00:00Z' }, ORDER_BY_UPDATED],
   ['projects/list-projects', '/projects', { updated_after: '2025-03-01T00:00:00Z', order_by: 'updated_at' }, undefined],
@@ -36,16 +51,26 @@ describe('validateRequest', () => {
   });
 
   it('names each broken rule once', () => {
-    const result = validateRequest('merge-requests/list-merge-requests', { query: { author_id: '1', author_username: 'x', merge_user_id: '3', merge_user_username: 'z' } });
+    const result = validateRequest('merge-requests/list-merge-requests', {
+      query: { author_id: '1', author_username: 'x', merge_user_id: '3', merge_user_username: 'z' },
+    });
     expect(result.problems).toEqual([
       { in: 'query', field: '', problem: `query parameters break a rule: ${MUTUALLY_EXCLUSIVE}` },
-      { in: 'query', field: '', problem: 'query parameters break a rule: `merge_user_id` and `merge_user_username` are mutually exclusive.' },
+      {
+        in: 'query',
+        field: '',
+        problem: 'query parameters break a rule: `merge_user_id` and `merge_user_username` are mutually exclusive.',
+      },
     ]);
   });
 });
 
 /** What a server answers a GET: the status, and whether its body names the rule. */
-async function ask(root: string, path: string, query: Record<string, string>): Promise<{ status: number; namesRule: (rule: string) => boolean }> {
+async function ask(
+  root: string,
+  path: string,
+  query: Record<string, string>,
+): Promise<{ status: number; namesRule: (rule: string) => boolean }> {
   const response = await fetch(`${root}${path}?${queryString(query)}`, { headers: { 'private-token': 'admin-token' } });
   const text = await response.text();
   return { status: response.status, namesRule: (rule) => text.includes(JSON.stringify(rule).slice(1, -1)) };
@@ -68,7 +93,9 @@ describe.each([false, true])('a server on the generated stubs (strict: %s)', (st
   afterAll(async () => {
     await server?.close();
   });
-  it.each(named)('%s', async (_name, _id, path, query, rule) => expectEnforced(`${server.origin}/api/v4`, path, query, rule));
+  it.each(named)('%s', async (_name, _id, path, query, rule) =>
+    expectEnforced(`${server.origin}/api/v4`, path, query, rule),
+  );
 });
 
 describe.each([false, true])('the fake (strict: %s)', (strict) => {
@@ -83,13 +110,50 @@ describe('the mock', () => {
 
 describe('state-table rules (if/then) in the generated validators', () => {
   const doc = publishedDocument();
-  const example = (name: string) => structuredClone(resolve<{ value: Record<string, unknown> }>(doc, { $ref: `#/components/examples/${name}` }).value);
-  const cases: [string, () => { operationId: 'project-import-export/get-export-status' | 'runners/get-runner'; body: Record<string, unknown> }, boolean][] = [
-    ['a finished export with its _links', () => ({ operationId: 'project-import-export/get-export-status', body: example('ProjectExportFinished') }), true],
-    ['a finished export without _links', () => ({ operationId: 'project-import-export/get-export-status', body: { ...example('ProjectExportFinished'), _links: undefined } }), false],
-    ['a started export with _links', () => ({ operationId: 'project-import-export/get-export-status', body: { ...example('ProjectExportStarted'), _links: example('ProjectExportFinished')._links } }), false],
-    ['a runner never contacted, contacted_at null', () => ({ operationId: 'runners/get-runner', body: example('NeverContactedRunnerDetails') }), true],
-    ['a runner never contacted with a contacted_at', () => ({ operationId: 'runners/get-runner', body: { ...example('NeverContactedRunnerDetails'), contacted_at: '2025-01-01T00:00:00Z' } }), false],
+  const example = (name: string) =>
+    structuredClone(resolve<{ value: Record<string, unknown> }>(doc, { $ref: `#/components/examples/${name}` }).value);
+  const cases: [
+    string,
+    () => {
+      operationId: 'project-import-export/get-export-status' | 'runners/get-runner';
+      body: Record<string, unknown>;
+    },
+    boolean,
+  ][] = [
+    [
+      'a finished export with its _links',
+      () => ({ operationId: 'project-import-export/get-export-status', body: example('ProjectExportFinished') }),
+      true,
+    ],
+    [
+      'a finished export without _links',
+      () => ({
+        operationId: 'project-import-export/get-export-status',
+        body: { ...example('ProjectExportFinished'), _links: undefined },
+      }),
+      false,
+    ],
+    [
+      'a started export with _links',
+      () => ({
+        operationId: 'project-import-export/get-export-status',
+        body: { ...example('ProjectExportStarted'), _links: example('ProjectExportFinished')._links },
+      }),
+      false,
+    ],
+    [
+      'a runner never contacted, contacted_at null',
+      () => ({ operationId: 'runners/get-runner', body: example('NeverContactedRunnerDetails') }),
+      true,
+    ],
+    [
+      'a runner never contacted with a contacted_at',
+      () => ({
+        operationId: 'runners/get-runner',
+        body: { ...example('NeverContactedRunnerDetails'), contacted_at: '2025-01-01T00:00:00Z' },
+      }),
+      false,
+    ],
   ];
   it.each(cases)('%s', (_title, make, valid) => {
     const { operationId, body } = make();

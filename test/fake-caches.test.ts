@@ -16,20 +16,31 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${fake.url}/api/v4${path}`, { method, headers: { 'private-token': 'any', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const response = await fetch(`${fake.url}/api/v4${path}`, {
+    method,
+    headers: { 'private-token': 'any', ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> & Record<string, unknown>[] };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text ? JSON.parse(text) : {}) as Record<string, unknown> & Record<string, unknown>[],
+  };
 }
 
 // One open merge request per source and target branch: each create names a target no open one has.
-const create = (title: string, target = 'feature/reset') => call('POST', `/projects/${PROJECT}/merge_requests`, { source_branch: 'feature/login', target_branch: target, title });
+const create = (title: string, target = 'feature/reset') =>
+  call('POST', `/projects/${PROJECT}/merge_requests`, { source_branch: 'feature/login', target_branch: target, title });
 
 describe('fake caches', () => {
   it('a merge request read, changed and read again shows the change in the list', async () => {
     const first = await call('GET', `/projects/${PROJECT}/merge_requests?state=opened`);
     const iid = first.body[0]!.iid as number;
     expect((await call('GET', `/projects/${PROJECT}/merge_requests?state=opened`)).body).toEqual(first.body);
-    expect((await call('PUT', `/projects/${PROJECT}/merge_requests/${iid}`, { title: 'Renamed in between' })).status).toBe(200);
+    expect(
+      (await call('PUT', `/projects/${PROJECT}/merge_requests/${iid}`, { title: 'Renamed in between' })).status,
+    ).toBe(200);
     const again = await call('GET', `/projects/${PROJECT}/merge_requests?state=opened`);
     expect(again.body.find((m) => m.iid === iid)?.title).toBe('Renamed in between');
   });
@@ -44,7 +55,10 @@ describe('fake caches', () => {
     expect((await call('DELETE', `/projects/${PROJECT}/merge_requests/${a.iid}`)).status).toBe(204);
     const d = (await create('D')).body;
     expect([d.id, d.iid]).toEqual([(c.id as number) + 1, (c.iid as number) + 1]);
-    const iids = fake.state().merge_requests.filter((m) => m.project_id === PROJECT).map((m) => m.iid);
+    const iids = fake
+      .state()
+      .merge_requests.filter((m) => m.project_id === PROJECT)
+      .map((m) => m.iid);
     expect(new Set(iids).size).toBe(iids.length);
   });
 

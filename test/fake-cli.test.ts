@@ -17,7 +17,9 @@ afterEach(() => {
 
 /** Starts the command and resolves to the URL it prints, or rejects with what it printed on failure. */
 function run(args: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'fake/src/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'fake/src/cli.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -38,7 +40,9 @@ describe('service-api-fake command', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'fake-')), 'data.json');
     writeFileSync(file, JSON.stringify(data));
     const { url } = await run(['--port', '0', '--host', '127.0.0.1', '--data', file, '--any-token']);
-    const response = await fetch(`${url}/api/v4/projects/1/merge_requests`, { headers: { 'PRIVATE-TOKEN': 'whatever-you-have' } });
+    const response = await fetch(`${url}/api/v4/projects/1/merge_requests`, {
+      headers: { 'PRIVATE-TOKEN': 'whatever-you-have' },
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as unknown[]).length).toBe(1);
     const limits = await fetch(`${url}/api/v4/application/plan_limits`, { headers: { 'PRIVATE-TOKEN': 'anything' } });
@@ -55,9 +59,14 @@ describe('service-api-fake command', () => {
 describe('docs/fake.md', () => {
   it('lists exactly the operations the fake implements', () => {
     const doc = readFileSync('docs/fake.md', 'utf8');
-    const section = doc.slice(doc.indexOf('<!-- fake-operations:start -->'), doc.indexOf('<!-- fake-operations:end -->'));
+    const section = doc.slice(
+      doc.indexOf('<!-- fake-operations:start -->'),
+      doc.indexOf('<!-- fake-operations:end -->'),
+    );
     const listed = [...section.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
-    expect(listed, 'regenerate with: node --import tsx fake/scripts/operations-list.mts').toEqual(implementedOperations);
+    expect(listed, 'regenerate with: node --import tsx fake/scripts/operations-list.mts').toEqual(
+      implementedOperations,
+    );
     expect(section).toContain(`${implementedOperations.length} of the ${routes.length} operations`);
     for (const id of implementedOperations) expect(routes.some((r) => r.id === id)).toBe(true);
   });

@@ -36,26 +36,39 @@ describeConformance(doc, {
     extra = {};
     extra = (await fakeRequests[entry.operationId]?.setup?.(admin)) ?? {};
   },
-  title: () => 'answers a request on the default data set with a documented status (preferably 2xx) and a body valid against its schema',
+  title: () =>
+    'answers a request on the default data set with a documented status (preferably 2xx) and a body valid against its schema',
   answer: (entry, response, text) => {
     answered.set(entry.operationId, { status: response.status, text: text.slice(0, 200) });
     expect(response.status, `answered 501: ${text}`).not.toBe(501);
-    expectDocumented(entry, listResponses(doc, entry).find((r) => r.status === String(response.status)), response, text);
+    expectDocumented(
+      entry,
+      listResponses(doc, entry).find((r) => r.status === String(response.status)),
+      response,
+      text,
+    );
   },
 });
 
 describe('coverage of the fake', () => {
   it(`implements ${implementedOperations.length} of ${operations.length} operations`, () => {
     const missing = operations.filter((id) => !implementedOperations.includes(id));
-    expect(implementedOperations.every((id) => operations.includes(id)), 'every handler is an operation of the document').toBe(true);
+    expect(
+      implementedOperations.every((id) => operations.includes(id)),
+      'every handler is an operation of the document',
+    ).toBe(true);
     expect(missing, 'operations without a handler').toEqual([]);
   });
 
   it('answers 2xx to the request of every implemented operation the suite ran', () => {
     const ran = [...answered];
     expect(ran.map(([id]) => id).sort(), 'every operation ran').toEqual([...operations].sort());
-    const failed = ran.filter(([, { status }]) => status < 200 || status > 299).map(([id, { status, text }]) => `${id} → ${status} ${text}`);
-    console.log(`fake: ${ran.length - failed.length} of ${ran.length} implemented operations answered 2xx (${operations.length} in the document)`);
+    const failed = ran
+      .filter(([, { status }]) => status < 200 || status > 299)
+      .map(([id, { status, text }]) => `${id} → ${status} ${text}`);
+    console.log(
+      `fake: ${ran.length - failed.length} of ${ran.length} implemented operations answered 2xx (${operations.length} in the document)`,
+    );
     expect(ran.length, 'the conformance cases ran first').toBeGreaterThan(0);
     expect(failed).toEqual([]);
   });

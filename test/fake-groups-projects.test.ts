@@ -6,21 +6,44 @@ import { describe, expect, it } from 'vitest';
 import { defaultData, type FakeProject } from '../fake/src/index.ts';
 import { status, useFake } from './support/fake.ts';
 
-const project = (id: number, name: string, namespace_id: number, visibility: FakeProject['visibility'], extra: Partial<FakeProject> = {}): FakeProject => ({
-  id, name, path: name.toLowerCase().replace(/ /g, '-'), namespace_id, visibility, default_branch: 'main', members: [], files: { 'README.md': `# ${name}\n` }, ...extra,
+const project = (
+  id: number,
+  name: string,
+  namespace_id: number,
+  visibility: FakeProject['visibility'],
+  extra: Partial<FakeProject> = {},
+): FakeProject => ({
+  id,
+  name,
+  path: name.toLowerCase().replace(/ /g, '-'),
+  namespace_id,
+  visibility,
+  default_branch: 'main',
+  members: [],
+  files: { 'README.md': `# ${name}\n` },
+  ...extra,
 });
 
 const data = defaultData();
 // 25 more public projects in my-group (ids 10..34), personal namespaces of the developer (101) and the reporter
 // (102, private profile), with two projects of the developer and one of the reporter.
-for (let i = 0; i < 25; i += 1) data.projects.push(project(10 + i, `Bulk ${String.fromCharCode(97 + ((i * 7) % 25))}${i}`, 1, 'public'));
-data.user_namespaces = [{ id: 101, user_id: 4 }, { id: 102, user_id: 5, private_profile: true }];
-data.projects.push(project(50, 'Sandbox', 101, 'public', { description: 'Experiments' }), project(51, 'Diary', 101, 'private'), project(52, 'Notes', 102, 'public'));
+for (let i = 0; i < 25; i += 1)
+  data.projects.push(project(10 + i, `Bulk ${String.fromCharCode(97 + ((i * 7) % 25))}${i}`, 1, 'public'));
+data.user_namespaces = [
+  { id: 101, user_id: 4 },
+  { id: 102, user_id: 5, private_profile: true },
+];
+data.projects.push(
+  project(50, 'Sandbox', 101, 'public', { description: 'Experiments' }),
+  project(51, 'Diary', 101, 'private'),
+  project(52, 'Notes', 102, 'public'),
+);
 const { as } = useFake({ data });
 
 describe('projects of a group', () => {
-  it('the group\'s projects the caller can read, newest first; include_subgroups adds the descendants\'', async () => {
-    const ids = async (token: string, query: Record<string, unknown> = {}, id: number | string = 'my-group') => (await as(token).groups.listProjects({ path: { id }, query: { per_page: 100, ...query } })).map((p) => p.id);
+  it("the group's projects the caller can read, newest first; include_subgroups adds the descendants'", async () => {
+    const ids = async (token: string, query: Record<string, unknown> = {}, id: number | string = 'my-group') =>
+      (await as(token).groups.listProjects({ path: { id }, query: { per_page: 100, ...query } })).map((p) => p.id);
     const bulk = Array.from({ length: 25 }, (_, i) => 34 - i);
     expect(await ids('outsider-token')).toEqual([...bulk, 1]);
     expect(await ids('developer-token')).toEqual([...bulk, 2, 1]); // a member of the private project
@@ -28,7 +51,9 @@ describe('projects of a group', () => {
     expect(await ids('outsider-token', { include_subgroups: true })).toEqual([...bulk, 3, 1]); // internal: any signed-in user
     expect(await ids('developer-token', { include_subgroups: false }, 'my-group/sub')).toEqual([3]);
     expect(await ids('owner-token', { visibility: 'private' })).toEqual([2]);
-    expect(await ids('owner-token', { owned: true, include_subgroups: true, sort: 'asc', per_page: 3 })).toEqual([1, 2, 3]);
+    expect(await ids('owner-token', { owned: true, include_subgroups: true, sort: 'asc', per_page: 3 })).toEqual([
+      1, 2, 3,
+    ]);
     expect(await ids('developer-token', { min_access_level: 30 })).toEqual([2, 1]);
     expect(await ids('developer-token', { search: 'SECRET' })).toEqual([2]);
     expect(await ids('developer-token', { archived: true })).toEqual([]);
@@ -38,14 +63,17 @@ describe('projects of a group', () => {
     expect(await status(as().groups.listProjects({ path: { id: 1 } }))).toBe(401);
   });
 
-  it('orders by name and path both ways; similarity ignores sort and ranks the search\'s matches by name', async () => {
+  it("orders by name and path both ways; similarity ignores sort and ranks the search's matches by name", async () => {
     const api = as('developer-token');
-    const names = async (query: Record<string, unknown>) => (await api.groups.listProjects({ path: { id: 1 }, query: { per_page: 100, ...query } })).map((p) => p.name);
+    const names = async (query: Record<string, unknown>) =>
+      (await api.groups.listProjects({ path: { id: 1 }, query: { per_page: 100, ...query } })).map((p) => p.name);
     const byName = await names({ order_by: 'name', sort: 'asc' });
     expect(byName).toEqual([...byName].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
     expect(await names({ order_by: 'name', sort: 'desc' })).toEqual([...byName].reverse());
     expect(await names({ order_by: 'similarity', sort: 'desc' })).toEqual(byName);
-    const paths = (await api.groups.listProjects({ path: { id: 1 }, query: { per_page: 100, order_by: 'path', sort: 'asc' } })).map((p) => p.path);
+    const paths = (
+      await api.groups.listProjects({ path: { id: 1 }, query: { per_page: 100, order_by: 'path', sort: 'asc' } })
+    ).map((p) => p.path);
     expect(paths).toEqual([...paths].sort());
     expect(paths.slice(-2)).toEqual(['my-project', 'secret']);
     expect((await names({ order_by: 'similarity', search: 'bulk a' })).slice(0, 1)).toEqual(['Bulk a0']);
@@ -71,17 +99,31 @@ describe('projects of a group', () => {
   it('records carry the documented fields: urls, namespace, flags, creator', async () => {
     const [record] = await as('developer-token').groups.listProjects({ path: { id: 'my-group/sub' } });
     expect(record).toMatchObject({
-      id: 3, name: 'Tools', path: 'tools', path_with_namespace: 'my-group/sub/tools', name_with_namespace: 'My Group / Sub / Tools', visibility: 'internal', archived: false,
-      default_branch: 'main', topics: [], tag_list: [], web_url: 'https://service.example/my-group/sub/tools', http_url_to_repo: 'https://service.example/my-group/sub/tools.git',
-      ssh_url_to_repo: 'git@service.example:my-group/sub/tools.git', issues_enabled: true, merge_requests_enabled: true, creator_id: 1,
+      id: 3,
+      name: 'Tools',
+      path: 'tools',
+      path_with_namespace: 'my-group/sub/tools',
+      name_with_namespace: 'My Group / Sub / Tools',
+      visibility: 'internal',
+      archived: false,
+      default_branch: 'main',
+      topics: [],
+      tag_list: [],
+      web_url: 'https://service.example/my-group/sub/tools',
+      http_url_to_repo: 'https://service.example/my-group/sub/tools.git',
+      ssh_url_to_repo: 'git@service.example:my-group/sub/tools.git',
+      issues_enabled: true,
+      merge_requests_enabled: true,
+      creator_id: 1,
       namespace: { id: 2, kind: 'group', full_path: 'my-group/sub', parent_id: 1 },
     });
   });
 });
 
 describe('projects of a user', () => {
-  it('only the projects of the user\'s own namespace the caller can read, by id or username; none for a private profile', async () => {
-    const ids = async (token: string, user: string, query: Record<string, unknown> = {}) => (await as(token).projects.listUserProjects({ path: { user_id: user }, query })).map((p) => p.id);
+  it("only the projects of the user's own namespace the caller can read, by id or username; none for a private profile", async () => {
+    const ids = async (token: string, user: string, query: Record<string, unknown> = {}) =>
+      (await as(token).projects.listUserProjects({ path: { user_id: user }, query })).map((p) => p.id);
     expect(await ids('developer-token', 'dev')).toEqual([51, 50]);
     expect(await ids('outsider-token', '4')).toEqual([50]); // the private one is not readable
     expect(await ids('admin-token', 'DEV')).toEqual([51, 50]);
@@ -97,15 +139,26 @@ describe('projects of a user', () => {
     expect(await status(as().projects.listUserProjects({ path: { user_id: 'dev' } }))).toBe(401);
   });
 
-  it('the full view by default, the simple view with simple=true; paths in the user\'s namespace', async () => {
+  it("the full view by default, the simple view with simple=true; paths in the user's namespace", async () => {
     const [full] = await as('outsider-token').projects.listUserProjects({ path: { user_id: 'dev' } });
-    expect(full).toMatchObject({ id: 50, path_with_namespace: 'dev/sandbox', name_with_namespace: 'Dev Developer / Sandbox', visibility: 'public', namespace: { id: 101, kind: 'user', path: 'dev', full_path: 'dev' } });
-    const [simple] = await as('outsider-token').projects.listUserProjects({ path: { user_id: 'dev' }, query: { simple: true } });
+    expect(full).toMatchObject({
+      id: 50,
+      path_with_namespace: 'dev/sandbox',
+      name_with_namespace: 'Dev Developer / Sandbox',
+      visibility: 'public',
+      namespace: { id: 101, kind: 'user', path: 'dev', full_path: 'dev' },
+    });
+    const [simple] = await as('outsider-token').projects.listUserProjects({
+      path: { user_id: 'dev' },
+      query: { simple: true },
+    });
     expect(simple).not.toHaveProperty('visibility');
     expect(simple).toMatchObject({ id: 50, web_url: 'https://service.example/dev/sandbox' });
   });
 
   it('the namespace owner owns the personal projects (member list aside)', async () => {
-    expect((await as('developer-token').projects.listProjects({ query: { owned: true } })).map((p) => p.id)).toEqual([51, 50]);
+    expect((await as('developer-token').projects.listProjects({ query: { owned: true } })).map((p) => p.id)).toEqual([
+      51, 50,
+    ]);
   });
 });

@@ -13,24 +13,28 @@ const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).sort();
 const { fake } = useFake({ anyToken: true, reset: false });
 
 describe('hostile inputs against the fake', { timeout: 60_000 }, () => {
-  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
-    const response = await sendCase(fake.url, hostile, hostile.maxBodyBytes ?? 64 * 1024);
-    const text = response.body.subarray(0, 300).toString();
-    expect(response.truncated, 'response body too large').toBe(false);
-    if (response.status === 501) expect(text).toMatch(/^\{"message":"501 Not Implemented - no handler for /);
-    else {
-      expect(response.status, `status ${response.status}: ${text}`).toBeLessThan(500);
-      // Where the table lists a refusal, the fake refuses the same way (authentication, media types, limits); where it
-      // says what the fake answers with its data set, the fake answers that.
-      const listed = [hostile.expect.fake ?? hostile.expect.status].flat();
-      if (hostile.expect.fake !== undefined || listed.every((s) => s >= 400)) expect(listed, `status ${response.status}: ${text}`).toContain(response.status);
-    }
-    expectJsonType(response.headers['content-type']);
-    if (response.status >= 400 && response.body.length > 0) {
-      const body = JSON.parse(response.body.toString()) as Record<string, unknown>;
-      expect(String(body.message)).toMatch(new RegExp(`^${response.status} `));
-    }
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
-    expect((await sendCase(fake.url, { method: 'GET', path: '/projects/1/jobs', headers: TOKEN })).status).toBe(200);
-  });
+  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))(
+    '%s',
+    async (_name, hostile) => {
+      const response = await sendCase(fake.url, hostile, hostile.maxBodyBytes ?? 64 * 1024);
+      const text = response.body.subarray(0, 300).toString();
+      expect(response.truncated, 'response body too large').toBe(false);
+      if (response.status === 501) expect(text).toMatch(/^\{"message":"501 Not Implemented - no handler for /);
+      else {
+        expect(response.status, `status ${response.status}: ${text}`).toBeLessThan(500);
+        // Where the table lists a refusal, the fake refuses the same way (authentication, media types, limits); where it
+        // says what the fake answers with its data set, the fake answers that.
+        const listed = [hostile.expect.fake ?? hostile.expect.status].flat();
+        if (hostile.expect.fake !== undefined || listed.every((s) => s >= 400))
+          expect(listed, `status ${response.status}: ${text}`).toContain(response.status);
+      }
+      expectJsonType(response.headers['content-type']);
+      if (response.status >= 400 && response.body.length > 0) {
+        const body = JSON.parse(response.body.toString()) as Record<string, unknown>;
+        expect(String(body.message)).toMatch(new RegExp(`^${response.status} `));
+      }
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
+      expect((await sendCase(fake.url, { method: 'GET', path: '/projects/1/jobs', headers: TOKEN })).status).toBe(200);
+    },
+  );
 });

@@ -92,31 +92,40 @@ const repeats: Record<string, [status: number, effect: 'unchanged' | 'again']> =
   'users/upload-avatar': [200, 'unchanged'],
 };
 
-const writes = listOperations(doc).filter((entry) => implementedOperations.includes(entry.operationId) && entry.method !== 'get' && entry.method !== 'head');
+const writes = listOperations(doc).filter(
+  (entry) => implementedOperations.includes(entry.operationId) && entry.method !== 'get' && entry.method !== 'head',
+);
 
 describe('a repeated write answers as the Service does', () => {
   it('every write of the fake is in the table', () => {
     expect(writes.map((entry) => entry.operationId).sort()).toEqual(Object.keys(repeats).sort());
   });
 
-  it.each(writes.map((entry) => [entry.operationId, ...(repeats[entry.operationId] ?? [0, 'unchanged'])] as const))('%s: %i, %s', async (_id, status, effect) => {
-    const entry = writes.find((w) => w.operationId === _id)!;
-    fake!.reset();
-    const extra = (await fakeRequests[entry.operationId]?.setup?.(adminCall(api))) ?? {};
-    const request = () => send(api(), fakeRequest(doc, entry, extra), fakeCredentials(doc, entry));
-    const first = await request();
-    expect(first.status, await first.text()).toBeLessThan(300);
-    const after = JSON.stringify(fake!.state());
-    const second = await request();
-    expect(second.status, await second.text()).toBe(status);
-    expect(JSON.stringify(fake!.state()) === after ? 'unchanged' : 'again').toBe(effect);
-  });
+  it.each(writes.map((entry) => [entry.operationId, ...(repeats[entry.operationId] ?? [0, 'unchanged'])] as const))(
+    '%s: %i, %s',
+    async (_id, status, effect) => {
+      const entry = writes.find((w) => w.operationId === _id)!;
+      fake!.reset();
+      const extra = (await fakeRequests[entry.operationId]?.setup?.(adminCall(api))) ?? {};
+      const request = () => send(api(), fakeRequest(doc, entry, extra), fakeCredentials(doc, entry));
+      const first = await request();
+      expect(first.status, await first.text()).toBeLessThan(300);
+      const after = JSON.stringify(fake!.state());
+      const second = await request();
+      expect(second.status, await second.text()).toBe(status);
+      expect(JSON.stringify(fake!.state()) === after ? 'unchanged' : 'again').toBe(effect);
+    },
+  );
 });
 
 describe('merge requests, changelogs and ids as the Service keeps them', () => {
   const admin = (method: string, path: string, body?: unknown) => adminCall(api)(method, path, body);
   const raw = (method: string, path: string, body: unknown) =>
-    fetch(`${api()}${path}`, { method, headers: { 'PRIVATE-TOKEN': 'admin-token', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${api()}${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': 'admin-token', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const mrs = '/projects/1/merge_requests';
 
   it('closing a closed merge request answers 200 and changes nothing, not even updated_at', async () => {
@@ -124,23 +133,41 @@ describe('merge requests, changelogs and ids as the Service keeps them', () => {
     const closed = await admin('PUT', `${mrs}/1`, { state_event: 'close' });
     const again = await raw('PUT', `${mrs}/1`, { state_event: 'close' });
     expect(again.status).toBe(200);
-    expect(await again.json()).toMatchObject({ state: 'closed', closed_at: closed.closed_at, updated_at: closed.updated_at });
+    expect(await again.json()).toMatchObject({
+      state: 'closed',
+      closed_at: closed.closed_at,
+      updated_at: closed.updated_at,
+    });
     const reopened = await admin('PUT', `${mrs}/1`, { state_event: 'reopen' });
     expect((await admin('PUT', `${mrs}/1`, { state_event: 'reopen' })).updated_at).toBe(reopened.updated_at);
   });
 
   it('a second open merge request from the same source to the same target branch is 409; closed ones and other targets do not count', async () => {
     fake!.reset();
-    await admin('POST', '/projects/1/repository/files/a.md', { branch: 'topic', start_branch: 'main', content: 'a', commit_message: 'a' });
+    await admin('POST', '/projects/1/repository/files/a.md', {
+      branch: 'topic',
+      start_branch: 'main',
+      content: 'a',
+      commit_message: 'a',
+    });
     const first = await admin('POST', mrs, { source_branch: 'topic', target_branch: 'main', title: 'First' });
     const second = await raw('POST', mrs, { source_branch: 'topic', target_branch: 'main', title: 'Second' });
     expect(second.status).toBe(409);
     expect(await second.json()).toEqual({ message: '409 Conflict - a conflicting resource exists' });
     expect(fake!.state().merge_requests.filter((m) => m.source_branch === 'topic')).toHaveLength(1);
-    await admin('POST', '/projects/1/repository/files/b.md', { branch: 'other', start_branch: 'main', content: 'b', commit_message: 'b' });
-    expect((await admin('POST', mrs, { source_branch: 'topic', target_branch: 'other', title: 'Elsewhere' })).state).toBe('opened');
+    await admin('POST', '/projects/1/repository/files/b.md', {
+      branch: 'other',
+      start_branch: 'main',
+      content: 'b',
+      commit_message: 'b',
+    });
+    expect(
+      (await admin('POST', mrs, { source_branch: 'topic', target_branch: 'other', title: 'Elsewhere' })).state,
+    ).toBe('opened');
     await admin('PUT', `${mrs}/${first.iid}`, { state_event: 'close' });
-    expect((await admin('POST', mrs, { source_branch: 'topic', target_branch: 'main', title: 'Again' })).state).toBe('opened');
+    expect((await admin('POST', mrs, { source_branch: 'topic', target_branch: 'main', title: 'Again' })).state).toBe(
+      'opened',
+    );
   });
 
   it('a changelog for a version already in the file answers 200 and commits nothing', async () => {
@@ -154,9 +181,26 @@ describe('merge requests, changelogs and ids as the Service keeps them', () => {
 
   // Per kind of record that can be deleted: create one, delete it, create another: the new id is not the old one.
   const kinds = [
-    { kind: 'merge request (id and iid)', create: () => admin('POST', mrs, { source_branch: 'feature/login', target_branch: 'feature/reset', title: 'New' }), remove: (r: { iid: number }) => admin('DELETE', `${mrs}/${r.iid}`), ids: (r: { id: number; iid: number }) => [r.id, r.iid] },
-    { kind: 'group badge', create: () => admin('POST', '/groups/1/badges', { link_url: 'https://a.example/x', image_url: 'https://a.example/x.svg' }), remove: (r: { id: number }) => admin('DELETE', `/groups/1/badges/${r.id}`), ids: (r: { id: number }) => [r.id] },
-    { kind: 'error tracking client key', create: () => admin('POST', '/projects/1/error_tracking/client_keys', {}), remove: (r: { id: number }) => admin('DELETE', `/projects/1/error_tracking/client_keys/${r.id}`), ids: (r: { id: number }) => [r.id] },
+    {
+      kind: 'merge request (id and iid)',
+      create: () =>
+        admin('POST', mrs, { source_branch: 'feature/login', target_branch: 'feature/reset', title: 'New' }),
+      remove: (r: { iid: number }) => admin('DELETE', `${mrs}/${r.iid}`),
+      ids: (r: { id: number; iid: number }) => [r.id, r.iid],
+    },
+    {
+      kind: 'group badge',
+      create: () =>
+        admin('POST', '/groups/1/badges', { link_url: 'https://a.example/x', image_url: 'https://a.example/x.svg' }),
+      remove: (r: { id: number }) => admin('DELETE', `/groups/1/badges/${r.id}`),
+      ids: (r: { id: number }) => [r.id],
+    },
+    {
+      kind: 'error tracking client key',
+      create: () => admin('POST', '/projects/1/error_tracking/client_keys', {}),
+      remove: (r: { id: number }) => admin('DELETE', `/projects/1/error_tracking/client_keys/${r.id}`),
+      ids: (r: { id: number }) => [r.id],
+    },
   ];
   it.each(kinds)('the id of a deleted $kind is never given again', async ({ create, remove, ids }) => {
     fake!.reset();

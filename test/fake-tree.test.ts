@@ -5,7 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { defaultData } from '../fake/src/index.ts';
 import { Store } from '../fake/src/store.ts';
-import { changedPaths, EMPTY_TREE, entryOf, recordOf, treeOf, treePaths, withChanges, type Tree, type TreeEntry } from '../fake/src/tree.ts';
+import {
+  changedPaths,
+  EMPTY_TREE,
+  entryOf,
+  recordOf,
+  treeOf,
+  treePaths,
+  withChanges,
+  type Tree,
+  type TreeEntry,
+} from '../fake/src/tree.ts';
 
 const entry = (blob: string): TreeEntry => ({ blob_id: blob, execute_filemode: false, last_commit_id: 'c' });
 
@@ -22,12 +32,41 @@ function nodesOf(tree: Tree): Set<object> {
 }
 
 describe('a tree', () => {
-  const many = withChanges(EMPTY_TREE, Array.from({ length: 5000 }, (_, i) => [`dir-${i % 50}/file-${i}.txt`, entry(`b${i}`)] as [string, TreeEntry]));
+  const many = withChanges(
+    EMPTY_TREE,
+    Array.from({ length: 5000 }, (_, i) => [`dir-${i % 50}/file-${i}.txt`, entry(`b${i}`)] as [string, TreeEntry]),
+  );
 
   it.each([
-    { title: 'sets, overwrites and deletes paths', changes: [['a', entry('1')], ['b/c', entry('2')], ['a', entry('3')], ['b/c', null]] as [string, TreeEntry | null][], paths: ['a'], at: ['a', '3'] },
-    { title: 'takes `__proto__` and `constructor` as paths like any other', changes: [['__proto__', entry('p')], ['constructor', entry('k')]] as [string, TreeEntry | null][], paths: ['__proto__', 'constructor'], at: ['__proto__', 'p'] },
-    { title: 'deleting a path that is not there changes nothing', changes: [['x', entry('1')], ['y', null]] as [string, TreeEntry | null][], paths: ['x'], at: ['x', '1'] },
+    {
+      title: 'sets, overwrites and deletes paths',
+      changes: [
+        ['a', entry('1')],
+        ['b/c', entry('2')],
+        ['a', entry('3')],
+        ['b/c', null],
+      ] as [string, TreeEntry | null][],
+      paths: ['a'],
+      at: ['a', '3'],
+    },
+    {
+      title: 'takes `__proto__` and `constructor` as paths like any other',
+      changes: [
+        ['__proto__', entry('p')],
+        ['constructor', entry('k')],
+      ] as [string, TreeEntry | null][],
+      paths: ['__proto__', 'constructor'],
+      at: ['__proto__', 'p'],
+    },
+    {
+      title: 'deleting a path that is not there changes nothing',
+      changes: [
+        ['x', entry('1')],
+        ['y', null],
+      ] as [string, TreeEntry | null][],
+      paths: ['x'],
+      at: ['x', '1'],
+    },
   ])('$title', ({ changes, paths, at }) => {
     const tree = withChanges(EMPTY_TREE, changes);
     expect(treePaths(tree)).toEqual(paths);
@@ -51,14 +90,27 @@ describe('a tree', () => {
     expect(copied.length).toBeLessThanOrEqual(7); // one per level: 32-bit hashes, 5 bits a level
     expect(entryOf(many, 'dir-7/file-7.txt')?.blob_id).toBe('b7'); // the old tree is as it was
     expect(changedPaths(many, changed)).toEqual(['dir-7/file-7.txt']);
-    expect(changedPaths(changed, withChanges(changed, [['dir-7/file-7.txt', null], ['z', entry('z')]]))).toEqual(['dir-7/file-7.txt', 'z']);
+    expect(
+      changedPaths(
+        changed,
+        withChanges(changed, [
+          ['dir-7/file-7.txt', null],
+          ['z', entry('z')],
+        ]),
+      ),
+    ).toEqual(['dir-7/file-7.txt', 'z']);
   });
 
   it('two commits of the fake share what the second did not change', () => {
     const store = new Store(defaultData());
     const project = store.project(1)!;
     const head = store.resolveRef(project, 'main')!;
-    const next = store.commit(project, { parent: head.id, message: 'One more', author: undefined, changes: { 'docs/new.md': { content: Buffer.from('new\n').toString('base64'), execute_filemode: false } } });
+    const next = store.commit(project, {
+      parent: head.id,
+      message: 'One more',
+      author: undefined,
+      changes: { 'docs/new.md': { content: Buffer.from('new\n').toString('base64'), execute_filemode: false } },
+    });
     const shared = [...nodesOf(next.tree)].filter((node) => nodesOf(head.tree).has(node));
     expect(treePaths(next.tree)).toEqual([...treePaths(head.tree), 'docs/new.md'].sort());
     expect(nodesOf(next.tree).size - shared.length).toBeLessThanOrEqual(7);

@@ -34,17 +34,26 @@ interface Drawn {
 }
 
 function bodyOf(entry: OperationEntry): { type: string; schema: unknown; required: boolean } | undefined {
-  const body = entry.operation.requestBody as { required?: boolean; content?: Record<string, { schema?: unknown }> } | undefined;
+  const body = entry.operation.requestBody as
+    | { required?: boolean; content?: Record<string, { schema?: unknown }> }
+    | undefined;
   const [type, media] = Object.entries(body?.content ?? {})[0] ?? [];
   return type ? { type, schema: media?.schema ?? {}, required: body?.required === true } : undefined;
 }
 
 function validRequest(entry: OperationEntry): fc.Arbitrary<Drawn> {
   const byIn = (where: string) => entry.parameters.filter((p) => p.in === where);
-  const record = (parameters: Parameter[]) => fc.record(Object.fromEntries(parameters.map((p) => [p.name, validArbitrary(p.schema ?? {})])), { requiredKeys: parameters.filter((p) => p.required).map((p) => p.name) });
+  const record = (parameters: Parameter[]) =>
+    fc.record(Object.fromEntries(parameters.map((p) => [p.name, validArbitrary(p.schema ?? {})])), {
+      requiredKeys: parameters.filter((p) => p.required).map((p) => p.name),
+    });
   const body = bodyOf(entry);
   return fc.record({
-    path: fc.record(Object.fromEntries(byIn('path').map((p) => [p.name, validArbitrary(p.schema ?? {}).filter((v) => text(v) !== '')]))),
+    path: fc.record(
+      Object.fromEntries(
+        byIn('path').map((p) => [p.name, validArbitrary(p.schema ?? {}).filter((v) => text(v) !== '')]),
+      ),
+    ),
     query: record(byIn('query')),
     ...(body ? { body: validArbitrary(body.schema) } : {}),
   });
@@ -53,26 +62,48 @@ function validRequest(entry: OperationEntry): fc.Arbitrary<Drawn> {
 /** A valid request with one part broken: a parameter or body field of another kind, an unknown field, or any JSON body. */
 function invalidRequest(entry: OperationEntry): fc.Arbitrary<Drawn> {
   const body = bodyOf(entry);
-  const bodyFields = Object.entries(((body?.schema as { properties?: Record<string, unknown> })?.properties ?? {}) as Record<string, unknown>);
+  const bodyFields = Object.entries(
+    ((body?.schema as { properties?: Record<string, unknown> })?.properties ?? {}) as Record<string, unknown>,
+  );
   const targets: fc.Arbitrary<(drawn: Drawn) => Drawn>[] = [
-    ...entry.parameters.filter((p) => p.in === 'path' || p.in === 'query').map((p) =>
-      invalidArbitrary(p.schema)
-        .filter((v) => p.in !== 'path' || (text(v) !== '' && text(v).length < 1000))
-        .map((value) => (drawn: Drawn) => (p.in === 'path' ? { ...drawn, path: { ...drawn.path, [p.name]: value } } : { ...drawn, query: { ...drawn.query, [p.name]: value } })),
+    ...entry.parameters
+      .filter((p) => p.in === 'path' || p.in === 'query')
+      .map((p) =>
+        invalidArbitrary(p.schema)
+          .filter((v) => p.in !== 'path' || (text(v) !== '' && text(v).length < 1000))
+          .map(
+            (value) => (drawn: Drawn) =>
+              p.in === 'path'
+                ? { ...drawn, path: { ...drawn.path, [p.name]: value } }
+                : { ...drawn, query: { ...drawn.query, [p.name]: value } },
+          ),
+      ),
+    ...bodyFields.map(([name, schema]) =>
+      invalidArbitrary(schema).map((value) => (drawn: Drawn) => ({
+        ...drawn,
+        body: { ...(drawn.body as object), [name]: value },
+      })),
     ),
-    ...bodyFields.map(([name, schema]) => invalidArbitrary(schema).map((value) => (drawn: Drawn) => ({ ...drawn, body: { ...(drawn.body as object), [name]: value } }))),
-    fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 })).map(([name, value]) => (drawn: Drawn) => ({ ...drawn, query: { ...drawn.query, [name]: typeof value === 'object' ? JSON.stringify(value) : value } })),
+    fc
+      .tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }))
+      .map(([name, value]) => (drawn: Drawn) => ({
+        ...drawn,
+        query: { ...drawn.query, [name]: typeof value === 'object' ? JSON.stringify(value) : value },
+      })),
   ];
-  if (body && /json/.test(body.type)) targets.push(fc.jsonValue({ maxDepth: 4 }).map((value) => (drawn: Drawn) => ({ ...drawn, body: value })));
+  if (body && /json/.test(body.type))
+    targets.push(fc.jsonValue({ maxDepth: 4 }).map((value) => (drawn: Drawn) => ({ ...drawn, body: value })));
   return fc.tuple(validRequest(entry), fc.oneof(...targets)).map(([drawn, breakIt]) => breakIt(drawn));
 }
 
 function multipartParts(fields: Record<string, unknown>): [string, string | FilePart][] {
   const parts: [string, string | FilePart][] = [];
   const add = (name: string, value: unknown): void => {
-    if (value && typeof value === 'object' && 'data' in value && Buffer.isBuffer((value as FilePart).data)) parts.push([name, value as FilePart]);
+    if (value && typeof value === 'object' && 'data' in value && Buffer.isBuffer((value as FilePart).data))
+      parts.push([name, value as FilePart]);
     else if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
-    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
+    else if (value && typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
     else parts.push([name, text(value)]);
   };
   for (const [name, value] of Object.entries(fields)) add(name, value);
@@ -86,7 +117,8 @@ function text(value: unknown): string {
 
 function urlValue(parameter: Parameter | undefined, value: unknown): unknown {
   if (Array.isArray(value)) return value.map(text);
-  if (parameter?.style === 'deepObject' && value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, text(v)]));
+  if (parameter?.style === 'deepObject' && value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, text(v)]));
   return text(value);
 }
 
@@ -94,11 +126,22 @@ function toInject(entry: OperationEntry, drawn: Drawn, credentials: Credentials)
   drawn = {
     ...drawn,
     path: Object.fromEntries(Object.entries(drawn.path).map(([k, v]) => [k, text(v)])),
-    query: Object.fromEntries(Object.entries(drawn.query).map(([k, v]) => [k, urlValue(entry.parameters.find((p) => p.in === 'query' && p.name === k), v)])),
+    query: Object.fromEntries(
+      Object.entries(drawn.query).map(([k, v]) => [
+        k,
+        urlValue(
+          entry.parameters.find((p) => p.in === 'query' && p.name === k),
+          v,
+        ),
+      ]),
+    ),
   };
   const parameters = entry.parameters.filter((p) => p.in === 'query' && p.name in drawn.query);
   const extra = Object.keys(drawn.query).filter((name) => !parameters.some((p) => p.name === name));
-  const pairs: [Parameter, unknown][] = [...parameters.map((p): [Parameter, unknown] => [p, drawn.query[p.name]]), ...extra.map((name): [Parameter, unknown] => [{ name, in: 'query' } as Parameter, drawn.query[name]])];
+  const pairs: [Parameter, unknown][] = [
+    ...parameters.map((p): [Parameter, unknown] => [p, drawn.query[p.name]]),
+    ...extra.map((name): [Parameter, unknown] => [{ name, in: 'query' } as Parameter, drawn.query[name]]),
+  ];
   const search = [serializeQuery(pairs), credentials.query].filter(Boolean).join('&');
   const url = `/api/v4${fillPath(entry.path, drawn.path)}${search ? `?${search}` : ''}`;
   const headers: Record<string, string> = { ...credentials.headers };
@@ -106,7 +149,13 @@ function toInject(entry: OperationEntry, drawn: Drawn, credentials: Credentials)
   let payload: string | Buffer | undefined;
   if (body && drawn.body !== undefined) {
     if (body.type === 'multipart/form-data') {
-      const form = multipart(multipartParts(drawn.body && typeof drawn.body === 'object' ? (drawn.body as Record<string, unknown>) : { value: drawn.body }));
+      const form = multipart(
+        multipartParts(
+          drawn.body && typeof drawn.body === 'object'
+            ? (drawn.body as Record<string, unknown>)
+            : { value: drawn.body },
+        ),
+      );
       Object.assign(headers, form.headers);
       payload = form.body;
     } else {
@@ -124,9 +173,27 @@ interface Target {
 }
 
 const targets: Target[] = [
-  { name: 'a server on the stubs', start: async () => startExampleServer(), credentials: (entry) => credentialsFor(doc, entry) },
-  { name: 'the mock', start: async () => { const app = await createMock(); return { app, close: () => app.close() }; }, credentials: (entry) => credentialsFor(doc, entry) },
-  { name: 'the fake', start: async () => { const { app } = await createFake(); return { app, close: () => app.close() }; }, credentials: (entry) => fakeCredentials(doc, entry) },
+  {
+    name: 'a server on the stubs',
+    start: async () => startExampleServer(),
+    credentials: (entry) => credentialsFor(doc, entry),
+  },
+  {
+    name: 'the mock',
+    start: async () => {
+      const app = await createMock();
+      return { app, close: () => app.close() };
+    },
+    credentials: (entry) => credentialsFor(doc, entry),
+  },
+  {
+    name: 'the fake',
+    start: async () => {
+      const { app } = await createFake();
+      return { app, close: () => app.close() };
+    },
+    credentials: (entry) => fakeCredentials(doc, entry),
+  },
 ];
 
 describe.each(targets)('fuzzing every operation against $name', { timeout: 180_000 }, (target) => {
@@ -163,7 +230,8 @@ describe.each(targets)('fuzzing every operation against $name', { timeout: 180_0
               check = undefined; // no JSON body documented for that status
             }
             if (check) expect(check.errors, where).toEqual([]);
-            if (response.statusCode === 400) expect(body, where).toMatchObject({ message: expect.stringMatching(/^400 /) });
+            if (response.statusCode === 400)
+              expect(body, where).toMatchObject({ message: expect.stringMatching(/^400 /) });
           }
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: true },

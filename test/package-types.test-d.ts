@@ -37,7 +37,8 @@ describe('1. errors narrow by status', () => {
     const error: unknown = undefined;
     if (isServiceApiError(error, 'merge-requests/merge')) {
       expectTypeOf(error.status).toEqualTypeOf<301 | 400 | 401 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 503>();
-      if (error.status === 409) expectTypeOf(error.body.message).toEqualTypeOf<'SHA does not match HEAD of source branch'>();
+      if (error.status === 409)
+        expectTypeOf(error.body.message).toEqualTypeOf<'SHA does not match HEAD of source branch'>();
       if (error.status === 301) expectTypeOf(error.body).toBeUndefined();
       if (error.status === 405) expectTypeOf(error.body).toEqualTypeOf<ErrorBody>();
       if (error.status === 422) expectTypeOf(error.body.message).toBeString();
@@ -97,7 +98,9 @@ describe('2. every component schema by name, in every package, and in signatures
   });
 
   it('mergeRequests.merge resolves to a MergeRequest whose state the merge allows', () => {
-    expectTypeOf<Result<typeof api.mergeRequests.merge>>().toEqualTypeOf<MergeRequest & { state?: 'merged' | 'opened' | 'locked' }>();
+    expectTypeOf<Result<typeof api.mergeRequests.merge>>().toEqualTypeOf<
+      MergeRequest & { state?: 'merged' | 'opened' | 'locked' }
+    >();
   });
 
   it('jobs.listProjectJobs resolves to Job[]', () => {
@@ -105,7 +108,9 @@ describe('2. every component schema by name, in every package, and in signatures
   });
 
   it('createMergeRequest takes CreateMergeRequestInput', () => {
-    expectTypeOf<ServiceApi['mergeRequests']['createMergeRequest']>().parameter(0).toEqualTypeOf<CreateMergeRequestInput>();
+    expectTypeOf<ServiceApi['mergeRequests']['createMergeRequest']>()
+      .parameter(0)
+      .toEqualTypeOf<CreateMergeRequestInput>();
   });
 });
 
@@ -123,11 +128,17 @@ describe('3. variants chosen by the parameter the call passes (x-variants)', () 
   });
 
   it('view unknown to the type: either', () => {
-    expectTypeOf<Result<typeof mrs<{ query: { view?: 'simple' } }>>>().toEqualTypeOf<MergeRequestSimple[] | MergeRequest[]>();
+    expectTypeOf<Result<typeof mrs<{ query: { view?: 'simple' } }>>>().toEqualTypeOf<
+      MergeRequestSimple[] | MergeRequest[]
+    >();
   });
 
   it("project list, view through extra: 'simple'", () => {
-    expectTypeOf<Result<typeof api.mergeRequests.listProjectMergeRequests<{ path: { id: 1 }; extra: { query: { view: 'simple' } } }>>>().toEqualTypeOf<MergeRequestSimple[]>();
+    expectTypeOf<
+      Result<
+        typeof api.mergeRequests.listProjectMergeRequests<{ path: { id: 1 }; extra: { query: { view: 'simple' } } }>
+      >
+    >().toEqualTypeOf<MergeRequestSimple[]>();
   });
 
   it('simple: true: ProjectSimple', () => {
@@ -147,7 +158,9 @@ describe('3. variants chosen by the parameter the call passes (x-variants)', () 
   });
 
   it('iterate() items follow the variant', () => {
-    expectTypeOf<ReturnType<typeof mrs.iterate<{ query: { view: 'simple' } }>>>().toEqualTypeOf<AsyncGenerator<MergeRequestSimple, void, undefined>>();
+    expectTypeOf<ReturnType<typeof mrs.iterate<{ query: { view: 'simple' } }>>>().toEqualTypeOf<
+      AsyncGenerator<MergeRequestSimple, void, undefined>
+    >();
   });
 
   it('a literal call picks the variant without naming it', async () => {
@@ -163,7 +176,9 @@ describe('3. variants chosen by the parameter the call passes (x-variants)', () 
 
 describe('4. response metadata from any high-level call', () => {
   it('withResponse on a list: data, status, typed headers, pagination', () => {
-    expectTypeOf<Result<typeof api.jobs.listProjectJobs.withResponse>>().toEqualTypeOf<ApiResponse<Job[], { Link?: string; 'x-next-page'?: string; 'x-page'?: string }>>();
+    expectTypeOf<Result<typeof api.jobs.listProjectJobs.withResponse>>().toEqualTypeOf<
+      ApiResponse<Job[], { Link?: string; 'x-next-page'?: string; 'x-page'?: string }>
+    >();
   });
 
   it('pagination is numbers', () => {
@@ -171,24 +186,47 @@ describe('4. response metadata from any high-level call', () => {
   });
 
   it('withResponse on a single record', () => {
-    expectTypeOf<Result<typeof api.mergeRequests.merge.withResponse>['data']>().toEqualTypeOf<MergeRequest & { state?: 'merged' | 'opened' | 'locked' }>();
+    expectTypeOf<Result<typeof api.mergeRequests.merge.withResponse>['data']>().toEqualTypeOf<
+      MergeRequest & { state?: 'merged' | 'opened' | 'locked' }
+    >();
   });
 
   it('HEAD headers as numbers', () => {
-    expectTypeOf<Result<typeof api.repository.getFileMetadata.withResponse>['headers']['X-Service-Size']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<
+      Result<typeof api.repository.getFileMetadata.withResponse>['headers']['X-Service-Size']
+    >().toEqualTypeOf<number | undefined>();
   });
 
   it('withResponse keeps the variant', () => {
-    expectTypeOf<Result<typeof api.mergeRequests.listMergeRequests.withResponse<{ query: { view: 'simple' } }>>['data']>().toEqualTypeOf<MergeRequestSimple[]>();
+    expectTypeOf<
+      Result<typeof api.mergeRequests.listMergeRequests.withResponse<{ query: { view: 'simple' } }>>['data']
+    >().toEqualTypeOf<MergeRequestSimple[]>();
   });
-  it('Pagination fields', () => expectTypeOf<Pagination>().toEqualTypeOf<{ page?: number; perPage?: number; nextPage?: number; prevPage?: number; total?: number; totalPages?: number; next?: string }>());
+  it('Pagination fields', () =>
+    expectTypeOf<Pagination>().toEqualTypeOf<{
+      page?: number;
+      perPage?: number;
+      nextPage?: number;
+      prevPage?: number;
+      total?: number;
+      totalPages?: number;
+      next?: string;
+    }>());
 });
 
 describe('5. the extra escape hatch', () => {
   it('types extra.query on every call and extra.body where the operation takes a body', () => {
-    expectTypeOf<CreateMergeRequestInput['extra']>().toEqualTypeOf<({ query?: { readonly [name: string]: import('../generated/types/src/index.ts').QueryValue | undefined } } & { body?: { readonly [name: string]: unknown } }) | undefined>();
+    expectTypeOf<CreateMergeRequestInput['extra']>().toEqualTypeOf<
+      | ({ query?: { readonly [name: string]: import('../generated/types/src/index.ts').QueryValue | undefined } } & {
+          body?: { readonly [name: string]: unknown };
+        })
+      | undefined
+    >();
     const call = async () => {
-      await api.mergeRequests.listProjectMergeRequests({ path: { id: 1 }, extra: { query: { state: 'opened', search: 'fix' } } });
+      await api.mergeRequests.listProjectMergeRequests({
+        path: { id: 1 },
+        extra: { query: { state: 'opened', search: 'fix' } },
+      });
       // @ts-expect-error an undocumented parameter outside extra is still an error
       await api.mergeRequests.listProjectMergeRequests({ path: { id: 1 }, query: { state: 'opened' } });
       // @ts-expect-error a list takes no body, so no extra body

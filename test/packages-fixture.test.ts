@@ -32,13 +32,24 @@ beforeAll(async () => {
   app = Fastify({ logger: { level: 'error' } });
   await server.registerServiceApi(app, {
     validateResponses: true,
-    authenticate: ({ credentials }: { credentials: { scheme: string; value: string }[] }) => (credentials.some((c) => c.value === 'secret') ? { via: credentials.map((c) => c.scheme) } : null),
+    authenticate: ({ credentials }: { credentials: { scheme: string; value: string }[] }) =>
+      credentials.some((c) => c.value === 'secret') ? { via: credentials.map((c) => c.scheme) } : null,
     handlers: {
       'jobs/list-project-jobs': (input: any, ctx: any) => {
         record('jobs/list-project-jobs')(input, ctx);
         const page = Number(input.query.page ?? 1);
-        const next = page < 3 ? `<${base}/projects/${encodeURIComponent(input.params.id)}/jobs?page=${page + 1}&per_page=2>; rel="next"` : undefined;
-        return { status: 200, headers: next ? { Link: next } : {}, body: [{ id: page * 10 + 1, status: 'failed' }, { id: page * 10 + 2, status: 'success' }] };
+        const next =
+          page < 3
+            ? `<${base}/projects/${encodeURIComponent(input.params.id)}/jobs?page=${page + 1}&per_page=2>; rel="next"`
+            : undefined;
+        return {
+          status: 200,
+          headers: next ? { Link: next } : {},
+          body: [
+            { id: page * 10 + 1, status: 'failed' },
+            { id: page * 10 + 2, status: 'success' },
+          ],
+        };
       },
       'merge-requests/list-project-merge-requests': (input: any, ctx: any) => {
         record('merge-requests/list-project-merge-requests')(input, ctx);
@@ -49,13 +60,22 @@ beforeAll(async () => {
         if (input.params.merge_request_iid === 9) return { status: 405, body: { message: '405 Method Not Allowed' } };
         return { status: 200, body: { id: 5, iid: input.params.merge_request_iid, title: 'T', state: 'merged' } };
       },
-      'repository/get-file-metadata': (input: any) => ({ status: 200, headers: { 'X-Service-Size': 12, 'X-Service-File-Name': input.params.file_path.split('/').pop() } }),
-      'repository/get-raw-file': (input: any) => ({ status: 200, body: new Blob([`contents of ${input.params.file_path}`], { type: 'text/plain' }) }),
+      'repository/get-file-metadata': (input: any) => ({
+        status: 200,
+        headers: { 'X-Service-Size': 12, 'X-Service-File-Name': input.params.file_path.split('/').pop() },
+      }),
+      'repository/get-raw-file': (input: any) => ({
+        status: 200,
+        body: new Blob([`contents of ${input.params.file_path}`], { type: 'text/plain' }),
+      }),
       'repository/delete-file': (input: any, ctx: any) => {
         record('repository/delete-file')(input, ctx);
         return { status: 204 };
       },
-      'project-import-export/import-project': async (input: any) => ({ status: 201, body: { id: 77, name: `${input.body.path}:${await input.body.file.text()}:${input.body.overwrite}` } }),
+      'project-import-export/import-project': async (input: any) => ({
+        status: 201,
+        body: { id: 77, name: `${input.body.path}:${await input.body.file.text()}:${input.body.overwrite}` },
+      }),
       'users/get-version': () => ({ status: 200, body: { version: '1' } }),
       'jobs/get-token-job': () => ({ status: 200, body: { id: 'not a number', status: 'x' } }),
     },
@@ -69,20 +89,39 @@ afterAll(async () => {
   await app?.close();
 });
 
-const api = (extra: object = {}) => client.createServiceApi({ baseUrl: base, auth: { privateToken: 'secret' }, ...extra });
+const api = (extra: object = {}) =>
+  client.createServiceApi({ baseUrl: base, auth: { privateToken: 'secret' }, ...extra });
 
 it('types the client and the handlers: inputs, bodies, files, HEAD headers, errors (test/fixtures/consumers/)', async () => {
   const files = ['fixture-client.ts', 'fixture-server.ts'].map((name) => join(folder, name));
   for (const file of files) await copyFile(join(ROOT, 'test', 'fixtures', 'consumers', file.split('/').pop()!), file);
-  const program = ts.createProgram(files, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: ['node'], skipDefaultLibCheck: true });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.split('/').pop()} line ${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    types: ['node'],
+    skipDefaultLibCheck: true,
+  });
+  const diagnostics = ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file?.fileName.split('/').pop()} line ${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
   expect(diagnostics).toEqual([]);
 }, 120_000);
 
 describe('client and server on the fixture document', () => {
   it('paginate over Link rel="next" with iterate(), all() and a page cap', async () => {
     const ids = [];
-    for await (const job of api().jobs.listProjectJobs.iterate({ path: { id: 'g/p' }, query: { 'scope[]': ['failed', 'success'] } })) ids.push(job.id);
+    for await (const job of api().jobs.listProjectJobs.iterate({
+      path: { id: 'g/p' },
+      query: { 'scope[]': ['failed', 'success'] },
+    }))
+      ids.push(job.id);
     expect(ids).toEqual([11, 12, 21, 22, 31, 32]);
     expect((await api().jobs.listProjectJobs.all({ path: { id: 1 } }, { maxPages: 2 })).length).toBe(4);
     const first = seen.find((s) => s.op === 'jobs/list-project-jobs')!;
@@ -91,22 +130,34 @@ describe('client and server on the fixture document', () => {
   });
 
   it('send deepObject, bracketed and comma-separated query parameters, and the server parses them', async () => {
-    await api().mergeRequests.listProjectMergeRequests({ path: { id: 3 }, query: { not: { labels: 'bug', author_id: 4 }, 'range[start]': 1, labels: ['a', 'b'] } });
+    await api().mergeRequests.listProjectMergeRequests({
+      path: { id: 3 },
+      query: { not: { labels: 'bug', author_id: 4 }, 'range[start]': 1, labels: ['a', 'b'] },
+    });
     const { input } = seen.filter((s) => s.op === 'merge-requests/list-project-merge-requests').pop()!;
     expect(input.query).toEqual({ not: { labels: 'bug', author_id: 4 }, 'range[start]': 1, labels: ['a', 'b'] });
     expect(input.params.id).toBe('3'); // [integer, string]: a string matches, so it is not coerced
   });
 
   it('send a JSON body on PUT and DELETE and decode URL-encoded file paths', async () => {
-    expect(await api().mergeRequests.merge({ path: { id: 'g/p', merge_request_iid: 2 }, body: { squash: true } })).toMatchObject({ iid: 2, state: 'merged' });
-    await expect(api().repository.deleteFile({ path: { id: 1, file_path: 'dir/a b.txt' }, body: { branch: 'main', commit_message: 'rm' } })).resolves.toBeUndefined();
+    expect(
+      await api().mergeRequests.merge({ path: { id: 'g/p', merge_request_iid: 2 }, body: { squash: true } }),
+    ).toMatchObject({ iid: 2, state: 'merged' });
+    await expect(
+      api().repository.deleteFile({
+        path: { id: 1, file_path: 'dir/a b.txt' },
+        body: { branch: 'main', commit_message: 'rm' },
+      }),
+    ).resolves.toBeUndefined();
     const { input } = seen.filter((s) => s.op === 'repository/delete-file').pop()!;
     expect(input.params.file_path).toBe('dir/a b.txt');
     expect(input.body).toEqual({ branch: 'main', commit_message: 'rm' });
   });
 
   it('upload multipart from a Blob and download a file as a Blob or a stream', async () => {
-    const created = await api().projectImportExport.importProject({ body: { file: new File(['zip!'], 'export.tar.gz'), path: 'new', overwrite: true } });
+    const created = await api().projectImportExport.importProject({
+      body: { file: new File(['zip!'], 'export.tar.gz'), path: 'new', overwrite: true },
+    });
     expect(created).toEqual({ id: 77, name: 'new:zip!:true' });
     const blob = await api().repository.getRawFile({ path: { id: 1, file_path: 'src/main.ts' } });
     expect(await blob.text()).toBe('contents of src/main.ts');
@@ -115,14 +166,27 @@ describe('client and server on the fixture document', () => {
   });
 
   it('return the X-Service-* headers of a HEAD operation as a typed object', async () => {
-    const head = await api().repository.getFileMetadata({ path: { id: 1, file_path: 'a/b.txt' }, query: { ref: 'main' } });
-    expect(head).toEqual({ 'X-Service-Size': 12, 'X-Service-File-Name': 'b.txt', 'X-Service-Last-Commit-Id': undefined });
+    const head = await api().repository.getFileMetadata({
+      path: { id: 1, file_path: 'a/b.txt' },
+      query: { ref: 'main' },
+    });
+    expect(head).toEqual({
+      'X-Service-Size': 12,
+      'X-Service-File-Name': 'b.txt',
+      'X-Service-Last-Commit-Id': undefined,
+    });
   });
 
   it('throw ServiceApiError with the status and the documented error body', async () => {
-    const error = await api().mergeRequests.merge({ path: { id: 1, merge_request_iid: 9 } }).catch((e: unknown) => e);
+    const error = await api()
+      .mergeRequests.merge({ path: { id: 1, merge_request_iid: 9 } })
+      .catch((e: unknown) => e);
     expect(client.isServiceApiError(error, 'merge-requests/merge')).toBe(true);
-    expect(error).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' }, operationId: 'merge-requests/merge' });
+    expect(error).toMatchObject({
+      status: 405,
+      body: { message: '405 Method Not Allowed' },
+      operationId: 'merge-requests/merge',
+    });
   });
 
   const schemes: [string, Record<string, string>, string, string[]][] = [
@@ -132,16 +196,23 @@ describe('client and server on the fixture document', () => {
     ['access_token', {}, '?access_token=secret', ['oauthAccessTokenQuery']],
     ['the session cookie', { Cookie: '_service_session=secret' }, '', ['sessionCookie']],
   ];
-  it.each(schemes)('extract credentials sent as %s and let authenticate decide', async (_title, headers, query, via) => {
-    const response = await fetch(`${base}/projects/1/merge_requests${query}`, { headers });
-    expect(response.status).toBe(200);
-    expect(seen.filter((s) => s.op === 'merge-requests/list-project-merge-requests').pop()!.principal).toEqual({ via });
-  });
+  it.each(schemes)(
+    'extract credentials sent as %s and let authenticate decide',
+    async (_title, headers, query, via) => {
+      const response = await fetch(`${base}/projects/1/merge_requests${query}`, { headers });
+      expect(response.status).toBe(200);
+      expect(seen.filter((s) => s.op === 'merge-requests/list-project-merge-requests').pop()!.principal).toEqual({
+        via,
+      });
+    },
+  );
 
   it('answer 401 without credentials or with a scheme the operation does not accept', async () => {
     expect((await fetch(`${base}/projects/1/merge_requests`)).status).toBe(401);
     expect((await fetch(`${base}/projects/1/merge_requests`, { headers: { 'JOB-TOKEN': 'secret' } })).status).toBe(401);
-    expect(await (await fetch(`${base}/job`, { headers: { 'JOB-TOKEN': 'wrong' } })).json()).toEqual({ message: '401 Unauthorized' });
+    expect(await (await fetch(`${base}/job`, { headers: { 'JOB-TOKEN': 'wrong' } })).json()).toEqual({
+      message: '401 Unauthorized',
+    });
     expect((await fetch(`${base}/version`)).status).toBe(200);
   });
 
@@ -149,7 +220,11 @@ describe('client and server on the fixture document', () => {
     const bad = await fetch(`${base}/projects/1/jobs?per_page=500`, { headers: { 'PRIVATE-TOKEN': 'secret' } });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toBe('400 Bad request - query parameter per_page must be <= 100');
-    const body = await fetch(`${base}/projects/1/merge_requests/2/merge`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': 'secret', 'content-type': 'application/json' }, body: '{"squash":"yes"}' });
+    const body = await fetch(`${base}/projects/1/merge_requests/2/merge`, {
+      method: 'PUT',
+      headers: { 'PRIVATE-TOKEN': 'secret', 'content-type': 'application/json' },
+      body: '{"squash":"yes"}',
+    });
     expect((await body.json()).message).toContain('body field squash must be boolean');
     const missing = await fetch(`${base}/projects/1/repository/files/x`, { headers: { 'PRIVATE-TOKEN': 'secret' } });
     expect((await missing.json()).message).toBe('501 Not Implemented - no handler for repository/get-file');

@@ -25,7 +25,11 @@ afterAll(async () => {
 
 async function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
   try {
-    const { stdout } = await run(command, args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: 'error', ...env } });
+    const { stdout } = await run(command, args, {
+      cwd,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, npm_config_loglevel: 'error', ...env },
+    });
     return stdout;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
@@ -38,9 +42,26 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
   // One npm process packs the seven packages.
-  await sh('npm', ['pack', ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)), join(ROOT, 'fake'), join(ROOT, 'mock'), join(ROOT, 'proxy'), '--pack-destination', tarballs, '--silent'], ROOT);
+  await sh(
+    'npm',
+    [
+      'pack',
+      ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)),
+      join(ROOT, 'fake'),
+      join(ROOT, 'mock'),
+      join(ROOT, 'proxy'),
+      '--pack-destination',
+      tarballs,
+      '--silent',
+    ],
+    ROOT,
+  );
   const files = (await readdir(tarballs)).sort();
-  expect(files).toEqual(['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators'].map((name) => expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`))));
+  expect(files).toEqual(
+    ['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators'].map((name) =>
+      expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`)),
+    ),
+  );
 
   // Installed afresh on every run, as on CI: a project kept from an earlier run would keep the dependency versions the
   // registry served then.
@@ -48,14 +69,32 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
   await writeFile(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: ['node'], outDir: 'out', skipLibCheck: false, skipDefaultLibCheck: true }, files: ['consumer.ts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          lib: ['ES2022', 'DOM'],
+          types: ['node'],
+          outDir: 'out',
+          skipLibCheck: false,
+          skipDefaultLibCheck: true,
+        },
+        files: ['consumer.ts'],
+      },
+      null,
+      2,
+    ),
   );
   await writeFile(join(project, 'consumer.ts'), consumerSource);
 
   // One copy of the types: the three packages re-export @service-api/types instead of shipping their own.
   const modules = join(project, 'node_modules', '@service-api');
   expect((await stat(join(modules, 'types', 'dist', 'schema.d.ts'))).size).toBeGreaterThan(100_000);
-  for (const name of ['client', 'server', 'validators']) expect((await stat(join(modules, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
+  for (const name of ['client', 'server', 'validators'])
+    expect((await stat(join(modules, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
   expect(await readdir(modules)).toEqual(['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators']);
 
   // The mock's command first, alone, so that its start is timed on its own.
@@ -68,15 +107,24 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
     expect(mock.help).toContain('Usage: service-api-mock [--port 4010]');
     expect(mock.jobs).toEqual([200, 'failed']);
     // A figure, not a check: speed targets are measured by `npm run bench`, never asserted in a test.
-    console.log(`npx service-api-mock from the packed tarball: first answer ${Math.round(mock.firstAnswerMs)} ms after the command started`);
-    expect(await proxyCommand(project, new URL(mock.api).origin)).toEqual({ help: expect.stringContaining('Usage: service-api-proxy --upstream'), jobs: [200, 'failed'], calls: 1 });
+    console.log(
+      `npx service-api-mock from the packed tarball: first answer ${Math.round(mock.firstAnswerMs)} ms after the command started`,
+    );
+    expect(await proxyCommand(project, new URL(mock.api).origin)).toEqual({
+      help: expect.stringContaining('Usage: service-api-proxy --upstream'),
+      jobs: [200, 'failed'],
+      calls: 1,
+    });
     await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
     output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project, { SERVICE_API_MOCK: mock.api });
   } finally {
     // SIGTERM to npx alone: it passes the signal on, and the mock frees its port (no orphan process holding it).
     expect(await mock.stop()).toBe(false);
   }
-  expect(await command).toEqual({ help: expect.stringContaining('Usage: service-api-fake [--port 4010]'), mergeRequests: [200, 'Add login page'] });
+  expect(await command).toEqual({
+    help: expect.stringContaining('Usage: service-api-fake [--port 4010]'),
+    mergeRequests: [200, 'Add login page'],
+  });
   const report = JSON.parse(output.trim().split('\n').pop()!);
   expect(report).toMatchObject({
     firstJobStatus: 'failed',
@@ -113,15 +161,34 @@ const EXTRA_DEPENDENCIES = ['@types/node@20.19.43'];
 /** A project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs installed. */
 async function install(project: string, tarballs: string, files: string[]): Promise<string> {
   await mkdir(project, { recursive: true });
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...files.map((f) => join(tarballs, f)), ...EXTRA_DEPENDENCIES], project);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  );
+  await sh(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      ...files.map((f) => join(tarballs, f)),
+      ...EXTRA_DEPENDENCIES,
+    ],
+    project,
+  );
   return project;
 }
 
 /** `npx service-api-fake --help`, then the command on a free port answering one real call; the process is stopped. */
 async function fakeCommand(project: string): Promise<{ help: string; mergeRequests: [number, string | undefined] }> {
   const help = await sh('npx', ['--no-install', 'service-api-fake', '--help'], project);
-  const child = spawn('npx', ['--no-install', 'service-api-fake', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['--no-install', 'service-api-fake', '--port', '0'], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -134,7 +201,9 @@ async function fakeCommand(project: string): Promise<{ help: string; mergeReques
       child.stderr.on('data', read);
       child.on('exit', (code) => reject(new Error(`service-api-fake exited with ${code}: ${output}`)));
     });
-    const response = await fetch(`${url}/projects/my-group%2Fmy-project/merge_requests?iids[]=1`, { headers: { 'PRIVATE-TOKEN': 'developer-token' } });
+    const response = await fetch(`${url}/projects/my-group%2Fmy-project/merge_requests?iids[]=1`, {
+      headers: { 'PRIVATE-TOKEN': 'developer-token' },
+    });
     const body = (await response.json()) as { title?: string }[];
     return { help, mergeRequests: [response.status, body[0]?.title] };
   } finally {
@@ -144,9 +213,16 @@ async function fakeCommand(project: string): Promise<{ help: string; mergeReques
 }
 
 /** `npx service-api-proxy --help`, then the command in front of `upstream` forwarding one real call; the process is stopped. */
-async function proxyCommand(project: string, upstream: string): Promise<{ help: string; jobs: [number, string | undefined]; calls: number | undefined }> {
+async function proxyCommand(
+  project: string,
+  upstream: string,
+): Promise<{ help: string; jobs: [number, string | undefined]; calls: number | undefined }> {
   const help = await sh('npx', ['--no-install', 'service-api-proxy', '--help'], project);
-  const child = spawn('npx', ['--no-install', 'service-api-proxy', '--upstream', upstream, '--port', '0', '--quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['--no-install', 'service-api-proxy', '--upstream', upstream, '--port', '0', '--quiet'], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -159,10 +235,18 @@ async function proxyCommand(project: string, upstream: string): Promise<{ help: 
       child.stderr.on('data', read);
       child.on('exit', (code) => reject(new Error(`service-api-proxy exited with ${code}: ${output}`)));
     });
-    const response = await fetch(`${url}/api/v4/projects/my-group%2Fmy-project/jobs?scope[]=failed`, { headers: { 'PRIVATE-TOKEN': 'any' } });
+    const response = await fetch(`${url}/api/v4/projects/my-group%2Fmy-project/jobs?scope[]=failed`, {
+      headers: { 'PRIVATE-TOKEN': 'any' },
+    });
     const body = (await response.json()) as { status?: string }[];
-    const report = (await (await fetch(`${url}/__proxy/report`)).json()) as { operations: Record<string, { calls: number }> };
-    return { help, jobs: [response.status, body[0]?.status], calls: report.operations['jobs/list-project-jobs']?.calls };
+    const report = (await (await fetch(`${url}/__proxy/report`)).json()) as {
+      operations: Record<string, { calls: number }>;
+    };
+    return {
+      help,
+      jobs: [response.status, body[0]?.status],
+      calls: report.operations['jobs/list-project-jobs']?.calls,
+    };
   } finally {
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
   }
@@ -181,10 +265,22 @@ function listening(port: number): Promise<boolean> {
  * `npx service-api-mock --help`, then the command on a free port, timed from its start to its first answer to a real
  * call. `stop()` sends SIGTERM to npx alone and tells whether the port is still held once npx has exited.
  */
-async function mockCommand(project: string): Promise<{ help: string; api: string; jobs: [number, string | undefined]; firstAnswerMs: number; stop(): Promise<boolean> }> {
+async function mockCommand(
+  project: string,
+): Promise<{
+  help: string;
+  api: string;
+  jobs: [number, string | undefined];
+  firstAnswerMs: number;
+  stop(): Promise<boolean>;
+}> {
   const help = await sh('npx', ['--no-install', 'service-api-mock', '--help'], project);
   const started = performance.now();
-  const child = spawn('npx', ['--no-install', 'service-api-mock', '--port', '0', '--quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['--no-install', 'service-api-mock', '--port', '0', '--quiet'], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let port = 0;
   const stop = async () => {
@@ -215,7 +311,9 @@ async function mockCommand(project: string): Promise<{ help: string; api: string
       void exited.then(() => reject(new Error(`service-api-mock exited with ${child.exitCode}: ${output}`)));
     });
     port = Number(new URL(api).port);
-    const response = await fetch(`${api}/projects/my-group%2Fmy-project/jobs?scope[]=failed`, { headers: { 'PRIVATE-TOKEN': 'any' } });
+    const response = await fetch(`${api}/projects/my-group%2Fmy-project/jobs?scope[]=failed`, {
+      headers: { 'PRIVATE-TOKEN': 'any' },
+    });
     const body = (await response.json()) as { status?: string }[];
     return { help, api, jobs: [response.status, body[0]?.status], firstAnswerMs: performance.now() - started, stop };
   } catch (error) {

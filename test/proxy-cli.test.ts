@@ -15,8 +15,15 @@ afterEach(() => {
 });
 
 /** Starts the command; resolves once it prints its URL, or rejects with what it printed. */
-function run(args: string[]): { child: ChildProcess; output: () => string; url: Promise<string>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'proxy/src/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[]): {
+  child: ChildProcess;
+  output: () => string;
+  url: Promise<string>;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'proxy/src/cli.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -58,12 +65,22 @@ describe('service-api-proxy command', () => {
     await (await fetch(`${url}/api/v4/projects/1/jobs/7`)).arrayBuffer();
     proxy.child.kill('SIGUSR2');
     await until(() => existsSync(file));
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ requests: 1, operations: { 'jobs/get-project-job': { statuses: { '418': 1 } } } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      requests: 1,
+      operations: { 'jobs/get-project-job': { statuses: { '418': 1 } } },
+    });
     await (await fetch(`${url}/api/v4/projects/2/jobs`)).arrayBuffer();
     proxy.child.kill('SIGTERM');
     expect(await proxy.exited).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ requests: 2, operations: { 'jobs/list-project-jobs': { disagreements: [{ kind: 'missing-header', detail: '301 without location' }] } } });
-    expect(proxy.output()).toMatch(/✖ jobs\/get-project-job undocumented-status: status 418 \(GET \/api\/v4\/projects\/1\/jobs\/7\)/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      requests: 2,
+      operations: {
+        'jobs/list-project-jobs': { disagreements: [{ kind: 'missing-header', detail: '301 without location' }] },
+      },
+    });
+    expect(proxy.output()).toMatch(
+      /✖ jobs\/get-project-job undocumented-status: status 418 \(GET \/api\/v4\/projects\/1\/jobs\/7\)/,
+    );
   });
 
   it.each([

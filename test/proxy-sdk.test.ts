@@ -30,7 +30,9 @@ describe('@gitbeaker/rest through the proxy to the fake', () => {
   });
 
   it('finds no disagreement beyond the forms the SDK is known to tolerate', async () => {
-    const readme = await fetch(`${proxy.url}/api/v4/projects/1/repository/files/README.md?ref=main`, { headers: { 'PRIVATE-TOKEN': 'admin-token' } });
+    const readme = await fetch(`${proxy.url}/api/v4/projects/1/repository/files/README.md?ref=main`, {
+      headers: { 'PRIVATE-TOKEN': 'admin-token' },
+    });
     const ids = fakeIds(((await readme.json()) as { blob_id: string }).blob_id);
     const clients = new Map<string, Gitlab>();
     const failed: string[] = [];
@@ -44,9 +46,13 @@ describe('@gitbeaker/rest through the proxy to the fake', () => {
     expect(failed).toEqual([]);
     const report = proxy.report();
     const tolerated = new Set(gitbeakerCalls.filter((c) => c.tolerated).map((c) => c.operationId));
-    const unexpected = Object.entries(report.operations).flatMap(([operation, entry]) =>
-      entry.disagreements.filter((d) => !(REQUEST_KINDS.has(d.kind) && tolerated.has(operation))).map((d) => `${operation} ${d.kind}: ${d.detail}`),
-    ).filter((finding) => !KNOWN.has(finding));
+    const unexpected = Object.entries(report.operations)
+      .flatMap(([operation, entry]) =>
+        entry.disagreements
+          .filter((d) => !(REQUEST_KINDS.has(d.kind) && tolerated.has(operation)))
+          .map((d) => `${operation} ${d.kind}: ${d.detail}`),
+      )
+      .filter((finding) => !KNOWN.has(finding));
     expect(unexpected, lines.join('\n')).toEqual([]);
     // Every call reached a documented operation, and each was counted.
     expect(Object.keys(report.operations).every((operation) => !operation.includes(' '))).toBe(true);

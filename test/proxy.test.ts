@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../proxy/src/index.ts';
-import { DOWNLOAD_BYTES, expectedDownloadHash, startWrongUpstream, type WrongUpstream } from './support/proxy-upstream.ts';
+import {
+  DOWNLOAD_BYTES,
+  expectedDownloadHash,
+  startWrongUpstream,
+  type WrongUpstream,
+} from './support/proxy-upstream.ts';
 
 interface Raw {
   status: number;
@@ -18,7 +23,13 @@ interface Raw {
 }
 
 /** One request over node:http, the answer's body hashed as it streams (its text kept only when small). */
-function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<Raw> {
+function send(
+  origin: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(`${origin}${path}`, { method, headers }, (incoming) => {
       const hash = createHash('sha256');
@@ -29,7 +40,9 @@ function send(origin: string, method: string, path: string, headers: Record<stri
         size += chunk.length;
         if (text.length < 4096) text += chunk.toString('utf8');
       });
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, hash: hash.digest('hex'), size, text }));
+      incoming.on('end', () =>
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, hash: hash.digest('hex'), size, text }),
+      );
     });
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -38,11 +51,26 @@ function send(origin: string, method: string, path: string, headers: Record<stri
 
 /** The headers a client compares: all but the ones each hop sets for itself. */
 function endToEnd(headers: Raw['headers']): Raw['headers'] {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'transfer-encoding': _encoding, ...rest } = headers;
+  const {
+    date: _date,
+    connection: _connection,
+    'keep-alive': _keepAlive,
+    'transfer-encoding': _encoding,
+    ...rest
+  } = headers;
   return rest;
 }
 
-const PATHS = ['/api/v4/projects/1/jobs/7', '/api/v4/projects/4/jobs', '/api/v4/projects/6/jobs', '/api/v4/projects/5/jobs', '/api/v4/projects/1/jobs', '/api/v4/projects/2/jobs', '/api/v4/projects/3/jobs', '/api/v4/projects/1/repository/files/big.bin/raw?ref=main'];
+const PATHS = [
+  '/api/v4/projects/1/jobs/7',
+  '/api/v4/projects/4/jobs',
+  '/api/v4/projects/6/jobs',
+  '/api/v4/projects/5/jobs',
+  '/api/v4/projects/1/jobs',
+  '/api/v4/projects/2/jobs',
+  '/api/v4/projects/3/jobs',
+  '/api/v4/projects/1/repository/files/big.bin/raw?ref=main',
+];
 
 describe('the proxy against a wrong upstream', () => {
   let upstream: WrongUpstream;
@@ -60,26 +88,53 @@ describe('the proxy against a wrong upstream', () => {
   it('forwards status, headers and bodies byte for byte, a large download included', async () => {
     for (const path of PATHS) {
       const [direct, proxied] = [await send(upstream.url, 'GET', path), await send(proxy.url, 'GET', path)];
-      expect({ path, status: proxied.status, headers: endToEnd(proxied.headers), hash: proxied.hash }).toEqual({ path, status: direct.status, headers: endToEnd(direct.headers), hash: direct.hash });
+      expect({ path, status: proxied.status, headers: endToEnd(proxied.headers), hash: proxied.hash }).toEqual({
+        path,
+        status: direct.status,
+        headers: endToEnd(direct.headers),
+        hash: direct.hash,
+      });
     }
     const download = await send(proxy.url, 'GET', PATHS.at(-1)!);
-    expect({ size: download.size, hash: download.hash }).toEqual({ size: DOWNLOAD_BYTES, hash: expectedDownloadHash() });
+    expect({ size: download.size, hash: download.hash }).toEqual({
+      size: DOWNLOAD_BYTES,
+      hash: expectedDownloadHash(),
+    });
   });
 
   it('forwards a large upload unchanged', async () => {
     const boundary = 'proxy-test-boundary';
     const file = Buffer.alloc(6 * 1024 * 1024, 'x');
-    const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\nimported\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const answer = await send(proxy.url, 'POST', '/api/v4/projects/import', { 'content-type': `multipart/form-data; boundary=${boundary}`, 'private-token': 'upload-token' }, body);
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\nimported\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const answer = await send(
+      proxy.url,
+      'POST',
+      '/api/v4/projects/import',
+      { 'content-type': `multipart/form-data; boundary=${boundary}`, 'private-token': 'upload-token' },
+      body,
+    );
     expect(answer.status).toBe(201);
-    expect(upstream.bodyHashes.get('POST /api/v4/projects/import')).toBe(createHash('sha256').update(body).digest('hex'));
-    expect(proxy.report().operations['project-import-export/import-project']).toMatchObject({ unchecked: { 'request body too large to check': 1 }, disagreements: [] });
+    expect(upstream.bodyHashes.get('POST /api/v4/projects/import')).toBe(
+      createHash('sha256').update(body).digest('hex'),
+    );
+    expect(proxy.report().operations['project-import-export/import-project']).toMatchObject({
+      unchecked: { 'request body too large to check': 1 },
+      disagreements: [],
+    });
   });
 
   it('reports every deviation, and nothing else', async () => {
     await send(proxy.url, 'GET', '/api/v4/projects/4/jobs');
     const report = proxy.report();
-    const found = Object.entries(report.operations).flatMap(([operation, entry]) => entry.disagreements.map((d) => `${operation} ${d.kind}: ${d.detail} @ ${d.first}`));
+    const found = Object.entries(report.operations).flatMap(([operation, entry]) =>
+      entry.disagreements.map((d) => `${operation} ${d.kind}: ${d.detail} @ ${d.first}`),
+    );
     expect(found.sort()).toEqual(
       [
         'jobs/get-project-job undocumented-status: status 418 @ GET /api/v4/projects/1/jobs/7',
@@ -90,7 +145,9 @@ describe('the proxy against a wrong upstream', () => {
       ].sort(),
     );
     // Also found in the gzip-encoded answer of project 6.
-    expect(report.operations['jobs/list-project-jobs']!.disagreements.find((d) => d.kind === 'body-schema')!.count).toBe(3);
+    expect(
+      report.operations['jobs/list-project-jobs']!.disagreements.find((d) => d.kind === 'body-schema')!.count,
+    ).toBe(3);
     expect(report.operations['jobs/list-project-jobs']!.statuses).toEqual({ '200': 6, '301': 1 });
     expect(report.operations['jobs/get-project-job']!.statuses).toEqual({ '418': 1 });
     // One log line per disagreement as it happens.
@@ -101,25 +158,58 @@ describe('the proxy against a wrong upstream', () => {
     const before = upstream.received.length;
     const answer = await send(proxy.url, 'GET', '/__proxy/report');
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text)).toMatchObject({ upstream: upstream.url, operations: { 'jobs/list-project-jobs': { calls: 7 } } });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      upstream: upstream.url,
+      operations: { 'jobs/list-project-jobs': { calls: 7 } },
+    });
     expect(upstream.received.length).toBe(before);
   });
 });
 
 describe('the proxy keeps secrets out of its report and its log', () => {
-  const secrets = { header: 'glpat-HEADER-SECRET', job: 'JOB-HEADER-SECRET', bearer: 'BEARER-SECRET', queryPrivate: 'QUERY-PRIVATE-SECRET', queryAccess: 'QUERY-ACCESS-SECRET', queryJob: 'QUERY-JOB-SECRET', cookie: 'COOKIE-SESSION-SECRET', sudo: 'SUDO-USER-SECRET', bodyToken: 'BODY-TOKEN-SECRET', bodyPassword: 'BODY-PASSWORD-SECRET' };
+  const secrets = {
+    header: 'glpat-HEADER-SECRET',
+    job: 'JOB-HEADER-SECRET',
+    bearer: 'BEARER-SECRET',
+    queryPrivate: 'QUERY-PRIVATE-SECRET',
+    queryAccess: 'QUERY-ACCESS-SECRET',
+    queryJob: 'QUERY-JOB-SECRET',
+    cookie: 'COOKIE-SESSION-SECRET',
+    sudo: 'SUDO-USER-SECRET',
+    bodyToken: 'BODY-TOKEN-SECRET',
+    bodyPassword: 'BODY-PASSWORD-SECRET',
+  };
   it('in all seven credential ways, Sudo, cookies and tokens in bodies', async () => {
     const upstream = await startWrongUpstream();
     const lines: string[] = [];
     const proxy = await startProxy({ upstream: upstream.url, port: 0, log: (line) => lines.push(line) });
     try {
       const query = `private_token=${secrets.queryPrivate}&access_token=${secrets.queryAccess}&job_token=${secrets.queryJob}&unknown=${secrets.bodyToken}&scope[]=${secrets.sudo}`;
-      const headers = { 'private-token': secrets.header, 'job-token': secrets.job, authorization: `Bearer ${secrets.bearer}`, cookie: `_service_session=${secrets.cookie}; other=${secrets.cookie}`, sudo: secrets.sudo, 'content-type': 'application/json' };
+      const headers = {
+        'private-token': secrets.header,
+        'job-token': secrets.job,
+        authorization: `Bearer ${secrets.bearer}`,
+        cookie: `_service_session=${secrets.cookie}; other=${secrets.cookie}`,
+        sudo: secrets.sudo,
+        'content-type': 'application/json',
+      };
       await send(proxy.url, 'GET', `/api/v4/projects/1/jobs?${query}`, headers);
       await send(proxy.url, 'GET', `/api/v4/undocumented/1?${query}`, headers);
-      const body = JSON.stringify({ private_token: secrets.bodyToken, password: secrets.bodyPassword, commit_message: 42, branch: secrets.bodyPassword, execute_filemode: 'True' });
+      const body = JSON.stringify({
+        private_token: secrets.bodyToken,
+        password: secrets.bodyPassword,
+        commit_message: 42,
+        branch: secrets.bodyPassword,
+        execute_filemode: 'True',
+      });
       await send(proxy.url, 'POST', `/api/v4/projects/1/repository/files/a.txt?${query}`, headers, body);
-      await send(proxy.url, 'POST', `/api/v4/projects/1/repository/files/a.txt`, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, `access_token=${secrets.bodyToken}&password=${secrets.bodyPassword}&execute_filemode=1`);
+      await send(
+        proxy.url,
+        'POST',
+        `/api/v4/projects/1/repository/files/a.txt`,
+        { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        `access_token=${secrets.bodyToken}&password=${secrets.bodyPassword}&execute_filemode=1`,
+      );
       const report = JSON.stringify(proxy.report());
       // The requests were checked and logged (else the test proves nothing)…
       expect(report).toContain('tolerated-form');
@@ -141,7 +231,14 @@ describe('the proxy when the upstream fails, and on hostile requests', () => {
     const proxy = await startProxy({ upstream: upstream.url, port: 0 });
     const answer = await send(proxy.url, 'GET', '/api/v4/projects/1/jobs');
     await proxy.close();
-    expect({ status: answer.status, body: JSON.parse(answer.text) }).toEqual({ status: 502, body: { message: expect.stringMatching(/^502 Bad Gateway - the upstream http:\/\/127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\)$/) } });
+    expect({ status: answer.status, body: JSON.parse(answer.text) }).toEqual({
+      status: 502,
+      body: {
+        message: expect.stringMatching(
+          /^502 Bad Gateway - the upstream http:\/\/127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\)$/,
+        ),
+      },
+    });
   });
 
   it('answers 504 once the upstream is slower than --timeout', async () => {
@@ -150,22 +247,39 @@ describe('the proxy when the upstream fails, and on hostile requests', () => {
     const answer = await send(proxy.url, 'GET', '/api/v4/projects/3/jobs');
     await proxy.close();
     await upstream.close();
-    expect({ status: answer.status, body: JSON.parse(answer.text) }).toEqual({ status: 504, body: { message: expect.stringContaining('did not answer within 100 ms') } });
+    expect({ status: answer.status, body: JSON.parse(answer.text) }).toEqual({
+      status: 504,
+      body: { message: expect.stringContaining('did not answer within 100 ms') },
+    });
   });
 
   it.each<[string, string, Record<string, string>, number]>([
     ['a query string over 16 KiB', `/api/v4/projects/1/jobs?q=${'a'.repeat(17 * 1024)}`, {}, 414],
-    ['more than 1000 query parameters', `/api/v4/projects/1/jobs?${Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&')}`, {}, 400],
+    [
+      'more than 1000 query parameters',
+      `/api/v4/projects/1/jobs?${Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&')}`,
+      {},
+      400,
+    ],
     ['a malformed percent-escape', '/api/v4/projects/1/jobs?page=%E0%A4%A', {}, 400],
-    ['a declared JSON body over 16 MiB', '/api/v4/projects/1/repository/files/a.txt', { 'content-type': 'application/json', 'content-length': String(17 * 1024 * 1024) }, 413],
+    [
+      'a declared JSON body over 16 MiB',
+      '/api/v4/projects/1/repository/files/a.txt',
+      { 'content-type': 'application/json', 'content-length': String(17 * 1024 * 1024) },
+      413,
+    ],
   ])('refuses %s with the server package’s status, without forwarding it', async (_name, path, headers, status) => {
     const upstream = await startWrongUpstream();
     const proxy = await startProxy({ upstream: upstream.url, port: 0 });
     const answer = await new Promise<number>((resolve, reject) => {
-      const outgoing = httpRequest(`${proxy.url}${path}`, { method: headers['content-length'] ? 'POST' : 'GET', headers }, (incoming) => {
-        incoming.resume();
-        resolve(incoming.statusCode ?? 0);
-      });
+      const outgoing = httpRequest(
+        `${proxy.url}${path}`,
+        { method: headers['content-length'] ? 'POST' : 'GET', headers },
+        (incoming) => {
+          incoming.resume();
+          resolve(incoming.statusCode ?? 0);
+        },
+      );
       outgoing.on('error', reject);
       if (headers['content-length']) outgoing.write('{');
       else outgoing.end();
@@ -199,12 +313,18 @@ describe('--strict', () => {
   });
 
   it('forwards a list without Link: the contract allows it (reported, not refused)', async () => {
-    const [direct, proxied] = [await send(upstream.url, 'GET', '/api/v4/projects/1/jobs'), await send(proxy.url, 'GET', '/api/v4/projects/1/jobs')];
+    const [direct, proxied] = [
+      await send(upstream.url, 'GET', '/api/v4/projects/1/jobs'),
+      await send(proxy.url, 'GET', '/api/v4/projects/1/jobs'),
+    ];
     expect({ status: proxied.status, hash: proxied.hash }).toEqual({ status: direct.status, hash: direct.hash });
   });
 
   it('forwards a conforming answer unchanged, and a large download streamed', async () => {
-    const [direct, proxied] = [await send(upstream.url, 'GET', '/api/v4/projects/3/jobs'), await send(proxy.url, 'GET', '/api/v4/projects/3/jobs')];
+    const [direct, proxied] = [
+      await send(upstream.url, 'GET', '/api/v4/projects/3/jobs'),
+      await send(proxy.url, 'GET', '/api/v4/projects/3/jobs'),
+    ];
     expect({ status: proxied.status, hash: proxied.hash }).toEqual({ status: 200, hash: direct.hash });
     const download = await send(proxy.url, 'GET', '/api/v4/projects/1/repository/files/big.bin/raw?ref=main');
     expect(download.hash).toBe(expectedDownloadHash());
@@ -214,7 +334,11 @@ describe('--strict', () => {
 describe('the report stays bounded', () => {
   it('keeps counting past its caps on operations and disagreements', async () => {
     const upstream = await startWrongUpstream();
-    const proxy = await startProxy({ upstream: upstream.url, port: 0, reportLimits: { operations: 3, perOperation: 2, disagreements: 100 } });
+    const proxy = await startProxy({
+      upstream: upstream.url,
+      port: 0,
+      reportLimits: { operations: 3, perOperation: 2, disagreements: 100 },
+    });
     try {
       for (let i = 0; i < 6; i++) await send(proxy.url, 'GET', `/api/v4/undocumented-${i}`);
       for (let i = 0; i < 4; i++) await send(proxy.url, 'GET', `/api/v4/projects/3/jobs?unknown${i}=1`);

@@ -45,13 +45,16 @@ describe('operation index', () => {
 
 describe('tags', () => {
   it('every tag has a display title (x-displayName) the reference shows instead of its slug', () => {
-    for (const tag of doc.tags ?? []) expect((tag as Record<string, unknown>)['x-displayName'], tag.name).toMatch(/^[A-Z]/);
+    for (const tag of doc.tags ?? [])
+      expect((tag as Record<string, unknown>)['x-displayName'], tag.name).toMatch(/^[A-Z]/);
   });
 });
 
 describe('offline page', () => {
   it('inlines the remote logo and adds a Content-Security-Policy that forbids every fetch', () => {
-    const page = makeOffline('<meta charset="utf8" />x https://cdn.redoc.ly/redoc/logo-mini-full.svg y https://cdn.redoc.ly/redoc/logo-mini.svg');
+    const page = makeOffline(
+      '<meta charset="utf8" />x https://cdn.redoc.ly/redoc/logo-mini-full.svg y https://cdn.redoc.ly/redoc/logo-mini.svg',
+    );
     expect(page).not.toContain('cdn.redoc.ly');
     expect(page).toContain('data:image/svg+xml,');
     expect(page).toMatch(/Content-Security-Policy" content="default-src 'none';[^"]*connect-src 'none'/);
@@ -71,88 +74,103 @@ describe('offline page', () => {
 
 // Chromium is a Debian package that `.ci/run` installs: on CI the browser test always runs.
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI === 'true') throw new Error(`CI=true but ${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+if (!haveChromium && process.env.CI === 'true')
+  throw new Error(`CI=true but ${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
 
-describe.skipIf(!haveChromium)(`HTML reference in headless Chromium${haveChromium ? '' : ` (skipped: no ${CHROMIUM}; set CHROMIUM_PATH)`}`, () => {
-  let context: BrowserContext;
-  let page: Page;
-  let profile: string;
-  const consoleErrors: string[] = [];
-  const remoteRequests: string[] = [];
+describe.skipIf(!haveChromium)(
+  `HTML reference in headless Chromium${haveChromium ? '' : ` (skipped: no ${CHROMIUM}; set CHROMIUM_PATH)`}`,
+  () => {
+    let context: BrowserContext;
+    let page: Page;
+    let profile: string;
+    const consoleErrors: string[] = [];
+    const remoteRequests: string[] = [];
 
-  beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'service-api-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1440, height: 900 },
+    beforeAll(async () => {
+      profile = mkdtempSync(join(tmpdir(), 'service-api-chromium-'));
+      context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        viewport: { width: 1440, height: 900 },
+      });
+      page = context.pages()[0] ?? (await context.newPage());
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
+      page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+      await page.route('**/*', (route) => {
+        const url = route.request().url();
+        if (/^(file|data|blob):/.test(url)) return route.continue();
+        remoteRequests.push(url);
+        return route.abort();
+      });
+      await page.goto(`file://${REFERENCE}`, { waitUntil: 'load' });
+      await page.waitForSelector('#redoc h1', { timeout: 30_000 });
+    }, 60_000);
+
+    afterAll(async () => {
+      await context?.close();
+      if (profile) rmSync(profile, { recursive: true, force: true });
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
+
+    it('renders the introduction, the tags by their display titles and the operation index, and keeps a screenshot', async () => {
+      expect(await page.locator('h1').first().innerText()).toContain(`${doc.info.title} (${doc.info.version})`);
+      const sidebar = await page.locator('body').innerText();
+      for (const tag of doc.tags ?? [])
+        expect(sidebar, tag.name).toContain((tag as Record<string, unknown>)['x-displayName'] as string);
+      expect(await page.locator('h2', { hasText: 'Operation index' }).count()).toBeGreaterThan(0);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'reference.png') });
+      expect(existsSync(join(ARTIFACTS, 'reference.png'))).toBe(true);
     });
-    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (/^(file|data|blob):/.test(url)) return route.continue();
-      remoteRequests.push(url);
-      return route.abort();
-    });
-    await page.goto(`file://${REFERENCE}`, { waitUntil: 'load' });
-    await page.waitForSelector('#redoc h1', { timeout: 30_000 });
-  }, 60_000);
 
-  afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-  });
-
-  it('renders the introduction, the tags by their display titles and the operation index, and keeps a screenshot', async () => {
-    expect(await page.locator('h1').first().innerText()).toContain(`${doc.info.title} (${doc.info.version})`);
-    const sidebar = await page.locator('body').innerText();
-    for (const tag of doc.tags ?? []) expect(sidebar, tag.name).toContain((tag as Record<string, unknown>)['x-displayName'] as string);
-    expect(await page.locator('h2', { hasText: 'Operation index' }).count()).toBeGreaterThan(0);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'reference.png') });
-    expect(existsSync(join(ARTIFACTS, 'reference.png'))).toBe(true);
-  });
-
-  // Chromium renders each operation when its anchor is opened, about 0.2 s of CPU each (30 s for the whole reference):
-  // every run opens every anchor, so that a green run means the same on every machine.
-  it('every operation has its anchor (#/<tag>/<operationId>) and a heading with its summary', async () => {
-    const missing = await page.evaluate(async (entries) => {
-      const problems: string[] = [];
-      const waitFor = async (id: string) => {
-        for (let i = 0; i < 500; i++) {
-          const element = document.getElementById(id);
-          if (element?.querySelector('h1, h2, h3')) return element;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+    // Chromium renders each operation when its anchor is opened, about 0.2 s of CPU each (30 s for the whole reference):
+    // every run opens every anchor, so that a green run means the same on every machine.
+    it('every operation has its anchor (#/<tag>/<operationId>) and a heading with its summary', async () => {
+      const missing = await page.evaluate(async (entries) => {
+        const problems: string[] = [];
+        const waitFor = async (id: string) => {
+          for (let i = 0; i < 500; i++) {
+            const element = document.getElementById(id);
+            if (element?.querySelector('h1, h2, h3')) return element;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return null;
+        };
+        for (const entry of entries) {
+          // Sections already rendered are read as they are; the others are brought into view by their anchor.
+          const rendered = document.getElementById(entry.anchor.slice(2));
+          if (!rendered?.querySelector('h1, h2, h3')) window.location.hash = entry.anchor;
+          const section = rendered?.querySelector('h1, h2, h3') ? rendered : await waitFor(entry.anchor.slice(2));
+          const heading = section?.querySelector('h1, h2, h3')?.textContent ?? '';
+          if (!section) problems.push(`${entry.operationId}: no element #${entry.anchor.slice(2)}`);
+          else if (!heading.includes(entry.summary))
+            problems.push(`${entry.operationId}: heading "${heading}" lacks "${entry.summary}"`);
         }
-        return null;
-      };
-      for (const entry of entries) {
-        // Sections already rendered are read as they are; the others are brought into view by their anchor.
-        const rendered = document.getElementById(entry.anchor.slice(2));
-        if (!rendered?.querySelector('h1, h2, h3')) window.location.hash = entry.anchor;
-        const section = rendered?.querySelector('h1, h2, h3') ? rendered : await waitFor(entry.anchor.slice(2));
-        const heading = section?.querySelector('h1, h2, h3')?.textContent ?? '';
-        if (!section) problems.push(`${entry.operationId}: no element #${entry.anchor.slice(2)}`);
-        else if (!heading.includes(entry.summary)) problems.push(`${entry.operationId}: heading "${heading}" lacks "${entry.summary}"`);
-      }
-      return problems;
-    }, index);
-    expect(missing).toEqual([]);
-    await page.evaluate(() => (window.location.hash = '#/merge-requests/merge-requests/merge'));
-    await page.waitForFunction(() => {
-      const section = document.getElementById('merge-requests/merge-requests/merge');
-      return section !== null && Math.abs(section.getBoundingClientRect().top) < 200;
-    });
-    await page.screenshot({ path: join(ARTIFACTS, 'reference-operation.png') });
-  }, 300_000);
+        return problems;
+      }, index);
+      expect(missing).toEqual([]);
+      await page.evaluate(() => (window.location.hash = '#/merge-requests/merge-requests/merge'));
+      await page.waitForFunction(() => {
+        const section = document.getElementById('merge-requests/merge-requests/merge');
+        return section !== null && Math.abs(section.getBoundingClientRect().top) < 200;
+      });
+      await page.screenshot({ path: join(ARTIFACTS, 'reference-operation.png') });
+    }, 300_000);
 
-  it('loads nothing from the network and logs no console error', () => {
-    expect(remoteRequests).toEqual([]);
-    expect(consoleErrors).toEqual([]);
-  });
-});
+    it('loads nothing from the network and logs no console error', () => {
+      expect(remoteRequests).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    });
+  },
+);

@@ -18,15 +18,21 @@ import {
   verifyReleases,
 } from '../scripts/lib/releases.ts';
 
-const readJson = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version?: string; info?: { version: string } };
+const readJson = (path: string) =>
+  JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version?: string; info?: { version: string } };
 
 describe('one version everywhere', () => {
   it('the root package.json, info.version, the three packages and the banners agree', () => {
     const version = readJson('generated/openapi/openapi.json').info!.version;
     expect(readJson('package.json').version).toBe(version);
-    for (const name of ['client', 'server', 'validators']) expect(readJson(`generated/${name}/package.json`).version, name).toBe(version);
-    expect(readFileSync(join(ROOT, 'generated/openapi/openapi.yaml'), 'utf8').split('\n', 1)[0]).toContain(`spec version ${version}.`);
-    expect(readFileSync(join(ROOT, 'generated/openapi/reference.html'), 'utf8').split('\n', 1)[0]).toContain(`spec version ${version}.`);
+    for (const name of ['client', 'server', 'validators'])
+      expect(readJson(`generated/${name}/package.json`).version, name).toBe(version);
+    expect(readFileSync(join(ROOT, 'generated/openapi/openapi.yaml'), 'utf8').split('\n', 1)[0]).toContain(
+      `spec version ${version}.`,
+    );
+    expect(readFileSync(join(ROOT, 'generated/openapi/reference.html'), 'utf8').split('\n', 1)[0]).toContain(
+      `spec version ${version}.`,
+    );
   });
 });
 
@@ -45,12 +51,16 @@ describe('recorded releases', () => {
   it('no commit changed a release file after the one that added it', () => {
     let tracked: string[];
     try {
-      tracked = execFileSync('git', ['ls-files', 'releases'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+      tracked = execFileSync('git', ['ls-files', 'releases'], { cwd: ROOT, encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
     } catch {
       return; // not a git checkout (an unpacked archive): the hash list above still guards the files
     }
     for (const file of tracked.filter((f) => f !== 'releases/SHA256SUMS')) {
-      const commits = execFileSync('git', ['log', '--format=%H', '--', file], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+      const commits = execFileSync('git', ['log', '--format=%H', '--', file], { cwd: ROOT, encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
       expect(commits.length, `${file} was changed by ${commits.length} commits`).toBeLessThanOrEqual(1);
     }
   });
@@ -64,14 +74,25 @@ describe('recorded releases', () => {
       const json = JSON.stringify({ info: { version: '1.0.0' } });
       writeFileSync(join(dir, '1.0.0', 'openapi.json'), json);
       writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.0\n');
-      writeFileSync(join(dir, 'SHA256SUMS'), `${sha256(json)}  1.0.0/openapi.json\n${sha256('info:\n  version: 1.0.0\n')}  1.0.0/openapi.yaml\n`);
+      writeFileSync(
+        join(dir, 'SHA256SUMS'),
+        `${sha256(json)}  1.0.0/openapi.json\n${sha256('info:\n  version: 1.0.0\n')}  1.0.0/openapi.yaml\n`,
+      );
       return dir;
     };
     it.each([
       ['intact', () => {}, []],
-      ['a file modified', () => writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.1\n'), [/openapi\.yaml was modified after its release/]],
+      [
+        'a file modified',
+        () => writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.1\n'),
+        [/openapi\.yaml was modified after its release/],
+      ],
       ['a file added', () => writeFileSync(join(dir, '1.0.0', 'extra.json'), '{}'), [/extra\.json is not recorded/]],
-      ['a file removed', () => rmSync(join(dir, '1.0.0', 'openapi.yaml')), [/openapi\.yaml is missing/, /openapi\.yaml is recorded but missing/]],
+      [
+        'a file removed',
+        () => rmSync(join(dir, '1.0.0', 'openapi.yaml')),
+        [/openapi\.yaml is missing/, /openapi\.yaml is recorded but missing/],
+      ],
     ] as [string, () => void, RegExp[]][])('%s', (_name, tamper, expected) => {
       setUp();
       tamper();
@@ -102,12 +123,22 @@ describe('the gate', () => {
         '/jobs': {
           get: {
             operationId: 'jobs/list-jobs',
-            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required, properties: { id: { type: 'integer' } } } } } } },
+            responses: {
+              '200': {
+                description: 'ok',
+                content: {
+                  'application/json': { schema: { type: 'object', required, properties: { id: { type: 'integer' } } } },
+                },
+              },
+            },
           },
         },
       },
     }) as unknown as OpenApiDocument;
-  const files = (d: OpenApiDocument) => ({ 'openapi.json': JSON.stringify(d), 'openapi.yaml': `version ${d.info.version} ${JSON.stringify(d)}` });
+  const files = (d: OpenApiDocument) => ({
+    'openapi.json': JSON.stringify(d),
+    'openapi.yaml': `version ${d.info.version} ${JSON.stringify(d)}`,
+  });
   const input = (current: OpenApiDocument, changelog: string, released = doc('0.2.0')): GateInput => ({
     current,
     currentFiles: files(current),
@@ -118,12 +149,27 @@ describe('the gate', () => {
 
   it.each([
     ['the released version, unchanged', doc('0.2.0'), '## 0.2.0\n', []],
-    ['the released version, changed', loosened('0.2.0'), '## 0.2.0\n', [/differs from releases\/0\.2\.0\/openapi\.json/, /differs from releases\/0\.2\.0\/openapi\.yaml/]],
+    [
+      'the released version, changed',
+      loosened('0.2.0'),
+      '## 0.2.0\n',
+      [/differs from releases\/0\.2\.0\/openapi\.json/, /differs from releases\/0\.2\.0\/openapi\.yaml/],
+    ],
     ['a version lower than the latest release', doc('0.1.9'), '## 0.1.9\n', [/lower than the latest release/]],
     ['no CHANGELOG section for the version', doc('0.2.1'), '## 0.2.0\n', [/no "## 0\.2\.1" section/]],
     ['breaking under a patch bump', loosened('0.2.1'), '## 0.2.1\n- **Breaking**: id optional\n', [/not a major bump/]],
-    ['breaking under a 0.x minor bump without a mark', loosened('0.3.0'), '## 0.3.0\n- id optional\n## 0.2.0\n- **Breaking**: old\n', [/marks none \*\*Breaking\*\*/]],
-    ['breaking under a 0.x minor bump with a mark', loosened('0.3.0'), '## 0.3.0\n### Changed\n- **Breaking**: id optional\n', []],
+    [
+      'breaking under a 0.x minor bump without a mark',
+      loosened('0.3.0'),
+      '## 0.3.0\n- id optional\n## 0.2.0\n- **Breaking**: old\n',
+      [/marks none \*\*Breaking\*\*/],
+    ],
+    [
+      'breaking under a 0.x minor bump with a mark',
+      loosened('0.3.0'),
+      '## 0.3.0\n### Changed\n- **Breaking**: id optional\n',
+      [],
+    ],
     ['only compatible changes under a patch bump', doc('0.2.1'), '## 0.2.1\n- docs\n', []],
   ] as [string, OpenApiDocument, string, RegExp[]][])('%s', (_name, current, changelog, expected) => {
     const result = gate(input(current, changelog));
@@ -133,7 +179,8 @@ describe('the gate', () => {
   });
 
   it('under 1.0.0 a minor bump is the major one; from 1.0.0 only a major bump allows a breaking change', () => {
-    const at = (released: string, current: string) => gate(input(loosened(current), `## ${current}\n- **Breaking**\n`, doc(released))).ok;
+    const at = (released: string, current: string) =>
+      gate(input(loosened(current), `## ${current}\n- **Breaking**\n`, doc(released))).ok;
     expect(at('1.0.0', '1.1.0')).toBe(false);
     expect(at('1.0.0', '2.0.0')).toBe(true);
   });

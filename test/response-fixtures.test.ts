@@ -36,7 +36,9 @@ describe('realistic response bodies', () => {
     expect(Object.keys(fixtures[name] ?? {}).length).toBeGreaterThan(1);
   });
 
-  const forms = Object.entries(fixtures).flatMap(([name, byForm]) => Object.entries(byForm).map(([form, body]) => [name, form, body] as const));
+  const forms = Object.entries(fixtures).flatMap(([name, byForm]) =>
+    Object.entries(byForm).map(([form, body]) => [name, form, body] as const),
+  );
   it.each(forms)('%s (%s) is valid', (name, _form, body) => {
     expect(validateSchema(name as Parameters<typeof validateSchema>[0], body).errors).toEqual([]);
   });

@@ -9,7 +9,9 @@ const jobs = '/api/v4/projects/1/jobs';
 describe('server package: credentials on an operation open to anonymous callers', () => {
   let server: ExampleServer;
   beforeAll(async () => {
-    server = await startExampleServer({ authenticate: ({ credentials }) => (credentials.some((c) => c.value === 'good') ? { user: 'alice' } : null) });
+    server = await startExampleServer({
+      authenticate: ({ credentials }) => (credentials.some((c) => c.value === 'good') ? { user: 'alice' } : null),
+    });
   });
   afterAll(() => server.close());
 
@@ -36,14 +38,29 @@ describe('authenticate written the natural way never admits an anonymous caller'
   const natural: [string, Authenticate][] = [
     ['credentials ? user : undefined', ({ credentials }) => (credentials ? user : undefined)],
     ['credentials.length ? user : undefined', ({ credentials }) => (credentials.length ? user : undefined)],
-    ["credentials[0].value === 'good' ? user : undefined", ({ credentials }) => (credentials[0].value === 'good' ? user : undefined)],
-    ["credentials.every((c) => c.value === 'good') ? user : undefined", ({ credentials }) => (credentials.every((c) => c.value === 'good') ? user : undefined)],
-    ['async, credentials ? user : undefined', async ({ credentials }) => Promise.resolve(credentials ? user : undefined)],
+    [
+      "credentials[0].value === 'good' ? user : undefined",
+      ({ credentials }) => (credentials[0].value === 'good' ? user : undefined),
+    ],
+    [
+      "credentials.every((c) => c.value === 'good') ? user : undefined",
+      ({ credentials }) => (credentials.every((c) => c.value === 'good') ? user : undefined),
+    ],
+    [
+      'async, credentials ? user : undefined',
+      async ({ credentials }) => Promise.resolve(credentials ? user : undefined),
+    ],
   ];
   const calls: AuthenticateContext['credentials'][] = [];
   const servers = new Map<string, ExampleServer>();
   beforeAll(async () => {
-    for (const [name, authenticate] of natural) servers.set(name, await startExampleServer({ authenticate: (context) => (calls.push(context.credentials), authenticate(context)) }));
+    for (const [name, authenticate] of natural)
+      servers.set(
+        name,
+        await startExampleServer({
+          authenticate: (context) => (calls.push(context.credentials), authenticate(context)),
+        }),
+      );
   });
   afterAll(async () => {
     for (const server of servers.values()) await server.close();
@@ -53,7 +70,15 @@ describe('authenticate written the natural way never admits an anonymous caller'
     const origin = servers.get(name)!.origin;
     calls.length = 0;
     expect((await fetch(origin + jobs)).status).toBe(401);
-    expect((await fetch(`${origin}/api/v4/projects/1/merge_requests`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${origin}/api/v4/projects/1/merge_requests`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
     expect((await fetch(origin + file)).status).toBe(200);
     expect(calls).toEqual([]);
     expect((await fetch(origin + jobs, { headers: { 'PRIVATE-TOKEN': 'good' } })).status).toBe(200);

@@ -14,7 +14,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const record = () => ({ id: 1, title: 'Add login', author: { id: 7, name: 'Jane' }, labels: ['ui', 'é'], merged_at: null, draft: false, ratio: 0.5 });
+const record = () => ({
+  id: 1,
+  title: 'Add login',
+  author: { id: 7, name: 'Jane' },
+  labels: ['ui', 'é'],
+  merged_at: null,
+  draft: false,
+  ratio: 0.5,
+});
 const frozenRecord = () => deepFreeze(record());
 const sparse = () => {
   const array: unknown[] = [1];
@@ -29,7 +37,10 @@ const values: [string, () => unknown][] = [
   ['a deeply frozen array of records', () => deepFreeze([record(), record()])],
   ['an empty array', () => []],
   ['an empty frozen object', () => Object.freeze({})],
-  ['a frozen object without prototype', () => deepFreeze(Object.assign(Object.create(null) as object, { a: 1, b: [2] }))],
+  [
+    'a frozen object without prototype',
+    () => deepFreeze(Object.assign(Object.create(null) as object, { a: 1, b: [2] })),
+  ],
   ['a string', () => 'text "quoted" \u2028 \ud800 🎉'],
   ['numbers', () => [0, -0, 1.5, NaN, Infinity, -Infinity, 1e21]],
   ['booleans and null', () => [true, false, null]],
@@ -40,15 +51,30 @@ const values: [string, () => unknown][] = [
   ['a sparse array', () => [frozenRecord(), ...sparse()]],
   ['a sparse frozen array', () => deepFreeze(sparse())],
   ['dates', () => [frozenRecord(), new Date(0), { at: new Date(0) }]],
-  ['toJSON gets the index of its item', () => [frozenRecord(), { toJSON: (key: string) => `item ${key}` }, { toJSON: () => undefined }]],
-  ['items past index 9', () => [...Array.from({ length: 11 }, frozenRecord), { toJSON: (key: string) => `item ${key}` }, new Date(0), undefined, { a: 1 }]],
+  [
+    'toJSON gets the index of its item',
+    () => [frozenRecord(), { toJSON: (key: string) => `item ${key}` }, { toJSON: () => undefined }],
+  ],
+  [
+    'items past index 9',
+    () => [
+      ...Array.from({ length: 11 }, frozenRecord),
+      { toJSON: (key: string) => `item ${key}` },
+      new Date(0),
+      undefined,
+      { a: 1 },
+    ],
+  ],
   ['toJSON of the body', () => ({ toJSON: (key: string) => ({ key }) })],
   ['an array with its own toJSON', () => Object.assign([frozenRecord()], { toJSON: () => 'own' })],
   ['integer-like and __proto__ keys', () => deepFreeze(JSON.parse('{"b":1,"10":2,"2":3,"__proto__":4}') as object)],
-  ['a record shared twice in a list', () => {
-    const shared = frozenRecord();
-    return [shared, { nested: shared }, shared];
-  }],
+  [
+    'a record shared twice in a list',
+    () => {
+      const shared = frozenRecord();
+      return [shared, { nested: shared }, shared];
+    },
+  ],
   ['nested arrays', () => [[frozenRecord()], deepFreeze([[1], [2]])]],
 ];
 
@@ -70,7 +96,8 @@ describe('responseJson is JSON.stringify', () => {
   });
 });
 
-const calledWith = (spy: { mock: { calls: unknown[][] } }, value: unknown) => spy.mock.calls.filter(([first]) => first === value).length;
+const calledWith = (spy: { mock: { calls: unknown[][] } }, value: unknown) =>
+  spy.mock.calls.filter(([first]) => first === value).length;
 
 describe('a deeply frozen record is serialized at most twice, then its text is kept', () => {
   it.each<[string, (value: object) => unknown]>([
@@ -110,34 +137,65 @@ class Box {
 
 /** Values that may still change, each with how: never kept, always JSON.stringify's text of the moment. */
 const changing: [string, () => { value: object; change: () => void }][] = [
-  ['an unfrozen object', () => {
-    const value = record();
-    return { value, change: () => void (value.title = 'changed') };
-  }],
-  ['a shallow-frozen object with an unfrozen nested object', () => {
-    const author = { id: 7, name: 'Jane' };
-    return { value: Object.freeze({ id: 1, author }), change: () => void (author.name = 'changed') };
-  }],
-  ['a frozen array with an unfrozen item', () => {
-    const item = { id: 1 };
-    return { value: Object.freeze([item]), change: () => void (item.id = 2) };
-  }],
-  ['a frozen object with a getter', () => {
-    let count = 1;
-    return { value: Object.freeze({ get count() { return count; } }), change: () => void (count += 1) };
-  }],
-  ['a frozen class instance', () => {
-    class Labelled extends Box {}
-    return { value: Object.freeze(new Labelled('first')), change: () => void ((Labelled.prototype as { toJSON?: () => string }).toJSON = () => 'changed') };
-  }],
-  ['a frozen Date', () => {
-    const value = Object.freeze(new Date(0));
-    return { value, change: () => void value.setTime(1000) };
-  }],
-  ['a frozen object with toJSON', () => {
-    let stamp = 'first';
-    return { value: Object.freeze({ id: 1, toJSON: () => ({ stamp }) }), change: () => void (stamp = 'changed') };
-  }],
+  [
+    'an unfrozen object',
+    () => {
+      const value = record();
+      return { value, change: () => void (value.title = 'changed') };
+    },
+  ],
+  [
+    'a shallow-frozen object with an unfrozen nested object',
+    () => {
+      const author = { id: 7, name: 'Jane' };
+      return { value: Object.freeze({ id: 1, author }), change: () => void (author.name = 'changed') };
+    },
+  ],
+  [
+    'a frozen array with an unfrozen item',
+    () => {
+      const item = { id: 1 };
+      return { value: Object.freeze([item]), change: () => void (item.id = 2) };
+    },
+  ],
+  [
+    'a frozen object with a getter',
+    () => {
+      let count = 1;
+      return {
+        value: Object.freeze({
+          get count() {
+            return count;
+          },
+        }),
+        change: () => void (count += 1),
+      };
+    },
+  ],
+  [
+    'a frozen class instance',
+    () => {
+      class Labelled extends Box {}
+      return {
+        value: Object.freeze(new Labelled('first')),
+        change: () => void ((Labelled.prototype as { toJSON?: () => string }).toJSON = () => 'changed'),
+      };
+    },
+  ],
+  [
+    'a frozen Date',
+    () => {
+      const value = Object.freeze(new Date(0));
+      return { value, change: () => void value.setTime(1000) };
+    },
+  ],
+  [
+    'a frozen object with toJSON',
+    () => {
+      let stamp = 'first';
+      return { value: Object.freeze({ id: 1, toJSON: () => ({ stamp }) }), change: () => void (stamp = 'changed') };
+    },
+  ],
 ];
 
 describe('what may still change is not kept', () => {
@@ -157,7 +215,11 @@ describe('what may still change is not kept', () => {
 describe('the fake keeps its records deeply frozen', () => {
   it('perRevision freezes what it caches, through and through', () => {
     const store = { revision: 0 } as Store;
-    const cached = perRevision(store, (key: { id: number }) => ({ id: key.id, author: { name: 'Jane' }, labels: ['a'] }));
+    const cached = perRevision(store, (key: { id: number }) => ({
+      id: key.id,
+      author: { name: 'Jane' },
+      labels: ['a'],
+    }));
     const value = cached({ id: 1 });
     expect([value, value.author, value.labels].every((item) => Object.isFrozen(item))).toBe(true);
   });
@@ -172,7 +234,8 @@ describe('a page list through a server', () => {
     };
     const app = Fastify();
     await registerServiceApi(app, { handlers, authenticate: () => ({ user: 'jane' }) });
-    const read = async () => (await app.inject({ url: '/api/v4/projects/1/merge_requests', headers: { 'private-token': 't' } })).payload;
+    const read = async () =>
+      (await app.inject({ url: '/api/v4/projects/1/merge_requests', headers: { 'private-token': 't' } })).payload;
     try {
       expect(await read()).toBe(JSON.stringify(records.slice(0, 2)));
       expect(await read()).toBe(JSON.stringify(records.slice(0, 2)));
@@ -185,7 +248,8 @@ describe('a page list through a server', () => {
 
   it('the fake lists a page of jobs as the text of each job read alone', async () => {
     const { app } = await createFake({ anyToken: true });
-    const get = async (path: string) => (await app.inject({ url: `/api/v4${path}`, headers: { 'private-token': 'any' } })).payload;
+    const get = async (path: string) =>
+      (await app.inject({ url: `/api/v4${path}`, headers: { 'private-token': 'any' } })).payload;
     try {
       const list = await get('/projects/1/jobs');
       const ids = (JSON.parse(list) as { id: number }[]).map((job) => job.id);

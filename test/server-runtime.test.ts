@@ -1,7 +1,14 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coerce, formFields, parseCookies, parseForm, parseQuery, Tolerances } from '../generators/templates/server-runtime.ts';
+import {
+  coerce,
+  formFields,
+  parseCookies,
+  parseForm,
+  parseQuery,
+  Tolerances,
+} from '../generators/templates/server-runtime.ts';
 import { exceedsValues } from '../generators/templates/server-input.ts';
 import { TOKEN } from './hostile/cases.ts';
 import { startExampleServer, type ExampleServer } from './support/example-server.ts';
@@ -16,11 +23,39 @@ const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
 describe('formFields', () => {
   const cases: [string, [string, string][], Record<string, unknown>][] = [
-    ['plain fields', [['path', 'p'], ['name', 'n']], { path: 'p', name: 'n' }],
-    ['a repeated name as an array', [['tags', 'a'], ['tags', 'b']], { tags: ['a', 'b'] }],
-    ['name[key] fields as a hash', [['override_params[visibility]', 'private'], ['override_params[name]', 'n']], { override_params: { visibility: 'private', name: 'n' } }],
+    [
+      'plain fields',
+      [
+        ['path', 'p'],
+        ['name', 'n'],
+      ],
+      { path: 'p', name: 'n' },
+    ],
+    [
+      'a repeated name as an array',
+      [
+        ['tags', 'a'],
+        ['tags', 'b'],
+      ],
+      { tags: ['a', 'b'] },
+    ],
+    [
+      'name[key] fields as a hash',
+      [
+        ['override_params[visibility]', 'private'],
+        ['override_params[name]', 'n'],
+      ],
+      { override_params: { visibility: 'private', name: 'n' } },
+    ],
     ['nested keys', [['a[b][c]', '1']], { a: { b: { c: '1' } } }],
-    ['name[] as a list', [['tag_list[]', 'a'], ['tag_list[]', 'b']], { tag_list: ['a', 'b'] }],
+    [
+      'name[] as a list',
+      [
+        ['tag_list[]', 'a'],
+        ['tag_list[]', 'b'],
+      ],
+      { tag_list: ['a', 'b'] },
+    ],
   ];
   it.each(cases)('%s', (_title, given, want) => {
     expect(plain(formFields(form(given)))).toEqual(want);
@@ -28,11 +63,14 @@ describe('formFields', () => {
 });
 
 describe('parsers refuse names that reach a prototype, and build objects that inherit nothing', () => {
-  it.each(['__proto__[private_token]', 'constructor[prototype][sudo]', 'a[__proto__][b]', 'prototype', '__proto__'])('%s', (name) => {
-    expect(() => formFields(form([[name, 'planted']]))).toThrow(/not allowed/);
-    expect(() => parseForm(`${encodeURIComponent(name)}=planted`, 100)).toThrow(/not allowed/);
-    expect(({} as Record<string, unknown>).private_token).toBeUndefined();
-  });
+  it.each(['__proto__[private_token]', 'constructor[prototype][sudo]', 'a[__proto__][b]', 'prototype', '__proto__'])(
+    '%s',
+    (name) => {
+      expect(() => formFields(form([[name, 'planted']]))).toThrow(/not allowed/);
+      expect(() => parseForm(`${encodeURIComponent(name)}=planted`, 100)).toThrow(/not allowed/);
+      expect(({} as Record<string, unknown>).private_token).toBeUndefined();
+    },
+  );
 
   it('keeps inherited names out of parsed objects', () => {
     const query = parseQuery('toString=1&hasOwnProperty=2&valueOf=3');
@@ -44,7 +82,9 @@ describe('parsers refuse names that reach a prototype, and build objects that in
 
 describe('parseQuery', () => {
   it('reads names as sent, deep and csv styles, repeated names as arrays', () => {
-    expect(plain(parseQuery('scope[]=a&scope[]=b&range[start]=1&range[end]=2&ids=1,2&x', { range: 'deep', ids: 'csv' }))).toEqual({ 'scope[]': ['a', 'b'], range: { start: '1', end: '2' }, ids: ['1', '2'], x: '' });
+    expect(
+      plain(parseQuery('scope[]=a&scope[]=b&range[start]=1&range[end]=2&ids=1,2&x', { range: 'deep', ids: 'csv' })),
+    ).toEqual({ 'scope[]': ['a', 'b'], range: { start: '1', end: '2' }, ids: ['1', '2'], x: '' });
   });
 
   it('keeps 8,000 repeats of a name in one array (appended in place)', () => {
@@ -60,13 +100,35 @@ describe('parseQuery', () => {
 
 describe('a name sent both plain and bracketed is a 400 naming it, in either order', () => {
   it.each([
-    ['query, plain first', () => parseQuery('custom_attributes=a&custom_attributes[b]=c', { custom_attributes: 'deep' }), /query parameter custom_attributes is sent both/],
-    ['query, bracketed first', () => parseQuery('custom_attributes[b]=c&custom_attributes=a', { custom_attributes: 'deep' }), /query parameter custom_attributes is sent both/],
-    ['query, a list and a hash', () => parseQuery('custom_attributes[]=a&custom_attributes[b]=c', { custom_attributes: 'deep' }), /query parameter custom_attributes is sent both/],
+    [
+      'query, plain first',
+      () => parseQuery('custom_attributes=a&custom_attributes[b]=c', { custom_attributes: 'deep' }),
+      /query parameter custom_attributes is sent both/,
+    ],
+    [
+      'query, bracketed first',
+      () => parseQuery('custom_attributes[b]=c&custom_attributes=a', { custom_attributes: 'deep' }),
+      /query parameter custom_attributes is sent both/,
+    ],
+    [
+      'query, a list and a hash',
+      () => parseQuery('custom_attributes[]=a&custom_attributes[b]=c', { custom_attributes: 'deep' }),
+      /query parameter custom_attributes is sent both/,
+    ],
     ['form, plain first', () => parseForm('labels=x&labels[a]=y', 100), /body field labels is sent both/],
     ['form, a hash then a list', () => parseForm('labels[a]=y&labels[]=x', 100), /body field labels is sent both/],
     ['form, nested', () => parseForm('a[b]=1&a[b][c]=2', 100), /body field a is sent both/],
-    ['multipart', () => formFields(form([['a[b]', '1'], ['a', '2']])), /body field a is sent both/],
+    [
+      'multipart',
+      () =>
+        formFields(
+          form([
+            ['a[b]', '1'],
+            ['a', '2'],
+          ]),
+        ),
+      /body field a is sent both/,
+    ],
   ])('%s', (_title, parse, message) => {
     expect(parse).toThrow(message);
   });
@@ -123,11 +185,13 @@ const avatar = (size: number) => () => {
   data.append('avatar', new Blob([new Uint8Array(size).fill(0x89)], { type: 'image/png' }), 'avatar.png');
   return data;
 };
-const title = (size: number) => () => JSON.stringify({ source_branch: 'a', target_branch: 'b', title: 'x'.repeat(size) });
+const title = (size: number) => () =>
+  JSON.stringify({ source_branch: 'a', target_branch: 'b', title: 'x'.repeat(size) });
 const chunked = (size: number) => () =>
   new ReadableStream<Uint8Array>({
     start(controller) {
-      for (let sent = 0; sent < size; sent += 16 * 1024) controller.enqueue(new Uint8Array(Math.min(16 * 1024, size - sent)).fill(0x20));
+      for (let sent = 0; sent < size; sent += 16 * 1024)
+        controller.enqueue(new Uint8Array(Math.min(16 * 1024, size - sent)).fill(0x20));
       controller.close();
     },
   });
@@ -141,13 +205,61 @@ describe("refusals of an upload are read by Node's fetch (the body is discarded 
   afterAll(() => server?.close());
 
   const cases: [string, string, string, Record<string, string>, Body, number, RegExp][] = [
-    ['a 300 KB avatar (200 KiB maximum, declared length above the body limit)', 'PUT', '/user/avatar', TOKEN, avatar(300_000), 400, /avatar is too big \(should be at most 200 KiB\)/],
+    [
+      'a 300 KB avatar (200 KiB maximum, declared length above the body limit)',
+      'PUT',
+      '/user/avatar',
+      TOKEN,
+      avatar(300_000),
+      400,
+      /avatar is too big \(should be at most 200 KiB\)/,
+    ],
     ['a 250 KB avatar (read, then refused)', 'PUT', '/user/avatar', TOKEN, avatar(250_000), 400, /avatar is too big/],
-    ['a 200 KB JSON body over a 64 KiB limit', 'POST', '/projects/1/merge_requests', JSON_HEADERS, title(200_000), 413, /the body is larger than 64 KiB/],
-    ['a chunked 200 KB JSON body over a 64 KiB limit', 'POST', '/projects/1/merge_requests', JSON_HEADERS, chunked(200_000), 413, /the body is larger than 64 KiB/],
-    ['a 500 KB JSON body without credentials', 'POST', '/projects/1/merge_requests', { 'Content-Type': 'application/json' }, title(500_000), 401, /^401 Unauthorized$/],
-    ['a 300 KB multipart body on a method the path does not have', 'PUT', '/users/1', TOKEN, avatar(300_000), 405, /^405 Method Not Allowed$/],
-    ['a 300 KB text/plain body', 'POST', '/projects/1/merge_requests', { ...TOKEN, 'Content-Type': 'text/plain' }, title(300_000), 415, /^415 Unsupported Media Type/],
+    [
+      'a 200 KB JSON body over a 64 KiB limit',
+      'POST',
+      '/projects/1/merge_requests',
+      JSON_HEADERS,
+      title(200_000),
+      413,
+      /the body is larger than 64 KiB/,
+    ],
+    [
+      'a chunked 200 KB JSON body over a 64 KiB limit',
+      'POST',
+      '/projects/1/merge_requests',
+      JSON_HEADERS,
+      chunked(200_000),
+      413,
+      /the body is larger than 64 KiB/,
+    ],
+    [
+      'a 500 KB JSON body without credentials',
+      'POST',
+      '/projects/1/merge_requests',
+      { 'Content-Type': 'application/json' },
+      title(500_000),
+      401,
+      /^401 Unauthorized$/,
+    ],
+    [
+      'a 300 KB multipart body on a method the path does not have',
+      'PUT',
+      '/users/1',
+      TOKEN,
+      avatar(300_000),
+      405,
+      /^405 Method Not Allowed$/,
+    ],
+    [
+      'a 300 KB text/plain body',
+      'POST',
+      '/projects/1/merge_requests',
+      { ...TOKEN, 'Content-Type': 'text/plain' },
+      title(300_000),
+      415,
+      /^415 Unsupported Media Type/,
+    ],
   ];
   /** Sends the head and half the body, waits, then the rest: what had arrived before the rest, and the whole answer. */
   async function halfThenRest(declared: number): Promise<{ early: string; answer: string }> {
@@ -158,7 +270,9 @@ describe("refusals of an upload are read by Node's fetch (the body is discarded 
     socket.on('error', () => undefined); // a reset after the answer is the case being tested
     const closed = new Promise((resolve) => socket.once('close', resolve));
     const half = Buffer.alloc(Math.floor(declared / 2), 0x20);
-    socket.write(`POST /api/v4/projects/1/merge_requests HTTP/1.1\r\nHost: x\r\nPRIVATE-TOKEN: t\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+    socket.write(
+      `POST /api/v4/projects/1/merge_requests HTTP/1.1\r\nHost: x\r\nPRIVATE-TOKEN: t\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+    );
     socket.write(half);
     await sleep(150);
     const early = received;
@@ -183,7 +297,12 @@ describe("refusals of an upload are read by Node's fetch (the body is discarded 
 
   it.each(cases)('%s → %i', async (_title, method, path, headers, body, status, message) => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const response = await fetch(`${server.origin}/api/v4${path}`, { method, headers, body: body(), duplex: 'half' } as RequestInit);
+      const response = await fetch(`${server.origin}/api/v4${path}`, {
+        method,
+        headers,
+        body: body(),
+        duplex: 'half',
+      } as RequestInit);
       expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toBe('application/json');
       expect(((await response.json()) as { message: string }).message).toMatch(message);

@@ -19,7 +19,10 @@ function recordingHandlers(): Handlers {
     Object.entries(handlers).map(([id, handler]) => [
       id,
       (input: { query: Record<string, unknown>; body: unknown; params: Record<string, unknown> }, context: never) => {
-        seen.set(id, JSON.parse(JSON.stringify({ query: input.query, body: input.body ?? null, params: input.params })));
+        seen.set(
+          id,
+          JSON.parse(JSON.stringify({ query: input.query, body: input.body ?? null, params: input.params })),
+        );
         return handler(input as never, context);
       },
     ]),
@@ -30,7 +33,10 @@ let lenient: ExampleServer;
 let strict: ExampleServer;
 
 beforeAll(async () => {
-  lenient = await startExampleServer({ handlers: recordingHandlers(), onTolerated: (report) => void reports.push(report) });
+  lenient = await startExampleServer({
+    handlers: recordingHandlers(),
+    onTolerated: (report) => void reports.push(report),
+  });
   strict = await startExampleServer({ handlers: recordingHandlers(), strict: true });
 });
 
@@ -39,8 +45,14 @@ afterAll(async () => {
   await strict?.close();
 });
 
-const json = (value: unknown) => ({ headers: { ...TOKEN, 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
-const form = (text: string) => ({ headers: { ...TOKEN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: text });
+const json = (value: unknown) => ({
+  headers: { ...TOKEN, 'Content-Type': 'application/json' },
+  body: JSON.stringify(value),
+});
+const form = (text: string) => ({
+  headers: { ...TOKEN, 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: text,
+});
 const FILE = '/projects/1/repository/files/docs%2Fa.txt';
 
 interface ToleranceCase {
@@ -67,7 +79,11 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'a boolean as a JSON string',
-    request: { method: 'POST', path: '/projects/remote-import', ...json({ path: 'p', url: 'https://example.invalid/a.tar.gz', overwrite: 'False' }) },
+    request: {
+      method: 'POST',
+      path: '/projects/remote-import',
+      ...json({ path: 'p', url: 'https://example.invalid/a.tar.gz', overwrite: 'False' }),
+    },
     operationId: 'project-import-export/import-project-from-url',
     status: 201,
     receives: { body: { path: 'p', overwrite: false } },
@@ -75,7 +91,18 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'a boolean as a multipart field',
-    request: { method: 'POST', path: '/projects/import', ...(() => { const m = multipart([['path', 'p'], ['overwrite', 'True'], ['file', { filename: 'a.tar.gz', type: 'application/gzip', data: Buffer.from([0x1f, 0x8b]) }]]); return { headers: { ...TOKEN, ...m.headers }, body: m.body }; })() },
+    request: {
+      method: 'POST',
+      path: '/projects/import',
+      ...(() => {
+        const m = multipart([
+          ['path', 'p'],
+          ['overwrite', 'True'],
+          ['file', { filename: 'a.tar.gz', type: 'application/gzip', data: Buffer.from([0x1f, 0x8b]) }],
+        ]);
+        return { headers: { ...TOKEN, ...m.headers }, body: m.body };
+      })(),
+    },
     operationId: 'project-import-export/import-project',
     status: 201,
     receives: { body: { path: 'p', overwrite: true } },
@@ -99,15 +126,33 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'a form body (curl --data), merged with the query; the body wins',
-    request: { method: 'POST', path: '/projects/1/merge_requests?title=From+the+query&squash=true', ...form('source_branch=feature&target_branch=main&title=From+the+form&remove_source_branch=True&assignee_ids[]=3&assignee_ids[]=4') },
+    request: {
+      method: 'POST',
+      path: '/projects/1/merge_requests?title=From+the+query&squash=true',
+      ...form(
+        'source_branch=feature&target_branch=main&title=From+the+form&remove_source_branch=True&assignee_ids[]=3&assignee_ids[]=4',
+      ),
+    },
     operationId: 'merge-requests/create-merge-request',
     status: 201,
-    receives: { body: { source_branch: 'feature', title: 'From the form', remove_source_branch: true, squash: true, assignee_ids: [3, 4] } },
+    receives: {
+      body: {
+        source_branch: 'feature',
+        title: 'From the form',
+        remove_source_branch: true,
+        squash: true,
+        assignee_ids: [3, 4],
+      },
+    },
     names: ['', 'title', 'squash', 'remove_source_branch'],
   },
   {
     name: 'a path parameter repeated in the body, equal',
-    request: { method: 'PUT', path: FILE, ...json({ file_path: 'docs/a.txt', branch: 'main', commit_message: 'm', content: 'c' }) },
+    request: {
+      method: 'PUT',
+      path: FILE,
+      ...json({ file_path: 'docs/a.txt', branch: 'main', commit_message: 'm', content: 'c' }),
+    },
     operationId: 'repository/update-file',
     status: 200,
     receives: { body: { branch: 'main', commit_message: 'm', content: 'c' } },
@@ -116,7 +161,11 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'a path parameter repeated URL-encoded in the body: the path wins',
-    request: { method: 'PUT', path: FILE, ...json({ file_path: 'docs%2Fa.txt', branch: 'main', commit_message: 'm', content: 'c' }) },
+    request: {
+      method: 'PUT',
+      path: FILE,
+      ...json({ file_path: 'docs%2Fa.txt', branch: 'main', commit_message: 'm', content: 'c' }),
+    },
     operationId: 'repository/update-file',
     status: 200,
     receives: { body: { branch: 'main' }, params: { file_path: 'docs/a.txt' } },
@@ -125,7 +174,11 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'a path parameter repeated with another value in the body and the query: the path wins',
-    request: { method: 'PUT', path: `${FILE}?file_path=other.txt`, ...json({ file_path: 'elsewhere.txt', branch: 'main', commit_message: 'm', content: 'c' }) },
+    request: {
+      method: 'PUT',
+      path: `${FILE}?file_path=other.txt`,
+      ...json({ file_path: 'elsewhere.txt', branch: 'main', commit_message: 'm', content: 'c' }),
+    },
     operationId: 'repository/update-file',
     status: 200,
     receives: { body: { branch: 'main' }, params: { file_path: 'docs/a.txt' } },
@@ -152,7 +205,11 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'a date-time where a date is documented: read as its day (SDKs send the impersonation token expiry so)',
-    request: { method: 'POST', path: '/users/1/impersonation_tokens', ...json({ name: 'n', scopes: ['api'], expires_at: '20261231T120000Z' }) },
+    request: {
+      method: 'POST',
+      path: '/users/1/impersonation_tokens',
+      ...json({ name: 'n', scopes: ['api'], expires_at: '20261231T120000Z' }),
+    },
     operationId: 'users/create-impersonation-token',
     status: 201,
     receives: { body: { name: 'n', scopes: ['api'], expires_at: '2026-12-31' } },
@@ -160,7 +217,15 @@ const cases: ToleranceCase[] = [
   },
   {
     name: 'unknown fields in the query and in a nested body object',
-    request: { method: 'POST', path: '/projects/1/product_analytics/request/load?cache_buster=1', ...json({ query: { measures: ['TrackedEvents.count'], time_dimensions: [] }, query_type: 'multi', queryType: 'multi' }) },
+    request: {
+      method: 'POST',
+      path: '/projects/1/product_analytics/request/load?cache_buster=1',
+      ...json({
+        query: { measures: ['TrackedEvents.count'], time_dimensions: [] },
+        query_type: 'multi',
+        queryType: 'multi',
+      }),
+    },
     operationId: 'product-analytics/load-query',
     status: 201,
     receives: { body: { query: { measures: ['TrackedEvents.count'] }, queryType: 'multi' } },
@@ -193,7 +258,9 @@ describe('default mode: tolerated, reported, and handlers see only documented fi
   it('reports the first 20 tolerances and how many there were', async () => {
     reports.length = 0;
     const query = Array.from({ length: 150 }, (_, i) => `unknown_${i}=x`).join('&');
-    expect((await sendCase(lenient.origin, { method: 'GET', path: `/projects/1/jobs?${query}`, headers: TOKEN })).status).toBe(200);
+    expect(
+      (await sendCase(lenient.origin, { method: 'GET', path: `/projects/1/jobs?${query}`, headers: TOKEN })).status,
+    ).toBe(200);
     expect(reports[0]!.tolerated).toHaveLength(20);
     expect(reports[0]!.count).toBe(150);
     expect(Object.keys(seen.get('jobs/list-project-jobs')!.query)).toEqual([]);
@@ -201,22 +268,39 @@ describe('default mode: tolerated, reported, and handlers see only documented fi
 
   it('logs one line per tolerant request through the Fastify logger', async () => {
     const lines: string[] = [];
-    const logged = await startExampleServer({}, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    const logged = await startExampleServer(
+      {},
+      { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } },
+    );
     try {
       await sendCase(logged.origin, { method: 'GET', path: '/users?active=True', headers: TOKEN });
-      const entries = lines.map((l) => JSON.parse(l) as { msg: string; serviceApi?: ToleranceReport }).filter((e) => e.serviceApi);
+      const entries = lines
+        .map((l) => JSON.parse(l) as { msg: string; serviceApi?: ToleranceReport })
+        .filter((e) => e.serviceApi);
       expect(entries).toHaveLength(1);
       expect(entries[0]!.msg).toBe('users/list-users: tolerated 1 deviation(s) from the contract');
-      expect(entries[0]!.serviceApi!.tolerated).toEqual([{ in: 'query', field: 'active', problem: 'query parameter active "True" read as true' }]);
+      expect(entries[0]!.serviceApi!.tolerated).toEqual([
+        { in: 'query', field: 'active', problem: 'query parameter active "True" read as true' },
+      ]);
     } finally {
       await logged.close();
     }
   });
 
-  it('reports nothing for a request in the contract\'s exact form', async () => {
+  it("reports nothing for a request in the contract's exact form", async () => {
     reports.length = 0;
-    expect((await sendCase(lenient.origin, { method: 'GET', path: '/users?active=true&per_page=5', headers: TOKEN })).status).toBe(200);
-    expect((await sendCase(lenient.origin, { method: 'POST', path: '/projects/1/merge_requests', ...json({ source_branch: 'a', target_branch: 'b', title: 't', squash: true }) })).status).toBe(201);
+    expect(
+      (await sendCase(lenient.origin, { method: 'GET', path: '/users?active=true&per_page=5', headers: TOKEN })).status,
+    ).toBe(200);
+    expect(
+      (
+        await sendCase(lenient.origin, {
+          method: 'POST',
+          path: '/projects/1/merge_requests',
+          ...json({ source_branch: 'a', target_branch: 'b', title: 't', squash: true }),
+        })
+      ).status,
+    ).toBe(201);
     expect(reports).toEqual([]);
   });
 });
@@ -225,25 +309,52 @@ describe('strict mode: every tolerance is a 400 naming the field', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const answer = await sendCase(strict.origin, c.request);
     expect(answer.status).toBe(400);
-    const body = JSON.parse(answer.body.toString()) as { message: string; errors: { field: string; problem: string }[] };
+    const body = JSON.parse(answer.body.toString()) as {
+      message: string;
+      errors: { field: string; problem: string }[];
+    };
     expect(body.message).toMatch(/^400 Bad request - /);
     expect(body.errors.map((e) => e.field).sort()).toEqual([...c.names].sort());
   });
 
   it('caps the listed problems at 20 and counts the rest', async () => {
     const query = Array.from({ length: 150 }, (_, i) => `unknown_${i}=x`).join('&');
-    const body = JSON.parse((await sendCase(strict.origin, { method: 'GET', path: `/projects/1/jobs?${query}`, headers: TOKEN })).body.toString()) as { message: string; errors: unknown[]; error_count: number };
+    const body = JSON.parse(
+      (
+        await sendCase(strict.origin, { method: 'GET', path: `/projects/1/jobs?${query}`, headers: TOKEN })
+      ).body.toString(),
+    ) as { message: string; errors: unknown[]; error_count: number };
     expect(body.errors).toHaveLength(20);
     expect(body.error_count).toBe(150);
     expect(body.message).toMatch(/\(and 130 more\)$/);
   });
 
   it('answers requests in the exact form', async () => {
-    expect((await sendCase(strict.origin, { method: 'GET', path: '/users?active=true&per_page=5', headers: TOKEN })).status).toBe(200);
-    expect((await sendCase(strict.origin, { method: 'DELETE', path: FILE, ...json({ branch: 'main', commit_message: 'Remove' }) })).status).toBe(204);
+    expect(
+      (await sendCase(strict.origin, { method: 'GET', path: '/users?active=true&per_page=5', headers: TOKEN })).status,
+    ).toBe(200);
+    expect(
+      (
+        await sendCase(strict.origin, {
+          method: 'DELETE',
+          path: FILE,
+          ...json({ branch: 'main', commit_message: 'Remove' }),
+        })
+      ).status,
+    ).toBe(204);
     // An empty body is no body, whatever its media type: nothing to tolerate.
-    for (const type of ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain']) {
-      const answer = await sendCase(strict.origin, { method: 'DELETE', path: '/projects/1/merge_requests/1', headers: { ...TOKEN, 'Content-Type': type }, body: '' });
+    for (const type of [
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain',
+    ]) {
+      const answer = await sendCase(strict.origin, {
+        method: 'DELETE',
+        path: '/projects/1/merge_requests/1',
+        headers: { ...TOKEN, 'Content-Type': type },
+        body: '',
+      });
       expect(answer.status, `${type}: ${answer.body.toString()}`).toBe(204);
     }
   });

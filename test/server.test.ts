@@ -13,14 +13,32 @@ type Job = components['schemas']['Job'];
 
 /** The documented example jobs are the store. */
 function exampleJobs(): Job[] {
-  const doc = publishedDocument() as unknown as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { examples: Record<string, { $ref?: string; value?: unknown }> }> }> } }>; components: { examples: Record<string, { value: unknown }> } };
-  const example = Object.values(doc.paths['/projects/{id}/jobs']!.get.responses['200']!.content['application/json']!.examples)[0]!;
+  const doc = publishedDocument() as unknown as {
+    paths: Record<
+      string,
+      {
+        get: {
+          responses: Record<
+            string,
+            { content: Record<string, { examples: Record<string, { $ref?: string; value?: unknown }> }> }
+          >;
+        };
+      }
+    >;
+    components: { examples: Record<string, { value: unknown }> };
+  };
+  const example = Object.values(
+    doc.paths['/projects/{id}/jobs']!.get.responses['200']!.content['application/json']!.examples,
+  )[0]!;
   const value = example.$ref ? doc.components.examples[example.$ref.split('/').pop()!]!.value : example.value;
   return structuredClone(value) as Job[];
 }
 
 const projects = new Map<string, Job[]>([['my-group/my-project', exampleJobs()]]);
-const users = new Map([['user-token', 'jdoe'], ['job-token', 'ci']]);
+const users = new Map([
+  ['user-token', 'jdoe'],
+  ['job-token', 'ci'],
+]);
 const sudoSeen: unknown[] = [];
 
 const handlers: Handlers<{ user: string }> = {
@@ -34,7 +52,11 @@ const handlers: Handlers<{ user: string }> = {
     const slice = scoped.slice((page - 1) * perPage, page * perPage);
     const more = page * perPage < scoped.length;
     const next = `</api/v4/projects/${encodeURIComponent(String(params.id))}/jobs?page=${page + 1}&per_page=${perPage}>; rel="next"`;
-    return { status: 200, body: slice, headers: { 'x-page': String(page), ...(more ? { Link: next, 'x-next-page': String(page + 1) } : {}) } };
+    return {
+      status: 200,
+      body: slice,
+      headers: { 'x-page': String(page), ...(more ? { Link: next, 'x-next-page': String(page + 1) } : {}) },
+    };
   },
   'jobs/get-project-job': ({ params }) => {
     const job = projects.get(String(params.id))?.find((j) => j.id === params.job_id);
@@ -72,20 +94,30 @@ describe('server stubs with an in-memory jobs domain, through the generated clie
 
   it('lists, filters and pages through jobs by URL-encoded project path', async () => {
     const all = projects.get('my-group/my-project')!;
-    const listed = await client().jobs.listProjectJobs.all({ path: { id: 'my-group/my-project' }, query: { per_page: 1 } });
+    const listed = await client().jobs.listProjectJobs.all({
+      path: { id: 'my-group/my-project' },
+      query: { per_page: 1 },
+    });
     expect(listed.map((j) => j.id)).toEqual(all.map((j) => j.id));
     const status = all[0]!.status;
-    const scoped = await client().jobs.listProjectJobs({ path: { id: 'my-group/my-project' }, query: { 'scope[]': [status] } });
+    const scoped = await client().jobs.listProjectJobs({
+      path: { id: 'my-group/my-project' },
+      query: { 'scope[]': [status] },
+    });
     expect(scoped.every((j) => j.status === status)).toBe(true);
   });
 
   it('gets one job, with path parameters decoded and coerced', async () => {
     const id = projects.get('my-group/my-project')![0]!.id;
-    expect(await client().jobs.getProjectJob({ path: { id: 'my-group/my-project', job_id: id } })).toMatchObject({ id });
+    expect(await client().jobs.getProjectJob({ path: { id: 'my-group/my-project', job_id: id } })).toMatchObject({
+      id,
+    });
   });
 
   it('passes sudo through, from the client options or per call', async () => {
-    await createServiceApi({ host: origin, auth: { privateToken: 'user-token' }, sudo: 'root' }).jobs.listProjectJobs({ path: { id: 'my-group/my-project' } });
+    await createServiceApi({ host: origin, auth: { privateToken: 'user-token' }, sudo: 'root' }).jobs.listProjectJobs({
+      path: { id: 'my-group/my-project' },
+    });
     await client().jobs.listProjectJobs({ path: { id: 'my-group/my-project' } }, { sudo: 'other' });
     expect(sudoSeen.slice(-2)).toEqual([
       ['jdoe', 'root'],
@@ -96,17 +128,31 @@ describe('server stubs with an in-memory jobs domain, through the generated clie
   it('authenticates a job token on the operation that accepts one, and refuses it elsewhere', async () => {
     const ci = createServiceApi({ host: origin, auth: { jobToken: 'job-token' } });
     expect((await ci.jobs.getTokenJob()).user.username).toBe('ci');
-    await expect(ci.jobs.listProjectJobs({ path: { id: 'my-group/my-project' } })).rejects.toMatchObject({ status: 401 });
+    await expect(ci.jobs.listProjectJobs({ path: { id: 'my-group/my-project' } })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it('answers documented errors as typed ServiceApiErrors', async () => {
-    const error = await client().jobs.listProjectJobs({ path: { id: 'nope/nope' } }).catch((e: unknown) => e);
-    expect(isServiceApiError(error, 'jobs/list-project-jobs') && error.body).toEqual({ message: '404 Project Not Found' });
-    await expect(createServiceApi({ host: origin }).jobs.listProjectJobs({ path: { id: 1 } })).rejects.toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    const error = await client()
+      .jobs.listProjectJobs({ path: { id: 'nope/nope' } })
+      .catch((e: unknown) => e);
+    expect(isServiceApiError(error, 'jobs/list-project-jobs') && error.body).toEqual({
+      message: '404 Project Not Found',
+    });
+    await expect(createServiceApi({ host: origin }).jobs.listProjectJobs({ path: { id: 1 } })).rejects.toMatchObject({
+      status: 401,
+      body: { message: '401 Unauthorized' },
+    });
   });
 
   it('answers 400 naming the field, and 501 for an operation without a handler', async () => {
-    await expect(client().jobs.listProjectJobs({ path: { id: 1 }, query: { per_page: 500 } })).rejects.toMatchObject({ status: 400, body: { message: '400 Bad request - query parameter per_page must be <= 100' } });
-    await expect(client().jobs.listPipelineBridges({ path: { id: 1, pipeline_id: 2 } })).rejects.toMatchObject({ status: 501 });
+    await expect(client().jobs.listProjectJobs({ path: { id: 1 }, query: { per_page: 500 } })).rejects.toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - query parameter per_page must be <= 100' },
+    });
+    await expect(client().jobs.listPipelineBridges({ path: { id: 1, pipeline_id: 2 } })).rejects.toMatchObject({
+      status: 501,
+    });
   });
 });

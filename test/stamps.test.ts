@@ -26,7 +26,12 @@ describe('inputsHash', () => {
     ['a file is added', () => writeFileSync(join(dir, 'folder', 'c.txt'), '')],
     ['a file is renamed', () => renameSync(join(dir, 'folder', 'a.txt'), join(dir, 'folder', 'z.txt'))],
     ['a file is removed', () => rmSync(join(dir, 'folder', 'a.txt'))],
-    ['content moves from one file to another', () => (writeFileSync(join(dir, 'folder', 'a.txt'), 'ab'), writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), ''))],
+    [
+      'content moves from one file to another',
+      () => (
+        writeFileSync(join(dir, 'folder', 'a.txt'), 'ab'), writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), '')
+      ),
+    ],
   ])('changes when %s', async (_case, change) => {
     const before = await inputsHash(stamp);
     change();
@@ -52,7 +57,8 @@ describe('stamped', () => {
 });
 
 /** Whether the stamp's inputs include the file (itself or a folder above it). */
-const covers = (stamp: Stamp, file: string) => stamp.inputs.some((input) => file === input || file.startsWith(`${input}/`));
+const covers = (stamp: Stamp, file: string) =>
+  stamp.inputs.some((input) => file === input || file.startsWith(`${input}/`));
 
 describe('the stamps of npm test name every input their check depends on', () => {
   it.each([

@@ -21,10 +21,14 @@ function runnerProblems(runner: Body): string[] {
   if (!RUNNER_STATUSES.includes(status)) problems.push(`status ${status} is not a runner status`);
   if (status === 'online' && runner.online !== true) problems.push('an online runner has online: true');
   if (status !== 'online' && runner.online === true) problems.push(`a ${status} runner is not online`);
-  if (status === 'never_contacted' && 'contacted_at' in runner && runner.contacted_at !== null) problems.push('a never_contacted runner has contacted_at: null');
-  if (status !== 'never_contacted' && 'contacted_at' in runner && runner.contacted_at === null) problems.push(`a ${status} runner has contacted the service (contacted_at set)`);
-  if ('ip_address' in runner && runner.ip_address !== '') problems.push('the deprecated ip_address returns an empty string');
-  if ('active' in runner && runner.active === runner.paused) problems.push('the deprecated active is the opposite of paused');
+  if (status === 'never_contacted' && 'contacted_at' in runner && runner.contacted_at !== null)
+    problems.push('a never_contacted runner has contacted_at: null');
+  if (status !== 'never_contacted' && 'contacted_at' in runner && runner.contacted_at === null)
+    problems.push(`a ${status} runner has contacted the service (contacted_at set)`);
+  if ('ip_address' in runner && runner.ip_address !== '')
+    problems.push('the deprecated ip_address returns an empty string');
+  if ('active' in runner && runner.active === runner.paused)
+    problems.push('the deprecated active is the opposite of paused');
   if ('token' in runner) problems.push('runner records no longer carry token');
   return problems;
 }
@@ -33,20 +37,26 @@ function invitationResultProblems(result: Body): string[] {
   if (result.status === 'success') return 'message' in result ? ['a success names no failures'] : [];
   if (result.status !== 'error') return [`status ${String(result.status)} is neither success nor error`];
   const message = result.message;
-  if (!isObject(message) || Object.keys(message).length === 0) return ['an error maps each failing e-mail or user to a reason'];
+  if (!isObject(message) || Object.keys(message).length === 0)
+    return ['an error maps each failing e-mail or user to a reason'];
   return Object.values(message).every((reason) => typeof reason === 'string') ? [] : ['each reason is a text'];
 }
 
 function membershipProblems(record: Body): string[] {
   const problems: string[] = [];
-  if (!ACCESS_LEVELS.includes(record.access_level as number)) problems.push(`access_level ${String(record.access_level)} is not a role`);
-  if ('expires_at' in record && record.expires_at !== null && typeof record.expires_at !== 'string') problems.push('expires_at is a date or null (no expiry)');
+  if (!ACCESS_LEVELS.includes(record.access_level as number))
+    problems.push(`access_level ${String(record.access_level)} is not a role`);
+  if ('expires_at' in record && record.expires_at !== null && typeof record.expires_at !== 'string')
+    problems.push('expires_at is a date or null (no expiry)');
   if ('state' in record && typeof record.state !== 'string') problems.push('state is a string');
   return problems;
 }
 
 /** Every example value of the operation's 2xx JSON responses, flattened to records (list items included). */
-function exampleRecords(doc: OpenApiDocument, operationIds: (id: string) => boolean): { where: string; record: Body }[] {
+function exampleRecords(
+  doc: OpenApiDocument,
+  operationIds: (id: string) => boolean,
+): { where: string; record: Body }[] {
   const out: { where: string; record: Body }[] = [];
   for (const entry of listOperations(doc).filter((e) => operationIds(e.operationId))) {
     for (const { status, json } of listResponses(doc, entry)) {
@@ -54,7 +64,14 @@ function exampleRecords(doc: OpenApiDocument, operationIds: (id: string) => bool
       for (const [name, raw] of Object.entries(json.content.examples ?? {})) {
         const value = (resolve(doc, raw) as { value?: unknown }).value;
         const records = Array.isArray(value) ? value : [value];
-        records.forEach((record, i) => isObject(record) && out.push({ where: `${entry.operationId} ${status} ${name}${Array.isArray(value) ? `[${i}]` : ''}`, record }));
+        records.forEach(
+          (record, i) =>
+            isObject(record) &&
+            out.push({
+              where: `${entry.operationId} ${status} ${name}${Array.isArray(value) ? `[${i}]` : ''}`,
+              record,
+            }),
+        );
       }
     }
   }
@@ -64,7 +81,10 @@ function exampleRecords(doc: OpenApiDocument, operationIds: (id: string) => bool
 const doc = publishedDocument();
 
 describe('runner status table', () => {
-  const runners = exampleRecords(doc, (id) => id.startsWith('runners/') && !id.includes('jobs') && id !== 'runners/create-user-runner').filter(({ record }) => 'runner_type' in record);
+  const runners = exampleRecords(
+    doc,
+    (id) => id.startsWith('runners/') && !id.includes('jobs') && id !== 'runners/create-user-runner',
+  ).filter(({ record }) => 'runner_type' in record);
 
   it('covers every status the examples use, including never_contacted', () => {
     expect(runners.length).toBeGreaterThan(5);
@@ -76,13 +96,25 @@ describe('runner status table', () => {
   });
 
   it('flags bodies that break the table', () => {
-    const base = { id: 1, paused: false, active: true, online: false, status: 'never_contacted', contacted_at: null, ip_address: '' };
+    const base = {
+      id: 1,
+      paused: false,
+      active: true,
+      online: false,
+      status: 'never_contacted',
+      contacted_at: null,
+      ip_address: '',
+    };
     expect(runnerProblems(base)).toEqual([]);
-    expect(runnerProblems({ ...base, contacted_at: '2025-03-12T08:00:00Z' })).toEqual(['a never_contacted runner has contacted_at: null']);
+    expect(runnerProblems({ ...base, contacted_at: '2025-03-12T08:00:00Z' })).toEqual([
+      'a never_contacted runner has contacted_at: null',
+    ]);
     expect(runnerProblems({ ...base, status: 'online' })).toContain('an online runner has online: true');
     expect(runnerProblems({ ...base, status: 'offline', online: true })).toContain('a offline runner is not online');
     expect(runnerProblems({ ...base, status: 'paused' })).toContain('status paused is not a runner status');
-    expect(runnerProblems({ ...base, ip_address: '10.0.0.1' })).toEqual(['the deprecated ip_address returns an empty string']);
+    expect(runnerProblems({ ...base, ip_address: '10.0.0.1' })).toEqual([
+      'the deprecated ip_address returns an empty string',
+    ]);
     expect(runnerProblems({ ...base, active: false })).toEqual(['the deprecated active is the opposite of paused']);
   });
 });
@@ -100,14 +132,23 @@ describe('invitation results', () => {
 
   it('flags results that break the table', () => {
     expect(invitationResultProblems({ status: 'success', message: {} })).toEqual(['a success names no failures']);
-    expect(invitationResultProblems({ status: 'error', message: {} })).toEqual(['an error maps each failing e-mail or user to a reason']);
-    expect(invitationResultProblems({ status: 'error' })).toEqual(['an error maps each failing e-mail or user to a reason']);
-    expect(invitationResultProblems({ status: 'error', message: { 'a@example.com': 3 } })).toEqual(['each reason is a text']);
+    expect(invitationResultProblems({ status: 'error', message: {} })).toEqual([
+      'an error maps each failing e-mail or user to a reason',
+    ]);
+    expect(invitationResultProblems({ status: 'error' })).toEqual([
+      'an error maps each failing e-mail or user to a reason',
+    ]);
+    expect(invitationResultProblems({ status: 'error', message: { 'a@example.com': 3 } })).toEqual([
+      'each reason is a text',
+    ]);
   });
 });
 
 describe('memberships and invitations', () => {
-  const records = exampleRecords(doc, (id) => /^(members|invitations)\/(list|get|update)-/.test(id) && !id.includes('billable-member-memberships')).filter(({ record }) => 'access_level' in record);
+  const records = exampleRecords(
+    doc,
+    (id) => /^(members|invitations)\/(list|get|update)-/.test(id) && !id.includes('billable-member-memberships'),
+  ).filter(({ record }) => 'access_level' in record);
 
   it('include a record without expiry', () => {
     expect(records.length).toBeGreaterThan(5);
@@ -120,6 +161,8 @@ describe('memberships and invitations', () => {
 
   it('flags records that break the table', () => {
     expect(membershipProblems({ access_level: 35 })).toEqual(['access_level 35 is not a role']);
-    expect(membershipProblems({ access_level: 30, expires_at: 20251231 })).toEqual(['expires_at is a date or null (no expiry)']);
+    expect(membershipProblems({ access_level: 30, expires_at: 20251231 })).toEqual([
+      'expires_at is a date or null (no expiry)',
+    ]);
   });
 });

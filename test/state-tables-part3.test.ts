@@ -28,14 +28,17 @@ export function stateTableViolations(mr: Record): string[] {
   const state = mr.state as string;
   if (!STATES.includes(state)) return [`state ${JSON.stringify(state)} is not one of ${STATES.join(', ')}`];
   if (state !== 'merged') {
-    for (const key of MERGE_FIELDS) if (set(key)) problems.push(`${state} merge request has ${key} (set only by the merge)`);
+    for (const key of MERGE_FIELDS)
+      if (set(key)) problems.push(`${state} merge request has ${key} (set only by the merge)`);
   } else {
-    for (const key of ['merged_at', 'merge_user', 'merge_commit_sha']) if (key in mr && unset(key)) problems.push(`merged merge request has no ${key}`);
+    for (const key of ['merged_at', 'merge_user', 'merge_commit_sha'])
+      if (key in mr && unset(key)) problems.push(`merged merge request has no ${key}`);
   }
   if (state === 'closed') {
     if ('closed_at' in mr && unset('closed_at')) problems.push('closed merge request has no closed_at');
   } else {
-    for (const key of ['closed_by', 'closed_at']) if (set(key)) problems.push(`${state} merge request has ${key} (set only by closing)`);
+    for (const key of ['closed_by', 'closed_at'])
+      if (set(key)) problems.push(`${state} merge request has ${key} (set only by closing)`);
   }
   return problems;
 }
@@ -50,19 +53,30 @@ const MR_OPERATIONS = [
 ];
 const entries = listOperations(doc).filter((e) => MR_OPERATIONS.includes(e.operationId));
 
-interface Example { value?: unknown; summary?: string }
+interface Example {
+  value?: unknown;
+  summary?: string;
+}
 function examplesOf(content: { examples?: { [name: string]: unknown } } | undefined): [string, unknown][] {
-  return Object.entries(content?.examples ?? {}).map(([name, raw]) => [name, resolve<Example>(doc, raw as Example).value]);
+  return Object.entries(content?.examples ?? {}).map(([name, raw]) => [
+    name,
+    resolve<Example>(doc, raw as Example).value,
+  ]);
 }
 
 const responseExamples = entries.flatMap((entry) =>
   listResponses(doc, entry)
     .filter((r) => r.status.startsWith('2') && r.json)
-    .flatMap((r) => examplesOf(r.json!.content as never).map(([name, value]) => [entry.operationId, name, value] as const)),
+    .flatMap((r) =>
+      examplesOf(r.json!.content as never).map(([name, value]) => [entry.operationId, name, value] as const),
+    ),
 );
 const requestBodies = (operationId: string) => {
   const entry = entries.find((e) => e.operationId === operationId)!;
-  const body = resolve<{ content?: { [m: string]: { examples?: { [name: string]: unknown } } } }>(doc, entry.operation.requestBody as never);
+  const body = resolve<{ content?: { [m: string]: { examples?: { [name: string]: unknown } } } }>(
+    doc,
+    entry.operation.requestBody as never,
+  );
   return examplesOf(body?.content?.['application/json']).map(([, value]) => value as Record);
 };
 
@@ -92,36 +106,88 @@ describe('merge request state table', () => {
       if (mr.state === 'opened') expect(mr.merge_when_pipeline_succeeds).toBe(true);
       else expect(mr.state).toBe('merged');
     }
-    expect(states('merge-requests/merge').map((mr) => mr.state).sort()).toEqual(['merged', 'opened']);
+    expect(
+      states('merge-requests/merge')
+        .map((mr) => mr.state)
+        .sort(),
+    ).toEqual(['merged', 'opened']);
   });
 
   it('the check rejects what the table forbids', () => {
-    const base = { id: 1, iid: 1, project_id: 1, title: 't', state: 'opened', source_branch: 'a', target_branch: 'b', web_url: 'u' };
+    const base = {
+      id: 1,
+      iid: 1,
+      project_id: 1,
+      title: 't',
+      state: 'opened',
+      source_branch: 'a',
+      target_branch: 'b',
+      web_url: 'u',
+    };
     const user = { id: 7, name: 'J', username: 'j', state: 'active', avatar_url: null, web_url: 'u' };
     expect(stateTableViolations({ ...base, merge_user: user })).toHaveLength(1);
     expect(stateTableViolations({ ...base, state: 'closed', merged_by: user, closed_at: null })).toHaveLength(2);
-    expect(stateTableViolations({ ...base, state: 'merged', merged_at: null, merge_user: null, created_at: 'x' })).toHaveLength(2);
+    expect(
+      stateTableViolations({ ...base, state: 'merged', merged_at: null, merge_user: null, created_at: 'x' }),
+    ).toHaveLength(2);
     expect(stateTableViolations({ ...base, state: 'opened', closed_at: '2025-01-01T00:00:00Z' })).toHaveLength(1);
     expect(stateTableViolations({ ...base, state: 'bogus' })).toHaveLength(1);
-    expect(stateTableViolations({ ...base, state: 'merged', merged_at: 'x', merge_user: user, merge_commit_sha: 'abc' })).toEqual([]);
+    expect(
+      stateTableViolations({ ...base, state: 'merged', merged_at: 'x', merge_user: user, merge_commit_sha: 'abc' }),
+    ).toEqual([]);
   });
 
   it('the merge answer is merged, or opened waiting for the pipeline (locked while under way), as the validators check', () => {
     const user = { id: 7, name: 'J', username: 'j', state: 'active', avatar_url: null, web_url: 'u' };
-    const core = { id: 1, iid: 1, project_id: 1, title: 't', source_branch: 'a', target_branch: 'b', web_url: 'u', merge_user: null, merged_by: null, closed_by: null, assignee: null, assignees: [], milestone: null, pipeline: null, merged_at: null, closed_at: null };
+    const core = {
+      id: 1,
+      iid: 1,
+      project_id: 1,
+      title: 't',
+      source_branch: 'a',
+      target_branch: 'b',
+      web_url: 'u',
+      merge_user: null,
+      merged_by: null,
+      closed_by: null,
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      pipeline: null,
+      merged_at: null,
+      closed_at: null,
+    };
     const merged = { ...core, state: 'merged', merged_at: '2025-01-01T00:00:00Z', merge_user: user };
     const check = (body: object) => validateResponse('merge-requests/merge', 200, body).valid;
-    expect([check(merged), check({ ...core, state: 'opened', merge_when_pipeline_succeeds: true }), check({ ...core, state: 'locked' })]).toEqual([true, true, true]);
+    expect([
+      check(merged),
+      check({ ...core, state: 'opened', merge_when_pipeline_succeeds: true }),
+      check({ ...core, state: 'locked' }),
+    ]).toEqual([true, true, true]);
     expect(check({ ...core, state: 'closed', closed_at: '2025-01-01T00:00:00Z' })).toBe(false);
     expect(check({ ...core, state: 'opened', merge_when_pipeline_succeeds: false })).toBe(false);
   });
 
   it('a realistic fresh, unassigned merge request validates and types without a cast', () => {
     const fresh: MergeRequest = {
-      id: 85, iid: 2, project_id: 42, title: 'Reset password flow', description: null, state: 'opened',
-      source_branch: 'feature/reset-password', target_branch: 'main', web_url: 'https://service.example/g/p/-/merge_requests/2',
-      merge_user: null, merged_by: null, closed_by: null, assignee: null, assignees: [], milestone: null, pipeline: null,
-      merged_at: null, closed_at: null,
+      id: 85,
+      iid: 2,
+      project_id: 42,
+      title: 'Reset password flow',
+      description: null,
+      state: 'opened',
+      source_branch: 'feature/reset-password',
+      target_branch: 'main',
+      web_url: 'https://service.example/g/p/-/merge_requests/2',
+      merge_user: null,
+      merged_by: null,
+      closed_by: null,
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      pipeline: null,
+      merged_at: null,
+      closed_at: null,
     };
     expect(validateSchema('MergeRequest', fresh).errors).toEqual([]);
     expect(validateSchema('MergeRequest', { ...fresh, milestone: 'v1' }).valid).toBe(false);
@@ -132,14 +198,44 @@ describe('merge request state table', () => {
 
   it('a project seen by an anonymous caller, with an empty repository, types and validates without a cast', () => {
     const anonymous: ProjectSimple = {
-      id: 3, name: 'Empty', name_with_namespace: 'My Group / Empty', path: 'empty', path_with_namespace: 'my-group/empty',
-      web_url: 'https://service.example/my-group/empty', description: null, default_branch: null, avatar_url: null,
-      created_at: '2025-01-27T10:16:52.121Z', last_activity_at: '2025-01-27T10:16:52.121Z', tag_list: [], topics: [], star_count: 0,
-      ssh_url_to_repo: 'git@service.example:my-group/empty.git', http_url_to_repo: 'https://service.example/my-group/empty.git',
-      namespace: { id: 9, name: 'My Group', path: 'my-group', kind: 'group', full_path: 'my-group', parent_id: null, avatar_url: null, web_url: 'https://service.example/groups/my-group' },
+      id: 3,
+      name: 'Empty',
+      name_with_namespace: 'My Group / Empty',
+      path: 'empty',
+      path_with_namespace: 'my-group/empty',
+      web_url: 'https://service.example/my-group/empty',
+      description: null,
+      default_branch: null,
+      avatar_url: null,
+      created_at: '2025-01-27T10:16:52.121Z',
+      last_activity_at: '2025-01-27T10:16:52.121Z',
+      tag_list: [],
+      topics: [],
+      star_count: 0,
+      ssh_url_to_repo: 'git@service.example:my-group/empty.git',
+      http_url_to_repo: 'https://service.example/my-group/empty.git',
+      namespace: {
+        id: 9,
+        name: 'My Group',
+        path: 'my-group',
+        kind: 'group',
+        full_path: 'my-group',
+        parent_id: null,
+        avatar_url: null,
+        web_url: 'https://service.example/groups/my-group',
+      },
     };
     const api = 'https://service.example/api/v4/projects/3';
-    const _links = { self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`, labels: `${api}/labels`, events: `${api}/events`, members: `${api}/members`, cluster_agents: `${api}/cluster_agents` };
+    const _links = {
+      self: api,
+      issues: `${api}/issues`,
+      merge_requests: `${api}/merge_requests`,
+      repo_branches: `${api}/repository/branches`,
+      labels: `${api}/labels`,
+      events: `${api}/events`,
+      members: `${api}/members`,
+      cluster_agents: `${api}/cluster_agents`,
+    };
     const full: Project = { ...anonymous, readme_url: null, import_url: null, _links };
     expect(validateSchema('ProjectSimple', anonymous).errors).toEqual([]);
     expect(validateSchema('Project', full).errors).toEqual([]);
@@ -148,7 +244,10 @@ describe('merge request state table', () => {
 
 describe('cross-parameter rules of Part 3 (x-query-schema, dependentSchemas)', () => {
   const ajv = new ajv2020.default({ strict: false, allErrors: true });
-  const querySchema = (path: string) => (doc as OpenApiDocument & { paths: { [p: string]: { get: { 'x-query-schema'?: object } } } }).paths[path]!.get['x-query-schema'];
+  const querySchema = (path: string) =>
+    (doc as OpenApiDocument & { paths: { [p: string]: { get: { 'x-query-schema'?: object } } } }).paths[path]!.get[
+      'x-query-schema'
+    ];
 
   it.each([
     ['/merge_requests', { author_id: 5, author_username: 'jdoe' }, false],
@@ -171,19 +270,40 @@ describe('cross-parameter rules of Part 3 (x-query-schema, dependentSchemas)', (
 
   it('report_type goes only with rule_type report_approver', () => {
     const rule = { name: 'Coverage-Check', approvals_required: 1 };
-    expect(validateSchema('CreateProjectApprovalRuleRequest', { ...rule, rule_type: 'report_approver', report_type: 'code_coverage' }).valid).toBe(true);
-    expect(validateSchema('CreateProjectApprovalRuleRequest', { ...rule, rule_type: 'regular', report_type: 'code_coverage' }).valid).toBe(false);
-    expect(validateSchema('CreateProjectApprovalRuleRequest', { ...rule, report_type: 'code_coverage' }).valid).toBe(false);
+    expect(
+      validateSchema('CreateProjectApprovalRuleRequest', {
+        ...rule,
+        rule_type: 'report_approver',
+        report_type: 'code_coverage',
+      }).valid,
+    ).toBe(true);
+    expect(
+      validateSchema('CreateProjectApprovalRuleRequest', {
+        ...rule,
+        rule_type: 'regular',
+        report_type: 'code_coverage',
+      }).valid,
+    ).toBe(false);
+    expect(validateSchema('CreateProjectApprovalRuleRequest', { ...rule, report_type: 'code_coverage' }).valid).toBe(
+      false,
+    );
     expect(validateSchema('CreateProjectApprovalRuleRequest', { ...rule, rule_type: 'regular' }).valid).toBe(true);
   });
 });
 
 describe('application settings markers', () => {
-  const settings = (doc.components!.schemas!.ApplicationSettings as { properties: { [k: string]: { 'x-tiers'?: string[] } }; required: string[] });
-  const tiered = Object.entries(settings.properties).filter(([, p]) => p['x-tiers']).map(([k]) => k);
+  const settings = doc.components!.schemas!.ApplicationSettings as {
+    properties: { [k: string]: { 'x-tiers'?: string[] } };
+    required: string[];
+  };
+  const tiered = Object.entries(settings.properties)
+    .filter(([, p]) => p['x-tiers'])
+    .map(([k]) => k);
 
   it('marks the Premium/Ultimate settings with x-tiers and never requires them', () => {
-    expect(tiered).toEqual(expect.arrayContaining(['allow_account_deletion', 'file_template_project_id', 'lock_assistant_features_enabled']));
+    expect(tiered).toEqual(
+      expect.arrayContaining(['allow_account_deletion', 'file_template_project_id', 'lock_assistant_features_enabled']),
+    );
     expect(tiered.length).toBe(13);
     expect(settings.required.filter((k) => tiered.includes(k))).toEqual([]);
   });
@@ -194,7 +314,13 @@ describe('application settings markers', () => {
   });
 
   it('the partial-update body states no default (an omitted setting stays unchanged)', () => {
-    const body = doc.components!.schemas!.UpdateApplicationSettingsRequest as { properties: { [k: string]: { default?: unknown } } };
-    expect(Object.entries(body.properties).filter(([, p]) => 'default' in p).map(([k]) => k)).toEqual([]);
+    const body = doc.components!.schemas!.UpdateApplicationSettingsRequest as {
+      properties: { [k: string]: { default?: unknown } };
+    };
+    expect(
+      Object.entries(body.properties)
+        .filter(([, p]) => 'default' in p)
+        .map(([k]) => k),
+    ).toEqual([]);
   });
 });

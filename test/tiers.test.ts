@@ -7,19 +7,34 @@ import { TIERS } from '../vitest.config.ts';
 
 /** A glob of vitest.config.ts (`*` within a folder, `**\/` any folders) as a regular expression. */
 function globRegExp(glob: string): RegExp {
-  const source = glob.split('**/').map((part) => part.split('*').map((text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('(?:.*/)?');
+  const source = glob
+    .split('**/')
+    .map((part) =>
+      part
+        .split('*')
+        .map((text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
+    .join('(?:.*/)?');
   return new RegExp(`^${source}$`);
 }
 
 const testFiles = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .map((file) => relative(ROOT, join(ROOT, 'test', file)))
-  .filter((file) => file.endsWith('.test.ts') && !file.startsWith('test/fixtures/') && !file.startsWith('test/__snapshots__/'))
+  .filter(
+    (file) =>
+      file.endsWith('.test.ts') && !file.startsWith('test/fixtures/') && !file.startsWith('test/__snapshots__/'),
+  )
   .sort();
-const tiersOf = (file: string) => Object.entries(TIERS).filter(([, globs]) => globs.some((glob) => globRegExp(glob).test(file))).map(([name]) => name);
+const tiersOf = (file: string) =>
+  Object.entries(TIERS)
+    .filter(([, globs]) => globs.some((glob) => globRegExp(glob).test(file)))
+    .map(([name]) => name);
 const unitFiles = testFiles.filter((file) => tiersOf(file).length === 0 && file !== 'test/tiers.test.ts');
 
 /** What only the other tiers may do: start a server, the fake, the mock (or their commands) or a browser, run Python, install packages. */
-const NOT_UNIT = /support\/(fake|mock|example-server|consumer|conformance|fixture-packages)\.ts|\b(startFake|startMock|startProxy|createFake|createMock|createServer)\b|\.listen\(|src\/cli\.ts|playwright|python3|'npm', \['(pack|install)'/;
+const NOT_UNIT =
+  /support\/(fake|mock|example-server|consumer|conformance|fixture-packages)\.ts|\b(startFake|startMock|startProxy|createFake|createMock|createServer)\b|\.listen\(|src\/cli\.ts|playwright|python3|'npm', \['(pack|install)'/;
 
 describe('test tiers', () => {
   it('globRegExp reads the patterns of vitest.config.ts', () => {
@@ -30,7 +45,11 @@ describe('test tiers', () => {
   });
 
   it.each(Object.entries(TIERS))('every pattern of the %s tier names a test file', (_tier, globs) => {
-    for (const glob of globs) expect(testFiles.filter((file) => globRegExp(glob).test(file)), glob).not.toEqual([]);
+    for (const glob of globs)
+      expect(
+        testFiles.filter((file) => globRegExp(glob).test(file)),
+        glob,
+      ).not.toEqual([]);
   });
 
   it('puts each test file in at most one tier besides unit', () => {

@@ -17,7 +17,14 @@ const simpleProject = form('ProjectSimple', 'minimal');
 const fullProject = form('Project', 'owner_caller');
 const mergeRequest = form('MergeRequest', 'merged');
 const reducedMergeRequest = form('MergeRequestSimple', 'listed');
-const user = { id: 7, name: 'John Doe', username: 'jdoe', state: 'active', avatar_url: null, web_url: 'https://service.example/jdoe' };
+const user = {
+  id: 7,
+  name: 'John Doe',
+  username: 'jdoe',
+  state: 'active',
+  avatar_url: null,
+  web_url: 'https://service.example/jdoe',
+};
 const { namespace, ...withoutNamespace } = simpleProject as { namespace: Record<string, unknown> };
 const { web_url: _namespaceWebUrl, ...namespaceWithoutWebUrl } = namespace;
 
@@ -107,7 +114,9 @@ describe('records Part 3 typed more precisely', () => {
     ['fast', false],
     [null, false],
   ])('polling_interval_multiplier %j valid: %s', (value, valid) => {
-    expect(validateSchema('ApplicationSettings', { ...settings, polling_interval_multiplier: value }).valid).toBe(valid);
+    expect(validateSchema('ApplicationSettings', { ...settings, polling_interval_multiplier: value }).valid).toBe(
+      valid,
+    );
   });
 
   const rule = form('ApprovalRule', 'minimal');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatErrors, responseValidators, schemaValidators, specVersion, validateResponse, validateSchema } from '../generated/validators/dist/index.js';
+import {
+  formatErrors,
+  responseValidators,
+  schemaValidators,
+  specVersion,
+  validateResponse,
+  validateSchema,
+} from '../generated/validators/dist/index.js';
 import { listOperations, listResponses } from '../generators/lib/document.ts';
 import { publishedDocument } from './support/documents.ts';
 
@@ -14,7 +21,11 @@ describe('generated validators', () => {
     expect(Object.keys(schemaValidators).sort()).toEqual(Object.keys(doc.components?.schemas ?? {}).sort());
     for (const entry of listOperations(doc)) {
       for (const { status, json } of listResponses(doc, entry)) {
-        if (json?.content.schema) expect(responseValidators[entry.operationId as keyof typeof responseValidators], `${entry.operationId} ${status}`).toHaveProperty(status);
+        if (json?.content.schema)
+          expect(
+            responseValidators[entry.operationId as keyof typeof responseValidators],
+            `${entry.operationId} ${status}`,
+          ).toHaveProperty(status);
       }
     }
   });
@@ -26,8 +37,18 @@ describe('generated validators', () => {
     ['a timestamp', 'Timestamp', '2025-03-11T10:02:11.912Z', true],
     ['a malformed timestamp', 'Timestamp', '11/03/2025', false],
     ['an open error body with extra fields', 'ErrorBody', { message: 'x', error: 'y' }, true],
-    ['the small user object with a new field', 'UserBasic', { id: 1, name: 'A', username: 'a', state: 'active', avatar_url: 'x', web_url: 'http://h/a', locked: false }, true],
-    ['the small user object without username', 'UserBasic', { id: 1, name: 'A', state: 'active', avatar_url: 'x', web_url: 'http://h/a' }, false],
+    [
+      'the small user object with a new field',
+      'UserBasic',
+      { id: 1, name: 'A', username: 'a', state: 'active', avatar_url: 'x', web_url: 'http://h/a', locked: false },
+      true,
+    ],
+    [
+      'the small user object without username',
+      'UserBasic',
+      { id: 1, name: 'A', state: 'active', avatar_url: 'x', web_url: 'http://h/a' },
+      false,
+    ],
   ];
   it.each(cases)('validate %s', (_title, schema, value, valid) => {
     expect(validateSchema(schema as never, value).valid).toBe(valid);
@@ -43,6 +64,8 @@ describe('generated validators', () => {
 
   it('refuse unknown operations and statuses with a clear error', () => {
     expect(() => validateResponse('jobs/nope' as never, 200, {})).toThrow('Unknown operation jobs/nope');
-    expect(() => validateResponse('jobs/list-project-jobs', 201 as never, {})).toThrow('documents no JSON body for status 201');
+    expect(() => validateResponse('jobs/list-project-jobs', 201 as never, {})).toThrow(
+      'documents no JSON body for status 201',
+    );
   });
 });

@@ -30,10 +30,18 @@ const kindsByScheme: Record<string, FakeToken['kind'][]> = {
 };
 
 /** Operations that take a job token: those whose security lists a job-token scheme. */
-const jobTokenOperations = new Set(routes.filter((r) => r.security.some((s) => s.includes('jobTokenHeader') || s.includes('jobTokenQuery'))).map((r) => r.id));
+const jobTokenOperations = new Set(
+  routes
+    .filter((r) => r.security.some((s) => s.includes('jobTokenHeader') || s.includes('jobTokenQuery')))
+    .map((r) => r.id),
+);
 
 export const SUDO_NOT_ADMIN = { message: '403 Forbidden - Must be admin to use sudo' };
-export const SUDO_INSUFFICIENT_SCOPE = { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope: 'sudo' };
+export const SUDO_INSUFFICIENT_SCOPE = {
+  error: 'insufficient_scope',
+  error_description: 'The request requires higher privileges than provided by the access token.',
+  scope: 'sudo',
+};
 
 export function createAuthenticate(store: Store, options: { anyToken: boolean }) {
   return ({ operationId, credentials, request }: AuthenticateContext): Principal | undefined => {
@@ -41,11 +49,19 @@ export function createAuthenticate(store: Store, options: { anyToken: boolean })
     for (const credential of credentials) {
       if (options.anyToken) {
         const admin = store.data.users.find((u) => u.is_admin && u.state !== 'blocked');
-        if (admin) found = { token: credential.value, kind: 'personal', user_id: admin.id, scopes: ['api', 'sudo', 'create_runner'] };
+        if (admin)
+          found = {
+            token: credential.value,
+            kind: 'personal',
+            user_id: admin.id,
+            scopes: ['api', 'sudo', 'create_runner'],
+          };
         break;
       }
       const kinds = kindsByScheme[credential.scheme] ?? [];
-      const token = store.data.tokens.find((t) => t.token === credential.value && kinds.includes(t.kind) && usable(t, store));
+      const token = store.data.tokens.find(
+        (t) => t.token === credential.value && kinds.includes(t.kind) && usable(t, store),
+      );
       if (!token) return undefined; // an invalid credential is a 401 even beside a valid one
       if (token.kind === 'job') {
         const job = store.data.jobs.find((j) => j.id === token.job_id);
@@ -60,9 +76,14 @@ export function createAuthenticate(store: Store, options: { anyToken: boolean })
     const sudo = sudoOf(request.headers.sudo, request.raw.url ?? '');
     if (sudo === undefined) return principal;
     if (!tokenUser.is_admin) return { ...principal, refusal: { status: 403, body: SUDO_NOT_ADMIN } };
-    if (!(found.kind === 'personal' || found.kind === 'oauth') || !(found.scopes ?? []).includes('sudo')) return { ...principal, refusal: { status: 403, body: SUDO_INSUFFICIENT_SCOPE } };
+    if (!(found.kind === 'personal' || found.kind === 'oauth') || !(found.scopes ?? []).includes('sudo'))
+      return { ...principal, refusal: { status: 403, body: SUDO_INSUFFICIENT_SCOPE } };
     const target = store.findUser(sudo);
-    if (!target) return { ...principal, refusal: { status: 404, body: { message: `404 User with ID or username '${sudo}' Not Found` } } };
+    if (!target)
+      return {
+        ...principal,
+        refusal: { status: 404, body: { message: `404 User with ID or username '${sudo}' Not Found` } },
+      };
     return { ...principal, user: target };
   };
 }

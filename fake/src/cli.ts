@@ -38,11 +38,14 @@ if (values.help) {
 }
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
 
 let data: FakeData | undefined;
 if (values.data) {
-  const text = await readFile(values.data, 'utf8').catch((error: Error) => fail(`cannot read --data ${values.data}: ${error.message}`));
+  const text = await readFile(values.data, 'utf8').catch((error: Error) =>
+    fail(`cannot read --data ${values.data}: ${error.message}`),
+  );
   try {
     data = JSON.parse(text) as FakeData;
   } catch (error) {
@@ -53,13 +56,29 @@ if (values.data) {
   }
 }
 
-const fake = await startFake({ port, host: values.host, data, anyToken: values['any-token'], logger: values.verbose }).catch((error: NodeJS.ErrnoException) =>
-  fail(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port with a free port` : `Could not start the fake: ${error.message}`),
+const fake = await startFake({
+  port,
+  host: values.host,
+  data,
+  anyToken: values['any-token'],
+  logger: values.verbose,
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(
+    error.code === 'EADDRINUSE'
+      ? `Port ${port} is in use: pass --port with a free port`
+      : `Could not start the fake: ${error.message}`,
+  ),
 );
 
-console.log(`Service API fake listening on ${fake.url}/api/v4 (${implementedOperations.length} operations implemented, the others answer 501; started in ${Math.round(performance.now() - started)} ms)`);
-console.log(`Data: ${values.data ?? 'the default data set'}${values['any-token'] ? '; every token is the administrator' : ''}. Reset: POST ${fake.url}/__fake/reset; state: GET ${fake.url}/__fake/state`);
-console.log(`Try: curl -H 'PRIVATE-TOKEN: developer-token' ${fake.url}/api/v4/projects/my-group%2Fmy-project/merge_requests   (Ctrl-C to stop)`);
+console.log(
+  `Service API fake listening on ${fake.url}/api/v4 (${implementedOperations.length} operations implemented, the others answer 501; started in ${Math.round(performance.now() - started)} ms)`,
+);
+console.log(
+  `Data: ${values.data ?? 'the default data set'}${values['any-token'] ? '; every token is the administrator' : ''}. Reset: POST ${fake.url}/__fake/reset; state: GET ${fake.url}/__fake/state`,
+);
+console.log(
+  `Try: curl -H 'PRIVATE-TOKEN: developer-token' ${fake.url}/api/v4/projects/my-group%2Fmy-project/merge_requests   (Ctrl-C to stop)`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void fake.close().then(() => process.exit(0));

@@ -13,19 +13,32 @@ export const PROJECT_NOT_FOUND = { status: 404 as const, body: message('404 Proj
 export const FORBIDDEN = { status: 403 as const, body: message('403 Forbidden') };
 
 /** The project a caller may read, or undefined (answered 404 like the Service: not found or not accessible). */
-export function readableProject(store: Store, id: string | number, principal: Principal | undefined): Project | undefined {
+export function readableProject(
+  store: Store,
+  id: string | number,
+  principal: Principal | undefined,
+): Project | undefined {
   const project = store.findProject(id);
   return project && store.canRead(project, principal?.user) ? project : undefined;
 }
 
 export function userBasic(store: Store, user: FakeUser | undefined) {
   if (!user) return null;
-  return { id: user.id, name: user.name, username: user.username, state: user.state ?? 'active', avatar_url: avatarUrl(store, user), web_url: `${webBase(store)}/${user.username}` };
+  return {
+    id: user.id,
+    name: user.name,
+    username: user.username,
+    state: user.state ?? 'active',
+    avatar_url: avatarUrl(store, user),
+    web_url: `${webBase(store)}/${user.username}`,
+  };
 }
 
 /** Where the user's uploaded avatar is served, or null without one. */
 export function avatarUrl(store: Store, user: FakeUser): string | null {
-  return user.avatar ? `${webBase(store)}/uploads/-/system/user/avatar/${user.id}/${encodeURIComponent(user.avatar.filename)}` : null;
+  return user.avatar
+    ? `${webBase(store)}/uploads/-/system/user/avatar/${user.id}/${encodeURIComponent(user.avatar.filename)}`
+    : null;
 }
 
 export function webBase(_store: Store): string {
@@ -82,7 +95,10 @@ export interface Page<T> {
 export function paginate<T>(items: T[], query: { page?: number; per_page?: number }, request: FastifyRequest): Page<T> {
   const perPage = Math.min(Math.max(query.per_page ?? 20, 1), 100);
   const page = Math.max(query.page ?? 1, 1);
-  return { items: items.slice((page - 1) * perPage, page * perPage), headers: pageHeaders(items.length, page, perPage, request) };
+  return {
+    items: items.slice((page - 1) * perPage, page * perPage),
+    headers: pageHeaders(items.length, page, perPage, request),
+  };
 }
 
 /** The headers of recent pages: the same list read again by the same URL gets the same headers without URL parsing. */

@@ -123,7 +123,16 @@ export interface FakeJob {
   pipeline_id: number;
   name: string;
   stage: string;
-  status: 'created' | 'pending' | 'running' | 'failed' | 'success' | 'canceled' | 'skipped' | 'waiting_for_resource' | 'manual';
+  status:
+    | 'created'
+    | 'pending'
+    | 'running'
+    | 'failed'
+    | 'success'
+    | 'canceled'
+    | 'skipped'
+    | 'waiting_for_resource'
+    | 'manual';
   user_id: number;
   ref?: string;
   allow_failure?: boolean;
@@ -199,15 +208,50 @@ export interface FakeData {
   /** Error-tracking client keys of projects. */
   error_tracking_client_keys?: { id: number; project_id: number; public_key: string }[];
   /** Approval settings by project id (defaults until changed). */
-  approval_settings?: Record<string, { approvals_before_merge: number; reset_approvals_on_push: boolean; selective_code_owner_removals: boolean; disable_overriding_approvers_per_merge_request: boolean; merge_requests_author_approval: boolean; merge_requests_disable_committers_approval: boolean; require_password_to_approve: boolean }>;
-  approval_rules?: { id: number; project_id: number; name: string; rule_type: string; approvals_required: number; user_ids: number[]; group_ids: number[]; applies_to_all_protected_branches: boolean }[];
+  approval_settings?: Record<
+    string,
+    {
+      approvals_before_merge: number;
+      reset_approvals_on_push: boolean;
+      selective_code_owner_removals: boolean;
+      disable_overriding_approvers_per_merge_request: boolean;
+      merge_requests_author_approval: boolean;
+      merge_requests_disable_committers_approval: boolean;
+      require_password_to_approve: boolean;
+    }
+  >;
+  approval_rules?: {
+    id: number;
+    project_id: number;
+    name: string;
+    rule_type: string;
+    approvals_required: number;
+    user_ids: number[];
+    group_ids: number[];
+    applies_to_all_protected_branches: boolean;
+  }[];
   /** Project exports by project id. */
-  project_exports?: Record<string, { status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress'; description: string | null; requested_at: string }>;
+  project_exports?: Record<
+    string,
+    {
+      status: 'queued' | 'started' | 'finished' | 'regeneration_in_progress';
+      description: string | null;
+      requested_at: string;
+    }
+  >;
   // Badges, group approval rules, dependencies (fake-badges)
   /** Group badges; `link_url` and `image_url` keep their placeholders (rendered from the group's oldest project). */
   group_badges?: FakeGroupBadge[];
   /** Group approval rules (the project ones are `approval_rules`). */
-  group_approval_rules?: { id: number; group_id: number; name: string; rule_type: 'any_approver' | 'regular'; approvals_required: number; user_ids: number[]; group_ids: number[] }[];
+  group_approval_rules?: {
+    id: number;
+    group_id: number;
+    name: string;
+    rule_type: 'any_approver' | 'regular';
+    approvals_required: number;
+    user_ids: number[];
+    group_ids: number[];
+  }[];
   /** Dependencies detected in projects (`vulnerabilities` shown to callers who may read the security dashboard). */
   dependencies?: FakeDependency[];
   /** CI runners (instance, group and project runners) and their managers. */
@@ -236,11 +280,27 @@ export interface FakeData {
   /** Group hooks. The record's fields are not documented: these are the update's attributes; `token` is never returned. */
   group_hooks?: FakeGroupHook[];
   /** LDAP group links: `cn` or `filter` (exactly one), the role given, the LDAP provider. */
-  ldap_group_links?: { group_id: number; cn?: string; filter?: string; group_access: 0 | 5 | AccessLevel; provider: string }[];
+  ldap_group_links?: {
+    group_id: number;
+    cn?: string;
+    filter?: string;
+    group_access: 0 | 5 | AccessLevel;
+    provider: string;
+  }[];
   /** SAML group links, by SAML group name within a group. */
-  saml_group_links?: { group_id: number; name: string; access_level: 0 | 5 | AccessLevel; member_role_id?: number | null }[];
+  saml_group_links?: {
+    group_id: number;
+    name: string;
+    access_level: 0 | 5 | AccessLevel;
+    member_role_id?: number | null;
+  }[];
   /** Group `group_id` shared with group `shared_with_group_id`: its members get at most `group_access` there until `expires_at` (a date). */
-  group_shares?: { group_id: number; shared_with_group_id: number; group_access: 0 | 5 | AccessLevel; expires_at: string | null }[];
+  group_shares?: {
+    group_id: number;
+    shared_with_group_id: number;
+    group_access: 0 | 5 | AccessLevel;
+    expires_at: string | null;
+  }[];
   /** Push rules of groups, at most one per group. */
   group_push_rules?: FakeGroupPushRule[];
   /**
@@ -252,8 +312,10 @@ export interface FakeData {
    * Commits made on a project's default branch after its initial commit, in order, each by a user of the data set;
    * `files` changes paths (`null` deletes one), `tag` tags the commit. Applied once when the fake starts.
    */
-  repository_history?: { project_id: number; commits: { author_id: number; message: string; files: Record<string, FakeFile | string | null>; tag?: string }[] }[];
-
+  repository_history?: {
+    project_id: number;
+    commits: { author_id: number; message: string; files: Record<string, FakeFile | string | null>; tag?: string }[];
+  }[];
 }
 
 export interface FakeGroupBadge {
@@ -387,8 +449,17 @@ export interface FakeBulkImportEntity {
 }
 
 export type FakeIntegrationKind =
-  | 'mobile_store_connector' | 'task_tracker' | 'token_subdomain' | 'build_server' | 'issue_tracker' | 'short_issue_tracker'
-  | 'pipeline_notifier' | 'wiki_workspace' | 'monitoring' | 'test_generation' | 'chat_notifications';
+  | 'mobile_store_connector'
+  | 'task_tracker'
+  | 'token_subdomain'
+  | 'build_server'
+  | 'issue_tracker'
+  | 'short_issue_tracker'
+  | 'pipeline_notifier'
+  | 'wiki_workspace'
+  | 'monitoring'
+  | 'test_generation'
+  | 'chat_notifications';
 
 export interface FakeIntegration {
   id: number;

@@ -77,11 +77,46 @@ export interface RunningFake {
 
 /** The handlers of one store, keyed by operationId: the operations the fake implements. */
 function handlersOf(store: Store): Handlers<Principal> {
-  return { ...jobHandlers(store), ...repositoryHandlers(store), ...mergeRequestHandlers(store), ...memberHandlers(store), ...groupHandlers(store), ...invitationHandlers(store), ...exportHandlers(store), ...errorTrackingHandlers(store), ...userHandlers(store), ...projectHandlers(store), ...approvalHandlers(store), ...adminHandlers(store), ...badgeHandlers(store), ...billableHandlers(store), ...groupApprovalHandlers(store), ...settingsHandlers(store), ...dependencyHandlers(store), ...analyticsHandlers(store), ...userAccountHandlers(store), ...tokenHandlers(store), ...runnerHandlers(store), ...bridgeHandlers(store), ...importHandlers(store), ...bulkImportHandlers(store), ...integrationHandlers(store), ...groupAdminHandlers(store), ...blameHandlers(store), ...archiveHandlers(store), ...compareHandlers(store), ...changelogHandlers(store) };
+  return {
+    ...jobHandlers(store),
+    ...repositoryHandlers(store),
+    ...mergeRequestHandlers(store),
+    ...memberHandlers(store),
+    ...groupHandlers(store),
+    ...invitationHandlers(store),
+    ...exportHandlers(store),
+    ...errorTrackingHandlers(store),
+    ...userHandlers(store),
+    ...projectHandlers(store),
+    ...approvalHandlers(store),
+    ...adminHandlers(store),
+    ...badgeHandlers(store),
+    ...billableHandlers(store),
+    ...groupApprovalHandlers(store),
+    ...settingsHandlers(store),
+    ...dependencyHandlers(store),
+    ...analyticsHandlers(store),
+    ...userAccountHandlers(store),
+    ...tokenHandlers(store),
+    ...runnerHandlers(store),
+    ...bridgeHandlers(store),
+    ...importHandlers(store),
+    ...bulkImportHandlers(store),
+    ...integrationHandlers(store),
+    ...groupAdminHandlers(store),
+    ...blameHandlers(store),
+    ...archiveHandlers(store),
+    ...compareHandlers(store),
+    ...changelogHandlers(store),
+  };
 }
 
 /** The operationIds the fake implements, sorted (docs/fake.md's list is checked against it). */
-export const implementedOperations: string[] = Object.keys(handlersOf(new Store({ users: [], tokens: [], groups: [], projects: [], pipelines: [], jobs: [], merge_requests: [] }))).sort();
+export const implementedOperations: string[] = Object.keys(
+  handlersOf(
+    new Store({ users: [], tokens: [], groups: [], projects: [], pipelines: [], jobs: [], merge_requests: [] }),
+  ),
+).sort();
 
 /**
  * Every handler first answers a refused sudo (403/403/404 with the API's bodies) and an invalid credential on an
@@ -93,15 +128,20 @@ function guarded(current: () => { handlers: Handlers<Principal>; store: Store })
     const route = routes.find((r) => r.id === id);
     const projectScoped = route?.path.startsWith('/projects/{id}') === true;
     const writes = route?.method !== 'GET' && route?.method !== 'HEAD';
-    out[id] = (input: { params: { id?: unknown } }, context: { principal: Principal | undefined; credentials: unknown[]; request: FastifyRequest }) => {
+    out[id] = (
+      input: { params: { id?: unknown } },
+      context: { principal: Principal | undefined; credentials: unknown[]; request: FastifyRequest },
+    ) => {
       if (context.principal?.refusal) return context.principal.refusal;
-      if (!context.principal && context.credentials.length > 0) return { status: 401, body: { message: '401 Unauthorized' } };
+      if (!context.principal && context.credentials.length > 0)
+        return { status: 401, body: { message: '401 Unauthorized' } };
       const { handlers, store } = current();
       if (writes) store.revision += 1;
       if (context.principal) context.principal.user.last_activity_on = store.now().slice(0, 10); // API use is activity
       if (projectScoped && typeof input.params.id === 'string') {
         const moved = store.movedProject(input.params.id);
-        if (moved && store.canRead(moved, context.principal?.user)) return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };
+        if (moved && store.canRead(moved, context.principal?.user))
+          return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };
       }
       const handler = handlers[id as keyof Handlers<Principal>] as (input: never, context: never) => unknown;
       return handler(input as never, context as never);
@@ -118,7 +158,9 @@ function movedUrl(request: FastifyRequest, id: number): string {
 }
 
 /** A Fastify app serving the fake (not listening), with `/__fake/reset` and `/__fake/state`. */
-export async function createFake(options: FakeOptions = {}): Promise<{ app: FastifyInstance; reset(): void; state(): FakeData }> {
+export async function createFake(
+  options: FakeOptions = {},
+): Promise<{ app: FastifyInstance; reset(): void; state(): FakeData }> {
   const data = structuredClone(options.data ?? defaultData());
   let store = new Store(data);
   let handlers = handlersOf(store);

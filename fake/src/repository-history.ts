@@ -9,7 +9,13 @@ import type { Commit } from './tree.ts';
 /** A branch, a tag or a commit id (full or at least 7 hex characters); own keys only, so `__proto__` is no ref. */
 export function resolveRef(store: Store, project: Project, ref: string): Commit | undefined {
   const { branches, tags = {} } = project.repository;
-  const id = Object.hasOwn(branches, ref) ? branches[ref] : Object.hasOwn(tags, ref) ? tags[ref] : /^[0-9a-f]{7,40}$/.test(ref) ? ref : undefined;
+  const id = Object.hasOwn(branches, ref)
+    ? branches[ref]
+    : Object.hasOwn(tags, ref)
+      ? tags[ref]
+      : /^[0-9a-f]{7,40}$/.test(ref)
+        ? ref
+        : undefined;
   return id === undefined ? undefined : store.findCommit(project, id);
 }
 
@@ -42,7 +48,8 @@ export function ancestors(projects: Project[], from: Commit | undefined): Map<st
 }
 
 /** Oldest first: the store's clock gives every commit its own second. */
-export const byDate = (a: Commit, b: Commit) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1);
+export const byDate = (a: Commit, b: Commit) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1;
 
 /**
  * The best common ancestor of the commits: the newest commit reachable from all of them (a descendant is always newer
@@ -83,8 +90,15 @@ export function unchangedLines(before: string[], after: string[]): number[] | un
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
-  const changes = diffArrays(before.slice(head, before.length - tail), after.slice(head, after.length - tail), { maxEditLength: MAX_EDIT_LENGTH });
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail++;
+  const changes = diffArrays(before.slice(head, before.length - tail), after.slice(head, after.length - tail), {
+    maxEditLength: MAX_EDIT_LENGTH,
+  });
   if (!changes) return undefined;
   const map: number[] = [];
   for (let i = 0; i < head; i++) map.push(i);

@@ -26,15 +26,26 @@ export class Store {
 
   constructor(data: FakeData) {
     const copy = structuredClone(data);
-    this.data = { ...copy, projects: copy.projects.map(({ repository, ...project }) => ({ ...project, repository: repository && { ...repository, commits: repository.commits.map((c) => ({ ...c, tree: treeOf(c.tree) })) } })) } as StoreData;
+    this.data = {
+      ...copy,
+      projects: copy.projects.map(({ repository, ...project }) => ({
+        ...project,
+        repository: repository && {
+          ...repository,
+          commits: repository.commits.map((c) => ({ ...c, tree: treeOf(c.tree) })),
+        },
+      })),
+    } as StoreData;
     this.start = Date.parse(this.data.now ?? '2025-01-01T00:00:00.000Z');
     for (const project of this.data.projects) this.expandRepository(project);
     this.applyRepositoryHistory();
     for (const pipeline of this.data.pipelines) {
-      if (!pipeline.sha) pipeline.sha = this.project(pipeline.project_id)?.repository.branches[pipeline.ref] ?? '0'.repeat(40);
+      if (!pipeline.sha)
+        pipeline.sha = this.project(pipeline.project_id)?.repository.branches[pipeline.ref] ?? '0'.repeat(40);
     }
     for (const mr of this.data.merge_requests) {
-      if (mr.state === 'opened' || mr.state === 'locked') this.ensureSourceBranch(mr.project_id, mr.source_branch, mr.target_branch, mr.title);
+      if (mr.state === 'opened' || mr.state === 'locked')
+        this.ensureSourceBranch(mr.project_id, mr.source_branch, mr.target_branch, mr.title);
       mr.created_at ??= this.now();
       mr.updated_at ??= mr.created_at;
     }
@@ -43,7 +54,13 @@ export class Store {
 
   /** The state in the data set's form (trees as path → entry), a copy. */
   snapshot(): FakeData {
-    const projects = this.data.projects.map((project) => ({ ...project, repository: { ...project.repository, commits: project.repository.commits.map((c) => ({ ...c, tree: recordOf(c.tree) })) } }));
+    const projects = this.data.projects.map((project) => ({
+      ...project,
+      repository: {
+        ...project.repository,
+        commits: project.repository.commits.map((c) => ({ ...c, tree: recordOf(c.tree) })),
+      },
+    }));
     return structuredClone({ ...this.data, projects });
   }
 
@@ -55,10 +72,20 @@ export class Store {
       for (const step of entry.commits) {
         const changes: Record<string, FileChange> = {};
         for (const [path, file] of Object.entries(step.files)) {
-          changes[path] = file === null ? null : typeof file === 'string' ? { content: Buffer.from(file).toString('base64'), execute_filemode: false } : { content: file.content, execute_filemode: file.execute_filemode === true };
+          changes[path] =
+            file === null
+              ? null
+              : typeof file === 'string'
+                ? { content: Buffer.from(file).toString('base64'), execute_filemode: false }
+                : { content: file.content, execute_filemode: file.execute_filemode === true };
         }
         const head = project.repository.branches[project.default_branch];
-        const commit = this.commit(project, { parent: head, message: step.message, author: this.user(step.author_id), changes });
+        const commit = this.commit(project, {
+          parent: head,
+          message: step.message,
+          author: this.user(step.author_id),
+          changes,
+        });
         project.repository.branches[project.default_branch] = commit.id;
         if (step.tag !== undefined) project.repository.tags = { ...project.repository.tags, [step.tag]: commit.id };
       }
@@ -87,7 +114,8 @@ export class Store {
 
   /** The id `nextId` gives next, without taking it (a create that may still be refused). */
   peekId(kind: string, records: readonly { id: number }[] | (() => readonly { id: number }[]), floor = 1): number {
-    const counted = () => (typeof records === 'function' ? records() : records).reduce((max, r) => Math.max(max, r.id), floor - 1);
+    const counted = () =>
+      (typeof records === 'function' ? records() : records).reduce((max, r) => Math.max(max, r.id), floor - 1);
     return (this.lastIds.get(kind) ?? counted()) + 1;
   }
 
@@ -130,7 +158,11 @@ export class Store {
   projectPath(project: Project): string {
     const group = this.group(project.namespace_id);
     const owner = group ? undefined : this.namespaceOwner(project);
-    return group ? `${this.groupPath(group)}/${project.path}` : owner ? `${owner.username}/${project.path}` : project.path;
+    return group
+      ? `${this.groupPath(group)}/${project.path}`
+      : owner
+        ? `${owner.username}/${project.path}`
+        : project.path;
   }
 
   /** The user whose personal namespace holds the project (`user_namespaces`), if any. */
@@ -157,7 +189,11 @@ export class Store {
       id: project.id,
       description: project.description ?? null,
       name: project.name,
-      name_with_namespace: group ? `${this.groupName(group)} / ${project.name}` : owner ? `${owner.name} / ${project.name}` : project.name,
+      name_with_namespace: group
+        ? `${this.groupName(group)} / ${project.name}`
+        : owner
+          ? `${owner.name} / ${project.name}`
+          : project.name,
       path: project.path,
       path_with_namespace: this.projectPath(project),
       created_at: project.created_at ?? this.data.now ?? '2025-01-01T00:00:00.000Z',
@@ -181,7 +217,9 @@ export class Store {
   /** The project that was at this path before a rename (`previous_paths`), when no project has the path now. */
   movedProject(path: string): Project | undefined {
     if (/^\d+$/.test(path) || this.findProject(path)) return undefined;
-    return this.data.projects.find((p) => (p.previous_paths ?? []).some((old) => old.toLowerCase() === path.toLowerCase()));
+    return this.data.projects.find((p) =>
+      (p.previous_paths ?? []).some((old) => old.toLowerCase() === path.toLowerCase()),
+    );
   }
 
   /**
@@ -194,7 +232,10 @@ export class Store {
       level = Math.max(level, g.members.find((m) => m.user_id === userId)?.access_level ?? 0);
       if (!viaShares) continue;
       for (const share of this.activeShares(g)) {
-        level = Math.max(level, Math.min(share.group_access, this.groupAccess(this.group(share.shared_with_group_id), userId, false)));
+        level = Math.max(
+          level,
+          Math.min(share.group_access, this.groupAccess(this.group(share.shared_with_group_id), userId, false)),
+        );
       }
     }
     return level;
@@ -203,7 +244,9 @@ export class Store {
   /** The shares of a group (with other groups) that have not expired: `expires_at` is the last day. */
   activeShares(group: FakeGroup) {
     const today = this.now().slice(0, 10);
-    return (this.data.group_shares ?? []).filter((s) => s.group_id === group.id && (s.expires_at === null || s.expires_at >= today));
+    return (this.data.group_shares ?? []).filter(
+      (s) => s.group_id === group.id && (s.expires_at === null || s.expires_at >= today),
+    );
   }
 
   /** A user's access level in a project: its own membership or the highest inherited one; administrators have all. */
@@ -243,7 +286,12 @@ export class Store {
     }
     delete project.files;
     project.repository = { branches: {}, commits: [], blobs };
-    const commit = this.commit(project, { parent: undefined, message: 'Initial commit', author: undefined, changes: files });
+    const commit = this.commit(project, {
+      parent: undefined,
+      message: 'Initial commit',
+      author: undefined,
+      changes: files,
+    });
     project.repository.branches[project.default_branch] = commit.id;
   }
 
@@ -254,7 +302,12 @@ export class Store {
     const base = project.repository.branches[from] ?? project.repository.branches[project.default_branch];
     if (!base) return;
     const path = `changes/${branch.replace(/[^\w.-]+/g, '-')}.md`;
-    const commit = this.commit(project, { parent: base, message: title, author: undefined, changes: { [path]: { content: Buffer.from(`${title}\n`).toString('base64'), execute_filemode: false } } });
+    const commit = this.commit(project, {
+      parent: base,
+      message: title,
+      author: undefined,
+      changes: { [path]: { content: Buffer.from(`${title}\n`).toString('base64'), execute_filemode: false } },
+    });
     project.repository.branches[branch] = commit.id;
   }
 
@@ -279,16 +332,31 @@ export class Store {
   resolveRef(project: Project, ref: string | undefined): Commit | undefined {
     const name = ref === undefined || ref === '' || ref === 'HEAD' ? project.default_branch : ref;
     const id = project.repository.branches[name] ?? project.repository.tags?.[name];
-    return id ? this.findCommit(project, id) : /^[0-9a-f]{7,40}$/.test(name) ? this.findCommit(project, name) : undefined;
+    return id
+      ? this.findCommit(project, id)
+      : /^[0-9a-f]{7,40}$/.test(name)
+        ? this.findCommit(project, name)
+        : undefined;
   }
 
   /** Records a commit whose tree is the parent's with `changes` applied (`null` deletes a path): unchanged parts are shared. */
-  commit(project: Project, options: { parent: string | undefined; message: string; author: FakeUser | undefined; changes: Record<string, FileChange>; extraParents?: string[] }): Commit {
+  commit(
+    project: Project,
+    options: {
+      parent: string | undefined;
+      message: string;
+      author: FakeUser | undefined;
+      changes: Record<string, FileChange>;
+      extraParents?: string[];
+    },
+  ): Commit {
     const parent = options.parent ? this.findCommit(project, options.parent) : undefined;
     const created_at = this.now(true);
     const parents = [...(parent ? [parent.id] : []), ...(options.extraParents ?? [])];
     const commits = project.repository.commits;
-    const id = createHash('sha1').update(`${project.id}\n${parents.join(' ')}\n${options.message}\n${created_at}\n${commits.length}`).digest('hex');
+    const id = createHash('sha1')
+      .update(`${project.id}\n${parents.join(' ')}\n${options.message}\n${created_at}\n${commits.length}`)
+      .digest('hex');
     const changes: [string, TreeEntry | null][] = Object.entries(options.changes).map(([path, change]) => {
       if (change === null) return [path, null];
       const blob = blobId(Buffer.from(change.content, 'base64'));
@@ -297,7 +365,15 @@ export class Store {
     });
     const tree = withChanges(parent?.tree ?? EMPTY_TREE, changes);
     const author = options.author ?? this.user(1);
-    const commit: Commit = { id, parent_ids: parents, message: options.message, author_name: author?.name ?? 'Administrator', author_email: author?.email ?? 'admin@example.com', created_at, tree };
+    const commit: Commit = {
+      id,
+      parent_ids: parents,
+      message: options.message,
+      author_name: author?.name ?? 'Administrator',
+      author_email: author?.email ?? 'admin@example.com',
+      created_at,
+      tree,
+    };
     const index = this.commitIndex(commits);
     commits.push(commit);
     index.set(id, commit);

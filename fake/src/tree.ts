@@ -149,6 +149,12 @@ export function treeOf(record: FakeCommit['tree']): Tree {
 export function recordOf(tree: Tree): FakeCommit['tree'] {
   const record: FakeCommit['tree'] = {};
   // Defined, not assigned: a path named `__proto__` is an entry, not the record's prototype.
-  for (const path of treePaths(tree)) Object.defineProperty(record, path, { value: { ...entryOf(tree, path)! }, enumerable: true, writable: true, configurable: true });
+  for (const path of treePaths(tree))
+    Object.defineProperty(record, path, {
+      value: { ...entryOf(tree, path)! },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return record;
 }

@@ -40,7 +40,10 @@ export interface BuiltValidators {
 /** Every component schema as one JSON Schema document, `$defs` by name, addressed by `componentSchemaId`. */
 export function componentsSchema(doc: OpenApiDocument): JsonSchema {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
-  return { $id: COMPONENTS_ID, $defs: Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, toJsonSchema(s, componentRef)])) };
+  return {
+    $id: COMPONENTS_ID,
+    $defs: Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, toJsonSchema(s, componentRef)])),
+  };
 }
 
 /** The id under which a component schema of `componentsSchema` is compiled. */
@@ -80,7 +83,12 @@ function newAjv(mode: 'full' | 'fast', coerce: boolean) {
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format as never);
   ajv.addFormat('binary', true);
   // A request's file field is a file part (a Blob), never a JSON value or a text field: the Service refuses those.
-  ajv.addKeyword({ keyword: FILE_KEYWORD, schemaType: 'boolean', error: { message: 'must be a file' }, code: (cxt) => cxt.fail(ajv2020._`!(${cxt.data} instanceof Blob)`) });
+  ajv.addKeyword({
+    keyword: FILE_KEYWORD,
+    schemaType: 'boolean',
+    error: { message: 'must be a file' },
+    code: (cxt) => cxt.fail(ajv2020._`!(${cxt.data} instanceof Blob)`),
+  });
   return ajv;
 }
 
@@ -94,7 +102,8 @@ function tracker(components: Record<string, unknown>) {
     if (typeof schema !== 'object' || schema === null) return false;
     return Object.entries(schema).some(([key, value]) => {
       if (TRACKING_KEYWORDS.has(key)) return true;
-      if (key === '$ref' && typeof value === 'string' && value.startsWith(`${COMPONENTS_ID}#/$defs/`)) return component(value.slice(`${COMPONENTS_ID}#/$defs/`.length));
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(`${COMPONENTS_ID}#/$defs/`))
+        return component(value.slice(`${COMPONENTS_ID}#/$defs/`.length));
       return visit(value);
     });
   };
@@ -125,12 +134,32 @@ function refusesNull(schema: unknown, components: Record<string, unknown>, seen 
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'example', 'examples']);
 
-const isNullType = (schema: unknown) => typeof schema === 'object' && schema !== null && Object.keys(schema).length === 1 && (schema as { type?: unknown }).type === 'null';
+const isNullType = (schema: unknown) =>
+  typeof schema === 'object' &&
+  schema !== null &&
+  Object.keys(schema).length === 1 &&
+  (schema as { type?: unknown }).type === 'null';
 
 /** Keywords that only apply to objects (or only annotate): a schema of these accepts `null` once its type allows it. */
 const OBJECT_ONLY = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
-  'dependentRequired', 'dependentSchemas', 'title', 'description', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'default', 'format',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'title',
+  'description',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'default',
+  'format',
 ]);
 
 /**
@@ -143,19 +172,28 @@ function nullFirst(components: Record<string, unknown>) {
   const prefix = `${COMPONENTS_ID}#/$defs/`;
   const target = (schema: unknown): unknown => {
     const ref = (schema as { $ref?: unknown }).$ref;
-    return typeof ref === 'string' && ref.startsWith(prefix) && Object.keys(schema as object).length === 1 ? components[ref.slice(prefix.length)] : schema;
+    return typeof ref === 'string' && ref.startsWith(prefix) && Object.keys(schema as object).length === 1
+      ? components[ref.slice(prefix.length)]
+      : schema;
   };
   const rewrite = (schema: unknown): unknown => {
     if (Array.isArray(schema)) return schema.map(rewrite);
     if (typeof schema !== 'object' || schema === null) return schema;
-    const out: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, DATA_KEYWORDS.has(k) ? v : rewrite(v)]));
+    const out: Record<string, unknown> = Object.fromEntries(
+      Object.entries(schema).map(([k, v]) => [k, DATA_KEYWORDS.has(k) ? v : rewrite(v)]),
+    );
     const oneOf = out.oneOf;
     if (Array.isArray(oneOf) && oneOf.length === 2) {
       const other = isNullType(oneOf[0]) ? oneOf[1] : isNullType(oneOf[1]) ? oneOf[0] : undefined;
       if (other !== undefined && refusesNull(other, components)) {
         const object = target(other) as Record<string, unknown> | undefined;
-        const widen = object?.type === 'object' && Object.keys(object).every((k) => OBJECT_ONLY.has(k) || k.startsWith('x-'));
-        if (widen && !Object.keys(out).some((k) => k !== 'oneOf' && !OBJECT_ONLY.has(k) && !k.startsWith('x-')) && !('type' in out)) {
+        const widen =
+          object?.type === 'object' && Object.keys(object).every((k) => OBJECT_ONLY.has(k) || k.startsWith('x-'));
+        if (
+          widen &&
+          !Object.keys(out).some((k) => k !== 'oneOf' && !OBJECT_ONLY.has(k) && !k.startsWith('x-')) &&
+          !('type' in out)
+        ) {
           delete out.oneOf;
           return { ...out, ...(rewrite(object) as object), type: ['object', 'null'] };
         }
@@ -224,7 +262,8 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
       if (!json?.content.schema) continue;
       const schema = toJsonSchema(json.content.schema, componentRef);
       const key = JSON.stringify(schema);
-      const bareRef = Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? String(schema.$ref) : undefined;
+      const bareRef =
+        Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? String(schema.$ref) : undefined;
       let exportName = responseExports.get(key) ?? (bareRef ? schemaExportOf(index, bareRef) : undefined);
       if (!exportName) {
         const id = `${ID_BASE}responses/${entry.operationId}/${status}`;
@@ -288,16 +327,24 @@ function requestSchema(
     type: 'object',
     properties: {
       params: sharedPart(part('path')),
-      query: rules.length === 0 ? query : { allOf: [query, ...rules.map((rule) => ({ type: 'object', ...toJsonSchema(rule, componentRef) }))] },
+      query:
+        rules.length === 0
+          ? query
+          : { allOf: [query, ...rules.map((rule) => ({ type: 'object', ...toJsonSchema(rule, componentRef) }))] },
       headers: sharedPart(part('header', true)),
     },
     required: ['params', 'query', 'headers'],
   };
-  const queryRules = rules.map((rule, n) => (typeof rule.description === 'string' ? rule.description : `rule ${n + 1} across the query parameters`));
-  const body = entry.operation.requestBody ? resolve<{ required?: boolean; content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
+  const queryRules = rules.map((rule, n) =>
+    typeof rule.description === 'string' ? rule.description : `rule ${n + 1} across the query parameters`,
+  );
+  const body = entry.operation.requestBody
+    ? resolve<{ required?: boolean; content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody)
+    : undefined;
   const [mediaType, media] = Object.entries(body?.content ?? {})[0] ?? [];
   if (body?.required && mediaType) (schema.required as string[]).push('body');
-  if (mediaType && media?.schema && /json/i.test(mediaType)) return { schema, jsonBody: toJsonSchema(media.schema, componentRef), queryRules };
+  if (mediaType && media?.schema && /json/i.test(mediaType))
+    return { schema, jsonBody: toJsonSchema(media.schema, componentRef), queryRules };
   if (mediaType && media?.schema && /multipart\/form-data|x-www-form-urlencoded/i.test(mediaType)) {
     (schema.properties as Record<string, unknown>).body = anyFiles(toJsonSchema(media.schema, componentRef));
   }
@@ -351,7 +398,10 @@ export function withoutErrorDetails(code: string): string {
   }
   out += code.slice(from);
   const left = /\b(?:instancePath|parentData|parentDataProperty|rootData)\b/.exec(out);
-  if (left) throw new Error(`The fast validators still read the validation context: ${out.slice(left.index - 80, left.index + 80)}`);
+  if (left)
+    throw new Error(
+      `The fast validators still read the validation context: ${out.slice(left.index - 80, left.index + 80)}`,
+    );
   return withoutUnused(out);
 }
 
@@ -396,7 +446,11 @@ function esm(code: string): string {
     return imports.get(specifier)!;
   });
   // Pure annotations let a bundler drop what an application does not use (the module has no side effects).
-  const head = [...imports].map(([specifier, name]) => `import * as ${name}_ns from ${JSON.stringify(specifier)};\nconst ${name} = /* @__PURE__ */ __cjs(${name}_ns);`);
-  const helper = 'function __cjs(ns) { const d = ns.default; return d !== null && typeof d === "object" && d.__esModule ? d : ns; }';
+  const head = [...imports].map(
+    ([specifier, name]) =>
+      `import * as ${name}_ns from ${JSON.stringify(specifier)};\nconst ${name} = /* @__PURE__ */ __cjs(${name}_ns);`,
+  );
+  const helper =
+    'function __cjs(ns) { const d = ns.default; return d !== null && typeof d === "object" && d.__esModule ? d : ns; }';
   return `${[...head, helper].join('\n')}\n${body.replace(/^"use strict";/, '').replace(/= new RegExp\(/g, '= /* @__PURE__ */ new RegExp(')}\n`;
 }

@@ -19,7 +19,11 @@ export interface CompileOptions {
  */
 const parsedDeclarations = new Map<string, { text: string; file: ts.SourceFile }>();
 
-function parseShared(fileName: string, text: string, language: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile {
+function parseShared(
+  fileName: string,
+  text: string,
+  language: ts.ScriptTarget | ts.CreateSourceFileOptions,
+): ts.SourceFile {
   const cached = parsedDeclarations.get(fileName);
   if (cached && cached.text === text) return cached.file;
   const file = ts.createSourceFile(fileName, text, language, true);
@@ -32,10 +36,15 @@ function parseShared(fileName: string, text: string, language: ts.ScriptTarget |
  * type-checking them first (a type error in generated code fails the build). The output is deterministic: the
  * same sources give the same bytes. `banner` replaces whatever first-line comment the compiler kept.
  */
-export function compilePackage(sources: GeneratedFile[], banner: string, options: CompileOptions = {}): GeneratedFile[] {
+export function compilePackage(
+  sources: GeneratedFile[],
+  banner: string,
+  options: CompileOptions = {},
+): GeneratedFile[] {
   const virtual = new Map<string, string>();
   const packageFiles = Object.values(options.packages ?? {}).flat();
-  for (const file of [...sources, ...(options.declarations ?? []), ...packageFiles]) virtual.set(join(ROOT, file.path), file.contents);
+  for (const file of [...sources, ...(options.declarations ?? []), ...packageFiles])
+    virtual.set(join(ROOT, file.path), file.contents);
   const paths: Record<string, string[]> = {};
   for (const [name, files] of Object.entries(options.packages ?? {})) {
     const entry = files.find((f) => f.path.endsWith('/dist/index.d.ts'));
@@ -76,10 +85,18 @@ export function compilePackage(sources: GeneratedFile[], banner: string, options
   };
   const roots = sources.filter((f) => f.path.endsWith('.ts')).map((f) => join(ROOT, f.path));
   const srcDir = dirname(roots[0]!);
-  const program = ts.createProgram(roots, { ...compilerOptions, rootDir: srcDir, outDir: join(srcDir, '..', 'dist') }, host);
+  const program = ts.createProgram(
+    roots,
+    { ...compilerOptions, rootDir: srcDir, outDir: join(srcDir, '..', 'dist') },
+    host,
+  );
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) {
-    const text = ts.formatDiagnostics(diagnostics.slice(0, 10), { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' });
+    const text = ts.formatDiagnostics(diagnostics.slice(0, 10), {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => ROOT,
+      getNewLine: () => '\n',
+    });
     throw new Error(`generated TypeScript does not compile:\n${text}`);
   }
   program.emit();

@@ -17,7 +17,9 @@ export function dereference(doc: OpenApiDocument): OpenApiDocument {
       const target = lookup($ref);
       if (target === undefined) throw new Error(`Unresolvable reference ${$ref}`);
       const resolved = visit(target, [...trail, $ref]);
-      return Object.keys(siblings).length === 0 ? resolved : { ...(resolved as object), ...(visit(siblings, trail) as object) };
+      return Object.keys(siblings).length === 0
+        ? resolved
+        : { ...(resolved as object), ...(visit(siblings, trail) as object) };
     }
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item, trail)]));
   };

@@ -1,4 +1,15 @@
-import { HTTP_METHODS, type HttpMethod, type MediaType, type OpenApiDocument, type Operation, type Parameter, type PathItem, type Reference, type Response, type SecurityRequirement } from './openapi.ts';
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type MediaType,
+  type OpenApiDocument,
+  type Operation,
+  type Parameter,
+  type PathItem,
+  type Reference,
+  type Response,
+  type SecurityRequirement,
+} from './openapi.ts';
 
 export function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
@@ -91,5 +102,7 @@ export function isJsonMediaType(mediaType: string): boolean {
 
 /** The documented success status a server answers with by default: the lowest 2xx. */
 export function successStatus(entry: OperationEntry): string | undefined {
-  return Object.keys(entry.operation.responses).filter((s) => /^2\d\d$/.test(s)).sort()[0];
+  return Object.keys(entry.operation.responses)
+    .filter((s) => /^2\d\d$/.test(s))
+    .sort()[0];
 }

@@ -30,7 +30,8 @@ function facets(doc: OpenApiDocument, raw: unknown, depth: number): Facet[] {
   for (const type of types) out.push({ type, schema });
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
     // An alternative that names no kind (`required`, `not`) only constrains the others.
-    for (const alternative of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []) out.push(...facets(doc, alternative, depth + 1).filter((f) => f.type !== 'any' || key !== 'allOf'));
+    for (const alternative of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : [])
+      out.push(...facets(doc, alternative, depth + 1).filter((f) => f.type !== 'any' || key !== 'allOf'));
   }
   return out.length > 0 || schema.enum || schema.const !== undefined ? out : [{ type: 'any', schema }];
 }
@@ -52,8 +53,10 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   const patterns: Record<string, unknown> = {};
   let additional: unknown;
   for (const { schema } of all) {
-    for (const [name, value] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) properties[name] ??= value;
-    for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, unknown>)) patterns[pattern] ??= value;
+    for (const [name, value] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
+      properties[name] ??= value;
+    for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, unknown>))
+      patterns[pattern] ??= value;
     const extra = schema.additionalProperties;
     // A map (`additionalProperties` with a schema) keeps other keys, and so does a body whose fields are not all
     // documented (`x-not-shown`) or that says other fields are accepted (`true`); otherwise unknown keys are dropped.
@@ -63,7 +66,10 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   if (Object.keys(properties).length === 0 && Object.keys(patterns).length === 0) return 0;
   const shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } = { o: {} };
   for (const [name, value] of Object.entries(properties)) shape.o[name] = shapeOf(doc, value, depth + 1);
-  if (Object.keys(patterns).length > 0) shape.k = Object.fromEntries(Object.entries(patterns).map(([pattern, value]) => [pattern, shapeOf(doc, value, depth + 1)]));
+  if (Object.keys(patterns).length > 0)
+    shape.k = Object.fromEntries(
+      Object.entries(patterns).map(([pattern, value]) => [pattern, shapeOf(doc, value, depth + 1)]),
+    );
   if (additional !== undefined) shape.x = shapeOf(doc, additional, depth + 1);
   return shape;
 }
@@ -101,7 +107,9 @@ export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credenti
     if (parameter.in === 'path') p.push(parameter.name);
   }
   const out: InputShape = { q, p };
-  const body = entry.operation.requestBody ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
+  const body = entry.operation.requestBody
+    ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody)
+    : undefined;
   const media = Object.values(body?.content ?? {})[0];
   if (media) out.b = media.schema ? shapeOf(doc, media.schema) : 0;
   const z = media?.schema ? nullAsAbsent(doc, media.schema) : [];
@@ -113,7 +121,9 @@ export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credenti
 
 /** Multipart file fields of an operation with their documented maximum in bytes (`maxLength` of the file part). */
 export function fileLimits(doc: OpenApiDocument, entry: OperationEntry): Record<string, number | null> | undefined {
-  const body = entry.operation.requestBody ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody) : undefined;
+  const body = entry.operation.requestBody
+    ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody)
+    : undefined;
   const media = body?.content?.['multipart/form-data'];
   if (!media?.schema) return undefined;
   const schema = resolve<JsonSchema>(doc, media.schema as JsonSchema);
@@ -124,4 +134,3 @@ export function fileLimits(doc: OpenApiDocument, entry: OperationEntry): Record<
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
-

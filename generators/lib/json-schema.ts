@@ -1,7 +1,16 @@
 import type { JsonSchema } from './openapi.ts';
 
 /** Keywords a validator does not need: OpenAPI-only ones, and annotations that would only bloat generated code. */
-const DROPPED = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'description', 'title', 'examples', '$comment']);
+const DROPPED = new Set([
+  'example',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'description',
+  'title',
+  'examples',
+  '$comment',
+]);
 
 /**
  * Turns an OpenAPI 3.1 schema into plain JSON Schema 2020-12 for a validator: drops `x-` extensions, OpenAPI-only
@@ -28,5 +37,10 @@ const PROPERTY_MAPS = new Set(['properties', 'patternProperties', '$defs', 'depe
 /** A file: `format: binary` (OpenAPI 3.0 style) or a string with a non-text `contentMediaType` (3.1 style). */
 export function isFileSchema(schema: object): boolean {
   const { format, type, contentMediaType } = schema as { format?: unknown; type?: unknown; contentMediaType?: unknown };
-  return format === 'binary' || (type === 'string' && typeof contentMediaType === 'string' && !/^(text\/|application\/json)/i.test(contentMediaType));
+  return (
+    format === 'binary' ||
+    (type === 'string' &&
+      typeof contentMediaType === 'string' &&
+      !/^(text\/|application\/json)/i.test(contentMediaType))
+  );
 }

@@ -65,12 +65,20 @@ export function operationModels(doc: OpenApiDocument): OperationModel[] {
     seen.set(`${group}.${method}`, entry.operationId);
 
     const byIn = (where: Parameter['in']) => entry.parameters.filter((p) => p.in === where);
-    const query = byIn('query').map((p) => ({ name: p.name, style: queryStyle(doc, p), required: p.required === true }));
+    const query = byIn('query').map((p) => ({
+      name: p.name,
+      style: queryStyle(doc, p),
+      required: p.required === true,
+    }));
     const headers = byIn('header').map((p) => ({ name: p.name, required: p.required === true }));
     const body = requestBody(doc, entry.operation.requestBody);
     const successes = listResponses(doc, entry).filter((r) => /^2/.test(r.status));
     const response: ResponseKind =
-      entry.method === 'head' ? 'headers' : successes.some((r) => Object.keys(r.response.content ?? {}).some((t) => !isJsonMediaType(t))) ? 'binary' : 'json';
+      entry.method === 'head'
+        ? 'headers'
+        : successes.some((r) => Object.keys(r.response.content ?? {}).some((t) => !isJsonMediaType(t)))
+          ? 'binary'
+          : 'json';
     const responseHeaders = new Map<string, HeaderType>();
     for (const { response: r } of successes) {
       for (const [name, raw] of Object.entries(r.headers ?? {})) {
@@ -96,8 +104,14 @@ export function operationModels(doc: OpenApiDocument): OperationModel[] {
       pagination: Array.isArray(pagination) ? (pagination as string[]) : undefined,
       security: entry.security.map((requirement) => Object.keys(requirement)),
       authenticated: requiresAuthentication(entry),
-      inputOptional: byIn('path').length === 0 && !query.some((q) => q.required) && !headers.some((h) => h.required) && !body?.required,
-      errorStatuses: listResponses(doc, entry).filter((r) => /^[45]\d\d$/.test(r.status)).map((r) => Number(r.status)),
+      inputOptional:
+        byIn('path').length === 0 &&
+        !query.some((q) => q.required) &&
+        !headers.some((h) => h.required) &&
+        !body?.required,
+      errorStatuses: listResponses(doc, entry)
+        .filter((r) => /^[45]\d\d$/.test(r.status))
+        .map((r) => Number(r.status)),
       successType: response === 'json' ? successType(successes) : undefined,
       variants: variantsOf(doc, entry.operationId, operation['x-variants'], entry.parameters, successes),
     };
@@ -118,7 +132,9 @@ function namedType(schema: JsonSchema | undefined): string | undefined {
   return undefined;
 }
 
-function successType(successes: { json?: { content: { schema?: JsonSchema } }; response: { content?: Record<string, unknown> } }[]): string | undefined {
+function successType(
+  successes: { json?: { content: { schema?: JsonSchema } }; response: { content?: Record<string, unknown> } }[],
+): string | undefined {
   const types = new Set<string>();
   for (const success of successes) {
     if (!success.json) {
@@ -140,22 +156,37 @@ interface VariantsSource {
 }
 
 /** Reads and checks `x-variants`; every problem names the operation, so a wrong extension fails the build. */
-function variantsOf(doc: OpenApiDocument, operationId: string, raw: unknown, parameters: Parameter[], successes: { json?: { content: { schema?: JsonSchema } } }[]): VariantsModel | undefined {
+function variantsOf(
+  doc: OpenApiDocument,
+  operationId: string,
+  raw: unknown,
+  parameters: Parameter[],
+  successes: { json?: { content: { schema?: JsonSchema } } }[],
+): VariantsModel | undefined {
   if (raw === undefined) return undefined;
   const fail = (why: string): never => {
     throw new Error(`x-variants of ${operationId}: ${why}`);
   };
   const source = raw as VariantsSource;
-  if (typeof source.parameter !== 'string' || !source.values || typeof source.values !== 'object' || source.otherwise === undefined) fail('needs parameter, values and otherwise');
+  if (
+    typeof source.parameter !== 'string' ||
+    !source.values ||
+    typeof source.values !== 'object' ||
+    source.otherwise === undefined
+  )
+    fail('needs parameter, values and otherwise');
   const schemas = doc.components?.schemas ?? {};
   const record = (value: unknown): string => {
     const spec = typeof value === 'string' ? { schema: value } : (value as { schema?: unknown; omit?: unknown });
-    if (typeof spec.schema !== 'string' || !(spec.schema in schemas)) fail(`${JSON.stringify(value)} names no component schema`);
+    if (typeof spec.schema !== 'string' || !(spec.schema in schemas))
+      fail(`${JSON.stringify(value)} names no component schema`);
     const omit = spec.omit === undefined ? [] : spec.omit;
     if (!Array.isArray(omit) || omit.some((f) => typeof f !== 'string')) fail('omit is a list of field names');
     const name = spec.schema as string;
     const fields = omit as string[];
-    return fields.length ? `Omit<${name}, ${fields.map((f) => JSON.stringify(f)).join(' | ')}> & { ${fields.map((f) => `${JSON.stringify(f)}?: never`).join('; ')} }` : name;
+    return fields.length
+      ? `Omit<${name}, ${fields.map((f) => JSON.stringify(f)).join(' | ')}> & { ${fields.map((f) => `${JSON.stringify(f)}?: never`).join('; ')} }`
+      : name;
   };
   const json = successes.filter((s) => s.json);
   if (json.length !== 1) fail('needs exactly one JSON success response');
@@ -164,7 +195,12 @@ function variantsOf(doc: OpenApiDocument, operationId: string, raw: unknown, par
   const parameter = parameters.find((p) => p.in === 'query' && p.name === source.parameter);
   const type = [parameter?.schema ? resolve<JsonSchema>(doc, parameter.schema).type : 'string'].flat();
   const values = Object.entries(source.values!).map(([text, value]) => {
-    const typed = type.includes('boolean') && /^(true|false)$/.test(text) ? text === 'true' : type.includes('integer') && /^-?\d+$/.test(text) ? Number(text) : text;
+    const typed =
+      type.includes('boolean') && /^(true|false)$/.test(text)
+        ? text === 'true'
+        : type.includes('integer') && /^-?\d+$/.test(text)
+          ? Number(text)
+          : text;
     return { value: typed, type: record(value) };
   });
   if (values.length === 0) fail('values is empty');
@@ -183,7 +219,11 @@ function requestBody(doc: OpenApiDocument, raw: unknown): OperationModel['body']
   const body = resolve<{ required?: boolean; content?: Record<string, unknown> }>(doc, raw as { required?: boolean });
   const mediaType = Object.keys(body.content ?? {})[0];
   if (!mediaType) return undefined;
-  const kind: BodyKind = isJsonMediaType(mediaType) ? 'json' : /^multipart\/form-data/i.test(mediaType) ? 'multipart' : 'binary';
+  const kind: BodyKind = isJsonMediaType(mediaType)
+    ? 'json'
+    : /^multipart\/form-data/i.test(mediaType)
+      ? 'multipart'
+      : 'binary';
   return { kind, mediaType, required: body.required === true };
 }
 
@@ -194,4 +234,3 @@ function headerType(doc: OpenApiDocument, raw: JsonSchema | undefined): HeaderTy
   if (types.includes('boolean')) return 'boolean';
   return 'string';
 }
-

@@ -3,7 +3,9 @@
 /** `merge-requests` → `mergeRequests`, `list-project-jobs` → `listProjectJobs`. */
 export function camelCase(words: string): string {
   const parts = words.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = parts.map((p, i) => (i === 0 ? p.charAt(0).toLowerCase() + p.slice(1) : p.charAt(0).toUpperCase() + p.slice(1))).join('');
+  const joined = parts
+    .map((p, i) => (i === 0 ? p.charAt(0).toLowerCase() + p.slice(1) : p.charAt(0).toUpperCase() + p.slice(1)))
+    .join('');
   return /^[0-9]/.test(joined) ? `_${joined}` : joined || '_';
 }
 

@@ -26,7 +26,9 @@ export function patternKey(pattern: string): { prefix: string; suffix: string } 
 function keyType(key: NonNullable<ReturnType<typeof patternKey>>): ts.TypeNode {
   if ('exact' in key) return ts.factory.createLiteralTypeNode(ts.factory.createStringLiteral(key.exact));
   const string = ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);
-  return ts.factory.createTemplateLiteralType(ts.factory.createTemplateHead(key.prefix), [ts.factory.createTemplateLiteralTypeSpan(string, ts.factory.createTemplateTail(key.suffix))]);
+  return ts.factory.createTemplateLiteralType(ts.factory.createTemplateHead(key.prefix), [
+    ts.factory.createTemplateLiteralTypeSpan(string, ts.factory.createTemplateTail(key.suffix)),
+  ]);
 }
 
 const composition = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties'] as const;
@@ -36,16 +38,28 @@ const composition = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'pa
  * have a literal prefix or suffix, as its properties intersected with one template-literal index signature per
  * pattern. Undefined (openapi-typescript's own output) for any other schema.
  */
-export function patternPropertiesType(schema: Record<string, unknown>, options: TransformNodeOptions): ts.TypeNode | undefined {
+export function patternPropertiesType(
+  schema: Record<string, unknown>,
+  options: TransformNodeOptions,
+): ts.TypeNode | undefined {
   const patterns = schema.patternProperties as Record<string, object> | undefined;
   if (!patterns || typeof patterns !== 'object') return undefined;
   const keys = Object.keys(patterns).map((p) => [patternKey(p), patterns[p]!] as const);
   if (keys.some(([key]) => key === undefined)) return undefined;
-  const rest = Object.fromEntries(Object.entries(schema).filter(([name]) => !(composition as readonly string[]).includes(name)));
+  const rest = Object.fromEntries(
+    Object.entries(schema).filter(([name]) => !(composition as readonly string[]).includes(name)),
+  );
   const signatures = keys.map(([key, value]) =>
-    ts.factory.createIndexSignature(undefined, [ts.factory.createParameterDeclaration(undefined, undefined, 'key', undefined, keyType(key!))], transformSchemaObject(value as never, options)),
+    ts.factory.createIndexSignature(
+      undefined,
+      [ts.factory.createParameterDeclaration(undefined, undefined, 'key', undefined, keyType(key!))],
+      transformSchemaObject(value as never, options),
+    ),
   );
   const signaturesType = ts.factory.createTypeLiteralNode(signatures);
-  const hasProperties = typeof schema.properties === 'object' && schema.properties !== null && Object.keys(schema.properties).length > 0;
-  return hasProperties ? ts.factory.createIntersectionTypeNode([transformSchemaObject(rest as never, options), signaturesType]) : signaturesType;
+  const hasProperties =
+    typeof schema.properties === 'object' && schema.properties !== null && Object.keys(schema.properties).length > 0;
+  return hasProperties
+    ? ts.factory.createIntersectionTypeNode([transformSchemaObject(rest as never, options), signaturesType])
+    : signaturesType;
 }

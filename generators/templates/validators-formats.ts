@@ -21,7 +21,8 @@ function twoDigits(value: string, i: number): number {
  * expression without nested repetition (V8 runs it as machine code, faster here than a loop over char codes), then
  * the calendar only for days after the 28th.
  */
-const COMMON_DATE_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const COMMON_DATE_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 /**
  * Common date-times with a real calendar date: true. Other strings (a leap second, `+0100`, a space as separator,
@@ -45,7 +46,8 @@ export function dateTime(value: string): boolean {
  * (A regular expression without nested repetition: V8 compiles it to machine code, faster here than a loop over
  * char codes. A path is `/` then segment characters and `/`, which is `(/segment)*`.)
  */
-const COMMON_URI = /^https?:\/\/[a-zA-Z0-9\-.]+(?::[0-9]*)?(?:\/[a-zA-Z0-9\-._~!$&'()*+,;=:@/]*)?(?:\?[a-zA-Z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[a-zA-Z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
+const COMMON_URI =
+  /^https?:\/\/[a-zA-Z0-9\-.]+(?::[0-9]*)?(?:\/[a-zA-Z0-9\-._~!$&'()*+,;=:@/]*)?(?:\?[a-zA-Z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[a-zA-Z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
 
 export function uri(value: string): boolean {
   return COMMON_URI.test(value) || exactUri(value);

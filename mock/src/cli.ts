@@ -31,19 +31,34 @@ const { values } = (() => {
   }
 })();
 if (values.help) {
-  console.log(`${usage}\n  --strict  refuse, with 400 naming the field, what the Service tolerates (string booleans, writes in the query, forms, unknown fields)\n  --quiet   no access log`);
+  console.log(
+    `${usage}\n  --strict  refuse, with 400 naming the field, what the Service tolerates (string booleans, writes in the query, forms, unknown fields)\n  --quiet   no access log`,
+  );
   process.exit(0);
 }
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
 
 const document = await loadDocument().catch((error: Error) => fail(error.message));
-const mock = await startMock({ document, port, host: values.host, strict: values.strict, log: values.quiet ? undefined : (line) => console.log(line) }).catch((error: NodeJS.ErrnoException) =>
-  fail(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port with a free port` : `Could not start the mock: ${error.message}`),
+const mock = await startMock({
+  document,
+  port,
+  host: values.host,
+  strict: values.strict,
+  log: values.quiet ? undefined : (line) => console.log(line),
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(
+    error.code === 'EADDRINUSE'
+      ? `Port ${port} is in use: pass --port with a free port`
+      : `Could not start the mock: ${error.message}`,
+  ),
 );
 
-console.log(`Mock of ${document.info.title} ${document.info.version} listening on ${mock.url}/api/v4${values.strict ? ' (strict: only the exact form of the contract)' : ''} (started in ${Math.round(performance.now() - started)} ms)`);
+console.log(
+  `Mock of ${document.info.title} ${document.info.version} listening on ${mock.url}/api/v4${values.strict ? ' (strict: only the exact form of the contract)' : ''} (started in ${Math.round(performance.now() - started)} ms)`,
+);
 console.log(`Try: curl -H 'PRIVATE-TOKEN: any' ${mock.url}/api/v4/projects/42/jobs   (Ctrl-C to stop)`);
 let stopping = false;
 const stop = () => {

@@ -24,7 +24,9 @@ export function sharedDereferencer(doc: object): (value: unknown) => unknown {
         resolved.set(ref, target);
       }
       const siblings = Object.entries(value).filter(([key]) => key !== '$ref');
-      return siblings.length === 0 ? target : { ...(target as object), ...Object.fromEntries(siblings.map(([k, v]) => [k, visit(v, trail)])) };
+      return siblings.length === 0
+        ? target
+        : { ...(target as object), ...Object.fromEntries(siblings.map(([k, v]) => [k, visit(v, trail)])) };
     }
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) result[key] = visit(item, trail);

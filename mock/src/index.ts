@@ -4,12 +4,29 @@
  * mode, limits, credentials, CORS, the access log); Prism only chooses and renders the documented answer.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { apiPrefix, errorBody, registerServiceApi, routes, serviceApiServerOptions, type AccessLogEntry, type Handlers, type ServiceApiLimits, type ToleranceReport } from '@service-api/server';
+import {
+  apiPrefix,
+  errorBody,
+  registerServiceApi,
+  routes,
+  serviceApiServerOptions,
+  type AccessLogEntry,
+  type Handlers,
+  type ServiceApiLimits,
+  type ToleranceReport,
+} from '@service-api/server';
 import { sharedDereferencer } from './dereference.ts';
 import { loadDocument } from './document.ts';
 import { singlePageHeaders } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';
-import { documentedExamples, prismOperation, ResponseRenderer, type MockDocument, type PrismOperation, type Rendered } from './responses.ts';
+import {
+  documentedExamples,
+  prismOperation,
+  ResponseRenderer,
+  type MockDocument,
+  type PrismOperation,
+  type Rendered,
+} from './responses.ts';
 import { toleranceLogLine, violationsHeader } from './violations.ts';
 
 export type { MockDocument } from './responses.ts';
@@ -73,7 +90,8 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     }
     if (rendered.example) examples.set(request, rendered.example);
     const headers: Record<string, string> = { ...rendered.headers };
-    if (headers.link && rendered.status < 300) Object.assign(headers, singlePageHeaders(new URL(`${origin}${request.raw.url ?? '/'}`)));
+    if (headers.link && rendered.status < 300)
+      Object.assign(headers, singlePageHeaders(new URL(`${origin}${request.raw.url ?? '/'}`)));
     if ((rendered.status === 429 || rendered.status === 503) && !headers['retry-after']) headers['retry-after'] = '1';
     const report = tolerated.get(request);
     if (report) headers['sl-violations'] = violationsHeader(report);
@@ -86,17 +104,23 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     const operation = prepare(operationId);
     const preferred = parsePrefer(request.headers.prefer);
     const preference = resolvePreference(preferred, operationId, operation.examples);
-    if ('error' in preference) return { status: 400, body: { message: preference.error, examples: Object.fromEntries(operation.examples) } };
+    if ('error' in preference)
+      return { status: 400, body: { message: preference.error, examples: Object.fromEntries(operation.examples) } };
     const origin = requestOrigin(request.headers.host) ?? socketOrigin(request);
     // The Service ignores Accept: it never chooses the answer, and never makes a documented operation answer 406.
     const renderRequest = { code: preference.code, exampleKey: preference.exampleKey };
-    if (preferred.dynamic) return renderer.renderDynamic(operation.prism, renderRequest, origin).then((rendered) => answer(request, rendered, origin));
+    if (preferred.dynamic)
+      return renderer
+        .renderDynamic(operation.prism, renderRequest, origin)
+        .then((rendered) => answer(request, rendered, origin));
     return answer(request, renderer.render(operationId, operation.prism, renderRequest, origin), origin);
   };
 
   const log = options.log;
   const app = Fastify(serviceApiServerOptions({ logger: false }));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody(404, `the API is served under ${apiPrefix}`)));
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send(errorBody(404, `the API is served under ${apiPrefix}`)),
+  );
   await registerServiceApi(app, {
     handlers: Object.fromEntries(routes.map((route) => [route.id, handler])) as Handlers,
     authenticate: ({ credentials }) => (credentials.length > 0 ? caller : null),
@@ -111,8 +135,13 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
 
 /** `GET /api/v4/projects/42/jobs → 200 jobs/list-project-jobs ProjectJobs 3 ms`, and a `tolerated:` line. */
 function logRequest(log: (line: string) => void, entry: AccessLogEntry, example: string | undefined): void {
-  const path = entry.url.split('?', 1)[0]!.replace(/[^\x21-\x7e]/g, '?').slice(0, 300);
-  log(`${entry.method} ${path} → ${entry.status}${entry.operationId ? ` ${entry.operationId}` : ''}${example ? ` ${example}` : ''} ${Math.round(entry.ms)} ms`);
+  const path = entry.url
+    .split('?', 1)[0]!
+    .replace(/[^\x21-\x7e]/g, '?')
+    .slice(0, 300);
+  log(
+    `${entry.method} ${path} → ${entry.status}${entry.operationId ? ` ${entry.operationId}` : ''}${example ? ` ${example}` : ''} ${Math.round(entry.ms)} ms`,
+  );
   if (entry.tolerated) log(toleranceLogLine(entry.tolerated));
 }
 

@@ -13,7 +13,10 @@ const require = createRequire(import.meta.url);
 
 export type Either<L, R> = { _tag: 'Left'; left: L } | { _tag: 'Right'; right: R };
 export type PrismError = Error & { status?: number };
-export type PrismOutput = Either<PrismError, { output: { statusCode: number; headers?: Record<string, unknown>; body?: unknown } }>;
+export type PrismOutput = Either<
+  PrismError,
+  { output: { statusCode: number; headers?: Record<string, unknown>; body?: unknown } }
+>;
 
 export interface PrismHeader {
   name: string;
@@ -30,20 +33,26 @@ export interface Negotiated {
 }
 
 interface Negotiator {
-  negotiateOptionsForValidRequest(operation: object, options: object): (logger: object) => Either<PrismError, Negotiated>;
+  negotiateOptionsForValidRequest(
+    operation: object,
+    options: object,
+  ): (logger: object) => Either<PrismError, Negotiated>;
 }
 
 type PrismInstance = { request(input: object, operations: object[], config: object): () => Promise<PrismOutput> };
 
 /** A logger that drops every line, for Prism's calls that take one. */
 export const silentLogger: Record<string, unknown> = {};
-for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log']) silentLogger[level] = () => undefined;
+for (const level of ['trace', 'debug', 'info', 'success', 'warn', 'error', 'fatal', 'log'])
+  silentLogger[level] = () => undefined;
 silentLogger.child = () => silentLogger;
 
 let negotiatorModule: Negotiator | undefined;
 /** Prism's choice of the documented response, media type and example for a request's `code`/`exampleKey`. */
 export const negotiator = (): Negotiator =>
-  (negotiatorModule ??= (require('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default);
+  (negotiatorModule ??= (
+    require('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }
+  ).default);
 
 let sampler: { sample(schema: object, options: object, spec?: object): unknown } | undefined;
 /** The static sample Prism renders for a schema without an example. */
@@ -55,6 +64,18 @@ export const sample = (schema: object, operation: object): unknown => {
 let dynamicPrism: Promise<PrismInstance> | undefined;
 /** A Prism instance that only mocks (no validation, security or proxying), loaded the first time it is needed. */
 export const prismInstance = (): Promise<PrismInstance> =>
-  (dynamicPrism ??= import('@stoplight/prism-http').then(({ createInstance }) =>
-    createInstance({ mock: { dynamic: true }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false } as never, { logger: silentLogger as never }) as unknown as PrismInstance,
+  (dynamicPrism ??= import('@stoplight/prism-http').then(
+    ({ createInstance }) =>
+      createInstance(
+        {
+          mock: { dynamic: true },
+          checkSecurity: false,
+          validateRequest: false,
+          validateResponse: false,
+          errors: false,
+          upstreamProxy: undefined,
+          isProxy: false,
+        } as never,
+        { logger: silentLogger as never },
+      ) as unknown as PrismInstance,
   ));

@@ -28,7 +28,12 @@ export interface MockDocument {
  * Prism's view of one operation, read by Prism's own reader from a copy of the document that holds only that path
  * item, dereferenced: a few milliseconds, done the first time the operation is answered.
  */
-export function prismOperation(document: MockDocument, dereference: (value: unknown) => unknown, path: string, method: string): PrismOperation {
+export function prismOperation(
+  document: MockDocument,
+  dereference: (value: unknown) => unknown,
+  path: string,
+  method: string,
+): PrismOperation {
   const item = dereference(document.paths[path] ?? {}) as Record<string, unknown>;
   const single = { ...document, paths: { [path]: { parameters: item.parameters, [method]: item[method] } } };
   const [operation] = transformOas3Operations(single as never) as unknown as PrismOperation[];
@@ -38,7 +43,12 @@ export function prismOperation(document: MockDocument, dereference: (value: unkn
 
 /** Documented status → the example names of its first media type. */
 export function documentedExamples(operation: PrismOperation): Map<string, string[]> {
-  return new Map(operation.responses.map((response) => [response.code, (response.contents?.[0]?.examples ?? []).flatMap((e) => (e.key ? [e.key] : []))]));
+  return new Map(
+    operation.responses.map((response) => [
+      response.code,
+      (response.contents?.[0]?.examples ?? []).flatMap((e) => (e.key ? [e.key] : [])),
+    ]),
+  );
 }
 
 export interface Rendered {
@@ -89,7 +99,13 @@ export class ResponseRenderer {
   async renderDynamic(operation: PrismOperation, request: RenderRequest, origin: string): Promise<Rendered | Error> {
     // Prism routes the request among the operations it is given: here only this one, at a path its template matches.
     const input = { method: operation.method, url: { path: operation.path.replace(/\{[^}]+\}/g, '1') }, headers: {} };
-    const config = { mock: { dynamic: true, code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey } };
+    const config = {
+      mock: {
+        dynamic: true,
+        code: request.code === undefined ? undefined : String(request.code),
+        exampleKey: request.exampleKey,
+      },
+    };
     let result: PrismOutput;
     try {
       result = await (await prismInstance()).request(input, [operation], config)();
@@ -99,8 +115,12 @@ export class ResponseRenderer {
     if (result._tag === 'Left') return result.left;
     const { statusCode, headers = {}, body } = result.right.output;
     const rendered: Rendered = { status: statusCode, headers: {} };
-    for (const [name, value] of Object.entries(headers)) if (value !== undefined && value !== null) rendered.headers[name.toLowerCase()] = String(value);
-    if (body !== undefined && operation.method !== 'head') rendered.body = Buffer.from(typeof body === 'string' && !/json/i.test(rendered.headers['content-type'] ?? '') ? body : JSON.stringify(body));
+    for (const [name, value] of Object.entries(headers))
+      if (value !== undefined && value !== null) rendered.headers[name.toLowerCase()] = String(value);
+    if (body !== undefined && operation.method !== 'head')
+      rendered.body = Buffer.from(
+        typeof body === 'string' && !/json/i.test(rendered.headers['content-type'] ?? '') ? body : JSON.stringify(body),
+      );
     return this.rewrite(rendered, origin);
   }
 
@@ -109,14 +129,25 @@ export class ResponseRenderer {
     const host = this.exampleHost;
     if (!host) return rendered;
     const replace = (text: string) => text.split(host).join(origin);
-    const body = rendered.body && rendered.body.includes(host) ? Buffer.from(replace(rendered.body.toString('utf8'))) : rendered.body;
-    return { ...rendered, headers: Object.fromEntries(Object.entries(rendered.headers).map(([n, v]) => [n, replace(v)])), body };
+    const body =
+      rendered.body && rendered.body.includes(host)
+        ? Buffer.from(replace(rendered.body.toString('utf8')))
+        : rendered.body;
+    return {
+      ...rendered,
+      headers: Object.fromEntries(Object.entries(rendered.headers).map(([n, v]) => [n, replace(v)])),
+      body,
+    };
   }
 }
 
 /** The documented response Prism's negotiator chooses, with its example (or a static sample of its schema). */
 function renderStatic(operation: PrismOperation, request: RenderRequest): Rendered | Error {
-  const options = { code: request.code === undefined ? undefined : String(request.code), exampleKey: request.exampleKey, dynamic: false };
+  const options = {
+    code: request.code === undefined ? undefined : String(request.code),
+    exampleKey: request.exampleKey,
+    dynamic: false,
+  };
   const result = negotiator().negotiateOptionsForValidRequest(operation, options)(silentLogger);
   if (result._tag === 'Left') return result.left;
   const negotiated = result.right;
@@ -126,7 +157,8 @@ function renderStatic(operation: PrismOperation, request: RenderRequest): Render
     if (value !== undefined) headers[header.name.toLowerCase()] = value;
   }
   // A documented range (`*/*`: any media type) is not a Content-Type; the mock sends arbitrary bytes as such.
-  if (negotiated.mediaType) headers['content-type'] = negotiated.mediaType.includes('*') ? 'application/octet-stream' : negotiated.mediaType;
+  if (negotiated.mediaType)
+    headers['content-type'] = negotiated.mediaType.includes('*') ? 'application/octet-stream' : negotiated.mediaType;
   if (operation.deprecated) headers.deprecation = 'true';
   const head = operation.method === 'head';
   let value = negotiated.bodyExample?.value;
@@ -138,13 +170,17 @@ function renderStatic(operation: PrismOperation, request: RenderRequest): Render
     }
   }
   const rendered: Rendered = { status: Number(negotiated.code), headers, example: negotiated.bodyExample?.key };
-  if (value !== undefined && !head) rendered.body = Buffer.from(typeof value === 'string' && !/json/i.test(negotiated.mediaType ?? '') ? value : JSON.stringify(value));
+  if (value !== undefined && !head)
+    rendered.body = Buffer.from(
+      typeof value === 'string' && !/json/i.test(negotiated.mediaType ?? '') ? value : JSON.stringify(value),
+    );
   return rendered;
 }
 
 function headerValue(header: PrismHeader, operation: object): string | undefined {
   const example = header.examples?.[0];
-  if (example && 'value' in example) return example.value === undefined || example.value === null ? undefined : String(example.value);
+  if (example && 'value' in example)
+    return example.value === undefined || example.value === null ? undefined : String(example.value);
   if (!header.schema) return undefined;
   try {
     const value = sample(header.schema, operation);

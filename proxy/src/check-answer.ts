@@ -20,15 +20,26 @@ export function carriesBody(head: AnswerHead): boolean {
 }
 
 /** What the head of an answer disagrees with, and the documented answer its body is checked against. */
-export function checkHead(answers: Map<string, DocumentedAnswer>, head: AnswerHead): { found: Disagreement[]; answer?: DocumentedAnswer } {
+export function checkHead(
+  answers: Map<string, DocumentedAnswer>,
+  head: AnswerHead,
+): { found: Disagreement[]; answer?: DocumentedAnswer } {
   const answer = answerFor(answers, head.status);
   if (!answer) return { found: [{ kind: 'undocumented-status', detail: `status ${head.status}` }] };
   const found: Disagreement[] = [];
-  for (const name of answer.headers) if (head.headers[name] === undefined) found.push({ kind: 'missing-header', detail: `${head.status} without ${name}` });
+  for (const name of answer.headers)
+    if (head.headers[name] === undefined)
+      found.push({ kind: 'missing-header', detail: `${head.status} without ${name}` });
   // Allowed by the contract (on the hosted offering some pagination headers may be absent), but worth knowing.
-  for (const name of answer.optional) if (head.headers[name] === undefined) found.push({ kind: 'absent-optional-header', detail: `${head.status} without ${name}` });
+  for (const name of answer.optional)
+    if (head.headers[name] === undefined)
+      found.push({ kind: 'absent-optional-header', detail: `${head.status} without ${name}` });
   const type = essence(head.headers['content-type'] as string | undefined);
-  if (carriesBody(head) && type !== '' && !documentsType(answer, type)) found.push({ kind: 'undocumented-content-type', detail: `${head.status} as ${type}${answer.contentTypes.length ? ` (documented: ${answer.contentTypes.join(', ')})` : ' (no body documented)'}` });
+  if (carriesBody(head) && type !== '' && !documentsType(answer, type))
+    found.push({
+      kind: 'undocumented-content-type',
+      detail: `${head.status} as ${type}${answer.contentTypes.length ? ` (documented: ${answer.contentTypes.join(', ')})` : ' (no body documented)'}`,
+    });
   return { found, answer };
 }
 
@@ -36,7 +47,10 @@ export function checkHead(answers: Map<string, DocumentedAnswer>, head: AnswerHe
 export function checksBody(head: AnswerHead, answer: DocumentedAnswer | undefined): boolean {
   if (!answer || !carriesBody(head)) return false;
   const type = essence(head.headers['content-type'] as string | undefined);
-  return (type === 'application/json' || type.endsWith('+json')) && answer.contentTypes.some((t) => t === 'application/json' || t.endsWith('+json'));
+  return (
+    (type === 'application/json' || type.endsWith('+json')) &&
+    answer.contentTypes.some((t) => t === 'application/json' || t.endsWith('+json'))
+  );
 }
 
 /** The JSON type of a value, as a report names it. */
@@ -57,7 +71,12 @@ function at(body: unknown, pointer: string): unknown {
   return value;
 }
 
-const DECODERS: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Buffer> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+const DECODERS: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
 
 /** The body as sent before its Content-Encoding, at most `max` bytes; a string says why it cannot be checked. */
 export function decoded(bytes: Buffer, encoding: string | undefined, max: number): Buffer | string {

@@ -3,7 +3,16 @@
  * `normalizeInput`) and the generated request validators: what it sent that the contract does not describe, in a
  * tolerated form, or that the Service refuses. Findings name fields, never their values.
  */
-import { formFields, InputError, normalizeInput, parseForm, Tolerances, validateRequest, type MatchedOperation, type ServiceApiLimits } from '@service-api/server';
+import {
+  formFields,
+  InputError,
+  normalizeInput,
+  parseForm,
+  Tolerances,
+  validateRequest,
+  type MatchedOperation,
+  type ServiceApiLimits,
+} from '@service-api/server';
 import type { Disagreement } from './report.ts';
 
 /** How a request body was sent, from its media type; undefined for one the server package does not read. */
@@ -47,7 +56,9 @@ async function readBody(parts: RequestParts, limits: ServiceApiLimits): Promise<
     const contentType = String(parts.headers['content-type']);
     let form: FormData;
     try {
-      form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': contentType } }).formData();
+      form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
+        headers: { 'content-type': contentType },
+      }).formData();
     } catch {
       throw new InputError(400, 'malformed multipart body', '', 'body');
     }
@@ -71,16 +82,23 @@ export async function checkRequest(parts: RequestParts, limits: ServiceApiLimits
   const source = body === undefined ? undefined : bodySource(parts.type);
   let input: { query: Record<string, unknown>; body: unknown };
   try {
-    input = normalizeInput({ method: route.method, shape: route.input, params, query: parts.query, body, source, documented }, tolerances);
+    input = normalizeInput(
+      { method: route.method, shape: route.input, params, query: parts.query, body, source, documented },
+      tolerances,
+    );
   } catch (error) {
     if (error instanceof InputError) return [{ kind: 'refused-request', detail: withoutValues(error.message) }];
     throw error;
   }
-  const found: Disagreement[] = tolerances.list.map((t) => ({ kind: UNDOCUMENTED.test(t.problem) ? 'undocumented-parameter' : 'tolerated-form', detail: withoutValues(t.problem) }));
+  const found: Disagreement[] = tolerances.list.map((t) => ({
+    kind: UNDOCUMENTED.test(t.problem) ? 'undocumented-parameter' : 'tolerated-form',
+    detail: withoutValues(t.problem),
+  }));
   const headers: Record<string, unknown> = {};
   for (const name of route.headers ?? []) if (parts.headers[name] !== undefined) headers[name] = parts.headers[name];
   const check = validateRequest(route.id as never, { params, query: input.query, headers, body: input.body } as never);
   // The validators' messages name fields and the contract's rules (patterns, allowed values), never what was sent.
-  if (!check.valid) for (const problem of check.problems) found.push({ kind: 'refused-request', detail: problem.problem });
+  if (!check.valid)
+    for (const problem of check.problems) found.push({ kind: 'refused-request', detail: problem.problem });
   return found;
 }

@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { REPORT_PATH, startProxy } from './index.ts';
 
-const usage = 'Usage: service-api-proxy --upstream https://service.example [--port 4011] [--host 127.0.0.1] [--report report.json] [--strict] [--timeout 30000] [--quiet]';
+const usage =
+  'Usage: service-api-proxy --upstream https://service.example [--port 4011] [--host 127.0.0.1] [--report report.json] [--strict] [--timeout 30000] [--quiet]';
 const help = `${usage}
   --upstream  where every request is forwarded, unchanged (Host set to the upstream's)
   --report    file the report is written to on exit (Ctrl-C, SIGTERM) and on SIGUSR2; without it, printed to stdout
@@ -45,17 +46,30 @@ if (values.help) {
 }
 if (!values.upstream) fail(`--upstream is required\n${usage}`);
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
 const timeoutMs = Number(values.timeout);
-if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout must be a positive number of milliseconds, got "${values.timeout}"`);
+if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+  fail(`--timeout must be a positive number of milliseconds, got "${values.timeout}"`);
 try {
   new URL(values.upstream);
 } catch {
   fail(`--upstream must be a URL such as https://service.example, got "${values.upstream}"`);
 }
 
-const proxy = await startProxy({ upstream: values.upstream, port, host: values.host, strict: values.strict, timeoutMs, log: values.quiet ? undefined : (line) => console.error(line) }).catch((error: NodeJS.ErrnoException) =>
-  fail(error.code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port with a free port` : `Could not start the proxy: ${error.message}`),
+const proxy = await startProxy({
+  upstream: values.upstream,
+  port,
+  host: values.host,
+  strict: values.strict,
+  timeoutMs,
+  log: values.quiet ? undefined : (line) => console.error(line),
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(
+    error.code === 'EADDRINUSE'
+      ? `Port ${port} is in use: pass --port with a free port`
+      : `Could not start the proxy: ${error.message}`,
+  ),
 );
 
 function writeReport(): void {
@@ -69,7 +83,9 @@ function writeReport(): void {
   }
 }
 
-console.log(`Proxy to ${values.upstream} listening on ${proxy.url}${values.strict ? ' (strict: answers that break the contract become 502)' : ''}; report at ${proxy.url}${REPORT_PATH}`);
+console.log(
+  `Proxy to ${values.upstream} listening on ${proxy.url}${values.strict ? ' (strict: answers that break the contract become 502)' : ''}; report at ${proxy.url}${REPORT_PATH}`,
+);
 process.on('SIGUSR2', writeReport);
 let stopping = false;
 const stop = () => {

@@ -7,7 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-export const documentPath = fileURLToPath(import.meta.url.endsWith('.ts') ? new URL('../../generated/openapi/openapi.json', import.meta.url) : new URL('../openapi.json', import.meta.url));
+export const documentPath = fileURLToPath(
+  import.meta.url.endsWith('.ts')
+    ? new URL('../../generated/openapi/openapi.json', import.meta.url)
+    : new URL('../openapi.json', import.meta.url),
+);
 
 /** One documented answer of an operation. */
 export interface DocumentedAnswer {
@@ -52,10 +56,19 @@ export function documentedAnswers(document: Document): AnswersByOperation {
       const answers = new Map<string, DocumentedAnswer>();
       for (const [status, raw] of Object.entries(operation.responses)) {
         const response = resolve(raw, document.components?.responses);
-        const documented = Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), resolve(header, document.components?.headers).required === true] as const);
+        const documented = Object.entries(response.headers ?? {}).map(
+          ([name, header]) =>
+            [name.toLowerCase(), resolve(header, document.components?.headers).required === true] as const,
+        );
         const headers = documented.filter(([, required]) => required).map(([name]) => name);
-        const optional = documented.filter(([name, required]) => !required && RELIED_ON.has(name)).map(([name]) => name);
-        answers.set(status.toUpperCase(), { contentTypes: Object.keys(response.content ?? {}).map((type) => type.toLowerCase()), headers, optional });
+        const optional = documented
+          .filter(([name, required]) => !required && RELIED_ON.has(name))
+          .map(([name]) => name);
+        answers.set(status.toUpperCase(), {
+          contentTypes: Object.keys(response.content ?? {}).map((type) => type.toLowerCase()),
+          headers,
+          optional,
+        });
       }
       out.set(operation.operationId, answers);
     }
@@ -77,5 +90,10 @@ export function answerFor(answers: Map<string, DocumentedAnswer>, status: number
 
 /** Whether a media type (essence, lower case) is one of the documented ones. */
 export function documentsType(answer: DocumentedAnswer, type: string): boolean {
-  return answer.contentTypes.some((documented) => documented === type || documented === '*/*' || (documented.endsWith('/*') && type.startsWith(documented.slice(0, -1))));
+  return answer.contentTypes.some(
+    (documented) =>
+      documented === type ||
+      documented === '*/*' ||
+      (documented.endsWith('/*') && type.startsWith(documented.slice(0, -1))),
+  );
 }

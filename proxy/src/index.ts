@@ -3,10 +3,26 @@
  * streamed, and checks a bounded copy of both against the contract. The request is read with the server package's
  * readers and limits; hostile inputs it refuses before reading get its 4xx and are not forwarded.
  */
-import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { apiPrefix, defaultLimits, errorBody, essence, InputError, operationMatcher, parseQuery, routes, type MatchedOperation } from '@service-api/server';
+import {
+  apiPrefix,
+  defaultLimits,
+  errorBody,
+  essence,
+  InputError,
+  operationMatcher,
+  parseQuery,
+  routes,
+  type MatchedOperation,
+} from '@service-api/server';
 import { BodyMemo, checkHead, checksBody, decoded } from './check-answer.ts';
 import { bodySource, checkRequest } from './check-request.ts';
 import { loadAnswers, type AnswersByOperation } from './contract.ts';
@@ -52,7 +68,8 @@ function operationKey(method: string, path: string, matched: MatchedOperation | 
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`--upstream must be an http: or https: URL, got ${upstream.protocol}`);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new Error(`--upstream must be an http: or https: URL, got ${upstream.protocol}`);
   const base = upstream.pathname.replace(/\/$/, '');
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -82,7 +99,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const location = `${method} ${path}`;
     const rawQuery = at < 0 ? '' : url.slice(at + 1);
     // The server package's admission: bounds checked before anything is forwarded.
-    if (rawQuery.length > limits.queryLength) return refuse(request, response, 414, `the query string is longer than ${limits.queryLength} bytes`);
+    if (rawQuery.length > limits.queryLength)
+      return refuse(request, response, 414, `the query string is longer than ${limits.queryLength} bytes`);
     const matched = path.startsWith(`${apiPrefix}/`) ? match(method, path.slice(apiPrefix.length)) : undefined;
     let query: Record<string, unknown>;
     try {
@@ -93,9 +111,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     const type = essence(request.headers['content-type']);
     const bodyLimit = bodySource(type) === 'multipart' ? limits.multipartBody : limits.jsonBody;
-    if (Number(request.headers['content-length']) > bodyLimit) return refuse(request, response, 413, `the body is larger than ${bodyLimit} bytes`);
+    if (Number(request.headers['content-length']) > bodyLimit)
+      return refuse(request, response, 413, `the body is larger than ${bodyLimit} bytes`);
     const operation = operationKey(method, path, matched);
-    if (!matched) record(operation, [{ kind: 'undocumented-operation', detail: path.startsWith(`${apiPrefix}/`) ? 'no documented operation at this method and path' : `outside ${apiPrefix}` }], location);
+    if (!matched)
+      record(
+        operation,
+        [
+          {
+            kind: 'undocumented-operation',
+            detail: path.startsWith(`${apiPrefix}/`)
+              ? 'no documented operation at this method and path'
+              : `outside ${apiPrefix}`,
+          },
+        ],
+        location,
+      );
 
     const requestTee = matched && !METHODS_WITHOUT_BODY.has(method) ? new Tee(checkBytes) : undefined;
     if (requestTee) request.on('data', (chunk: Buffer) => requestTee.add(chunk));
@@ -107,19 +138,32 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           return resolve();
         }
         checkRequest({ matched, method, query, headers: request.headers, type, body: requestTee?.bytes() }, limits)
-          .then((found) => record(operation, found, location), () => report.unchecked(operation, 'request could not be checked'))
+          .then(
+            (found) => record(operation, found, location),
+            () => report.unchecked(operation, 'request could not be checked'),
+          )
           .finally(resolve);
       });
     });
 
     const headers = { ...request.headers, host: upstream.host };
-    const outgoing = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: base + url, headers, agent });
+    const outgoing = send({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method,
+      path: base + url,
+      headers,
+      agent,
+    });
     let answered = false;
     const timer = setTimeout(() => {
       if (answered) return;
       answered = true;
       report.call(operation, 504);
-      sendJson(response, 504, { message: `504 Gateway Timeout - the upstream ${upstream.origin} did not answer within ${timeoutMs} ms` });
+      sendJson(response, 504, {
+        message: `504 Gateway Timeout - the upstream ${upstream.origin} did not answer within ${timeoutMs} ms`,
+      });
       outgoing.destroy();
     }, timeoutMs);
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
@@ -127,7 +171,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (answered) return void response.destroy();
       answered = true;
       report.call(operation, 502);
-      sendJson(response, 502, { message: `502 Bad Gateway - the upstream ${upstream.origin} could not be reached (${error.code ?? error.message})` });
+      sendJson(response, 502, {
+        message: `502 Bad Gateway - the upstream ${upstream.origin} could not be reached (${error.code ?? error.message})`,
+      });
     });
     request.pipe(outgoing);
     response.on('close', () => {
@@ -140,7 +186,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answered = true;
       const status = incoming.statusCode ?? 502;
       const head = { method, status, headers: incoming.headers };
-      const { found, answer } = matched ? checkHead(answers.get(matched.route.id) ?? new Map(), head) : { found: [], answer: undefined };
+      const { found, answer } = matched
+        ? checkHead(answers.get(matched.route.id) ?? new Map(), head)
+        : { found: [], answer: undefined };
       const checking = matched !== undefined && checksBody(head, answer);
       const finish = (bodyFound: Disagreement[]) => {
         report.call(operation, status);
@@ -212,8 +260,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return;
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify(status === 431 ? { message: '431 Request Header Fields Too Large' } : errorBody(400, 'the request is malformed'));
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const body = JSON.stringify(
+      status === 431 ? { message: '431 Request Header Fields Too Large' } : errorBody(400, 'the request is malformed'),
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -240,5 +292,8 @@ function refuse(request: IncomingMessage, response: ServerResponse, status: numb
 
 /** `--strict`: the answer broke the contract; the client gets the violations instead. */
 function violation(response: ServerResponse, found: Disagreement[]): void {
-  sendJson(response, 502, { message: `502 Bad Gateway - the upstream's answer breaks the contract: ${found.map((d) => `${d.kind}: ${d.detail}`).join('; ')}`, violations: found });
+  sendJson(response, 502, {
+    message: `502 Bad Gateway - the upstream's answer breaks the contract: ${found.map((d) => `${d.kind}: ${d.detail}`).join('; ')}`,
+    violations: found,
+  });
 }

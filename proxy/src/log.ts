@@ -14,7 +14,9 @@ export function rateLimitedLog(write: (line: string) => void, perSecond: number)
       return;
     }
     if (skipped > 0) {
-      write(`… ${skipped} more disagreement line(s) not logged (at most ${perSecond} a second; the report counts them all)`);
+      write(
+        `… ${skipped} more disagreement line(s) not logged (at most ${perSecond} a second; the report counts them all)`,
+      );
       skipped = 0;
       written++;
     }

@@ -60,7 +60,16 @@ export interface ReportJson {
   since: string;
   requests: number;
   disagreements: number;
-  operations: Record<string, { calls: number; statuses: Record<string, number>; disagreements: Finding[]; unchecked?: Record<string, number>; more?: number }>;
+  operations: Record<
+    string,
+    {
+      calls: number;
+      statuses: Record<string, number>;
+      disagreements: Finding[];
+      unchecked?: Record<string, number>;
+      more?: number;
+    }
+  >;
   /** Calls and disagreements of operations past the cap on distinct operations: counted, not stored. */
   dropped: { calls: number; disagreements: number };
 }
@@ -119,7 +128,12 @@ export class Report {
       return false;
     }
     this.stored++;
-    entry.findings.set(key, { kind: disagreement.kind, detail: disagreement.detail, count: 1, first: location.length > 200 ? `${location.slice(0, 200)}…` : location });
+    entry.findings.set(key, {
+      kind: disagreement.kind,
+      detail: disagreement.detail,
+      count: 1,
+      first: location.length > 200 ? `${location.slice(0, 200)}…` : location,
+    });
     return true;
   }
 
@@ -134,15 +148,26 @@ export class Report {
     const operations: ReportJson['operations'] = {};
     for (const name of [...this.operations.keys()].sort()) {
       const entry = this.operations.get(name)!;
-      const findings = [...entry.findings.values()].sort((a, b) => (a.kind === b.kind ? (a.detail < b.detail ? -1 : 1) : a.kind < b.kind ? -1 : 1));
+      const findings = [...entry.findings.values()].sort((a, b) =>
+        a.kind === b.kind ? (a.detail < b.detail ? -1 : 1) : a.kind < b.kind ? -1 : 1,
+      );
       operations[name] = {
         calls: entry.calls,
-        statuses: Object.fromEntries([...entry.statuses].sort((a, b) => a[0] - b[0]).map(([status, count]) => [String(status), count])),
+        statuses: Object.fromEntries(
+          [...entry.statuses].sort((a, b) => a[0] - b[0]).map(([status, count]) => [String(status), count]),
+        ),
         disagreements: findings.map((f) => ({ ...f })),
         ...(entry.unchecked.size > 0 ? { unchecked: Object.fromEntries(entry.unchecked) } : {}),
         ...(entry.more > 0 ? { more: entry.more } : {}),
       };
     }
-    return { upstream: this.upstream, since: this.since, requests: this.requests, disagreements: this.total, operations, dropped: { calls: this.droppedCalls, disagreements: this.droppedDisagreements } };
+    return {
+      upstream: this.upstream,
+      since: this.since,
+      requests: this.requests,
+      disagreements: this.total,
+      operations,
+      dropped: { calls: this.droppedCalls, disagreements: this.droppedDisagreements },
+    };
   }
 }

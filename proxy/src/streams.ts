@@ -1,11 +1,21 @@
 /** What the proxy does to bytes in passing: a bounded copy for checking, the headers it forwards, its own JSON answers. */
 import type { ServerResponse } from 'node:http';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'proxy-connection',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  response
+    .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+    .end(text);
 }
 
 /** The upstream's raw headers without hop-by-hop ones, as `[name, value, name, value…]`. */

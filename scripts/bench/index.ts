@@ -24,7 +24,14 @@ import * as server from './sections/server.ts';
 import * as test from './sections/test.ts';
 import * as validators from './sections/validators.ts';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, full: { type: 'boolean', default: false }, write: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    full: { type: 'boolean', default: false },
+    write: { type: 'boolean', default: false },
+  },
+});
 const rounds = values.quick ? 3 : 5;
 const full = values.full && !values.quick;
 const durationS = values.quick ? 0.5 : full ? 1.5 : 1;
@@ -33,7 +40,8 @@ const sections: Record<string, () => Promise<void>> = {
   [client.name]: () => client.run({ rounds, calls: values.quick ? 100 : 500 }),
   [bundle.name]: () => bundle.run(),
   [mock.name]: () => mock.run({ rounds, durationS, restartEachRound: full }),
-  [server.name]: () => server.run({ rounds, durationS, soakS: values.quick ? 2 : full ? 20 : 4, restartEachRound: full }),
+  [server.name]: () =>
+    server.run({ rounds, durationS, soakS: values.quick ? 2 : full ? 20 : 4, restartEachRound: full }),
   [fake.name]: () => fake.run({ rounds, durationS }),
   [fakeLoad.name]: () => fakeLoad.run(),
   [proxy.name]: () => proxy.run({ rounds, durationS }),
@@ -50,8 +58,14 @@ if (unknown?.length) {
 const started = performance.now();
 const cpu = cpus();
 console.log(`# npm run bench — ${new Date().toISOString()}`);
-console.log(`Machine: ${cpu.length} × ${cpu[0]?.model.trim()}, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}.`);
-console.log('The machine may be shared: read the spreads (min / median / max), and compare ratios taken in the same run.');
+console.log(
+  `Machine: ${cpu.length} × ${cpu[0]?.model.trim()}, Node ${process.version}; load average at start ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}.`,
+);
+console.log(
+  'The machine may be shared: read the spreads (min / median / max), and compare ratios taken in the same run.',
+);
 console.log(
   full
     ? 'Mode --full: every server started afresh each round, 1.5 s per route, 20 s soak runs.'
@@ -67,7 +81,11 @@ try {
 } finally {
   stopLoad();
 }
-console.log(`\n## Goals (${((performance.now() - started) / 1000).toFixed(0)} s in all; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')})\n`);
+console.log(
+  `\n## Goals (${((performance.now() - started) / 1000).toFixed(0)} s in all; load average now ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')})\n`,
+);
 console.log(goalsTable(goalRows(goals)));
 if (values.write) {
   writeGoals(goalRows(goals, values.quick ? ' (--quick)' : full ? ' (--full)' : ''));

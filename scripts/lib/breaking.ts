@@ -34,9 +34,21 @@ type Direction = 'request' | 'response';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const BOUNDS_UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
 const BOUNDS_LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
-const CONSTRAINTS = ['if', 'then', 'else', 'not', 'dependentRequired', 'dependentSchemas', 'pattern', 'multipleOf', 'uniqueItems', 'const'] as const;
+const CONSTRAINTS = [
+  'if',
+  'then',
+  'else',
+  'not',
+  'dependentRequired',
+  'dependentSchemas',
+  'pattern',
+  'multipleOf',
+  'uniqueItems',
+  'const',
+] as const;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 class Side {
@@ -64,7 +76,12 @@ class Side {
 
 /** The JSON types a schema admits (`null` included); `undefined` for "any". */
 function typeSet(schema: Json): Set<string> | undefined {
-  const declared = schema.type === undefined ? undefined : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+  const declared =
+    schema.type === undefined
+      ? undefined
+      : Array.isArray(schema.type)
+        ? (schema.type as string[])
+        : [schema.type as string];
   if (!declared) return undefined;
   const types = new Set(declared);
   if (schema.nullable === true) types.add('null');
@@ -100,7 +117,8 @@ function flatten(side: Side, schema: Json): Json {
     const member = raw === schema ? schema : flatten(side, side.get<Json>(raw) ?? {});
     Object.assign(properties, isObject(member.properties) ? member.properties : {});
     for (const name of (member.required as string[] | undefined) ?? []) required.add(name);
-    for (const [key, value] of Object.entries(member)) if (!(key in merged) && key !== 'properties' && key !== 'required') merged[key] = value;
+    for (const [key, value] of Object.entries(member))
+      if (!(key in merged) && key !== 'properties' && key !== 'required') merged[key] = value;
   }
   if (Object.keys(properties).length > 0) merged.properties = properties;
   if (required.size > 0) merged.required = [...required];
@@ -138,7 +156,11 @@ export class Comparison {
       for (const method of METHODS) {
         if (!isObject(item[method])) continue;
         // Path parameters may be renamed without changing the URL a client requests.
-        result.set(`${method} ${path.replace(/\{[^}]*\}/g, '{}')}`, { label: `${method.toUpperCase()} ${path}`, op: item[method] as Json, item });
+        result.set(`${method} ${path.replace(/\{[^}]*\}/g, '{}')}`, {
+          label: `${method.toUpperCase()} ${path}`,
+          op: item[method] as Json,
+          item,
+        });
       }
     }
     return result;
@@ -155,17 +177,32 @@ export class Comparison {
       }
       const count = this.differences.length;
       this.compareOperation(current.label, old, current);
-      if (this.differences.length === count && !same(old.op, current.op)) this.add('compatible', 'operation-text-changed', current.label);
+      if (this.differences.length === count && !same(old.op, current.op))
+        this.add('compatible', 'operation-text-changed', current.label);
     }
-    for (const [key, current] of after) if (!before.has(key)) this.add('compatible', 'operation-added', current.label, String(current.op.operationId ?? ''));
+    for (const [key, current] of after)
+      if (!before.has(key))
+        this.add('compatible', 'operation-added', current.label, String(current.op.operationId ?? ''));
   }
 
   private compareOperation(at: string, old: { op: Json; item: Json }, current: { op: Json; item: Json }) {
     if (old.op.operationId !== current.op.operationId) {
-      this.add('breaking', 'operation-id-changed', at, `${old.op.operationId} → ${current.op.operationId} (client method and handler key renamed)`);
+      this.add(
+        'breaking',
+        'operation-id-changed',
+        at,
+        `${old.op.operationId} → ${current.op.operationId} (client method and handler key renamed)`,
+      );
     }
-    if (!same(old.op.tags, current.op.tags)) this.add('breaking', 'operation-tag-changed', at, `${String(old.op.tags)} → ${String(current.op.tags)} (client group renamed)`);
-    if (old.op.deprecated !== true && current.op.deprecated === true) this.add('compatible', 'operation-deprecated', at);
+    if (!same(old.op.tags, current.op.tags))
+      this.add(
+        'breaking',
+        'operation-tag-changed',
+        at,
+        `${String(old.op.tags)} → ${String(current.op.tags)} (client group renamed)`,
+      );
+    if (old.op.deprecated !== true && current.op.deprecated === true)
+      this.add('compatible', 'operation-deprecated', at);
     this.compareSecurity(at, old.op, current.op);
     this.compareParameters(at, old, current);
     this.compareRequestBody(at, old.op.requestBody, current.op.requestBody);
@@ -177,13 +214,19 @@ export class Comparison {
       new Set(((op.security ?? side.doc.security ?? []) as Json[]).map((r) => Object.keys(r).sort().join('+')));
     const before = alternatives(this.before, old);
     const after = alternatives(this.after, current);
-    for (const alternative of before) if (!after.has(alternative)) this.add('breaking', 'security-alternative-removed', at, alternative || 'anonymous');
-    for (const alternative of after) if (!before.has(alternative)) this.add('compatible', 'security-alternative-added', at, alternative || 'anonymous');
+    for (const alternative of before)
+      if (!after.has(alternative)) this.add('breaking', 'security-alternative-removed', at, alternative || 'anonymous');
+    for (const alternative of after)
+      if (!before.has(alternative))
+        this.add('compatible', 'security-alternative-added', at, alternative || 'anonymous');
   }
 
   private parameters(side: Side, entry: { op: Json; item: Json }): Map<string, Json> {
     const result = new Map<string, Json>();
-    for (const raw of [...((entry.item.parameters as unknown[]) ?? []), ...((entry.op.parameters as unknown[]) ?? [])]) {
+    for (const raw of [
+      ...((entry.item.parameters as unknown[]) ?? []),
+      ...((entry.op.parameters as unknown[]) ?? []),
+    ]) {
       const parameter = side.get<Json>(raw);
       const name = parameter.in === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name);
       result.set(`${parameter.in} ${name}`, parameter);
@@ -201,9 +244,12 @@ export class Comparison {
         this.add('breaking', 'parameter-removed', where);
         continue;
       }
-      if (parameter.required !== true && next.required === true) this.add('breaking', 'parameter-newly-required', where);
-      if (parameter.required === true && next.required !== true) this.add('compatible', 'parameter-now-optional', where);
-      if (parameter.deprecated !== true && next.deprecated === true) this.add('compatible', 'parameter-deprecated', where);
+      if (parameter.required !== true && next.required === true)
+        this.add('breaking', 'parameter-newly-required', where);
+      if (parameter.required === true && next.required !== true)
+        this.add('compatible', 'parameter-now-optional', where);
+      if (parameter.deprecated !== true && next.deprecated === true)
+        this.add('compatible', 'parameter-deprecated', where);
       for (const key2 of ['style', 'explode', 'allowReserved'] as const) {
         if (!same(parameter[key2], next[key2])) this.add('breaking', 'parameter-serialization-changed', where, key2);
       }
@@ -211,7 +257,11 @@ export class Comparison {
     }
     for (const [key, parameter] of after) {
       if (before.has(key)) continue;
-      this.add(parameter.required === true ? 'breaking' : 'compatible', parameter.required === true ? 'parameter-added-required' : 'parameter-added', `${at} › ${key}`);
+      this.add(
+        parameter.required === true ? 'breaking' : 'compatible',
+        parameter.required === true ? 'parameter-added-required' : 'parameter-added',
+        `${at} › ${key}`,
+      );
     }
   }
 
@@ -221,7 +271,11 @@ export class Comparison {
     if (!old && !current) return;
     const where = `${at} › body`;
     if (!old) {
-      this.add(current!.required === true ? 'breaking' : 'compatible', current!.required === true ? 'request-body-added-required' : 'request-body-added', where);
+      this.add(
+        current!.required === true ? 'breaking' : 'compatible',
+        current!.required === true ? 'request-body-added-required' : 'request-body-added',
+        where,
+      );
       return;
     }
     if (!current) {
@@ -238,7 +292,8 @@ export class Comparison {
       if (!next) this.add('breaking', `${direction}-media-type-removed`, `${at} ${type}`);
       else this.compareSchema(direction, `${at} ${type}`, (media as Json).schema, (next as Json).schema);
     }
-    for (const type of Object.keys(current)) if (!(type in old)) this.add('compatible', `${direction}-media-type-added`, `${at} ${type}`);
+    for (const type of Object.keys(current))
+      if (!(type in old)) this.add('compatible', `${direction}-media-type-added`, `${at} ${type}`);
   }
 
   private compareResponses(at: string, rawOld: unknown, rawCurrent: unknown) {
@@ -249,7 +304,11 @@ export class Comparison {
       const response = this.before.get<Json>(raw);
       if (!(status in current)) {
         // Clients read success bodies; a dropped error status only narrows what they may see.
-        this.add(/^2/.test(status) ? 'breaking' : 'compatible', /^2/.test(status) ? 'success-response-removed' : 'error-response-removed', where);
+        this.add(
+          /^2/.test(status) ? 'breaking' : 'compatible',
+          /^2/.test(status) ? 'success-response-removed' : 'error-response-removed',
+          where,
+        );
         continue;
       }
       const next = this.after.get<Json>(current[status]);
@@ -259,28 +318,44 @@ export class Comparison {
       for (const [name, header] of Object.entries(oldHeaders)) {
         const found = lower.get(name.toLowerCase());
         if (!found) this.add('breaking', 'response-header-removed', `${where} › header ${name}`);
-        else this.compareSchema('response', `${where} › header ${name}`, this.before.get<Json>(header).schema, this.after.get<Json>(found).schema);
+        else
+          this.compareSchema(
+            'response',
+            `${where} › header ${name}`,
+            this.before.get<Json>(header).schema,
+            this.after.get<Json>(found).schema,
+          );
       }
       for (const name of Object.keys(newHeaders)) {
-        if (!Object.keys(oldHeaders).some((o) => o.toLowerCase() === name.toLowerCase())) this.add('compatible', 'response-header-added', `${where} › header ${name}`);
+        if (!Object.keys(oldHeaders).some((o) => o.toLowerCase() === name.toLowerCase()))
+          this.add('compatible', 'response-header-added', `${where} › header ${name}`);
       }
       this.compareContent('response', where, response.content as Json | undefined, next.content as Json | undefined);
     }
-    for (const status of Object.keys(current)) if (!(status in old)) this.add('compatible', 'response-added', `${at} › ${status}`);
+    for (const status of Object.keys(current))
+      if (!(status in old)) this.add('compatible', 'response-added', `${at} › ${status}`);
   }
 
   private compareComponents() {
     const before = (this.before.doc.components?.schemas ?? {}) as Json;
     const after = (this.after.doc.components?.schemas ?? {}) as Json;
     for (const name of Object.keys(before)) {
-      if (!(name in after)) this.add('breaking', 'component-schema-removed', `components.schemas.${name}`, 'the generated type alias disappears');
+      if (!(name in after))
+        this.add(
+          'breaking',
+          'component-schema-removed',
+          `components.schemas.${name}`,
+          'the generated type alias disappears',
+        );
     }
-    for (const name of Object.keys(after)) if (!(name in before)) this.add('compatible', 'component-schema-added', `components.schemas.${name}`);
+    for (const name of Object.keys(after))
+      if (!(name in before)) this.add('compatible', 'component-schema-added', `components.schemas.${name}`);
     // Examples document; operations reach them by reference, so their changes are counted here.
     const oldExamples = (this.before.doc.components?.examples ?? {}) as Json;
     const newExamples = (this.after.doc.components?.examples ?? {}) as Json;
     for (const name of new Set([...Object.keys(oldExamples), ...Object.keys(newExamples)])) {
-      if (!same(oldExamples[name], newExamples[name])) this.add('compatible', 'example-changed', `components.examples.${name}`);
+      if (!same(oldExamples[name], newExamples[name]))
+        this.add('compatible', 'example-changed', `components.examples.${name}`);
     }
   }
 
@@ -295,7 +370,12 @@ export class Comparison {
     if (guard) this.visiting.add(guard);
     try {
       const view = (side: Side, node: Json) => flatten(side, unwrapNullable(side, node));
-      this.compareResolved(direction, at, view(this.before, (old.node as Json) ?? {}), view(this.after, (current.node as Json) ?? {}));
+      this.compareResolved(
+        direction,
+        at,
+        view(this.before, (old.node as Json) ?? {}),
+        view(this.after, (current.node as Json) ?? {}),
+      );
     } finally {
       if (guard) this.visiting.delete(guard);
     }
@@ -315,7 +395,12 @@ export class Comparison {
       if (narrowed) this.add('breaking', `${direction}-type-narrowed`, at, `${show(before)} → ${show(after)}`);
       if (widened && !request) {
         const onlyNull = added.length === 1 && added[0] === 'null';
-        this.add('breaking', onlyNull ? 'response-field-newly-nullable' : 'response-type-widened', at, `${show(before)} → ${show(after)}`);
+        this.add(
+          'breaking',
+          onlyNull ? 'response-field-newly-nullable' : 'response-type-widened',
+          at,
+          `${show(before)} → ${show(after)}`,
+        );
       }
       if (widened && request) this.add('compatible', 'request-type-widened', at, `${show(before)} → ${show(after)}`);
     }
@@ -326,16 +411,32 @@ export class Comparison {
       const removed = oldEnum.filter((v) => !newEnum.some((w) => same(v, w)));
       const added = newEnum.filter((v) => !oldEnum.some((w) => same(v, w)));
       if (removed.length > 0) this.add('breaking', 'enum-value-removed', at, removed.map(String).join(', '));
-      if (added.length > 0) this.add(request ? 'compatible' : 'breaking', request ? 'request-enum-value-added' : 'response-enum-value-added', at, added.map(String).join(', '));
+      if (added.length > 0)
+        this.add(
+          request ? 'compatible' : 'breaking',
+          request ? 'request-enum-value-added' : 'response-enum-value-added',
+          at,
+          added.map(String).join(', '),
+        );
     } else if (oldEnum && !newEnum) {
       this.add(request ? 'compatible' : 'breaking', request ? 'request-enum-dropped' : 'response-enum-dropped', at);
     } else if (!oldEnum && newEnum) {
-      this.add(request ? 'breaking' : 'compatible', request ? 'request-enum-added' : 'response-enum-added', at, newEnum.map(String).join(', '));
+      this.add(
+        request ? 'breaking' : 'compatible',
+        request ? 'request-enum-added' : 'response-enum-added',
+        at,
+        newEnum.map(String).join(', '),
+      );
     }
     // Formats, bounds and other constraints bind what a client may send; in responses they do not change generated types.
     if (!same(old.format, current.format)) {
       const tighter = current.format !== undefined;
-      this.add(request && tighter ? 'breaking' : 'compatible', request && tighter ? 'request-format-added' : 'format-changed', at, `${old.format ?? '-'} → ${current.format ?? '-'}`);
+      this.add(
+        request && tighter ? 'breaking' : 'compatible',
+        request && tighter ? 'request-format-added' : 'format-changed',
+        at,
+        `${old.format ?? '-'} → ${current.format ?? '-'}`,
+      );
     }
     for (const bound of [...BOUNDS_UPPER, ...BOUNDS_LOWER]) {
       if (same(old[bound], current[bound])) continue;
@@ -343,18 +444,29 @@ export class Comparison {
       const a = old[bound] as number | undefined;
       const b = current[bound] as number | undefined;
       const tighter = b !== undefined && (a === undefined || (upper ? b < a : b > a));
-      this.add(request && tighter ? 'breaking' : 'compatible', request && tighter ? 'request-bound-tightened' : 'bound-changed', at, `${bound} ${a ?? '-'} → ${b ?? '-'}`);
+      this.add(
+        request && tighter ? 'breaking' : 'compatible',
+        request && tighter ? 'request-bound-tightened' : 'bound-changed',
+        at,
+        `${bound} ${a ?? '-'} → ${b ?? '-'}`,
+      );
     }
     for (const keyword of CONSTRAINTS) {
       if (same(old[keyword], current[keyword])) continue;
       const tighter = current[keyword] !== undefined;
-      this.add(request && tighter ? 'breaking' : 'compatible', request && tighter ? 'request-rule-added' : 'rule-changed', at, keyword);
+      this.add(
+        request && tighter ? 'breaking' : 'compatible',
+        request && tighter ? 'request-rule-added' : 'rule-changed',
+        at,
+        keyword,
+      );
     }
     if (old.deprecated !== true && current.deprecated === true) this.add('compatible', 'field-deprecated', at);
     this.compareObject(direction, at, old, current);
     this.compareAlternatives(direction, at, old, current, 'oneOf');
     this.compareAlternatives(direction, at, old, current, 'anyOf');
-    if (old.items !== undefined || current.items !== undefined) this.compareSchema(direction, `${at} › []`, old.items ?? {}, current.items ?? {});
+    if (old.items !== undefined || current.items !== undefined)
+      this.compareSchema(direction, `${at} › []`, old.items ?? {}, current.items ?? {});
   }
 
   private compareObject(direction: Direction, at: string, old: Json, current: Json) {
@@ -370,24 +482,42 @@ export class Comparison {
         continue;
       }
       if (oldRequired.has(name) && !newRequired.has(name)) {
-        this.add(request ? 'compatible' : 'breaking', request ? 'request-field-now-optional' : 'response-field-no-longer-required', field(name));
+        this.add(
+          request ? 'compatible' : 'breaking',
+          request ? 'request-field-now-optional' : 'response-field-no-longer-required',
+          field(name),
+        );
       }
       if (!oldRequired.has(name) && newRequired.has(name)) {
-        this.add(request ? 'breaking' : 'compatible', request ? 'request-field-newly-required' : 'response-field-now-required', field(name));
+        this.add(
+          request ? 'breaking' : 'compatible',
+          request ? 'request-field-newly-required' : 'response-field-now-required',
+          field(name),
+        );
       }
       this.compareSchema(direction, field(name), oldProps[name], newProps[name]);
     }
     for (const name of Object.keys(newProps)) {
       if (name in oldProps) continue;
       const required = newRequired.has(name);
-      this.add(request && required ? 'breaking' : 'compatible', request && required ? 'request-field-added-required' : `${direction}-field-added`, field(name));
+      this.add(
+        request && required ? 'breaking' : 'compatible',
+        request && required ? 'request-field-added-required' : `${direction}-field-added`,
+        field(name),
+      );
     }
     const closedBefore = old.additionalProperties === false;
     const closedAfter = current.additionalProperties === false;
-    if (!closedBefore && closedAfter) this.add(request ? 'breaking' : 'compatible', request ? 'request-extra-fields-refused' : 'response-closed', at);
+    if (!closedBefore && closedAfter)
+      this.add(request ? 'breaking' : 'compatible', request ? 'request-extra-fields-refused' : 'response-closed', at);
     if (closedBefore && !closedAfter) this.add('compatible', `${direction}-opened`, at);
     if (isObject(old.additionalProperties) || isObject(current.additionalProperties)) {
-      this.compareSchema(direction, `${at} › {}`, isObject(old.additionalProperties) ? old.additionalProperties : {}, isObject(current.additionalProperties) ? current.additionalProperties : {});
+      this.compareSchema(
+        direction,
+        `${at} › {}`,
+        isObject(old.additionalProperties) ? old.additionalProperties : {},
+        isObject(current.additionalProperties) ? current.additionalProperties : {},
+      );
     }
   }
 
@@ -401,7 +531,13 @@ export class Comparison {
     }
     const request = direction === 'request';
     const fewer = after.length < before.length;
-    if (request) this.add(fewer ? 'breaking' : 'compatible', fewer ? 'request-alternative-removed' : 'request-alternative-added', at, `${keyword} ${before.length} → ${after.length}`);
+    if (request)
+      this.add(
+        fewer ? 'breaking' : 'compatible',
+        fewer ? 'request-alternative-removed' : 'request-alternative-added',
+        at,
+        `${keyword} ${before.length} → ${after.length}`,
+      );
     else this.add('breaking', 'response-alternatives-changed', at, `${keyword} ${before.length} → ${after.length}`);
   }
 }

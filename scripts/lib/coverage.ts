@@ -50,7 +50,8 @@ export function branches(doc: OpenApiDocument, schema: unknown, seen = new Set<u
   seen.add(schema);
   const node = (isReference(schema) ? resolve<Schema>(doc, schema) : schema) as Schema;
   const out: Schema[] = [node];
-  for (const key of ['allOf', 'anyOf', 'oneOf']) for (const part of (node[key] as unknown[]) ?? []) out.push(...branches(doc, part, seen));
+  for (const key of ['allOf', 'anyOf', 'oneOf'])
+    for (const part of (node[key] as unknown[]) ?? []) out.push(...branches(doc, part, seen));
   for (const key of ['then', 'else']) if (node[key]) out.push(...branches(doc, node[key], seen));
   return out;
 }
@@ -80,7 +81,9 @@ function hasProperty(doc: OpenApiDocument, schemas: Schema[], name: string): boo
     branches(doc, schema).some(
       (b) =>
         Object.hasOwn((b.properties as object) ?? {}, name) ||
-        Object.keys((b.patternProperties as object) ?? {}).some((pattern) => name.includes('<') && new RegExp(pattern).test(sample)),
+        Object.keys((b.patternProperties as object) ?? {}).some(
+          (pattern) => name.includes('<') && new RegExp(pattern).test(sample),
+        ),
     ),
   );
 }
@@ -88,7 +91,9 @@ function hasProperty(doc: OpenApiDocument, schemas: Schema[], name: string): boo
 /** The schemas that hold an inventory resource (`Job`, `MergeRequest.user`), through the aliases; undefined when its schema is absent. */
 export function resourceSchemas(doc: OpenApiDocument, resource: string, aliases: Aliases): Schema[] | undefined {
   const [inventoryRoot, ...inventoryPath] = resource.split('.');
-  const target = aliases.resources?.[resource]?.schema ?? [aliases.resources?.[inventoryRoot!]?.schema ?? inventoryRoot, ...inventoryPath].join('.');
+  const target =
+    aliases.resources?.[resource]?.schema ??
+    [aliases.resources?.[inventoryRoot!]?.schema ?? inventoryRoot, ...inventoryPath].join('.');
   const [name = '', ...path] = target.split('.');
   const schema = (doc.components?.schemas as Record<string, Schema> | undefined)?.[name];
   if (!schema) return undefined;
@@ -100,7 +105,16 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
   const sections = new Map<string, SectionCoverage>();
   const sectionOf = (part: number, section: string) => {
     const key = `${part}:${section}`;
-    if (!sections.has(key)) sections.set(key, { part, section, operations: { covered: 0, total: 0 }, parameters: { covered: 0, total: 0 }, fields: { covered: 0, total: 0 }, missing: [], choices: [] });
+    if (!sections.has(key))
+      sections.set(key, {
+        part,
+        section,
+        operations: { covered: 0, total: 0 },
+        parameters: { covered: 0, total: 0 },
+        fields: { covered: 0, total: 0 },
+        missing: [],
+        choices: [],
+      });
     return sections.get(key)!;
   };
   const operations = new Map(listOperations(doc).map((e) => [`${e.method.toUpperCase()} ${e.path}`, e]));
@@ -117,11 +131,18 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
       continue;
     }
     cov.operations.covered += 1;
-    const bodies = Object.values(resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {}).content ?? {})
+    const bodies = Object.values(
+      resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {}).content ?? {},
+    )
       .map((media) => media.schema)
       .filter(Boolean)
       .flatMap((s) => withItems(doc, s));
-    const securityHeaders = new Set(entry.security.flatMap((req) => Object.keys(req)).filter((id) => schemes[id]?.in === 'header').map((id) => schemes[id]!.name!.toLowerCase()));
+    const securityHeaders = new Set(
+      entry.security
+        .flatMap((req) => Object.keys(req))
+        .filter((id) => schemes[id]?.in === 'header')
+        .map((id) => schemes[id]!.name!.toLowerCase()),
+    );
     for (const parameter of op.parameters) {
       const alias = aliases.parameters?.[key]?.[parameter.name];
       if (alias) cov.choices.push(`parameter ${parameter.name} of ${key}: ${alias.reason}`);
@@ -144,11 +165,14 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
   for (const resource of inventory.resources) {
     const cov = sectionOf(resource.part, resource.section);
     cov.fields.total += resource.fields.length;
-    const alias = aliases.resources?.[resource.name] ?? (resource.name.includes('.') ? undefined : aliases.resources?.[resource.name]);
+    const alias =
+      aliases.resources?.[resource.name] ??
+      (resource.name.includes('.') ? undefined : aliases.resources?.[resource.name]);
     if (alias) cov.choices.push(`resource ${resource.name} is schema ${alias.schema}: ${alias.reason}`);
     const schemas = resourceSchemas(doc, resource.name, aliases);
     if (!schemas || schemas.length === 0) {
-      if (resource.fields.length > 0 || !schemas) cov.missing.push(`resource ${resource.name} (${resource.fields.length} fields)`);
+      if (resource.fields.length > 0 || !schemas)
+        cov.missing.push(`resource ${resource.name} (${resource.fields.length} fields)`);
       continue;
     }
     for (const field of resource.fields) {

@@ -20,13 +20,23 @@ export function typeScriptFiles(root: string, folders: string[]): string[] {
 function resolveImport(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const base = resolve(dirname(from), specifier);
-  return [base, base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')].find((path) => /\.tsx?$/.test(path) && existsSync(path));
+  return [base, base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')].find(
+    (path) => /\.tsx?$/.test(path) && existsSync(path),
+  );
 }
 
 /** Each cycle as the files it joins, relative to `root` and sorted; none when the graph is acyclic. */
 export function importCycles(root: string, files: string[]): string[][] {
   const nodes = new Set(files);
-  const edges = new Map(files.map((file) => [file, ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.flatMap(({ fileName }) => resolveImport(file, fileName) ?? []).filter((target) => nodes.has(target))]));
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      ts
+        .preProcessFile(readFileSync(file, 'utf8'), true, true)
+        .importedFiles.flatMap(({ fileName }) => resolveImport(file, fileName) ?? [])
+        .filter((target) => nodes.has(target)),
+    ]),
+  );
   // Tarjan's strongly connected components.
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -52,7 +62,8 @@ export function importCycles(root: string, files: string[]): string[][] {
       onStack.delete(member);
       component.push(member);
     } while (member !== file);
-    if (component.length > 1 || edges.get(file)!.includes(file)) cycles.push(component.map((path) => relative(root, path)).sort());
+    if (component.length > 1 || edges.get(file)!.includes(file))
+      cycles.push(component.map((path) => relative(root, path)).sort());
   };
   for (const file of files) if (!index.has(file)) visit(file);
   return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));

@@ -2,7 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve as resolvePath } from 'node:path';
 import YAML from 'yaml';
 
-const COMPONENT_KINDS = ['schemas', 'parameters', 'examples', 'responses', 'headers', 'securitySchemes', 'requestBodies'];
+const COMPONENT_KINDS = [
+  'schemas',
+  'parameters',
+  'examples',
+  'responses',
+  'headers',
+  'securitySchemes',
+  'requestBodies',
+];
 const SHARED = 'components';
 
 /**
@@ -10,7 +18,30 @@ const SHARED = 'components';
  * a platform global (`Blob`, `Date` …) would shadow it in the generated modules (a binary field typed `Blob` would
  * silently become the schema).
  */
-export const RESERVED_COMPONENT_NAMES = new Set(['Array', 'ArrayBuffer', 'Blob', 'Boolean', 'Date', 'Error', 'File', 'FormData', 'Headers', 'Map', 'Number', 'Object', 'Promise', 'ReadableStream', 'Record', 'Request', 'Response', 'Set', 'String', 'Symbol', 'URL', 'URLSearchParams']);
+export const RESERVED_COMPONENT_NAMES = new Set([
+  'Array',
+  'ArrayBuffer',
+  'Blob',
+  'Boolean',
+  'Date',
+  'Error',
+  'File',
+  'FormData',
+  'Headers',
+  'Map',
+  'Number',
+  'Object',
+  'Promise',
+  'ReadableStream',
+  'Record',
+  'Request',
+  'Response',
+  'Set',
+  'String',
+  'Symbol',
+  'URL',
+  'URLSearchParams',
+]);
 
 /** Every `$ref` file target reachable from the root fragment, as absolute paths. */
 export function reachableFiles(rootFile: string): Set<string> {
@@ -62,7 +93,8 @@ export function checkLayout(openapiDir: string): string[] {
   const files = yamlFiles(openapiDir).filter((f) => f !== rootFile);
   for (const file of files) {
     const rel = relative(openapiDir, file);
-    if (!reached.has(file) && !rel.startsWith(`${SHARED}/`)) problems.push(`${rel}: not referenced from openapi.yaml (orphan fragment)`);
+    if (!reached.has(file) && !rel.startsWith(`${SHARED}/`))
+      problems.push(`${rel}: not referenced from openapi.yaml (orphan fragment)`);
   }
 
   const owners = new Map<string, string>();
@@ -70,7 +102,10 @@ export function checkLayout(openapiDir: string): string[] {
     const rel = relative(openapiDir, file);
     const kind = basename(dirname(file));
     if (!COMPONENT_KINDS.includes(kind)) continue;
-    if (RESERVED_COMPONENT_NAMES.has(basename(file, '.yaml'))) problems.push(`${rel}: "${basename(file, '.yaml')}" would shadow the global of that name in the generated TypeScript; choose another name`);
+    if (RESERVED_COMPONENT_NAMES.has(basename(file, '.yaml')))
+      problems.push(
+        `${rel}: "${basename(file, '.yaml')}" would shadow the global of that name in the generated TypeScript; choose another name`,
+      );
     const key = `${kind}/${basename(file)}`;
     const owner = owners.get(key);
     if (owner) problems.push(`${rel}: component file name also used by ${owner}; the bundle would rename one of them`);
@@ -89,10 +124,14 @@ export function checkLayout(openapiDir: string): string[] {
       problems.push(`paths["${path}"]: expected <tag>/paths/${wantedName}, found ${item.$ref}`);
       continue;
     }
-    const pathItem = YAML.parse(readFileSync(join(openapiDir, item.$ref), 'utf8')) as Record<string, { tags?: string[] }>;
+    const pathItem = YAML.parse(readFileSync(join(openapiDir, item.$ref), 'utf8')) as Record<
+      string,
+      { tags?: string[] }
+    >;
     for (const [method, operation] of Object.entries(pathItem)) {
       if (method === 'parameters' || !operation?.tags) continue;
-      if (!operation.tags.includes(tag!)) problems.push(`${item.$ref}: ${method} is tagged ${operation.tags.join(', ')} but lives in ${tag}/`);
+      if (!operation.tags.includes(tag!))
+        problems.push(`${item.$ref}: ${method} is tagged ${operation.tags.join(', ')} but lives in ${tag}/`);
     }
   }
   return problems;

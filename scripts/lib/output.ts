@@ -11,7 +11,10 @@ export interface Drift {
 
 async function listFiles(folder: string): Promise<string[]> {
   const entries = await readdir(join(ROOT, folder), { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .sort();
 }
 
 /** Compares a generator's output with what is on disk in the folder it owns. */

@@ -71,14 +71,19 @@ export function verifyReleases(dir = RELEASES_DIR, hashesFile = HASHES_FILE): st
   const present = new Set<string>();
   for (const version of listReleases(dir)) {
     const files = readdirSync(join(dir, version));
-    for (const name of RELEASE_FILES) if (!files.includes(name)) problems.push(`releases/${version}/${name} is missing`);
+    for (const name of RELEASE_FILES)
+      if (!files.includes(name)) problems.push(`releases/${version}/${name} is missing`);
     for (const name of files) {
       const key = `${version}/${name}`;
       present.add(key);
       const recorded = hashes.get(key);
       const actual = sha256(readFileSync(join(dir, version, name)));
-      if (!recorded) problems.push(`releases/${key} is not recorded in releases/SHA256SUMS (releases are written by npm run release)`);
-      else if (recorded !== actual) problems.push(`releases/${key} was modified after its release (sha256 ${actual}, released ${recorded})`);
+      if (!recorded)
+        problems.push(
+          `releases/${key} is not recorded in releases/SHA256SUMS (releases are written by npm run release)`,
+        );
+      else if (recorded !== actual)
+        problems.push(`releases/${key} was modified after its release (sha256 ${actual}, released ${recorded})`);
     }
     const json = join(dir, version, 'openapi.json');
     if (existsSync(json)) {
@@ -125,10 +130,14 @@ export function gate(input: GateInput): GateResult {
   const latest = sorted.at(-1);
   if (same) {
     for (const name of RELEASE_FILES) {
-      if (same.files[name] !== input.currentFiles[name]) failures.push(`generated/openapi/${name} differs from releases/${version}/${name}: a released version never changes, raise info.version`);
+      if (same.files[name] !== input.currentFiles[name])
+        failures.push(
+          `generated/openapi/${name} differs from releases/${version}/${name}: a released version never changes, raise info.version`,
+        );
     }
   }
-  if (latest && compareVersions(version, latest.version) < 0) failures.push(`info.version ${version} is lower than the latest release ${latest.version}`);
+  if (latest && compareVersions(version, latest.version) < 0)
+    failures.push(`info.version ${version} is lower than the latest release ${latest.version}`);
   const section = changelogSection(input.changelog, version);
   if (!section) failures.push(`CHANGELOG.md has no "## ${version}" section`);
   const baseline = latest && compareVersions(version, latest.version) > 0 ? latest : undefined;
@@ -136,9 +145,14 @@ export function gate(input: GateInput): GateResult {
   const breaking = differences.filter((d) => d.severity === 'breaking');
   if (baseline && breaking.length > 0) {
     if (!isBreakingBump(baseline.version, version)) {
-      failures.push(`${breaking.length} breaking change(s) since ${baseline.version}, but ${version} is not a major bump (below 1.0.0: a minor bump)`);
+      failures.push(
+        `${breaking.length} breaking change(s) since ${baseline.version}, but ${version} is not a major bump (below 1.0.0: a minor bump)`,
+      );
     }
-    if (section && !section.includes(BREAKING_MARK)) failures.push(`${breaking.length} breaking change(s) since ${baseline.version}, but the CHANGELOG section ${version} marks none ${BREAKING_MARK}`);
+    if (section && !section.includes(BREAKING_MARK))
+      failures.push(
+        `${breaking.length} breaking change(s) since ${baseline.version}, but the CHANGELOG section ${version} marks none ${BREAKING_MARK}`,
+      );
   }
   return { ok: failures.length === 0, version, baseline: baseline?.version ?? same?.version, differences, failures };
 }
@@ -154,11 +168,13 @@ export function formatGate(result: GateResult, limit = 25): string {
       : `Breaking-change gate: ${result.version}${result.baseline ? ' is released; the document must equal releases/' + result.version : ' (no earlier release)'}`,
   );
   const byRule = new Map<string, number>();
-  for (const d of result.differences) byRule.set(`${d.severity} ${d.rule}`, (byRule.get(`${d.severity} ${d.rule}`) ?? 0) + 1);
+  for (const d of result.differences)
+    byRule.set(`${d.severity} ${d.rule}`, (byRule.get(`${d.severity} ${d.rule}`) ?? 0) + 1);
   for (const [rule, count] of [...byRule].sort()) lines.push(`  ${String(count).padStart(5)}  ${rule}`);
   if (breaking.length > 0) {
     lines.push(`First ${Math.min(limit, breaking.length)} breaking:`);
-    for (const d of breaking.slice(0, limit)) lines.push(`  ${d.rule}: ${d.location}${d.detail ? ` (${d.detail})` : ''}`);
+    for (const d of breaking.slice(0, limit))
+      lines.push(`  ${d.rule}: ${d.location}${d.detail ? ` (${d.detail})` : ''}`);
   }
   lines.push(result.ok ? 'Verdict: pass' : `Verdict: FAIL\n${result.failures.map((f) => `  ✖ ${f}`).join('\n')}`);
   return lines.join('\n');
@@ -170,9 +186,15 @@ export function gateInputFromRepository(): GateInput {
   const published = join(ROOT, 'generated', 'openapi');
   return {
     current: JSON.parse(read(join(published, 'openapi.json'))) as OpenApiDocument,
-    currentFiles: { 'openapi.json': read(join(published, 'openapi.json')), 'openapi.yaml': read(join(published, 'openapi.yaml')) },
+    currentFiles: {
+      'openapi.json': read(join(published, 'openapi.json')),
+      'openapi.yaml': read(join(published, 'openapi.yaml')),
+    },
     releases: listReleases().map((version) => {
-      const files = { 'openapi.json': read(join(RELEASES_DIR, version, 'openapi.json')), 'openapi.yaml': read(join(RELEASES_DIR, version, 'openapi.yaml')) };
+      const files = {
+        'openapi.json': read(join(RELEASES_DIR, version, 'openapi.json')),
+        'openapi.yaml': read(join(RELEASES_DIR, version, 'openapi.yaml')),
+      };
       return { version, doc: JSON.parse(files['openapi.json']) as OpenApiDocument, files };
     }),
     changelog: read(join(ROOT, 'CHANGELOG.md')),

@@ -28,7 +28,9 @@ export const VARIES_WITH_CALLER = 'x-varies-with-caller';
 /** Every node reached from `schemas` only through a `then` or `else` branch: what it requires is conditional. */
 function conditionalNodes(doc: OpenApiDocument, schemas: Schema[]): Set<Schema> {
   const out = new Set<Schema>();
-  for (const schema of schemas) for (const node of branches(doc, schema)) for (const key of ['then', 'else']) if (node[key]) for (const b of branches(doc, node[key])) out.add(b);
+  for (const schema of schemas)
+    for (const node of branches(doc, schema))
+      for (const key of ['then', 'else']) if (node[key]) for (const b of branches(doc, node[key])) out.add(b);
   return out;
 }
 
@@ -52,14 +54,19 @@ export function acceptsNull(doc: OpenApiDocument, schema: unknown, seen = new Se
   const node = (isReference(schema) ? resolve<Schema>(doc, schema) : schema) as Schema;
   if (node.const === null || (Array.isArray(node.enum) && node.enum.includes(null))) return true;
   if (node.type !== undefined) return node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'));
-  for (const key of ['oneOf', 'anyOf'] as const) if (Array.isArray(node[key])) return (node[key] as unknown[]).some((m) => acceptsNull(doc, m, seen));
+  for (const key of ['oneOf', 'anyOf'] as const)
+    if (Array.isArray(node[key])) return (node[key] as unknown[]).some((m) => acceptsNull(doc, m, seen));
   if (Array.isArray(node.allOf)) return (node.allOf as unknown[]).every((m) => acceptsNull(doc, m, seen));
   if (node.enum !== undefined || node.const !== undefined) return false;
   return !isReference(schema) || acceptsNull(doc, node, seen);
 }
 
 /** The rule's violations in the document, as `Resource.field: problem`, for every inventory record whose schema exists. */
-export function requiredFieldViolations(doc: OpenApiDocument, inventory: RecordInventory, aliases: Aliases = {}): FieldViolation[] {
+export function requiredFieldViolations(
+  doc: OpenApiDocument,
+  inventory: RecordInventory,
+  aliases: Aliases = {},
+): FieldViolation[] {
   const violations: FieldViolation[] = [];
   for (const resource of inventory.resources) {
     const schemas = resourceSchemas(doc, resource.name, aliases);
@@ -76,14 +83,20 @@ export function requiredFieldViolations(doc: OpenApiDocument, inventory: RecordI
         continue;
       }
       const properties = holders.map((n) => (n.properties as Record<string, unknown>)[field.name]);
-      const required = nodes.some((n) => !conditional.has(n) && ((n.required as string[] | undefined) ?? []).includes(field.name));
+      const required = nodes.some(
+        (n) => !conditional.has(n) && ((n.required as string[] | undefined) ?? []).includes(field.name),
+      );
       const excused =
         tested.has(field.name) ||
         nodes.some((n) => conditional.has(n) && ((n.required as string[] | undefined) ?? []).includes(field.name)) ||
         holders.some((n) => n[VARIES_WITH_CALLER] === true) ||
-        properties.some((p) => whyOptional(isReference(p) ? { ...resolve<object>(doc, p), ...(p as object) } : p, adminView) !== undefined);
+        properties.some(
+          (p) =>
+            whyOptional(isReference(p) ? { ...resolve<object>(doc, p), ...(p as object) } : p, adminView) !== undefined,
+        );
       if (!required && !excused) violations.push({ field: id, problem: 'not required' });
-      if (field.nullable === true && !properties.some((p) => acceptsNull(doc, p))) violations.push({ field: id, problem: 'not nullable' });
+      if (field.nullable === true && !properties.some((p) => acceptsNull(doc, p)))
+        violations.push({ field: id, problem: 'not nullable' });
     }
   }
   return violations;

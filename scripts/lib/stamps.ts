@@ -23,7 +23,15 @@ const BUILD_SCRIPT = ['scripts/build.ts', 'scripts/lib/run.ts', 'scripts/lib/pat
  */
 export const LINT: Stamp = {
   file: 'lint-clean.sha256',
-  inputs: ['openapi', 'redocly.yaml', '.spectral.yaml', 'scripts/spectral', 'scripts/lib/layout.ts', ...BUILD_SCRIPT, 'package-lock.json'],
+  inputs: [
+    'openapi',
+    'redocly.yaml',
+    '.spectral.yaml',
+    'scripts/spectral',
+    'scripts/lib/layout.ts',
+    ...BUILD_SCRIPT,
+    'package-lock.json',
+  ],
 };
 
 /**
@@ -33,13 +41,24 @@ export const LINT: Stamp = {
  */
 export const GENERATED: Stamp = {
   file: 'generated-current.sha256',
-  inputs: ['openapi', 'redocly.yaml', 'generators', ...BUILD_SCRIPT, 'scripts/lib/output.ts', 'package-lock.json', 'generated'],
+  inputs: [
+    'openapi',
+    'redocly.yaml',
+    'generators',
+    ...BUILD_SCRIPT,
+    'scripts/lib/output.ts',
+    'package-lock.json',
+    'generated',
+  ],
 };
 
 async function files(path: string): Promise<string[]> {
   const entries = await readdir(join(ROOT, path), { withFileTypes: true, recursive: true }).catch(() => undefined);
   if (!entries) return [path];
-  return entries.filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .sort();
 }
 
 /**

@@ -18,7 +18,19 @@ const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
  * with their build info (`npm pack ./fake`, `./mock` and `./proxy` run `tsc -b`). Each is keyed by every input it
  * depends on.
  */
-export const TEST_CACHES = [join(WORK_DIR, LINT.file), join(WORK_DIR, GENERATED.file), join(WORK_DIR, 'fixture-packages.sha256'), TSC_BUILD_INFO, join(ROOT, 'node_modules', 'vitest', 'dist', 'tsconfig.tmp.tsbuildinfo'), join(WORK_DIR, 'fake-build'), join(ROOT, 'fake', 'dist'), join(WORK_DIR, 'mock-build'), join(ROOT, 'mock', 'dist'), join(WORK_DIR, 'proxy-build'), join(ROOT, 'proxy', 'dist')];
+export const TEST_CACHES = [
+  join(WORK_DIR, LINT.file),
+  join(WORK_DIR, GENERATED.file),
+  join(WORK_DIR, 'fixture-packages.sha256'),
+  TSC_BUILD_INFO,
+  join(ROOT, 'node_modules', 'vitest', 'dist', 'tsconfig.tmp.tsbuildinfo'),
+  join(WORK_DIR, 'fake-build'),
+  join(ROOT, 'fake', 'dist'),
+  join(WORK_DIR, 'mock-build'),
+  join(ROOT, 'mock', 'dist'),
+  join(WORK_DIR, 'proxy-build'),
+  join(ROOT, 'proxy', 'dist'),
+];
 
 export interface Step {
   name: string;
@@ -52,10 +64,22 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
     {
       name: 'typecheck',
       what: 'tsc --noEmit over the repository (with the type tests), incremental: a warm run rechecks what changed',
-      args: [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(ROOT, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', TSC_BUILD_INFO],
+      args: [
+        join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '--noEmit',
+        '-p',
+        join(ROOT, 'tsconfig.json'),
+        '--incremental',
+        '--tsBuildInfoFile',
+        TSC_BUILD_INFO,
+      ],
     },
     { name: 'gate', what: 'the breaking-change gate against the latest release', args: tsx('gate.ts') },
-    { name: 'vitest', what: 'every test file of every tier (vitest.config.ts), and the type tests', args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs] },
+    {
+      name: 'vitest',
+      what: 'every test file of every tier (vitest.config.ts), and the type tests',
+      args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs],
+    },
   ];
 }
 
@@ -80,12 +104,24 @@ export function childrenCpuSeconds(): number {
  */
 export function runStep(step: Step, live: boolean, env: NodeJS.ProcessEnv = {}): Promise<StepResult> {
   const started = performance.now();
-  const child = spawn(node, step.args, { cwd: ROOT, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(node, step.args, {
+    cwd: ROOT,
+    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve) => {
-    child.once('error', (error) => resolve({ name: step.name, code: 1, wall: (performance.now() - started) / 1000, cpu: 0, output: `${output}\n${error.message}` }));
+    child.once('error', (error) =>
+      resolve({
+        name: step.name,
+        code: 1,
+        wall: (performance.now() - started) / 1000,
+        cpu: 0,
+        output: `${output}\n${error.message}`,
+      }),
+    );
     child.once('exit', (code, signal) => {
       const wall = (performance.now() - started) / 1000;
       const cpu = cpuAtExit();
@@ -100,7 +136,12 @@ export function runStep(step: Step, live: boolean, env: NodeJS.ProcessEnv = {}):
  */
 export function machineCpuSeconds(): number {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return (user! + nice! + system! + irq! + softirq! + (steal ?? 0)) / 100;
   } catch {
     return 0;

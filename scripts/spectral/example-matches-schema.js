@@ -49,7 +49,8 @@ export default function exampleMatchesSchema(target) {
   const examples = [];
   if ('example' in target) examples.push([['example'], target.example]);
   for (const [name, example] of Object.entries(target.examples ?? {})) {
-    if (example && typeof example === 'object' && 'value' in example) examples.push([['examples', name, 'value'], example.value]);
+    if (example && typeof example === 'object' && 'value' in example)
+      examples.push([['examples', name, 'value'], example.value]);
   }
   const problems = [];
   for (const [path, value] of examples) {

@@ -6,7 +6,10 @@ export default function knownExtensions(document, options) {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (!propertyMap && key.startsWith('x-') && !allowed.has(key)) {
-        problems.push({ message: `Extension "${key}" is not documented in openapi/extensions.md`, path: [...path, key] });
+        problems.push({
+          message: `Extension "${key}" is not documented in openapi/extensions.md`,
+          path: [...path, key],
+        });
       }
       visit(value, [...path, key], !propertyMap && MAPS.has(key));
     }
@@ -16,4 +19,19 @@ export default function knownExtensions(document, options) {
 }
 
 /** Keywords whose keys are names chosen by the author (property names, example names …), not keywords. */
-const MAPS = new Set(['properties', 'patternProperties', 'examples', 'paths', 'schemas', 'parameters', 'responses', 'headers', 'securitySchemes', 'requestBodies', 'content', 'variables', 'encoding', 'value']);
+const MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'examples',
+  'paths',
+  'schemas',
+  'parameters',
+  'responses',
+  'headers',
+  'securitySchemes',
+  'requestBodies',
+  'content',
+  'variables',
+  'encoding',
+  'value',
+]);

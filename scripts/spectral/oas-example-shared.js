@@ -15,7 +15,8 @@ const startsWith = (path, prefix) => prefix.every((segment, i) => segment === '*
 
 export default function oasExampleShared(target, options, context) {
   const path = context.path ?? [];
-  const request = startsWith(path, ['components', 'requestBodies']) || startsWith(path, ['paths', '*', '*', 'requestBody']);
+  const request =
+    startsWith(path, ['components', 'requestBodies']) || startsWith(path, ['paths', '*', '*', 'requestBody']);
   const response = startsWith(path, ['components', 'responses']) || startsWith(path, ['paths', '*', '*', 'responses']);
   let key;
   try {

@@ -8,7 +8,8 @@ export default function openSchema(schema) {
     if (!node || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
     for (const keyword of ['additionalProperties', 'unevaluatedProperties']) {
-      if (node[keyword] === false) problems.push({ message: `Body schema must stay open: remove "${keyword}: false"`, path: [...path, keyword] });
+      if (node[keyword] === false)
+        problems.push({ message: `Body schema must stay open: remove "${keyword}: false"`, path: [...path, keyword] });
     }
     for (const [key, value] of Object.entries(node)) visit(value, [...path, key], seen);
   };

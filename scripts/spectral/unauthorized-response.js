@@ -5,6 +5,7 @@
 export default function unauthorizedResponse(operation, _options, context) {
   const security = operation?.security ?? context?.document?.data?.security ?? [];
   const authenticated = security.some((requirement) => Object.keys(requirement).length > 0);
-  if (authenticated && !operation?.responses?.['401']) return [{ message: 'Authenticated operation must document a 401 response', path: ['responses'] }];
+  if (authenticated && !operation?.responses?.['401'])
+    return [{ message: 'Authenticated operation must document a 401 response', path: ['responses'] }];
   return [];
 }

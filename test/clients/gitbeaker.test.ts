@@ -15,7 +15,9 @@ import { createFake } from '../../fake/src/index.ts';
 import { fakeIds, fakeTokens, gitbeakerCalls, mockIds, type CallIds } from './gitbeaker-calls.ts';
 
 /** The operation of each Fastify route of the server package (`GET /api/v4/projects/:id/jobs`). */
-const operationOfRoute = new Map(routes.map((route) => [`${route.method} ${apiPrefix}${fastifyPath(route.path)}`, route.id]));
+const operationOfRoute = new Map(
+  routes.map((route) => [`${route.method} ${apiPrefix}${fastifyPath(route.path)}`, route.id]),
+);
 
 /** The operations that logged request lines reached (`GET /api/v4/projects/42/jobs → 200 jobs/list-project-jobs …`). */
 function reached(lines: string[]): string[] {
@@ -38,7 +40,13 @@ interface Target {
 
 function mockTarget(strict: boolean): Target {
   const lines: string[] = [];
-  return { name: `mock, ${strict ? 'strict' : 'default'} mode`, strict, api: useMock({ strict, log: (line) => lines.push(line) }), lines, ids: () => mockIds };
+  return {
+    name: `mock, ${strict ? 'strict' : 'default'} mode`,
+    strict,
+    api: useMock({ strict, log: (line) => lines.push(line) }),
+    lines,
+    ids: () => mockIds,
+  };
 }
 
 /** A server built on @service-api/server whose handlers answer each operation's first documented example. */
@@ -48,7 +56,12 @@ function serverTarget(strict: boolean): Target {
     server = await startExampleServer({ strict });
   });
   afterAll(() => server?.close());
-  return { name: `server package, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${server!.origin}/api/v4`, ids: () => mockIds };
+  return {
+    name: `server package, ${strict ? 'strict' : 'default'} mode`,
+    strict,
+    api: () => `${server!.origin}/api/v4`,
+    ids: () => mockIds,
+  };
 }
 
 /** The fake on its default data set, as its administrator, with responses validated against the contract. */
@@ -60,24 +73,39 @@ function fakeTarget(strict: boolean): Target {
   beforeAll(async () => {
     fake = await createFake({ strict, validateResponses: true });
     fake.app.addHook('onResponse', async (request, reply) => {
-      lines.push(`${request.method} ${request.url.split('?', 1)[0]} → ${reply.statusCode} ${operationOfRoute.get(`${request.method} ${request.routeOptions.url}`) ?? ''}`);
+      lines.push(
+        `${request.method} ${request.url.split('?', 1)[0]} → ${reply.statusCode} ${operationOfRoute.get(`${request.method} ${request.routeOptions.url}`) ?? ''}`,
+      );
     });
     await fake.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(fake.app.server.address() as { port: number }).port}`;
-    const readme = await fetch(`${origin}/api/v4/projects/1/repository/files/README.md?ref=main`, { headers: { 'PRIVATE-TOKEN': 'admin-token' } });
+    const readme = await fetch(`${origin}/api/v4/projects/1/repository/files/README.md?ref=main`, {
+      headers: { 'PRIVATE-TOKEN': 'admin-token' },
+    });
     blob = ((await readme.json()) as { blob_id: string }).blob_id;
   });
   afterAll(() => fake?.app.close());
   const ids = (): CallIds => fakeIds(blob);
   return {
-    name: `fake, ${strict ? 'strict' : 'default'} mode`, strict, api: () => `${origin}/api/v4`, lines, ids,
+    name: `fake, ${strict ? 'strict' : 'default'} mode`,
+    strict,
+    api: () => `${origin}/api/v4`,
+    lines,
+    ids,
     // The administrator; runner creation takes a token with the create_runner scope (the group owner's); migration 1
     // is Dev's, read by its owner.
     token: (operationId) => fakeTokens[operationId] ?? 'admin-token',
   };
 }
 
-const targets: Target[] = [mockTarget(false), mockTarget(true), serverTarget(false), serverTarget(true), fakeTarget(false), fakeTarget(true)];
+const targets: Target[] = [
+  mockTarget(false),
+  mockTarget(true),
+  serverTarget(false),
+  serverTarget(true),
+  fakeTarget(false),
+  fakeTarget(true),
+];
 
 describe.each(targets)('@gitbeaker/rest against the $name', ({ name, strict, api, lines, token, ids }) => {
   // One client per token: constructing a Gitlab instance builds every resource class (about 1.5 ms each time).
@@ -90,21 +118,32 @@ describe.each(targets)('@gitbeaker/rest against the $name', ({ name, strict, api
   };
   const results: boolean[] = [];
   afterAll(() => {
-    console.log(`@gitbeaker/rest against the ${name}: ${results.filter(Boolean).length} of ${results.length} calls pass`);
+    console.log(
+      `@gitbeaker/rest against the ${name}: ${results.filter(Boolean).length} of ${results.length} calls pass`,
+    );
   });
 
-  const calls = strict ? gitbeakerCalls.map((c) => ({ ...c, expectPass: !c.tolerated })) : gitbeakerCalls.map((c) => ({ ...c, expectPass: true }));
-  it.for(calls.map((c) => [c.operationId, c] as const))('%s', async ([operationId, { call, expectPass, tolerated }]) => {
-    if (lines) lines.length = 0;
-    const outcome = await Promise.resolve()
-      .then(() => call(client(operationId), ids()))
-      .then(
-      () => ({ ok: true, status: 0 }),
-      (error: { cause?: { response?: { status?: number } }; message?: string }) => ({ ok: false, status: error.cause?.response?.status ?? 0, message: error.message }),
-    );
-    if (lines) expect(reached(lines), lines.join('\n')).toContain(operationId);
-    results.push(outcome.ok);
-    if (expectPass) expect(outcome, lines?.join('\n')).toMatchObject({ ok: true });
-    else expect(outcome, `strict mode refuses: ${tolerated}`).toMatchObject({ ok: false, status: 400 });
-  });
+  const calls = strict
+    ? gitbeakerCalls.map((c) => ({ ...c, expectPass: !c.tolerated }))
+    : gitbeakerCalls.map((c) => ({ ...c, expectPass: true }));
+  it.for(calls.map((c) => [c.operationId, c] as const))(
+    '%s',
+    async ([operationId, { call, expectPass, tolerated }]) => {
+      if (lines) lines.length = 0;
+      const outcome = await Promise.resolve()
+        .then(() => call(client(operationId), ids()))
+        .then(
+          () => ({ ok: true, status: 0 }),
+          (error: { cause?: { response?: { status?: number } }; message?: string }) => ({
+            ok: false,
+            status: error.cause?.response?.status ?? 0,
+            message: error.message,
+          }),
+        );
+      if (lines) expect(reached(lines), lines.join('\n')).toContain(operationId);
+      results.push(outcome.ok);
+      if (expectPass) expect(outcome, lines?.join('\n')).toMatchObject({ ok: true });
+      else expect(outcome, `strict mode refuses: ${tolerated}`).toMatchObject({ ok: false, status: 400 });
+    },
+  );
 });

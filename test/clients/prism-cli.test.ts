@@ -32,7 +32,9 @@ function freePort(): Promise<number> {
 beforeAll(async () => {
   const port = await freePort();
   root = `http://127.0.0.1:${port}`;
-  prism = spawn(BIN('prism'), ['mock', PUBLISHED_JSON, '-h', '127.0.0.1', '-p', String(port), '--errors', 'false'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  prism = spawn(BIN('prism'), ['mock', PUBLISHED_JSON, '-h', '127.0.0.1', '-p', String(port), '--errors', 'false'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -73,10 +75,15 @@ it('no list makes a paginating client loop', async () => {
   for (const entry of lists) {
     const request = buildRequest(doc, entry);
     const credentials = credentialsFor(doc, entry);
-    let url: URL | undefined = new URL(`${root}${request.url}${credentials.query ? `${request.url.includes('?') ? '&' : '?'}${credentials.query}` : ''}`);
+    let url: URL | undefined = new URL(
+      `${root}${request.url}${credentials.query ? `${request.url.includes('?') ? '&' : '?'}${credentials.query}` : ''}`,
+    );
     let pages = 0;
     while (url && pages < MAX_PAGES) {
-      const response: Response = await fetch(url, { method: request.method, headers: { ...request.headers, ...credentials.headers } });
+      const response: Response = await fetch(url, {
+        method: request.method,
+        headers: { ...request.headers, ...credentials.headers },
+      });
       await response.arrayBuffer();
       pages += 1;
       if (pages === 1 && response.ok) answered += 1;
@@ -85,7 +92,9 @@ it('no list makes a paginating client loop', async () => {
     if (url) report.push(`${entry.operationId}: still a next page after ${MAX_PAGES} pages`);
     else if (pages > 1) report.push(`${entry.operationId}: ${pages} pages of the same example`);
   }
-  console.log(`plain Prism CLI: ${answered} of ${lists.length} list operations answered 2xx; ${report.length} would make a client loop`);
+  console.log(
+    `plain Prism CLI: ${answered} of ${lists.length} list operations answered 2xx; ${report.length} would make a client loop`,
+  );
   expect(report).toEqual([]);
   expect(answered).toBeGreaterThan(0);
 }, 120_000);

@@ -28,9 +28,19 @@ function findPython(): { command: string; operationIds: string[] } | { missing: 
   const tried: string[] = [];
   for (const command of process.env.PYTHON ? [process.env.PYTHON] : ['python3', '/usr/bin/python3']) {
     try {
-      return { command, operationIds: JSON.parse(execFileSync(command, [scenario, '--list'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as string[] };
+      return {
+        command,
+        operationIds: JSON.parse(
+          execFileSync(command, [scenario, '--list'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+        ) as string[],
+      };
     } catch (error) {
-      tried.push(`${command}: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').at(-1)}`);
+      tried.push(
+        `${command}: ${String((error as { stderr?: string }).stderr ?? error)
+          .trim()
+          .split('\n')
+          .at(-1)}`,
+      );
     }
   }
   return { missing: `no Python imports gitlab (${tried.join('; ')}); install Debian's python3-gitlab` };
@@ -41,9 +51,12 @@ const missing = 'missing' in python ? python.missing : undefined;
 const onCi = Boolean(process.env.CI);
 if (missing && !onCi) console.warn(`python-gitlab test skipped: ${missing}`);
 
-it.skipIf(missing !== undefined && !onCi)(`python-gitlab is importable${missing ? ` (${onCi ? 'missing' : 'skipped'}: ${missing})` : ''}`, () => {
-  expect(missing, 'CI must run the Python SDK against every target: .ci/run installs python3-gitlab').toBeUndefined();
-});
+it.skipIf(missing !== undefined && !onCi)(
+  `python-gitlab is importable${missing ? ` (${onCi ? 'missing' : 'skipped'}: ${missing})` : ''}`,
+  () => {
+    expect(missing, 'CI must run the Python SDK against every target: .ci/run installs python3-gitlab').toBeUndefined();
+  },
+);
 
 /** The records the scenario names beyond the TypeScript SDK's. */
 interface PythonIds extends CallIds {
@@ -65,7 +78,12 @@ interface Outcome {
   requests: string[];
 }
 
-const mockPythonIds: PythonIds = { ...mockIds, ldapCn: 'developers', newBranch: 'feature', runnerManager: 's_0a1b2c3d4e5f' };
+const mockPythonIds: PythonIds = {
+  ...mockIds,
+  ldapCn: 'developers',
+  newBranch: 'feature',
+  runnerManager: 's_0a1b2c3d4e5f',
+};
 
 interface Target {
   name: string;
@@ -77,7 +95,16 @@ interface Target {
 const mockTarget = (): Target => {
   const lines: string[] = [];
   const api = useMock({ log: (line) => lines.push(line) });
-  return { name: 'mock', lines, settings: () => ({ url: api().replace(/\/api\/v4$/, ''), token: 'glpat-test', jobToken: 'job-token', ids: mockPythonIds }) };
+  return {
+    name: 'mock',
+    lines,
+    settings: () => ({
+      url: api().replace(/\/api\/v4$/, ''),
+      token: 'glpat-test',
+      jobToken: 'job-token',
+      ids: mockPythonIds,
+    }),
+  };
 };
 
 const serverTarget = (): Target => {
@@ -86,7 +113,10 @@ const serverTarget = (): Target => {
     server = await startExampleServer();
   });
   afterAll(() => server?.close());
-  return { name: 'server package', settings: () => ({ url: server!.origin, token: 'glpat-test', jobToken: 'job-token', ids: mockPythonIds }) };
+  return {
+    name: 'server package',
+    settings: () => ({ url: server!.origin, token: 'glpat-test', jobToken: 'job-token', ids: mockPythonIds }),
+  };
 };
 
 /**
@@ -98,7 +128,10 @@ const fakeTarget = (operationIds: string[]): Target => {
   let fake: LoggedFake | undefined;
   beforeAll(async () => {
     const data = defaultData();
-    data.ldap_group_links = [...(data.ldap_group_links ?? []), { group_id: 1, cn: 'qa', group_access: 20, provider: 'ldapmain' }];
+    data.ldap_group_links = [
+      ...(data.ldap_group_links ?? []),
+      { group_id: 1, cn: 'qa', group_access: 20, provider: 'ldapmain' },
+    ];
     fake = await startLoggedFake({ data }, lines);
   });
   afterAll(() => fake?.close());
@@ -117,33 +150,50 @@ const fakeTarget = (operationIds: string[]): Target => {
 
 const run = promisify(execFile);
 
-describe.skipIf(missing !== undefined)(`python-gitlab${missing ? ' (skipped: python-gitlab is not importable)' : ''}`, () => {
-  const { command, operationIds } = 'command' in python ? python : { command: '', operationIds: [] };
-  it('calls every operation of the contract, each once', () => {
-    expect([...operationIds].sort()).toEqual(listOperations(publishedDocument()).map((entry) => entry.operationId).sort());
-  });
-  describe.each([mockTarget(), serverTarget(), fakeTarget(operationIds)])('against the $name', ({ name, settings, lines }) => {
-    const outcomes = new Map<string, Outcome>();
-    /** The operations the target logged answering. */
-    let answered: string[] = [];
-    beforeAll(async () => {
-      const { stdout } = await run(command, [scenario, JSON.stringify(settings())], { maxBuffer: 16 * 1024 * 1024 });
-      for (const line of stdout.trim().split('\n')) {
-        const outcome = JSON.parse(line) as Outcome;
-        outcomes.set(outcome.operationId, outcome);
-      }
-      answered = lines ? await reached(lines) : [];
-    }, 60_000);
-    afterAll(() => {
-      console.log(`python-gitlab against the ${name}: ${[...outcomes.values()].filter((o) => o.ok).length} of ${outcomes.size} calls pass`);
+describe.skipIf(missing !== undefined)(
+  `python-gitlab${missing ? ' (skipped: python-gitlab is not importable)' : ''}`,
+  () => {
+    const { command, operationIds } = 'command' in python ? python : { command: '', operationIds: [] };
+    it('calls every operation of the contract, each once', () => {
+      expect([...operationIds].sort()).toEqual(
+        listOperations(publishedDocument())
+          .map((entry) => entry.operationId)
+          .sort(),
+      );
     });
+    describe.each([mockTarget(), serverTarget(), fakeTarget(operationIds)])(
+      'against the $name',
+      ({ name, settings, lines }) => {
+        const outcomes = new Map<string, Outcome>();
+        /** The operations the target logged answering. */
+        let answered: string[] = [];
+        beforeAll(async () => {
+          const { stdout } = await run(command, [scenario, JSON.stringify(settings())], {
+            maxBuffer: 16 * 1024 * 1024,
+          });
+          for (const line of stdout.trim().split('\n')) {
+            const outcome = JSON.parse(line) as Outcome;
+            outcomes.set(outcome.operationId, outcome);
+          }
+          answered = lines ? await reached(lines) : [];
+        }, 60_000);
+        afterAll(() => {
+          console.log(
+            `python-gitlab against the ${name}: ${[...outcomes.values()].filter((o) => o.ok).length} of ${outcomes.size} calls pass`,
+          );
+        });
 
-    it.for(operationIds)('%s', async (operationId) => {
-      const outcome = outcomes.get(operationId);
-      expect(outcome, 'the scenario reported the call').toBeDefined();
-      expect(await reached(outcome!.requests), outcome!.requests.join('\n')).toContain(operationId);
-      if (lines) expect(answered, 'the target answered it').toContain(operationId);
-      expect(outcome, `${outcome!.method}: ${outcome!.error}: ${outcome!.message}\n${outcome!.requests.join('\n')}`).toMatchObject({ ok: true });
-    });
-  });
-});
+        it.for(operationIds)('%s', async (operationId) => {
+          const outcome = outcomes.get(operationId);
+          expect(outcome, 'the scenario reported the call').toBeDefined();
+          expect(await reached(outcome!.requests), outcome!.requests.join('\n')).toContain(operationId);
+          if (lines) expect(answered, 'the target answered it').toContain(operationId);
+          expect(
+            outcome,
+            `${outcome!.method}: ${outcome!.error}: ${outcome!.message}\n${outcome!.requests.join('\n')}`,
+          ).toMatchObject({ ok: true });
+        });
+      },
+    );
+  },
+);

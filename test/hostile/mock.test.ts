@@ -17,17 +17,29 @@ describe('hostile inputs against the mock', { timeout: 60_000 }, () => {
   const baseline = process.memoryUsage().heapUsed;
   const origin = () => api().replace(/\/api\/v4$/, '');
 
-  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
-    const response = await sendCase(origin(), hostile, hostile.maxBodyBytes ?? 64 * 1024);
-    const text = response.body.subarray(0, 300).toString();
-    expect([hostile.expect.status].flat(), `status ${response.status}: ${text}`).toContain(response.status);
-    expect(response.truncated, 'response body too large').toBe(false);
-    expectJsonType(response.headers['content-type']);
-    if (response.status >= 400 && response.body.length > 0) expect(String((JSON.parse(response.body.toString()) as { message?: unknown }).message)).toMatch(new RegExp(`^${response.status} `));
+  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))(
+    '%s',
+    async (_name, hostile) => {
+      const response = await sendCase(origin(), hostile, hostile.maxBodyBytes ?? 64 * 1024);
+      const text = response.body.subarray(0, 300).toString();
+      expect([hostile.expect.status].flat(), `status ${response.status}: ${text}`).toContain(response.status);
+      expect(response.truncated, 'response body too large').toBe(false);
+      expectJsonType(response.headers['content-type']);
+      if (response.status >= 400 && response.body.length > 0)
+        expect(String((JSON.parse(response.body.toString()) as { message?: unknown }).message)).toMatch(
+          new RegExp(`^${response.status} `),
+        );
 
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
-    expect((await sendCase(origin(), { method: 'GET', path: '/projects/42/jobs' })).status, 'an anonymous request is still refused').toBe(401);
-    expect((await sendCase(origin(), { method: 'GET', path: '/projects/42/jobs', headers: TOKEN })).status, 'the mock still answers').toBe(200);
-    expect(process.memoryUsage().heapUsed - baseline).toBeLessThan(HEAP_GROWTH_LIMIT);
-  });
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
+      expect(
+        (await sendCase(origin(), { method: 'GET', path: '/projects/42/jobs' })).status,
+        'an anonymous request is still refused',
+      ).toBe(401);
+      expect(
+        (await sendCase(origin(), { method: 'GET', path: '/projects/42/jobs', headers: TOKEN })).status,
+        'the mock still answers',
+      ).toBe(200);
+      expect(process.memoryUsage().heapUsed - baseline).toBeLessThan(HEAP_GROWTH_LIMIT);
+    },
+  );
 });

@@ -15,14 +15,30 @@ export interface RawResponse {
  * Sends a case as written (no client-side encoding of the path) and reads at most `limit` bytes of the answer. A
  * server may answer before reading the whole body and close the connection: the answer counts, the write error not.
  */
-export function sendCase(origin: string, hostile: Pick<HostileCase, 'method' | 'path' | 'headers' | 'body'>, limit = 1024 * 1024, prefix = '/api/v4'): Promise<RawResponse> {
+export function sendCase(
+  origin: string,
+  hostile: Pick<HostileCase, 'method' | 'path' | 'headers' | 'body'>,
+  limit = 1024 * 1024,
+  prefix = '/api/v4',
+): Promise<RawResponse> {
   const body = typeof hostile.body === 'function' ? hostile.body() : hostile.body;
   const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body);
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...hostile.headers };
-    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')) headers['Content-Length'] = String(payload.length);
-    const req = request({ host: url.hostname, port: url.port, method: hostile.method, path: `${prefix}${hostile.path}`, headers, agent: false });
+    if (
+      payload !== undefined &&
+      !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')
+    )
+      headers['Content-Length'] = String(payload.length);
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      method: hostile.method,
+      path: `${prefix}${hostile.path}`,
+      headers,
+      agent: false,
+    });
     let answered = false;
     req.on('response', (res) => {
       answered = true;
@@ -39,7 +55,8 @@ export function sendCase(origin: string, hostile: Pick<HostileCase, 'method' | '
         size += chunk.length;
         chunks.push(chunk);
       });
-      const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated });
+      const finish = () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated });
       res.on('end', finish);
       res.on('error', finish);
       res.on('close', finish);

@@ -37,30 +37,38 @@ afterAll(async () => {
 });
 
 describe('hostile inputs against a server built on @service-api/server', { timeout: 60_000 }, () => {
-  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
-    const limit = hostile.maxBodyBytes ?? 64 * 1024;
-    const response = await sendCase(server.origin, hostile, limit);
-    expect([hostile.expect.status].flat(), `status ${response.status}: ${response.body.subarray(0, 300).toString()}`).toContain(response.status);
-    expect(response.truncated, 'response body too large').toBe(false);
-    expectJsonType(response.headers['content-type']);
-    if (response.status >= 400 && response.body.length > 0) {
-      const body = JSON.parse(response.body.toString()) as Record<string, unknown>;
-      expect(typeof body.message).toBe('string');
-      expect(String(body.message)).toMatch(new RegExp(`^${response.status} `));
-      expect(body).not.toHaveProperty('statusCode');
-      if (response.status === 400) {
-        expect(Array.isArray(body.errors)).toBe(true);
-        expect((body.errors as unknown[]).length).toBeLessThanOrEqual(20);
+  it.each([...hostileCases, ...requestSemanticsCases].map((c) => [c.name, c] as const))(
+    '%s',
+    async (_name, hostile) => {
+      const limit = hostile.maxBodyBytes ?? 64 * 1024;
+      const response = await sendCase(server.origin, hostile, limit);
+      expect(
+        [hostile.expect.status].flat(),
+        `status ${response.status}: ${response.body.subarray(0, 300).toString()}`,
+      ).toContain(response.status);
+      expect(response.truncated, 'response body too large').toBe(false);
+      expectJsonType(response.headers['content-type']);
+      if (response.status >= 400 && response.body.length > 0) {
+        const body = JSON.parse(response.body.toString()) as Record<string, unknown>;
+        expect(typeof body.message).toBe('string');
+        expect(String(body.message)).toMatch(new RegExp(`^${response.status} `));
+        expect(body).not.toHaveProperty('statusCode');
+        if (response.status === 400) {
+          expect(Array.isArray(body.errors)).toBe(true);
+          expect((body.errors as unknown[]).length).toBeLessThanOrEqual(20);
+        }
       }
-    }
-    if (response.status === 405) expect(response.headers.allow).toBe('GET');
+      if (response.status === 405) expect(response.headers.allow).toBe('GET');
 
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
-    expect(({} as Record<string, unknown>).private_token).toBeUndefined();
-    expect(({} as Record<string, unknown>).sudo).toBeUndefined();
-    expect((await sendCase(server.origin, { method: 'GET', path: '/user/activities' })).status).toBe(401);
-    expect((await sendCase(server.origin, { method: 'GET', path: '/projects/1/jobs', headers: TOKEN })).status).toBe(200);
-  });
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
+      expect(({} as Record<string, unknown>).private_token).toBeUndefined();
+      expect(({} as Record<string, unknown>).sudo).toBeUndefined();
+      expect((await sendCase(server.origin, { method: 'GET', path: '/user/activities' })).status).toBe(401);
+      expect((await sendCase(server.origin, { method: 'GET', path: '/projects/1/jobs', headers: TOKEN })).status).toBe(
+        200,
+      );
+    },
+  );
 
   it('gives the memory back once every case ran', () => {
     // Loose on purpose: the cases send 50 MB bodies and 100,000-key JSON; none of it may stay referenced.
@@ -75,7 +83,9 @@ describe('authentication comes first', () => {
       expect((await sendCase(partial.origin, { method: 'GET', path: '/projects/1/jobs' })).status).toBe(401);
       const answer = await sendCase(partial.origin, { method: 'GET', path: '/projects/1/jobs', headers: TOKEN });
       expect(answer.status).toBe(501);
-      expect(JSON.parse(answer.body.toString())).toEqual({ message: '501 Not Implemented - no handler for jobs/list-project-jobs' });
+      expect(JSON.parse(answer.body.toString())).toEqual({
+        message: '501 Not Implemented - no handler for jobs/list-project-jobs',
+      });
     } finally {
       await partial.close();
     }
@@ -87,22 +97,45 @@ describe('authentication comes first', () => {
     app.addHook('preParsing', async () => {
       parsing++;
     });
-    await registerServiceApi(app, { handlers: exampleHandlers(), authenticate: ({ credentials }) => credentials.length > 0 });
+    await registerServiceApi(app, {
+      handlers: exampleHandlers(),
+      authenticate: ({ credentials }) => credentials.length > 0,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-      const answer = await sendCase(origin, { method: 'POST', path: '/projects/import', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: Buffer.alloc(1024 * 1024) });
+      const answer = await sendCase(origin, {
+        method: 'POST',
+        path: '/projects/import',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+        body: Buffer.alloc(1024 * 1024),
+      });
       expect(answer.status).toBe(401);
       expect(answer.headers.connection).toBe('close');
       expect(parsing).toBe(0);
       // Nor a body sent to a method the path does not have (405) or to an unknown path (404), whatever its type.
-      for (const [method, path, status] of [['PUT', '/users/1', 405], ['POST', '/no/such/path', 404]] as const) {
-        for (const type of ['multipart/form-data; boundary=x', 'application/json', 'application/x-www-form-urlencoded']) {
-          expect((await sendCase(origin, { method, path, headers: { ...TOKEN, 'Content-Type': type }, body: '--x\r\n{' })).status).toBe(status);
+      for (const [method, path, status] of [
+        ['PUT', '/users/1', 405],
+        ['POST', '/no/such/path', 404],
+      ] as const) {
+        for (const type of [
+          'multipart/form-data; boundary=x',
+          'application/json',
+          'application/x-www-form-urlencoded',
+        ]) {
+          expect(
+            (await sendCase(origin, { method, path, headers: { ...TOKEN, 'Content-Type': type }, body: '--x\r\n{' }))
+              .status,
+          ).toBe(status);
         }
       }
       expect(parsing).toBe(0);
-      await sendCase(origin, { method: 'POST', path: '/projects/import', headers: { ...TOKEN, 'Content-Type': 'multipart/form-data; boundary=x' }, body: 'x' });
+      await sendCase(origin, {
+        method: 'POST',
+        path: '/projects/import',
+        headers: { ...TOKEN, 'Content-Type': 'multipart/form-data; boundary=x' },
+        body: 'x',
+      });
       expect(parsing).toBe(1);
     } finally {
       await app.close();

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import exampleMatchesSchema from '../../scripts/spectral/example-matches-schema.js';
 
-const job = { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, created_at: { type: 'string', format: 'date-time' } } };
+const job = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer' }, created_at: { type: 'string', format: 'date-time' } },
+};
 const cases: [string, object, string[]][] = [
   ['accepts a valid example', { schema: job, example: { id: 1 } }, []],
-  ['accepts valid named examples', { schema: job, examples: { A: { value: { id: 1, created_at: '2025-03-11T10:02:11.912Z' } } } }, []],
+  [
+    'accepts valid named examples',
+    { schema: job, examples: { A: { value: { id: 1, created_at: '2025-03-11T10:02:11.912Z' } } } },
+    [],
+  ],
   ['rejects a wrong type', { schema: job, example: { id: '1' } }, ['example']],
   ['rejects a missing required field', { schema: job, examples: { A: { value: {} } } }, ['examples.A.value']],
   ['rejects a bad format', { schema: job, example: { id: 1, created_at: 'yesterday' } }, ['example']],

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import oasExampleShared from '../../scripts/spectral/oas-example-shared.js';
 
-const job = { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string', readOnly: true } } };
+const job = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer' }, name: { type: 'string', readOnly: true } },
+};
 const media = { schemaField: 'schema', oasVersion: 3, type: 'media' };
-const context = (path: (string | number)[]) => ({ path, document: { formats: new Set() }, documentInventory: {}, rule: {} });
+const context = (path: (string | number)[]) => ({
+  path,
+  document: { formats: new Set() },
+  documentInventory: {},
+  rule: {},
+});
 const response = ['paths', '/jobs', 'get', 'responses', '200', 'content', 'application/json'];
 const request = ['paths', '/jobs', 'post', 'requestBody', 'content', 'application/json'];
 
@@ -15,7 +24,12 @@ describe('oas-example-shared (Spectral oasExample, repeated occurrences checked 
     ['accepts a valid response example, twice', { schema: job, example: { id: 1, name: 'rspec' } }, response, 0],
     ['rejects an invalid example every time it occurs', { schema: job, example: { id: 'one' } }, response, 1],
     ['rejects a missing required field in a response', { schema: job, example: { name: 'x' } }, response, 1],
-    ['relaxes readOnly required fields in a request, as Spectral does', { schema: { ...job, required: ['id', 'name'] }, example: { id: 1 } }, request, 0],
+    [
+      'relaxes readOnly required fields in a request, as Spectral does',
+      { schema: { ...job, required: ['id', 'name'] }, example: { id: 1 } },
+      request,
+      0,
+    ],
   ];
   it.each(cases)('%s', (_title, target, path, problems) => {
     expect(messages(target, path)).toHaveLength(problems);

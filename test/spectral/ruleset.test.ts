@@ -13,12 +13,24 @@ import { run } from '../../scripts/lib/run.ts';
 async function lintEach(docs: Record<string, object>): Promise<Record<string, { code: string }[]>> {
   const dir = mkdtempSync(join(tmpdir(), 'ruleset-'));
   const files = Object.keys(docs).map((name) => join(dir, `${name}.json`));
-  for (const [name, doc] of Object.entries(docs)) writeFileSync(join(dir, `${name}.json`), JSON.stringify(doc, null, 2));
-  const result = await run(BIN('spectral'), ['lint', ...files, '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet']);
+  for (const [name, doc] of Object.entries(docs))
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(doc, null, 2));
+  const result = await run(BIN('spectral'), [
+    'lint',
+    ...files,
+    '--ruleset',
+    join(ROOT, '.spectral.yaml'),
+    '--format',
+    'json',
+    '--quiet',
+  ]);
   const results = JSON.parse(result.output) as { code: string; source: string }[];
   const unknown = results.filter((r) => !files.includes(r.source));
-  if (unknown.length > 0) throw new Error(`Spectral results for no linted document:\n${JSON.stringify(unknown, null, 2)}`);
-  return Object.fromEntries(Object.keys(docs).map((name) => [name, results.filter((r) => r.source === join(dir, `${name}.json`))]));
+  if (unknown.length > 0)
+    throw new Error(`Spectral results for no linted document:\n${JSON.stringify(unknown, null, 2)}`);
+  return Object.fromEntries(
+    Object.keys(docs).map((name) => [name, results.filter((r) => r.source === join(dir, `${name}.json`))]),
+  );
 }
 
 const good = YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'mini.yaml'), 'utf8'));
@@ -36,11 +48,15 @@ function broken(): object {
   op.description = 'Reads a widget (Part 1 §4.1).';
   bad.components.examples.Widget.value.id = 'one';
   bad.paths['/widgets/{id}'].delete = {
-    operationId: 'widgets/delete-widget', summary: 'Delete', tags: ['widgets'],
+    operationId: 'widgets/delete-widget',
+    summary: 'Delete',
+    tags: ['widgets'],
     responses: { '204': { description: 'Deleted' }, '401': { description: 'Unauthorized' } },
   };
   bad.paths['/widgets/{id}'].put = {
-    operationId: 'widgets/update-widget', summary: 'Update', tags: ['widgets'],
+    operationId: 'widgets/update-widget',
+    summary: 'Update',
+    tags: ['widgets'],
     requestBody: { content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } } },
     responses: { '200': { description: 'Updated' }, '401': { description: 'Unauthorized' } },
   };
@@ -56,7 +72,9 @@ it('reports nothing on a document in the house style', async () => {
 
 it('runs every house rule', async () => {
   const codes = new Set((await results()).bad!.map((r) => r.code));
-  const houseRules = Object.keys(YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules).filter((r) => r.startsWith('house-'));
+  const houseRules = Object.keys(YAML.parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8')).rules).filter((r) =>
+    r.startsWith('house-'),
+  );
   for (const rule of houseRules) expect(codes, rule).toContain(rule);
   // Spectral's example rule, run through the shared function (scripts/spectral/oas-example-shared.js), still reports.
   expect(codes).toContain('oas3-valid-media-example');

@@ -5,10 +5,24 @@
  * what its answer to that request must be.
  */
 import { describe, expect, it } from 'vitest';
-import { listOperations, requiresAuthentication, successStatus, type OperationEntry, type ResponseEntry } from '../../generators/lib/document.ts';
+import {
+  listOperations,
+  requiresAuthentication,
+  successStatus,
+  type OperationEntry,
+  type ResponseEntry,
+} from '../../generators/lib/document.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { validateResponse } from '../../generated/validators/dist/index.js';
-import { buildRequest, credentialsFor, invalidValue, jsonRequestBody, type BuildOptions, type BuiltRequest, type Credentials } from './requests.ts';
+import {
+  buildRequest,
+  credentialsFor,
+  invalidValue,
+  jsonRequestBody,
+  type BuildOptions,
+  type BuiltRequest,
+  type Credentials,
+} from './requests.ts';
 
 export interface ConformanceTarget {
   /** The API root, `http://host:port/api/v4`. */
@@ -25,14 +39,27 @@ export interface ConformanceTarget {
   title: (entry: OperationEntry) => string;
 }
 
-export function send(api: string, request: BuiltRequest, credentials: Credentials = { headers: {}, query: '' }): Promise<Response> {
+export function send(
+  api: string,
+  request: BuiltRequest,
+  credentials: Credentials = { headers: {}, query: '' },
+): Promise<Response> {
   const separator = request.url.includes('?') ? '&' : '?';
   const url = `${api}${request.url}${credentials.query ? separator + credentials.query : ''}`;
-  return fetch(url, { method: request.method, headers: { ...request.headers, ...credentials.headers }, body: request.body });
+  return fetch(url, {
+    method: request.method,
+    headers: { ...request.headers, ...credentials.headers },
+    body: request.body,
+  });
 }
 
 /** The documented response of `status`: its JSON body valid against the generated validator, its required headers sent. */
-export function expectDocumented(entry: OperationEntry, documented: ResponseEntry | undefined, response: Response, text: string): void {
+export function expectDocumented(
+  entry: OperationEntry,
+  documented: ResponseEntry | undefined,
+  response: Response,
+  text: string,
+): void {
   expect(documented, `${entry.operationId} documents no ${response.status} response: ${text}`).toBeDefined();
   if (documented?.json?.content.schema && entry.method !== 'head') {
     const result = validateResponse(entry.operationId as never, response.status, JSON.parse(text));
@@ -41,7 +68,8 @@ export function expectDocumented(entry: OperationEntry, documented: ResponseEntr
     expect(text.length, 'a documented body is sent').toBeGreaterThan(0);
   }
   for (const [name, header] of Object.entries(documented?.response.headers ?? {})) {
-    if ((header as { required?: boolean }).required) expect(response.headers.get(name), `header ${name}`).not.toBeNull();
+    if ((header as { required?: boolean }).required)
+      expect(response.headers.get(name), `header ${name}`).not.toBeNull();
   }
 }
 
@@ -49,7 +77,8 @@ export function expectDocumented(entry: OperationEntry, documented: ResponseEntr
 /** One `describe` per operation of `doc`: the main case, then the contract's 401, anonymous, unknown-field and invalid-parameter cases. */
 export function describeConformance(doc: OpenApiDocument, target: ConformanceTarget): void {
   const operations = listOperations(doc);
-  const requestFor = target.request ?? ((entry: OperationEntry, options?: BuildOptions) => buildRequest(doc, entry, options));
+  const requestFor =
+    target.request ?? ((entry: OperationEntry, options?: BuildOptions) => buildRequest(doc, entry, options));
   const credentials = target.credentials ?? ((entry: OperationEntry) => credentialsFor(doc, entry));
 
   it('the document has operations to check', () => {
@@ -63,38 +92,45 @@ export function describeConformance(doc: OpenApiDocument, target: ConformanceTar
       target.answer(entry, response, await response.text());
     });
 
-    if (requiresAuthentication(entry)) it('answers 401 without credentials', async () => {
-      const response = await send(target.api(), requestFor(entry));
-      expect(response.status).toBe(401);
-      if (entry.method !== 'head') expect(await response.json()).toEqual({ message: expect.stringContaining('401') });
-    });
+    if (requiresAuthentication(entry))
+      it('answers 401 without credentials', async () => {
+        const response = await send(target.api(), requestFor(entry));
+        expect(response.status).toBe(401);
+        if (entry.method !== 'head') expect(await response.json()).toEqual({ message: expect.stringContaining('401') });
+      });
 
     const anonymous = entry.security.some((requirement) => Object.keys(requirement).length === 0);
-    if (anonymous) it(`answers ${successStatus(entry)} without credentials, as it allows anonymous access`, async () => {
-      await target.prepare?.(entry);
-      const response = await send(target.api(), requestFor(entry));
-      expect(response.status).toBe(Number(successStatus(entry)));
-    });
+    if (anonymous)
+      it(`answers ${successStatus(entry)} without credentials, as it allows anonymous access`, async () => {
+        await target.prepare?.(entry);
+        const response = await send(target.api(), requestFor(entry));
+        expect(response.status).toBe(Number(successStatus(entry)));
+      });
 
     const body = jsonRequestBody(doc, entry);
-    if (body?.strict) it('answers 4xx with a body naming an unknown request body field', async () => {
-      const request = requestFor(entry);
-      request.body = JSON.stringify({ ...(JSON.parse(String(request.body)) as object), unexpected_field: true });
-      const response = await send(target.api(), request, credentials(entry));
-      expect(response.status).toBeGreaterThanOrEqual(400);
-      expect(response.status).toBeLessThan(500);
-      expect(((await response.json()) as { message?: string }).message).toContain('unexpected_field');
-    });
+    if (body?.strict)
+      it('answers 4xx with a body naming an unknown request body field', async () => {
+        const request = requestFor(entry);
+        request.body = JSON.stringify({ ...(JSON.parse(String(request.body)) as object), unexpected_field: true });
+        const response = await send(target.api(), request, credentials(entry));
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(((await response.json()) as { message?: string }).message).toContain('unexpected_field');
+      });
 
-    const parameter = entry.parameters.find((p) => (p.in === 'path' || p.in === 'query') && invalidValue(doc, p) !== undefined);
-    if (parameter) it(`answers 4xx with a body naming the parameter for an invalid ${parameter.in} parameter ${parameter.name}`, async () => {
-      const request = requestFor(entry, { overrides: { [parameter.name]: invalidValue(doc, parameter) } });
-      const response = await send(target.api(), request, credentials(entry));
-      expect(response.status).toBeGreaterThanOrEqual(400);
-      expect(response.status).toBeLessThan(500);
-      expect(response.status).not.toBe(401);
-      // A HEAD response has no body to name the field in.
-      if (entry.method !== 'head') expect(((await response.json()) as { message?: string }).message).toContain(parameter.name);
-    });
+    const parameter = entry.parameters.find(
+      (p) => (p.in === 'path' || p.in === 'query') && invalidValue(doc, p) !== undefined,
+    );
+    if (parameter)
+      it(`answers 4xx with a body naming the parameter for an invalid ${parameter.in} parameter ${parameter.name}`, async () => {
+        const request = requestFor(entry, { overrides: { [parameter.name]: invalidValue(doc, parameter) } });
+        const response = await send(target.api(), request, credentials(entry));
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        expect(response.status).not.toBe(401);
+        // A HEAD response has no body to name the field in.
+        if (entry.method !== 'head')
+          expect(((await response.json()) as { message?: string }).message).toContain(parameter.name);
+      });
   });
 }

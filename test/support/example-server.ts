@@ -3,7 +3,12 @@
  * (lowest 2xx status) and `authenticate` accepts any token: what a team puts on a network first.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { registerServiceApi, serviceApiServerOptions, type Handlers, type ServiceApiOptions } from '../../generated/server/dist/index.js';
+import {
+  registerServiceApi,
+  serviceApiServerOptions,
+  type Handlers,
+  type ServiceApiOptions,
+} from '../../generated/server/dist/index.js';
 import { listOperations, resolve, successStatus } from '../../generators/lib/document.ts';
 import type { OpenApiDocument, Reference } from '../../generators/lib/openapi.ts';
 import { publishedDocument } from './documents.ts';
@@ -46,9 +51,16 @@ export interface ExampleServer {
 }
 
 /** Starts the example server on a free port of 127.0.0.1. */
-export async function startExampleServer(options: Partial<ServiceApiOptions> = {}, fastifyOptions: FastifyServerOptions = { logger: false }): Promise<ExampleServer> {
+export async function startExampleServer(
+  options: Partial<ServiceApiOptions> = {},
+  fastifyOptions: FastifyServerOptions = { logger: false },
+): Promise<ExampleServer> {
   const app = Fastify(serviceApiServerOptions(fastifyOptions));
-  await registerServiceApi(app, { handlers: exampleHandlers(), authenticate: ({ credentials }) => (credentials.length > 0 ? { user: 'any' } : null), ...options });
+  await registerServiceApi(app, {
+    handlers: exampleHandlers(),
+    authenticate: ({ credentials }) => (credentials.length > 0 ? { user: 'any' } : null),
+    ...options,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   return { app, origin, close: () => app.close() };

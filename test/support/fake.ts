@@ -1,6 +1,11 @@
 /** The stateful fake for a test file: started once, reset before each test, called through the generated client. */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createServiceApi, isServiceApiError, type ServiceApi, type ServiceClientOptions } from '../../generated/client/dist/index.js';
+import {
+  createServiceApi,
+  isServiceApiError,
+  type ServiceApi,
+  type ServiceClientOptions,
+} from '../../generated/client/dist/index.js';
 import { startFake, type FakeData, type FakeOptions, type RunningFake } from '../../fake/src/index.ts';
 
 export type { ServiceApi };
@@ -32,7 +37,10 @@ export function messageOf(body: unknown): unknown {
 }
 
 /** Runs `use` against another fake started with `data` (responses validated), closed afterwards; `use` gets a client per token. */
-export async function withFake<T>(data: FakeData, use: (as: (privateToken: string) => ServiceApi) => Promise<T>): Promise<T> {
+export async function withFake<T>(
+  data: FakeData,
+  use: (as: (privateToken: string) => ServiceApi) => Promise<T>,
+): Promise<T> {
   const other = await startFake({ data, validateResponses: true });
   try {
     return await use((privateToken) => createServiceApi({ host: other.url, auth: { privateToken } }));
@@ -83,17 +91,24 @@ export function useFake({ reset = true, ...options }: UseFakeOptions = {}) {
     close: () => current().close(),
   };
   /** A client of the fake with these options (credentials, sudo, …). */
-  const client = (clientOptions: Omit<ServiceClientOptions, 'host' | 'baseUrl'> = {}): ServiceApi => createServiceApi({ host: fake.url, ...clientOptions });
+  const client = (clientOptions: Omit<ServiceClientOptions, 'host' | 'baseUrl'> = {}): ServiceApi =>
+    createServiceApi({ host: fake.url, ...clientOptions });
   /** A client sending this private token (none: anonymous). */
-  const as = (privateToken?: string, clientOptions: Omit<ServiceClientOptions, 'host' | 'baseUrl' | 'auth'> = {}): ServiceApi =>
-    client({ ...(privateToken ? { auth: { privateToken } } : {}), ...clientOptions });
+  const as = (
+    privateToken?: string,
+    clientOptions: Omit<ServiceClientOptions, 'host' | 'baseUrl' | 'auth'> = {},
+  ): ServiceApi => client({ ...(privateToken ? { auth: { privateToken } } : {}), ...clientOptions });
   /** The URL of an API path, e.g. `url('/projects/1')`. */
   const url = (path: string): string => `${fake.url}/api/v4${path}`;
   /** A raw request to an API path, for what the typed client would not send. */
   const send = (path: string, { token, json, headers, ...init }: RawRequest = {}): Promise<Response> =>
     fetch(url(path), {
       ...init,
-      headers: { ...(token === undefined ? {} : { 'private-token': token }), ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        ...(token === undefined ? {} : { 'private-token': token }),
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       ...(json === undefined ? {} : { body: JSON.stringify(json) }),
     });
   return { fake, client, as, url, send };

@@ -22,7 +22,10 @@ export function fixtureDocument(): OpenApiDocument {
  */
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(WORK_DIR, name);
-  const stamp: Stamp = { file: `${name}.sha256`, inputs: ['test/fixtures/packages.yaml', 'test/support/fixture-packages.ts', 'generators', 'package-lock.json'] };
+  const stamp: Stamp = {
+    file: `${name}.sha256`,
+    inputs: ['test/fixtures/packages.yaml', 'test/support/fixture-packages.ts', 'generators', 'package-lock.json'],
+  };
   const hash = await inputsHash(stamp);
   if (existsSync(out) && (await stamped(stamp, hash))) return out;
   await rm(join(WORK_DIR, stamp.file), { force: true });
@@ -31,8 +34,15 @@ export async function generateFixturePackages(name: string): Promise<string> {
   for (const generator of generators.filter((g) => ['types', 'client', 'server', 'validators'].includes(g.name))) {
     for (const file of await generator.generate(doc)) {
       // The server package imports @service-api/validators: the fixture's own copy sits where Node finds it.
-      const local = file.path.replace(/^generated\/types\//, 'node_modules/@service-api/types/').replace(/^generated\//, '');
-      const paths = [local, ...(file.path.startsWith('generated/validators/') ? [file.path.replace(/^generated\/validators\//, 'node_modules/@service-api/validators/')] : [])];
+      const local = file.path
+        .replace(/^generated\/types\//, 'node_modules/@service-api/types/')
+        .replace(/^generated\//, '');
+      const paths = [
+        local,
+        ...(file.path.startsWith('generated/validators/')
+          ? [file.path.replace(/^generated\/validators\//, 'node_modules/@service-api/validators/')]
+          : []),
+      ];
       for (const path of paths.map((p) => join(out, p))) {
         await mkdir(dirname(path), { recursive: true });
         await writeFile(path, file.contents);

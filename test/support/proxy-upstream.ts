@@ -10,9 +10,17 @@ import { gzipSync } from 'node:zlib';
 
 interface Examples {
   components: { examples: Record<string, { value: unknown }> };
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { examples?: Record<string, { $ref: string }> }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, { content?: Record<string, { examples?: Record<string, { $ref: string }> }> }> }
+    >
+  >;
 }
-const document = JSON.parse(readFileSync(new URL('../../generated/openapi/openapi.json', import.meta.url), 'utf8')) as Examples;
+const document = JSON.parse(
+  readFileSync(new URL('../../generated/openapi/openapi.json', import.meta.url), 'utf8'),
+) as Examples;
 
 /** The first documented example of an answer, as a fresh copy. */
 export function example(path: string, method: string, status: string): unknown {
@@ -35,7 +43,13 @@ export interface WrongUpstream {
   close(): Promise<void>;
 }
 
-function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, type = 'application/json'): void {
+function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  type = 'application/json',
+): void {
   response.writeHead(status, { 'content-type': type, ...headers }).end(JSON.stringify(body));
 }
 
@@ -52,7 +66,10 @@ export const answers: Record<string, Answer> = {
   // A field of the wrong type.
   'GET /api/v4/projects/4/jobs': (_q, r) => json(r, 200, [job(), { ...job(), id: '8' }], { ...pages, link }),
   // The same wrong field, gzip-encoded (the proxy decodes a copy to check it, and forwards the compressed bytes).
-  'GET /api/v4/projects/6/jobs': (_q, r) => void r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', ...pages, link }).end(gzipSync(JSON.stringify([job(), { ...job(), id: '8' }]))),
+  'GET /api/v4/projects/6/jobs': (_q, r) =>
+    void r
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', ...pages, link })
+      .end(gzipSync(JSON.stringify([job(), { ...job(), id: '8' }]))),
   // A content type the operation does not document.
   'GET /api/v4/projects/5/jobs': (_q, r) => json(r, 200, [job()], { ...pages, link }, 'text/html; charset=utf-8'),
   // A list without Link.
@@ -96,7 +113,8 @@ export async function startWrongUpstream(options: { delayMs?: number } = {}): Pr
     request.on('data', (chunk: Buffer) => hash.update(chunk));
     request.on('end', () => {
       bodyHashes.set(key, hash.digest('hex'));
-      const answer = answers[key] ?? ((_q: IncomingMessage, r: ServerResponse) => json(r, 404, { message: '404 Not Found' }));
+      const answer =
+        answers[key] ?? ((_q: IncomingMessage, r: ServerResponse) => json(r, 404, { message: '404 Not Found' }));
       if (options.delayMs) setTimeout(() => answer(request, response), options.delayMs);
       else answer(request, response);
     });

@@ -14,7 +14,10 @@ export interface BuiltRequest {
 /** Parameters that change who the caller is; example requests leave them out. */
 const IDENTITY_PARAMETERS = new Set(['header:Sudo', 'query:sudo']);
 
-function firstExample(doc: OpenApiDocument, holder: { example?: unknown; examples?: Record<string, { value?: unknown } | Reference> }): { found: boolean; value?: unknown } {
+function firstExample(
+  doc: OpenApiDocument,
+  holder: { example?: unknown; examples?: Record<string, { value?: unknown } | Reference> },
+): { found: boolean; value?: unknown } {
   if (holder.examples) {
     const first = Object.values(holder.examples)[0];
     if (first) return { found: true, value: resolve<{ value?: unknown }>(doc, first).value };
@@ -23,19 +26,27 @@ function firstExample(doc: OpenApiDocument, holder: { example?: unknown; example
   return { found: false };
 }
 
-function parameterValue(doc: OpenApiDocument, entry: OperationEntry, parameter: Parameter): { found: boolean; value?: unknown } {
+function parameterValue(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  parameter: Parameter,
+): { found: boolean; value?: unknown } {
   const example = firstExample(doc, parameter);
   if (example.found) return example;
   const schema = parameter.schema ? resolve<JsonSchema>(doc, parameter.schema) : undefined;
   if (schema && 'default' in schema) return { found: true, value: schema.default };
-  if (parameter.required) throw new Error(`${entry.operationId}: required ${parameter.in} parameter "${parameter.name}" has no example`);
+  if (parameter.required)
+    throw new Error(`${entry.operationId}: required ${parameter.in} parameter "${parameter.name}" has no example`);
   return { found: false };
 }
 
 /** Serializes query parameters as the API reads them: `name[]=a&name[]=b`, `range[start]=1`, `hash[key]=v`. */
 export function serializeQuery(pairs: [Parameter, unknown][]): string {
   const parts: string[] = [];
-  const add = (name: string, value: unknown) => parts.push(`${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`);
+  const add = (name: string, value: unknown) =>
+    parts.push(
+      `${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
+    );
   for (const [parameter, value] of pairs) {
     if (parameter.style === 'deepObject' && value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) add(`${parameter.name}[${key}]`, item);
@@ -80,34 +91,50 @@ export function buildRequest(doc: OpenApiDocument, entry: OperationEntry, option
   // Examples of parameters that a rule across the query forbids together (`author_id`, `author_username`) are not
   // all sent: each one is added only while the query still keeps the operation's rules.
   const rules = queryRulesValidator(entry);
-  const keepsQueryRules = (pairs: [Parameter, unknown][]) => !rules || rules(Object.fromEntries(pairs.map(([p, v]) => [p.name, v])));
+  const keepsQueryRules = (pairs: [Parameter, unknown][]) =>
+    !rules || rules(Object.fromEntries(pairs.map(([p, v]) => [p.name, v])));
   for (const parameter of entry.parameters) {
     if (IDENTITY_PARAMETERS.has(`${parameter.in}:${parameter.name}`)) continue;
     const overridden = options.overrides && parameter.name in options.overrides;
     if (options.withoutQuery && parameter.in === 'query' && !overridden) continue;
-    const { found, value } = overridden ? { found: true, value: options.overrides![parameter.name] } : parameterValue(doc, entry, parameter);
+    const { found, value } = overridden
+      ? { found: true, value: options.overrides![parameter.name] }
+      : parameterValue(doc, entry, parameter);
     if (!found) continue;
     if (parameter.in === 'path') pathValues[parameter.name] = value;
-    else if (parameter.in === 'query' && (overridden || keepsQueryRules([...query, [parameter, value]]))) query.push([parameter, value]);
+    else if (parameter.in === 'query' && (overridden || keepsQueryRules([...query, [parameter, value]])))
+      query.push([parameter, value]);
     else if (parameter.in === 'header') headers[parameter.name] = String(value);
   }
   const search = serializeQuery(query);
-  const request: BuiltRequest = { method: entry.method.toUpperCase(), url: fillPath(entry.path, pathValues) + (search ? `?${search}` : ''), headers };
+  const request: BuiltRequest = {
+    method: entry.method.toUpperCase(),
+    url: fillPath(entry.path, pathValues) + (search ? `?${search}` : ''),
+    headers,
+  };
   if (!options.withoutBody && entry.operation.requestBody) Object.assign(request, requestBody(doc, entry));
   return request;
 }
 
 function requestBody(doc: OpenApiDocument, entry: OperationEntry): Pick<BuiltRequest, 'body' | 'headers'> | undefined {
-  const body = resolve<{ content: Record<string, { schema?: JsonSchema | Reference; example?: unknown; examples?: Record<string, { value?: unknown } | Reference> }> }>(doc, entry.operation.requestBody!);
+  const body = resolve<{
+    content: Record<
+      string,
+      { schema?: JsonSchema | Reference; example?: unknown; examples?: Record<string, { value?: unknown } | Reference> }
+    >;
+  }>(doc, entry.operation.requestBody!);
   const [mediaType, media] = Object.entries(body.content)[0] ?? [];
   if (!mediaType || !media) return undefined;
   const example = firstExample(doc, media);
   if (!example.found) throw new Error(`${entry.operationId}: request body (${mediaType}) has no example`);
-  if (isJsonMediaType(mediaType)) return { body: JSON.stringify(example.value), headers: { 'content-type': mediaType } };
+  if (isJsonMediaType(mediaType))
+    return { body: JSON.stringify(example.value), headers: { 'content-type': mediaType } };
   if (mediaType === 'multipart/form-data') {
     const schema = media.schema ? resolve<JsonSchema>(doc, media.schema) : {};
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema | Reference>;
-    const files = new Set(Object.keys(properties).filter((name) => isFileSchema(resolve<JsonSchema>(doc, properties[name]!))));
+    const files = new Set(
+      Object.keys(properties).filter((name) => isFileSchema(resolve<JsonSchema>(doc, properties[name]!))),
+    );
     return { body: formData((example.value ?? {}) as Record<string, unknown>, files), headers: {} };
   }
   return { body: String(example.value), headers: { 'content-type': mediaType } };
@@ -122,7 +149,8 @@ export function formData(fields: Record<string, unknown>, files: ReadonlySet<str
   const add = (name: string, value: unknown): void => {
     if (files.has(name)) form.append(name, new Blob([String(value)]), name);
     else if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
-    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
+    else if (value && typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
     else form.append(name, String(value));
   };
   for (const [name, value] of Object.entries(fields)) add(name, value);
@@ -138,8 +166,15 @@ export interface Credentials {
  * Credentials that satisfy the operation's first security requirement, in the form each scheme names; `token` gives
  * the value per scheme (default: a placeholder any mock accepts).
  */
-export function credentialsFor(doc: OpenApiDocument, entry: OperationEntry, token: (schemeId: string) => string = () => 'test-token'): Credentials {
-  const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
+export function credentialsFor(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  token: (schemeId: string) => string = () => 'test-token',
+): Credentials {
+  const schemes = (doc.components?.securitySchemes ?? {}) as Record<
+    string,
+    { type: string; in?: string; name?: string; scheme?: string }
+  >;
   const requirement = entry.security.find((r) => Object.keys(r).length > 0) ?? {};
   const headers: Record<string, string> = {};
   const query: string[] = [];
@@ -156,11 +191,17 @@ export function credentialsFor(doc: OpenApiDocument, entry: OperationEntry, toke
 }
 
 /** The operation's JSON request body schema, and whether it is closed to unknown fields. */
-export function jsonRequestBody(doc: OpenApiDocument, entry: OperationEntry): { schema: JsonSchema; strict: boolean } | undefined {
+export function jsonRequestBody(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+): { schema: JsonSchema; strict: boolean } | undefined {
   if (!entry.operation.requestBody) return undefined;
   const body = resolve<{ content: Record<string, { schema?: JsonSchema }> }>(doc, entry.operation.requestBody);
   const mediaType = Object.keys(body.content).find(isJsonMediaType);
-  const schema = mediaType && body.content[mediaType]!.schema ? resolve<JsonSchema>(doc, body.content[mediaType]!.schema!) : undefined;
+  const schema =
+    mediaType && body.content[mediaType]!.schema
+      ? resolve<JsonSchema>(doc, body.content[mediaType]!.schema!)
+      : undefined;
   if (!schema) return undefined;
   return { schema, strict: schema.additionalProperties === false || schema.unevaluatedProperties === false };
 }

@@ -19,7 +19,10 @@ export function readShared(relative: string): string | undefined {
 export function readSeeds(): string[] | undefined {
   const folder = join(SHARED, 'seeds');
   if (!existsSync(folder)) return undefined;
-  const texts = readdirSync(folder).filter((f) => f.endsWith('.txt')).sort().map((f) => readFileSync(join(folder, f), 'utf8'));
+  const texts = readdirSync(folder)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .map((f) => readFileSync(join(folder, f), 'utf8'));
   return texts.length > 0 ? texts : undefined;
 }
 

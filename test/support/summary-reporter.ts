@@ -25,7 +25,9 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === 'failed' && failedTests === 0) failedFiles.push(module.relativeModuleId);
     }
-    const files = failedFiles.length ? `; ${failedFiles.length} file(s) failed outside their tests: ${failedFiles.join(', ')}` : '';
+    const files = failedFiles.length
+      ? `; ${failedFiles.length} file(s) failed outside their tests: ${failedFiles.join(', ')}`
+      : '';
     if (skipped.length > 0) console.log(`\nskipped:\n${skipped.map((line) => `  - ${line}`).join('\n')}`);
     console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${files}`);
     if (skipped.length > 0 && process.env.CI === 'true') {

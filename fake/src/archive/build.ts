@@ -46,7 +46,11 @@ async function zipOf(entries: ArchiveEntry[], mtime: Date): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const entry of entries) {
     if (entry.content === undefined) zip.addEmptyDirectory(entry.name, { mtime });
-    else zip.addBuffer(Buffer.from(entry.content, 'base64'), entry.name, { mtime, mode: entry.executable ? 0o100755 : 0o100644 });
+    else
+      zip.addBuffer(Buffer.from(entry.content, 'base64'), entry.name, {
+        mtime,
+        mode: entry.executable ? 0o100755 : 0o100644,
+      });
   }
   zip.end();
   const chunks: Buffer[] = [];

@@ -26,7 +26,9 @@ function startWorker(): Worker {
   // Node does not load TypeScript in a worker by itself: tsx (a development dependency of the repository) compiles it.
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const worker = fileURLToPath(new URL('./worker.ts', import.meta.url));
-  return new Worker(`require(${JSON.stringify(tsx)}).require(${JSON.stringify(worker)}, ${JSON.stringify(worker)})`, { eval: true });
+  return new Worker(`require(${JSON.stringify(tsx)}).require(${JSON.stringify(worker)}, ${JSON.stringify(worker)})`, {
+    eval: true,
+  });
 }
 
 /** The archive's bytes, built in a worker thread. */

@@ -8,7 +8,15 @@ import { adminUserView } from './user-accounts.ts';
 
 export function adminHandlers(store: Store): Handlers<Principal> {
   const limits = () => (store.data.plan_limits ??= {});
-  const publicUser = (user: FakeUser) => ({ id: user.id, username: user.username, name: user.name, state: user.state ?? 'active', locked: false, avatar_url: avatarUrl(store, user), web_url: `${webBase(store)}/${user.username}` });
+  const publicUser = (user: FakeUser) => ({
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state ?? 'active',
+    locked: false,
+    avatar_url: avatarUrl(store, user),
+    web_url: `${webBase(store)}/${user.username}`,
+  });
   return {
     'application/get-plan-limits': ({ query }, { principal }) => {
       if (!principal.user.is_admin) return FORBIDDEN;
@@ -20,7 +28,8 @@ export function adminHandlers(store: Store): Handlers<Principal> {
       if (!principal.user.is_admin) return FORBIDDEN;
       const plan = limits()[body.plan_name];
       if (!plan) return { status: 404, body: message('404 Plan Not Found') };
-      for (const [key, value] of Object.entries(body)) if (key !== 'plan_name' && typeof value === 'number') plan[key] = value;
+      for (const [key, value] of Object.entries(body))
+        if (key !== 'plan_name' && typeof value === 'number') plan[key] = value;
       store.now(true);
       return { status: 200, body: { ...plan } as never };
     },
@@ -28,7 +37,11 @@ export function adminHandlers(store: Store): Handlers<Principal> {
       const q = query as Record<string, unknown>;
       let users = store.data.users.filter((u) => {
         if (typeof q.username === 'string' && u.username.toLowerCase() !== q.username.toLowerCase()) return false;
-        if (typeof q.search === 'string' && !`${u.username} ${u.name} ${u.email}`.toLowerCase().includes(q.search.toLowerCase())) return false;
+        if (
+          typeof q.search === 'string' &&
+          !`${u.username} ${u.name} ${u.email}`.toLowerCase().includes(q.search.toLowerCase())
+        )
+          return false;
         if (q.active === true && u.state === 'blocked') return false;
         if (q.blocked === true && u.state !== 'blocked') return false;
         if (q.admins === true && !u.is_admin) return false;
@@ -37,7 +50,11 @@ export function adminHandlers(store: Store): Handlers<Principal> {
       users = [...users].sort((a, b) => (q.sort === 'asc' ? a.id - b.id : b.id - a.id));
       const page = paginate(users, query, request);
       const admin = principal.user.is_admin === true;
-      return { status: 200, body: page.items.map((u) => (admin ? adminUserView(store, u) : publicUser(u))), headers: page.headers };
+      return {
+        status: 200,
+        body: page.items.map((u) => (admin ? adminUserView(store, u) : publicUser(u))),
+        headers: page.headers,
+      };
     },
   };
 }

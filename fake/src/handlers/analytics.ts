@@ -11,8 +11,17 @@ import { message, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
 import type { Store } from '../store.ts';
 import { currentSettings } from './settings.ts';
 
-const NOT_CONFIGURED = { status: 404 as const, body: message('404 Not Found - the analytics query engine base URL and key application settings are not set') };
-const MEMBERS = ['TrackedEvents.count', 'TrackedEvents.utcTime', 'TrackedEvents.docPath', 'Sessions.count', 'Sessions.startAt'];
+const NOT_CONFIGURED = {
+  status: 404 as const,
+  body: message('404 Not Found - the analytics query engine base URL and key application settings are not set'),
+};
+const MEMBERS = [
+  'TrackedEvents.count',
+  'TrackedEvents.utcTime',
+  'TrackedEvents.docPath',
+  'Sessions.count',
+  'Sessions.startAt',
+];
 
 interface Query {
   measures?: string[];
@@ -24,12 +33,18 @@ interface Query {
 function configured(store: Store): boolean {
   const settings = currentSettings(store) as Record<string, unknown>;
   const set = (name: string) => typeof settings[name] === 'string' && settings[name] !== '';
-  return Object.keys(settings).some((name) => name.endsWith('_api_base_url') && set(name) && set(`${name.slice(0, -'_api_base_url'.length)}_api_key`));
+  return Object.keys(settings).some(
+    (name) => name.endsWith('_api_base_url') && set(name) && set(`${name.slice(0, -'_api_base_url'.length)}_api_key`),
+  );
 }
 
 /** The members of a query without the `TrackedEvents.` or `Sessions.` prefix. */
 function unprefixed(query: Query): string[] {
-  const members = [...(query.measures ?? []), ...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension).filter((d) => d !== undefined)];
+  const members = [
+    ...(query.measures ?? []),
+    ...(query.dimensions ?? []),
+    ...(query.timeDimensions ?? []).map((t) => t.dimension).filter((d) => d !== undefined),
+  ];
   return members.filter((m) => !/^(TrackedEvents|Sessions)\.\w/.test(m));
 }
 
@@ -40,7 +55,11 @@ export function analyticsHandlers(store: Store): Handlers<Principal> {
     if (!project) return PROJECT_NOT_FOUND;
     if (!configured(store)) return NOT_CONFIGURED;
     const bad = query ? unprefixed(query) : [];
-    if (bad.length > 0) return { status: 400 as const, body: message(`400 Bad request - members need the TrackedEvents. or Sessions. prefix: ${bad.join(', ')}`) };
+    if (bad.length > 0)
+      return {
+        status: 400 as const,
+        body: message(`400 Bad request - members need the TrackedEvents. or Sessions. prefix: ${bad.join(', ')}`),
+      };
     return undefined;
   };
 
@@ -53,7 +72,10 @@ export function analyticsHandlers(store: Store): Handlers<Principal> {
     'product-analytics/dry-run-query': ({ params, body }, { principal }) => {
       const refused = admit(params.id, principal, body.query);
       if (refused) return refused;
-      return { status: 201, body: { query: body.query, ...(body.queryType === undefined ? {} : { queryType: body.queryType }) } };
+      return {
+        status: 201,
+        body: { query: body.query, ...(body.queryType === undefined ? {} : { queryType: body.queryType }) },
+      };
     },
     'product-analytics/get-meta': ({ params }, { principal }) => {
       const refused = admit(params.id, principal);

@@ -23,10 +23,29 @@ export function approvalHandlers(store: Store): Handlers<Principal> {
   const rules = () => (store.data.approval_rules ??= []);
   const record = (rule: NonNullable<typeof store.data.approval_rules>[number]) => {
     const users = rule.user_ids.map((id) => userBasic(store, store.user(id))).filter((u) => u !== null);
-    const groups = rule.group_ids.map((id) => store.group(id)).filter((g) => g !== undefined).map((g) => ({ id: g.id, name: g.name, path: g.path, full_path: store.groupPath(g) }));
+    const groups = rule.group_ids
+      .map((id) => store.group(id))
+      .filter((g) => g !== undefined)
+      .map((g) => ({ id: g.id, name: g.name, path: g.path, full_path: store.groupPath(g) }));
     const eligible = new Map(users.map((u) => [u.id, u]));
-    for (const id of rule.group_ids) for (const m of store.group(id)?.members ?? []) { const u = userBasic(store, store.user(m.user_id)); if (u) eligible.set(u.id, u); }
-    return { id: rule.id, name: rule.name, rule_type: rule.rule_type as 'regular', eligible_approvers: [...eligible.values()], approvals_required: rule.approvals_required, users, groups, contains_hidden_groups: false, applies_to_all_protected_branches: rule.applies_to_all_protected_branches, protected_branches: [], usernames: users.map((u) => u.username) };
+    for (const id of rule.group_ids)
+      for (const m of store.group(id)?.members ?? []) {
+        const u = userBasic(store, store.user(m.user_id));
+        if (u) eligible.set(u.id, u);
+      }
+    return {
+      id: rule.id,
+      name: rule.name,
+      rule_type: rule.rule_type as 'regular',
+      eligible_approvers: [...eligible.values()],
+      approvals_required: rule.approvals_required,
+      users,
+      groups,
+      contains_hidden_groups: false,
+      applies_to_all_protected_branches: rule.applies_to_all_protected_branches,
+      protected_branches: [],
+      usernames: users.map((u) => u.username),
+    };
   };
 
   return {
@@ -40,10 +59,24 @@ export function approvalHandlers(store: Store): Handlers<Principal> {
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.hasAccess(project, principal.user, 40)) return FORBIDDEN;
       const next = { ...settingsOf(project.id) };
-      for (const key of Object.keys(booleanDefaults) as (keyof typeof booleanDefaults)[]) if (typeof body?.[key] === 'boolean') next[key] = body[key];
+      for (const key of Object.keys(booleanDefaults) as (keyof typeof booleanDefaults)[])
+        if (typeof body?.[key] === 'boolean') next[key] = body[key];
       if (typeof body?.approvals_before_merge === 'number') next.approvals_before_merge = body.approvals_before_merge;
       if (next.selective_code_owner_removals && next.reset_approvals_on_push) {
-        return { status: 400, body: { message: '400 Bad request - selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled', errors: [{ in: 'body', field: 'selective_code_owner_removals', problem: 'requires reset_approvals_on_push to be disabled' }] } };
+        return {
+          status: 400,
+          body: {
+            message:
+              '400 Bad request - selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled',
+            errors: [
+              {
+                in: 'body',
+                field: 'selective_code_owner_removals',
+                problem: 'requires reset_approvals_on_push to be disabled',
+              },
+            ],
+          },
+        };
       }
       (store.data.approval_settings ??= {})[project.id] = next;
       store.now(true);
@@ -52,7 +85,11 @@ export function approvalHandlers(store: Store): Handlers<Principal> {
     'approvals/list-project-approval-rules': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      const page = paginate(rules().filter((r) => r.project_id === project.id), query, request);
+      const page = paginate(
+        rules().filter((r) => r.project_id === project.id),
+        query,
+        request,
+      );
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
     'approvals/get-project-approval-rule': ({ params }, { principal }) => {
@@ -65,7 +102,9 @@ export function approvalHandlers(store: Store): Handlers<Principal> {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.hasAccess(project, principal.user, 40)) return FORBIDDEN;
-      const byName = (body.usernames ?? []).map((n) => store.findUser(n)?.id).filter((id): id is number => id !== undefined);
+      const byName = (body.usernames ?? [])
+        .map((n) => store.findUser(n)?.id)
+        .filter((id): id is number => id !== undefined);
       const rule = {
         id: store.nextId('approval_rules', rules()),
         project_id: project.id,

@@ -36,20 +36,31 @@ function entriesOf(project: Project, commit: Commit, root: string, path: string)
   }
   const files = paths.map((file) => {
     const entry = entryOf(commit.tree, file)!;
-    return { name: `${root}/${file}`, content: project.repository.blobs[entry.blob_id] ?? '', executable: entry.execute_filemode };
+    return {
+      name: `${root}/${file}`,
+      content: project.repository.blobs[entry.blob_id] ?? '',
+      executable: entry.execute_filemode,
+    };
   });
   return [...[...directories].map((name) => ({ name })), ...files].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 export function archiveHandlers(store: Store): Handlers<Principal> {
-  const download = async (id: string | number, format: ArchiveFormat, query: { sha?: string; path?: string }, principal: Principal | undefined, reply: { header(name: string, value: string): unknown; type(value: string): unknown }) => {
+  const download = async (
+    id: string | number,
+    format: ArchiveFormat,
+    query: { sha?: string; path?: string },
+    principal: Principal | undefined,
+    reply: { header(name: string, value: string): unknown; type(value: string): unknown },
+  ) => {
     const project = store.findProject(id);
     if (!project || !store.canReadRepository(project, principal?.user)) return PROJECT_NOT_FOUND;
     const ref = query.sha === undefined || query.sha === '' ? project.default_branch : query.sha;
     const commit = resolveRef(store, project, ref);
     if (!commit) return { status: 404 as const, body: message('404 Ref Not Found') };
     const path = (query.path ?? '').replace(/^\/+|\/+$/g, '');
-    if (`/${path}/`.includes('/../')) return { status: 400 as const, body: message('400 Bad request - path is invalid') };
+    if (`/${path}/`.includes('/../'))
+      return { status: 400 as const, body: message('400 Bad request - path is invalid') };
     const safe = (text: string) => text.replace(/[^\w.-]+/g, '-');
     const stem = [project.path, safe(ref)];
     const suffix = path === '' ? [] : [safe(path)];
@@ -62,7 +73,9 @@ export function archiveHandlers(store: Store): Handlers<Principal> {
     return { status: 200 as const, body: bytes };
   };
   return {
-    'repository/download-archive': ({ params, query }, { principal, reply }) => download(params.id, 'tar.gz', query, principal, reply),
-    'repository/download-archive-in-format': ({ params, query }, { principal, reply }) => download(params.id, params.format, query, principal, reply),
+    'repository/download-archive': ({ params, query }, { principal, reply }) =>
+      download(params.id, 'tar.gz', query, principal, reply),
+    'repository/download-archive-in-format': ({ params, query }, { principal, reply }) =>
+      download(params.id, params.format, query, principal, reply),
   };
 }

@@ -48,7 +48,9 @@ export function badgeHandlers(store: Store): Handlers<Principal> {
     'badges/list-group-badges': ({ params, query }, { principal, request }) => {
       const group = readableGroup(store, params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const list = badges().filter((b) => b.group_id === group.id && (query.name === undefined || b.name === query.name));
+      const list = badges().filter(
+        (b) => b.group_id === group.id && (query.name === undefined || b.name === query.name),
+      );
       const page = paginate(list, query, request);
       return { status: 200, body: page.items.map((b) => record(group, b)), headers: page.headers };
     },
@@ -61,13 +63,27 @@ export function badgeHandlers(store: Store): Handlers<Principal> {
     'badges/render-group-badge': ({ params, query }, { principal }) => {
       const group = readableGroup(store, params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      return { status: 200, body: { link_url: query.link_url, image_url: query.image_url, rendered_link_url: render(group, query.link_url), rendered_image_url: render(group, query.image_url) } };
+      return {
+        status: 200,
+        body: {
+          link_url: query.link_url,
+          image_url: query.image_url,
+          rendered_link_url: render(group, query.link_url),
+          rendered_image_url: render(group, query.image_url),
+        },
+      };
     },
     'badges/create-group-badge': ({ params, body }, { principal }) => {
       const group = readableGroup(store, params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
       if (!canAdminister(group, principal)) return FORBIDDEN;
-      const badge: FakeGroupBadge = { id: store.nextId('group_badges', badges()), group_id: group.id, name: body.name ?? null, link_url: body.link_url, image_url: body.image_url };
+      const badge: FakeGroupBadge = {
+        id: store.nextId('group_badges', badges()),
+        group_id: group.id,
+        name: body.name ?? null,
+        link_url: body.link_url,
+        image_url: body.image_url,
+      };
       badges().push(badge);
       store.now(true);
       return { status: 201, body: record(group, badge) };

@@ -12,7 +12,10 @@ import { FORBIDDEN, message, paginate, userBasic } from '../common.ts';
 import type { Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupDescendants, groupLevel, readableGroup } from './group-access.ts';
 
-const TOP_LEVEL_ONLY = { status: 400 as const, body: message('400 Bad request - billable members are available for top-level groups only') };
+const TOP_LEVEL_ONLY = {
+  status: 400 as const,
+  body: message('400 Bad request - billable members are available for top-level groups only'),
+};
 const USER_NOT_FOUND = { status: 404 as const, body: message('404 User Not Found') };
 
 interface Membership {
@@ -31,8 +34,26 @@ export function billableHandlers(store: Store): Handlers<Principal> {
     const ids = new Set(groups.map((g) => g.id));
     const projects = store.data.projects.filter((p) => ids.has(p.namespace_id)).sort((a, b) => a.id - b.id);
     return [
-      ...groups.flatMap((g) => g.members.map((m) => ({ source_id: g.id, source_type: 'group' as const, source_full_name: store.groupName(g), source_full_path: store.groupPath(g), access_level: m.access_level, member: m }))),
-      ...projects.flatMap((p) => p.members.map((m) => ({ source_id: p.id, source_type: 'project' as const, source_full_name: store.projectIdentity(p).name_with_namespace, source_full_path: store.projectPath(p), access_level: m.access_level, member: m }))),
+      ...groups.flatMap((g) =>
+        g.members.map((m) => ({
+          source_id: g.id,
+          source_type: 'group' as const,
+          source_full_name: store.groupName(g),
+          source_full_path: store.groupPath(g),
+          access_level: m.access_level,
+          member: m,
+        })),
+      ),
+      ...projects.flatMap((p) =>
+        p.members.map((m) => ({
+          source_id: p.id,
+          source_type: 'project' as const,
+          source_full_name: store.projectIdentity(p).name_with_namespace,
+          source_full_path: store.projectPath(p),
+          access_level: m.access_level,
+          member: m,
+        })),
+      ),
     ];
   };
 
@@ -42,7 +63,11 @@ export function billableHandlers(store: Store): Handlers<Principal> {
       const user = store.user(m.member.user_id);
       if (!user) continue;
       const seen = byUser.get(user.id) ?? { user, level: 0, inGroup: false };
-      byUser.set(user.id, { user, level: Math.max(seen.level, m.access_level), inGroup: seen.inGroup || m.source_type === 'group' });
+      byUser.set(user.id, {
+        user,
+        level: Math.max(seen.level, m.access_level),
+        inGroup: seen.inGroup || m.source_type === 'group',
+      });
     }
     return [...byUser.values()];
   };
@@ -92,7 +117,10 @@ export function billableHandlers(store: Store): Handlers<Principal> {
       const mine = memberships(group).filter((m) => m.member.user_id === params.user_id);
       if (!store.user(params.user_id) || mine.length === 0) return USER_NOT_FOUND;
       const created = store.data.now ?? '2025-01-01T00:00:00.000Z';
-      return { status: 200, body: mine.map(({ member: _member, ...m }) => ({ ...m, created_at: created, expires_at: null })) };
+      return {
+        status: 200,
+        body: mine.map(({ member: _member, ...m }) => ({ ...m, created_at: created, expires_at: null })),
+      };
     },
   };
 }

@@ -11,16 +11,23 @@ import type { Project, Store } from '../store.ts';
 import { entryOf, type Commit } from '../tree.ts';
 import { repositoryHandlers } from './repository.ts';
 
-const bad = (field: string, problem: string) => ({ status: 400 as const, body: { message: `400 Bad request - ${field} ${problem}`, errors: [{ in: 'query', field, problem }] } });
+const bad = (field: string, problem: string) => ({
+  status: 400 as const,
+  body: { message: `400 Bad request - ${field} ${problem}`, errors: [{ in: 'query', field, problem }] },
+});
 
 /**
  * The commit id of each line of `path` as it is at `at`. The versions of the file (each written by its entry's
  * `last_commit_id`) are blamed oldest first, so a version's parents are done before it: no recursion, each version once.
  */
 function blameLines(project: Project, at: Commit, path: string): string[] {
-  const text = (commit: Commit) => Buffer.from(project.repository.blobs[entryOf(commit.tree, path)!.blob_id] ?? '', 'base64').toString('utf8');
+  const text = (commit: Commit) =>
+    Buffer.from(project.repository.blobs[entryOf(commit.tree, path)!.blob_id] ?? '', 'base64').toString('utf8');
   const originOf = (commit: Commit) => commitById(project, entryOf(commit.tree, path)!.last_commit_id) ?? commit;
-  const parentsOf = (commit: Commit) => commit.parent_ids.map((id) => commitById(project, id)).filter((p): p is Commit => p !== undefined && entryOf(p.tree, path) !== undefined);
+  const parentsOf = (commit: Commit) =>
+    commit.parent_ids
+      .map((id) => commitById(project, id))
+      .filter((p): p is Commit => p !== undefined && entryOf(p.tree, path) !== undefined);
   const versions = new Map<string, Commit>();
   const stack = [originOf(at)];
   while (stack.length > 0) {
@@ -75,9 +82,11 @@ export function blameHandlers(store: Store): Handlers<Principal> {
       if (!project || !store.canReadRepository(project, principal?.user)) return PROJECT_NOT_FOUND;
       const start = query['range[start]'];
       const end = query['range[end]'];
-      if ((start === undefined) !== (end === undefined)) return bad(start === undefined ? 'range[start]' : 'range[end]', 'is missing');
+      if ((start === undefined) !== (end === undefined))
+        return bad(start === undefined ? 'range[start]' : 'range[end]', 'is missing');
       if (start !== undefined && start < 1) return bad('range[start]', 'must be greater than or equal to 1');
-      if (start !== undefined && end !== undefined && end < start) return bad('range[end]', 'must be greater than or equal to range[start]');
+      if (start !== undefined && end !== undefined && end < start)
+        return bad('range[end]', 'must be greater than or equal to range[start]');
       const commit = store.resolveRef(project, query.ref);
       const entry = commit && entryOf(commit.tree, params.file_path);
       if (!entry) return { status: 404, body: message('404 File Not Found') };
@@ -97,6 +106,7 @@ export function blameHandlers(store: Store): Handlers<Principal> {
       const page = paginate(ranges, query, request);
       return { status: 200, body: page.items, headers: page.headers };
     },
-    'repository/get-file-blame-metadata': (input, context) => files['repository/get-file-metadata']!(input as never, context as never),
+    'repository/get-file-blame-metadata': (input, context) =>
+      files['repository/get-file-metadata']!(input as never, context as never),
   };
 }

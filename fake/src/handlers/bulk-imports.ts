@@ -33,11 +33,16 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
   const entitiesOf = (migration: FakeBulkImport) => entities().filter((e) => e.bulk_import_id === migration.id);
   const own = (id: number, user: FakeUser) => migrations().find((m) => m.id === id && m.user_id === user.id);
 
-  const groupByPath = (path: string): FakeGroup | undefined => store.data.groups.find((g) => store.groupPath(g).toLowerCase() === path.toLowerCase());
-  const canSeeGroup = (group: FakeGroup, user: FakeUser) => user.is_admin === true || group.visibility !== 'private' || store.groupAccess(group, user.id) > 0;
+  const groupByPath = (path: string): FakeGroup | undefined =>
+    store.data.groups.find((g) => store.groupPath(g).toLowerCase() === path.toLowerCase());
+  const canSeeGroup = (group: FakeGroup, user: FakeUser) =>
+    user.is_admin === true || group.visibility !== 'private' || store.groupAccess(group, user.id) > 0;
   const taken = (parent: FakeGroup, slug: string) => {
     const full = `${store.groupPath(parent)}/${slug}`.toLowerCase();
-    return store.data.groups.some((g) => store.groupPath(g).toLowerCase() === full) || store.data.projects.some((p) => store.projectPath(p).toLowerCase() === full);
+    return (
+      store.data.groups.some((g) => store.groupPath(g).toLowerCase() === full) ||
+      store.data.projects.some((p) => store.projectPath(p).toLowerCase() === full)
+    );
   };
 
   /** Creates the destination of a finishing entity; false when its namespace is gone or the slug was taken since. */
@@ -47,12 +52,29 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
     const name = entity.source_full_path.split('/').filter(Boolean).pop() ?? entity.destination_slug;
     if (entity.source_type === 'group_entity') {
       const id = store.nextNamespaceId();
-      store.data.groups.push({ id, name, path: entity.destination_slug, parent_id: parent.id, visibility: 'private', members: [{ user_id: migration.user_id, access_level: 50 }] });
+      store.data.groups.push({
+        id,
+        name,
+        path: entity.destination_slug,
+        parent_id: parent.id,
+        visibility: 'private',
+        members: [{ user_id: migration.user_id, access_level: 50 }],
+      });
       entity.namespace_id = id;
       return true;
     }
     const id = store.nextId('projects', store.data.projects);
-    store.data.projects.push({ id, name, path: entity.destination_slug, namespace_id: parent.id, visibility: 'private', default_branch: 'main', created_at: store.now(), members: [], repository: { branches: {}, commits: [], blobs: {} } });
+    store.data.projects.push({
+      id,
+      name,
+      path: entity.destination_slug,
+      namespace_id: parent.id,
+      visibility: 'private',
+      default_branch: 'main',
+      created_at: store.now(),
+      members: [],
+      repository: { branches: {}, commits: [], blobs: {} },
+    });
     entity.namespace_id = parent.id;
     entity.project_id = id;
     return true;
@@ -74,7 +96,18 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
         e.status = materialize(migration, e) ? 'finished' : 'failed';
         if (e.status === 'failed') {
           const text = `Destination ${e.destination_namespace}/${e.destination_slug} is no longer available`;
-          e.failures.push({ relation: 'root', step: null, exception_message: text, exception_class: null, correlation_id_value: null, created_at: now, pipeline_class: null, pipeline_step: null, source_url: null, source_title: null });
+          e.failures.push({
+            relation: 'root',
+            step: null,
+            exception_message: text,
+            exception_class: null,
+            correlation_id_value: null,
+            created_at: now,
+            pipeline_class: null,
+            pipeline_step: null,
+            source_url: null,
+            source_title: null,
+          });
         }
       }
       migration.status = parts.length > 0 && parts.every((e) => e.status === 'failed') ? 'failed' : 'finished';
@@ -84,10 +117,18 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
 
   const sorted = <T extends { id: number; created_at: string; status: string }>(items: T[], query: ListQuery) => {
     const direction = query.sort === 'asc' ? 1 : -1;
-    return items.filter((i) => !query.status || i.status === query.status).sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id) * direction);
+    return items
+      .filter((i) => !query.status || i.status === query.status)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id) * direction);
   };
 
-  const migrationRecord = (m: FakeBulkImport) => ({ id: m.id, status: m.status, source_type: m.source_type, created_at: m.created_at, updated_at: m.updated_at });
+  const migrationRecord = (m: FakeBulkImport) => ({
+    id: m.id,
+    status: m.status,
+    source_type: m.source_type,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  });
   const entityRecord = (e: FakeBulkImportEntity) => ({
     id: e.id,
     bulk_import_id: e.bulk_import_id,
@@ -101,10 +142,36 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
     project_id: e.project_id,
     created_at: e.created_at,
     updated_at: e.updated_at,
-    failures: e.failures.map(({ relation, step, exception_message, exception_class, correlation_id_value, created_at, pipeline_class, pipeline_step }) => ({ relation, step, exception_message, exception_class, correlation_id_value, created_at, pipeline_class, pipeline_step })),
+    failures: e.failures.map(
+      ({
+        relation,
+        step,
+        exception_message,
+        exception_class,
+        correlation_id_value,
+        created_at,
+        pipeline_class,
+        pipeline_step,
+      }) => ({
+        relation,
+        step,
+        exception_message,
+        exception_class,
+        correlation_id_value,
+        created_at,
+        pipeline_class,
+        pipeline_step,
+      }),
+    ),
     stats: e.stats,
   });
-  const summary = (e: FakeBulkImportEntity) => ({ id: e.id, status: e.status, source_type: e.source_type, created_at: e.created_at, updated_at: e.updated_at });
+  const summary = (e: FakeBulkImportEntity) => ({
+    id: e.id,
+    status: e.status,
+    source_type: e.source_type,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  });
 
   return {
     'bulk-imports/create-migration': ({ body }, { principal }) => {
@@ -114,21 +181,39 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
         const field = (name: string) => `entities[${index}][${name}]`;
         const parent = groupByPath(entity.destination_namespace);
         if (!parent || !canSeeGroup(parent, principal.user)) {
-          problems.push({ in: 'body', field: field('destination_namespace'), problem: `${entity.destination_namespace} is not the full path of an existing group` });
+          problems.push({
+            in: 'body',
+            field: field('destination_namespace'),
+            problem: `${entity.destination_namespace} is not the full path of an existing group`,
+          });
           return;
         }
         if (!principal.user.is_admin && store.groupAccess(parent, principal.user.id) < 40) {
-          problems.push({ in: 'body', field: field('destination_namespace'), problem: `importing into ${entity.destination_namespace} needs at least the Maintainer role there` });
+          problems.push({
+            in: 'body',
+            field: field('destination_namespace'),
+            problem: `importing into ${entity.destination_namespace} needs at least the Maintainer role there`,
+          });
           return;
         }
         const full = `${store.groupPath(parent)}/${entity.destination_slug}`.toLowerCase();
-        if (!/^[\w.][\w.-]*$/.test(entity.destination_slug)) problems.push({ in: 'body', field: field('destination_slug'), problem: 'is invalid' });
-        else if (taken(parent, entity.destination_slug) || destinations.has(full)) problems.push({ in: 'body', field: field('destination_slug'), problem: `${full} has already been taken` });
+        if (!/^[\w.][\w.-]*$/.test(entity.destination_slug))
+          problems.push({ in: 'body', field: field('destination_slug'), problem: 'is invalid' });
+        else if (taken(parent, entity.destination_slug) || destinations.has(full))
+          problems.push({ in: 'body', field: field('destination_slug'), problem: `${full} has already been taken` });
         destinations.add(full);
       });
       if (problems.length > 0) return { status: 400, body: errorBody(400, undefined, problems) };
       const now = store.now(true);
-      const migration: FakeBulkImport = { id: store.nextId('bulk_imports', migrations()), user_id: principal.user.id, status: 'created', source_type: 'service', source_url: body.configuration.url, created_at: now, updated_at: now };
+      const migration: FakeBulkImport = {
+        id: store.nextId('bulk_imports', migrations()),
+        user_id: principal.user.id,
+        status: 'created',
+        source_type: 'service',
+        source_url: body.configuration.url,
+        created_at: now,
+        updated_at: now,
+      };
       migrations().push(migration);
       for (const entity of body.entities) {
         entities().push({
@@ -161,7 +246,14 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
     'bulk-imports/list-all-entities': ({ query }, { principal, request }) => {
       const mine = migrations().filter((m) => m.user_id === principal.user.id);
       const ids = new Set(mine.map((m) => m.id));
-      const page = paginate(sorted(entities().filter((e) => ids.has(e.bulk_import_id)), query), query, request);
+      const page = paginate(
+        sorted(
+          entities().filter((e) => ids.has(e.bulk_import_id)),
+          query,
+        ),
+        query,
+        request,
+      );
       const body = page.items.map(entityRecord);
       for (const m of mine) advance(m);
       return { status: 200, body, headers: page.headers };
@@ -196,7 +288,10 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
       if (!migration || !failure) return NOT_FOUND;
       advance(migration);
       const { relation, exception_message, exception_class, correlation_id_value, source_url, source_title } = failure;
-      return { status: 200, body: { relation, exception_message, exception_class, correlation_id_value, source_url, source_title } };
+      return {
+        status: 200,
+        body: { relation, exception_message, exception_class, correlation_id_value, source_url, source_title },
+      };
     },
   };
 }

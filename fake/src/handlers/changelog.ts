@@ -15,7 +15,16 @@ import { entryOf, type Commit } from '../tree.ts';
 /** The commit range a changelog reads at most. */
 export const CHANGELOG_COMMIT_LIMIT = 15000;
 
-const categoryTitles: Record<string, string> = { added: 'Added', fixed: 'Fixed', changed: 'Changed', deprecated: 'Deprecated', removed: 'Removed', security: 'Security', performance: 'Performance', other: 'Other' };
+const categoryTitles: Record<string, string> = {
+  added: 'Added',
+  fixed: 'Fixed',
+  changed: 'Changed',
+  deprecated: 'Deprecated',
+  removed: 'Removed',
+  security: 'Security',
+  performance: 'Performance',
+  other: 'Other',
+};
 
 const bad = (text: string) => ({ status: 400 as const, body: message(`400 Bad request - ${text}`) });
 
@@ -59,7 +68,10 @@ interface Options {
 
 export function changelogHandlers(store: Store): Handlers<Principal> {
   /** The Markdown section of the version, or the 400/404 that stops it. */
-  const generate = (project: Project, options: Options): { notes: string; branch: string; version: Version } | { status: 400 | 404; body: { message: string } } => {
+  const generate = (
+    project: Project,
+    options: Options,
+  ): { notes: string; branch: string; version: Version } | { status: 400 | 404; body: { message: string } } => {
     const version = parseVersion(options.version);
     if (!version) return bad('version is invalid');
     const branch = options.branch ?? project.default_branch;
@@ -73,7 +85,10 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
     } else {
       const previous = Object.entries(project.repository.tags ?? {})
         .map(([name, id]) => ({ id, version: /^v?\d+\.\d+\.\d+$/.test(name) ? parseVersion(name) : undefined }))
-        .filter((tag): tag is { id: string; version: Version } => tag.version !== undefined && compareVersions(tag.version, version) < 0)
+        .filter(
+          (tag): tag is { id: string; version: Version } =>
+            tag.version !== undefined && compareVersions(tag.version, version) < 0,
+        )
         .sort((a, b) => compareVersions(a.version, b.version))
         .pop();
       from = previous && store.findCommit(project, previous.id);
@@ -95,7 +110,11 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       return `### ${title} (${commits.length} ${commits.length === 1 ? 'change' : 'changes'})\n\n${entries}\n`;
     });
     const name = `${version[0]}.${version[1]}.${version[2]}${version[3] ? `-${version[3]}` : ''}`;
-    return { notes: `## ${name} (${date})\n\n${sections.length > 0 ? sections.join('\n') : 'No changes.\n'}`, branch, version };
+    return {
+      notes: `## ${name} (${date})\n\n${sections.length > 0 ? sections.join('\n') : 'No changes.\n'}`,
+      branch,
+      version,
+    };
   };
 
   /** The file with the section placed before the first older version, or undefined when the version is there. */
@@ -113,7 +132,11 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       if (!project || !store.canReadRepository(project, principal.user)) return PROJECT_NOT_FOUND;
       // `to` and `trailer` mean what they mean for POST; the GET documents the parameters up to `from` only.
       const raw = rawQuery(request);
-      const result = generate(project, { ...query, to: raw.get('to') ?? undefined, trailer: raw.get('trailer') ?? undefined });
+      const result = generate(project, {
+        ...query,
+        to: raw.get('to') ?? undefined,
+        trailer: raw.get('trailer') ?? undefined,
+      });
       return 'status' in result ? result : { status: 200, body: { notes: result.notes } };
     },
     'repository/create-changelog': ({ params, body }, { principal }) => {
@@ -126,14 +149,21 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       if (`/${file}/`.includes('/../') || file.startsWith('/') || file === '') return bad('file is invalid');
       const head = store.findCommit(project, project.repository.branches[result.branch]!)!;
       const entry = entryOf(head.tree, file);
-      const existing = entry ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8') : '';
+      const existing = entry
+        ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')
+        : '';
       const content = insert(existing, result.notes, result.version);
       if (content === undefined) return { status: 200, body: {} }; // the version is there already: nothing is added
       const commit = store.commit(project, {
         parent: head.id,
         message: body.message ?? `Add changelog for version ${body.version.replace(/^v/, '')}`,
         author: principal.user,
-        changes: { [file]: { content: Buffer.from(content).toString('base64'), execute_filemode: entry?.execute_filemode ?? false } },
+        changes: {
+          [file]: {
+            content: Buffer.from(content).toString('base64'),
+            execute_filemode: entry?.execute_filemode ?? false,
+          },
+        },
       });
       project.repository.branches[result.branch] = commit.id;
       return { status: 200, body: {} };

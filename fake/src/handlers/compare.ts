@@ -7,24 +7,49 @@ import { structuredPatch } from 'diff';
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import { message, paginate, PROJECT_NOT_FOUND, webBase } from '../common.ts';
-import { commitById, commitDetail, commitsBetween, linesOf, MAX_EDIT_LENGTH, mergeBase, resolveRef, shortId, titleOf, unchangedLines } from '../repository-history.ts';
+import {
+  commitById,
+  commitDetail,
+  commitsBetween,
+  linesOf,
+  MAX_EDIT_LENGTH,
+  mergeBase,
+  resolveRef,
+  shortId,
+  titleOf,
+  unchangedLines,
+} from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 import { changedPaths, EMPTY_TREE, entryOf, type Commit, type Tree, type TreeEntry } from '../tree.ts';
 
 /** Lines a compare may diff in all; past it the remaining diffs are empty and the comparison counts as timed out. */
 export const COMPARE_LINE_BUDGET = 100_000;
 
-const compareCommit = (commit: Commit) => ({ id: commit.id, short_id: shortId(commit.id), title: titleOf(commit.message), author_name: commit.author_name, author_email: commit.author_email, created_at: commit.created_at });
-const modeOf = (entry: TreeEntry | undefined) => (entry === undefined ? '0' : entry.execute_filemode ? '100755' : '100644');
+const compareCommit = (commit: Commit) => ({
+  id: commit.id,
+  short_id: shortId(commit.id),
+  title: titleOf(commit.message),
+  author_name: commit.author_name,
+  author_email: commit.author_email,
+  created_at: commit.created_at,
+});
+const modeOf = (entry: TreeEntry | undefined) =>
+  entry === undefined ? '0' : entry.execute_filemode ? '100755' : '100644';
 
 /** The hunks of a unified diff, as the API shows them (no file header lines); undefined past the diff limit. */
 function unifiedDiff(before: string, after: string): string | undefined {
   if (before.includes('\0') || after.includes('\0')) return '';
-  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH });
+  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {
+    context: 3,
+    maxEditLength: MAX_EDIT_LENGTH,
+  });
   if (!patch) return undefined;
   // As git prints them: no count when it is 1, and an empty side starts at the line before.
-  const range = (start: number, count: number) => (count === 1 ? `${start}` : `${count === 0 ? start - 1 : start},${count}`);
-  return patch.hunks.map((h) => `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@\n${h.lines.join('\n')}\n`).join('');
+  const range = (start: number, count: number) =>
+    count === 1 ? `${start}` : `${count === 0 ? start - 1 : start},${count}`;
+  return patch.hunks
+    .map((h) => `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@\n${h.lines.join('\n')}\n`)
+    .join('');
 }
 
 /** The changes of every path whose blob or mode differs between two trees, by path. */
@@ -46,7 +71,16 @@ function treeDiffs(projects: Project[], beforeTree: Tree, afterTree: Tree) {
     budget -= linesOf(oldText).length + linesOf(newText).length;
     if (budget < 0) timedOut = true;
     const diff = timedOut ? '' : (unifiedDiff(oldText, newText) ?? '');
-    diffs.push({ old_path: path, new_path: path, a_mode: modeOf(a), b_mode: modeOf(b), diff, new_file: a === undefined, renamed_file: false, deleted_file: b === undefined });
+    diffs.push({
+      old_path: path,
+      new_path: path,
+      a_mode: modeOf(a),
+      b_mode: modeOf(b),
+      diff,
+      new_file: a === undefined,
+      renamed_file: false,
+      deleted_file: b === undefined,
+    });
   }
   return { diffs, timedOut };
 }
@@ -54,8 +88,10 @@ function treeDiffs(projects: Project[], beforeTree: Tree, afterTree: Tree) {
 /** Lines added and deleted by a commit against its first parent (a merge commit counts none, as `git log --numstat`). */
 function lineStats(project: Project, commit: Commit): { additions: number; deletions: number } {
   if (commit.parent_ids.length > 1) return { additions: 0, deletions: 0 };
-  const parentTree = (commit.parent_ids[0] !== undefined && commitById(project, commit.parent_ids[0])?.tree) || EMPTY_TREE;
-  const lines = (entry: TreeEntry | undefined) => (entry ? linesOf(Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')) : []);
+  const parentTree =
+    (commit.parent_ids[0] !== undefined && commitById(project, commit.parent_ids[0])?.tree) || EMPTY_TREE;
+  const lines = (entry: TreeEntry | undefined) =>
+    entry ? linesOf(Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')) : [];
   let additions = 0;
   let deletions = 0;
   for (const path of changedPaths(parentTree, commit.tree)) {
@@ -117,18 +153,38 @@ export function compareHandlers(store: Store): Handlers<Principal> {
       const refs = query['refs[]'];
       if (refs.length < 2) return { status: 400, body: message('400 Bad request - Provide at least 2 refs') };
       const unknown = refs.filter((ref) => !resolveRef(store, project, ref));
-      if (unknown.length > 0) return { status: 400, body: message(`400 Bad request - Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`) };
-      const base = mergeBase([project], refs.map((ref) => resolveRef(store, project, ref)!));
-      return base ? { status: 200, body: commitDetail(base) } : { status: 404, body: message('404 Merge Base Not Found') };
+      if (unknown.length > 0)
+        return {
+          status: 400,
+          body: message(
+            `400 Bad request - Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`,
+          ),
+        };
+      const base = mergeBase(
+        [project],
+        refs.map((ref) => resolveRef(store, project, ref)!),
+      );
+      return base
+        ? { status: 200, body: commitDetail(base) }
+        : { status: 404, body: message('404 Merge Base Not Found') };
     },
     'repository/list-contributors': ({ params, query }, { principal, request }) => {
       const project = readable(params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
       const head = store.resolveRef(project, undefined);
-      const byEmail = new Map<string, { name: string; email: string; commits: number; additions: number; deletions: number }>();
+      const byEmail = new Map<
+        string,
+        { name: string; email: string; commits: number; additions: number; deletions: number }
+      >();
       for (const commit of head ? commitsBetween([project], undefined, head) : []) {
         const key = commit.author_email.toLowerCase();
-        const entry = byEmail.get(key) ?? { name: commit.author_name, email: commit.author_email, commits: 0, additions: 0, deletions: 0 };
+        const entry = byEmail.get(key) ?? {
+          name: commit.author_name,
+          email: commit.author_email,
+          commits: 0,
+          additions: 0,
+          deletions: 0,
+        };
         const counted = statsOf(project, commit);
         entry.commits += 1;
         entry.additions += counted.additions;

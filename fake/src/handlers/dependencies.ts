@@ -12,7 +12,11 @@ import type { Store } from '../store.ts';
 export function dependencyHandlers(store: Store): Handlers<Principal> {
   const record = (dependency: FakeDependency, withVulnerabilities: boolean) => {
     const { project_id: _project, vulnerabilities, licenses, ...fields } = dependency;
-    return { ...fields, licenses: licenses ?? [], ...(withVulnerabilities ? { vulnerabilities: vulnerabilities ?? [] } : {}) };
+    return {
+      ...fields,
+      licenses: licenses ?? [],
+      ...(withVulnerabilities ? { vulnerabilities: vulnerabilities ?? [] } : {}),
+    };
   };
 
   return {
@@ -21,7 +25,9 @@ export function dependencyHandlers(store: Store): Handlers<Principal> {
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.canReadRepository(project, principal.user)) return FORBIDDEN;
       const managers = query.package_manager === undefined ? undefined : new Set<string>(query.package_manager);
-      const list = (store.data.dependencies ?? []).filter((d) => d.project_id === project.id && (!managers || managers.has(d.package_manager)));
+      const list = (store.data.dependencies ?? []).filter(
+        (d) => d.project_id === project.id && (!managers || managers.has(d.package_manager)),
+      );
       const page = paginate(list, query, request);
       const security = store.hasAccess(project, principal.user, 30);
       return { status: 200, body: page.items.map((d) => record(d, security)), headers: page.headers };

@@ -29,7 +29,12 @@ export function tar(files: [string, Buffer][], mtime: number): Buffer {
     header.write('0000000\0', 108);
     header.write('0000000\0', 116);
     header.write(`${content.length.toString(8).padStart(11, '0')}\0`, 124);
-    header.write(`${Math.floor(mtime / 1000).toString(8).padStart(11, '0')}\0`, 136);
+    header.write(
+      `${Math.floor(mtime / 1000)
+        .toString(8)
+        .padStart(11, '0')}\0`,
+      136,
+    );
     header.write('        ', 148);
     header.write('0', 156);
     header.write('ustar\0', 257);
@@ -58,7 +63,11 @@ export function exportHandlers(store: Store): Handlers<Principal> {
       const { project, answer } = maintainable(params.id, principal);
       if (answer) return answer;
       const current = exports()[project!.id];
-      exports()[project!.id] = { status: current?.status === 'finished' ? 'regeneration_in_progress' : 'queued', description: body?.description ?? project!.description ?? null, requested_at: store.now(true) };
+      exports()[project!.id] = {
+        status: current?.status === 'finished' ? 'regeneration_in_progress' : 'queued',
+        description: body?.description ?? project!.description ?? null,
+        requested_at: store.now(true),
+      };
       return { status: 202, body: { message: '202 Accepted' } };
     },
     'project-import-export/get-export-status': ({ params }, { principal }) => {
@@ -70,17 +79,40 @@ export function exportHandlers(store: Store): Handlers<Principal> {
       const path = store.projectPath(project!);
       const base = identity(project!);
       if (status !== 'finished') return { status: 200, body: { ...base, export_status: status } as never };
-      return { status: 200, body: { ...base, export_status: 'finished', _links: { api_url: `${webBase(store)}/api/v4/projects/${project!.id}/export/download`, web_url: `${webBase(store)}/${path}/download_export` } } as never };
+      return {
+        status: 200,
+        body: {
+          ...base,
+          export_status: 'finished',
+          _links: {
+            api_url: `${webBase(store)}/api/v4/projects/${project!.id}/export/download`,
+            web_url: `${webBase(store)}/${path}/download_export`,
+          },
+        } as never,
+      };
     },
     'project-import-export/download-export': ({ params }, { principal, reply }) => {
       const { project, answer } = maintainable(params.id, principal);
       if (answer) return answer;
       if (exports()[project!.id]?.status !== 'finished') return { status: 404, body: message('404 Not found') };
       const head = store.resolveRef(project!, undefined);
-      const files: [string, Buffer][] = [['project.json', Buffer.from(JSON.stringify({ ...identity(project!), description: exports()[project!.id]!.description }, null, 2))]];
-      for (const [path, entry] of head ? treePaths(head.tree).map((p) => [p, entryOf(head.tree, p)!] as const) : []) files.push([`repository/${path}`, Buffer.from(project!.repository.blobs[entry.blob_id]!, 'base64')]);
-      void reply.header('content-disposition', `attachment; filename="${project!.path}_export.tar.gz"`).type('application/gzip');
-      return { status: 200, body: new Uint8Array(gzipSync(tar(files, Date.parse(exports()[project!.id]!.requested_at)))) };
+      const files: [string, Buffer][] = [
+        [
+          'project.json',
+          Buffer.from(
+            JSON.stringify({ ...identity(project!), description: exports()[project!.id]!.description }, null, 2),
+          ),
+        ],
+      ];
+      for (const [path, entry] of head ? treePaths(head.tree).map((p) => [p, entryOf(head.tree, p)!] as const) : [])
+        files.push([`repository/${path}`, Buffer.from(project!.repository.blobs[entry.blob_id]!, 'base64')]);
+      void reply
+        .header('content-disposition', `attachment; filename="${project!.path}_export.tar.gz"`)
+        .type('application/gzip');
+      return {
+        status: 200,
+        body: new Uint8Array(gzipSync(tar(files, Date.parse(exports()[project!.id]!.requested_at)))),
+      };
     },
   };
 }

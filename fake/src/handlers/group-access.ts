@@ -14,17 +14,30 @@ export function groupLevel(store: Store, group: FakeGroup, principal: Principal 
 
 /** Whether a caller sees a group: public to all, internal to any signed-in caller, private to its members. */
 export function groupVisible(store: Store, group: FakeGroup, principal: Principal | undefined): boolean {
-  return group.visibility === 'public' || (principal !== undefined && (group.visibility === 'internal' || groupLevel(store, group, principal) > 0));
+  return (
+    group.visibility === 'public' ||
+    (principal !== undefined && (group.visibility === 'internal' || groupLevel(store, group, principal) > 0))
+  );
 }
 
 /** The group (by id or full path) a caller may see, or undefined (404 like the Service: not found or not visible). */
-export function readableGroup(store: Store, id: string | number, principal: Principal | undefined): FakeGroup | undefined {
+export function readableGroup(
+  store: Store,
+  id: string | number,
+  principal: Principal | undefined,
+): FakeGroup | undefined {
   const group = store.findGroup(id);
   return group && groupVisible(store, group, principal) ? group : undefined;
 }
 
 /** The group for an owners-only operation: 404 when not visible, 403 below Owner. */
-export function ownedGroup(store: Store, id: string | number, principal: Principal | undefined): { group: FakeGroup; refused?: undefined } | { group?: undefined; refused: typeof GROUP_NOT_FOUND | typeof FORBIDDEN } {
+export function ownedGroup(
+  store: Store,
+  id: string | number,
+  principal: Principal | undefined,
+):
+  | { group: FakeGroup; refused?: undefined }
+  | { group?: undefined; refused: typeof GROUP_NOT_FOUND | typeof FORBIDDEN } {
   const group = readableGroup(store, id, principal);
   if (!group) return { refused: GROUP_NOT_FOUND };
   return groupLevel(store, group, principal) >= 50 ? { group } : { refused: FORBIDDEN };

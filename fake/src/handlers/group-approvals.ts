@@ -18,7 +18,10 @@ export function groupApprovalHandlers(store: Store): Handlers<Principal> {
 
   const record = (rule: Rule) => {
     const users = rule.user_ids.map((id) => userBasic(store, store.user(id))).filter((u) => u !== null);
-    const groups = rule.group_ids.map((id) => store.group(id)).filter((g) => g !== undefined).map((g) => ({ id: g.id, name: g.name, path: g.path, full_path: store.groupPath(g) }));
+    const groups = rule.group_ids
+      .map((id) => store.group(id))
+      .filter((g) => g !== undefined)
+      .map((g) => ({ id: g.id, name: g.name, path: g.path, full_path: store.groupPath(g) }));
     const eligible = new Map(users.map((u) => [u.id, u]));
     for (const id of rule.group_ids) {
       for (const m of store.group(id)?.members ?? []) {
@@ -26,7 +29,18 @@ export function groupApprovalHandlers(store: Store): Handlers<Principal> {
         if (u) eligible.set(u.id, u);
       }
     }
-    return { id: rule.id, name: rule.name, rule_type: rule.rule_type, eligible_approvers: [...eligible.values()], approvals_required: rule.approvals_required, users, groups, contains_hidden_groups: false, applies_to_all_protected_branches: true, protected_branches: [] };
+    return {
+      id: rule.id,
+      name: rule.name,
+      rule_type: rule.rule_type,
+      eligible_approvers: [...eligible.values()],
+      approvals_required: rule.approvals_required,
+      users,
+      groups,
+      contains_hidden_groups: false,
+      applies_to_all_protected_branches: true,
+      protected_branches: [],
+    };
   };
 
   /** The group when the caller administers it, else the refusal. */
@@ -40,7 +54,11 @@ export function groupApprovalHandlers(store: Store): Handlers<Principal> {
     'approvals/list-group-approval-rules': ({ params, query }, { principal, request }) => {
       const group = administered(params.id, principal);
       if ('status' in group) return group;
-      const page = paginate(rules().filter((r) => r.group_id === group.id), query, request);
+      const page = paginate(
+        rules().filter((r) => r.group_id === group.id),
+        query,
+        request,
+      );
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
     'approvals/create-group-approval-rule': ({ params, body }, { principal }) => {

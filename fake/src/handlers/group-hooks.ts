@@ -11,11 +11,27 @@ import { ownedGroup } from './group-access.ts';
 
 const HOOK_NOT_FOUND = { status: 404 as const, body: message('404 Hook Not Found') };
 const PUSH_RULE_NOT_FOUND = { status: 404 as const, body: message('404 Push Rule Not Found') };
-const PUSH_RULE_EXISTS = { status: 409 as const, body: message('409 Conflict - the group already has a push rule: update it') };
+const PUSH_RULE_EXISTS = {
+  status: 409 as const,
+  body: message('409 Conflict - the group already has a push rule: update it'),
+};
 
 type RuleFields = Omit<FakeGroupPushRule, 'id' | 'group_id' | 'created_at'>;
-const BOOLEAN_RULES = ['deny_delete_tag', 'member_check', 'prevent_secrets', 'commit_committer_name_check', 'commit_committer_check', 'reject_unsigned_commits'] as const;
-const REGEX_RULES = ['commit_message_regex', 'commit_message_negative_regex', 'branch_name_regex', 'author_email_regex', 'file_name_regex'] as const;
+const BOOLEAN_RULES = [
+  'deny_delete_tag',
+  'member_check',
+  'prevent_secrets',
+  'commit_committer_name_check',
+  'commit_committer_check',
+  'reject_unsigned_commits',
+] as const;
+const REGEX_RULES = [
+  'commit_message_regex',
+  'commit_message_negative_regex',
+  'branch_name_regex',
+  'author_email_regex',
+  'file_name_regex',
+] as const;
 const NEW_RULE: RuleFields = {
   commit_committer_check: false,
   commit_committer_name_check: false,
@@ -54,7 +70,8 @@ function ruleChanges(body: Record<string, unknown>): { changes: Partial<RuleFiel
   }
   const size = body.max_file_size;
   if (size !== undefined) {
-    const number = typeof size === 'number' ? size : typeof size === 'string' && /^\d{1,9}$/.test(size) ? Number(size) : Number.NaN;
+    const number =
+      typeof size === 'number' ? size : typeof size === 'string' && /^\d{1,9}$/.test(size) ? Number(size) : Number.NaN;
     if (!Number.isSafeInteger(number) || number < 0) problems.push('max_file_size is invalid');
     else changes.max_file_size = number;
   }
@@ -109,7 +126,13 @@ export function groupHookHandlers(store: Store): Handlers<Principal> {
       if (rules().some((r) => r.group_id === group.id)) return PUSH_RULE_EXISTS;
       const { changes, problems } = ruleChanges(body ?? {});
       if (problems.length > 0) return { status: 400, body: message(`400 Bad request - ${problems.join(', ')}`) };
-      const rule: FakeGroupPushRule = { id: store.nextId('group_push_rules', rules()), group_id: group.id, created_at: store.now(true), ...NEW_RULE, ...changes };
+      const rule: FakeGroupPushRule = {
+        id: store.nextId('group_push_rules', rules()),
+        group_id: group.id,
+        created_at: store.now(true),
+        ...NEW_RULE,
+        ...changes,
+      };
       rules().push(rule);
       return { status: 201, body: ruleRecord(rule) };
     },

@@ -24,7 +24,11 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
   const shares = () => (store.data.group_shares ??= []);
 
   const ldapRecord = ({ group_id: _group, ...link }: LdapLink) => link;
-  const samlRecord = (link: SamlLink) => ({ name: link.name, access_level: link.access_level, member_role_id: link.member_role_id ?? null });
+  const samlRecord = (link: SamlLink) => ({
+    name: link.name,
+    access_level: link.access_level,
+    member_role_id: link.member_role_id ?? null,
+  });
   /** Removes the group's LDAP links that match; 204, or 404 when none did. */
   const removeLdap = (group: FakeGroup, matches: (link: LdapLink) => boolean) => {
     const kept = ldapLinks().filter((l) => l.group_id !== group.id || !matches(l));
@@ -41,7 +45,17 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
       .filter((s) => s.group_id === group.id)
       .flatMap((s) => {
         const other = store.group(s.shared_with_group_id);
-        return other ? [{ group_id: other.id, group_name: other.name, group_full_path: store.groupPath(other), group_access_level: s.group_access, expires_at: s.expires_at }] : [];
+        return other
+          ? [
+              {
+                group_id: other.id,
+                group_name: other.name,
+                group_full_path: store.groupPath(other),
+                group_access_level: s.group_access,
+                expires_at: s.expires_at,
+              },
+            ]
+          : [];
       }),
   });
 
@@ -53,16 +67,31 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
     'groups/list-ldap-group-links': ({ params, query }, { principal, request }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);
       if (refused) return refused;
-      const page = paginate(ldapLinks().filter((l) => l.group_id === group.id), query, request);
+      const page = paginate(
+        ldapLinks().filter((l) => l.group_id === group.id),
+        query,
+        request,
+      );
       return { status: 200, body: page.items.map(ldapRecord), headers: page.headers };
     },
     'groups/create-ldap-group-link': ({ params, body }, { principal }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);
       if (refused) return refused;
-      const { cn, filter, group_access, provider } = body as { cn?: string; filter?: string; group_access: LdapLink['group_access']; provider: string };
-      const same = (l: LdapLink) => l.group_id === group.id && l.provider === provider && (cn !== undefined ? l.cn === cn : l.filter === filter);
+      const { cn, filter, group_access, provider } = body as {
+        cn?: string;
+        filter?: string;
+        group_access: LdapLink['group_access'];
+        provider: string;
+      };
+      const same = (l: LdapLink) =>
+        l.group_id === group.id && l.provider === provider && (cn !== undefined ? l.cn === cn : l.filter === filter);
       if (ldapLinks().some(same)) return conflict('the group already has this LDAP link');
-      const link: LdapLink = { group_id: group.id, ...(cn !== undefined ? { cn } : { filter }), group_access, provider };
+      const link: LdapLink = {
+        group_id: group.id,
+        ...(cn !== undefined ? { cn } : { filter }),
+        group_access,
+        provider,
+      };
       ldapLinks().push(link);
       store.now(true);
       return { status: 201, body: ldapRecord(link) };
@@ -71,7 +100,10 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
       const { group, refused } = ownedGroup(store, params.id, principal);
       if (refused) return refused;
       const { cn, filter, provider } = body as { cn?: string; filter?: string; provider: string };
-      return removeLdap(group, (l) => l.provider === provider && (cn !== undefined ? l.cn === cn : l.filter === filter));
+      return removeLdap(
+        group,
+        (l) => l.provider === provider && (cn !== undefined ? l.cn === cn : l.filter === filter),
+      );
     },
     'groups/delete-ldap-group-link-by-cn': ({ params }, { principal }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);
@@ -86,7 +118,11 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
     'groups/list-saml-group-links': ({ params, query }, { principal, request }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);
       if (refused) return refused;
-      const page = paginate(samlLinks().filter((l) => l.group_id === group.id), query, request);
+      const page = paginate(
+        samlLinks().filter((l) => l.group_id === group.id),
+        query,
+        request,
+      );
       return { status: 200, body: page.items.map(samlRecord), headers: page.headers };
     },
     'groups/get-saml-group-link': ({ params }, { principal }) => {
@@ -98,8 +134,14 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
     'groups/create-saml-group-link': ({ params, body }, { principal }) => {
       const { group, refused } = ownedGroup(store, params.id, principal);
       if (refused) return refused;
-      if (samlLinks().some((l) => l.group_id === group.id && l.name === body.saml_group_name)) return conflict('the group already has a link to this SAML group');
-      const link: SamlLink = { group_id: group.id, name: body.saml_group_name, access_level: body.access_level, member_role_id: body.member_role_id ?? null };
+      if (samlLinks().some((l) => l.group_id === group.id && l.name === body.saml_group_name))
+        return conflict('the group already has a link to this SAML group');
+      const link: SamlLink = {
+        group_id: group.id,
+        name: body.saml_group_name,
+        access_level: body.access_level,
+        member_role_id: body.member_role_id ?? null,
+      };
       samlLinks().push(link);
       store.now(true);
       return { status: 201, body: samlRecord(link) };
@@ -118,9 +160,16 @@ export function groupLinkHandlers(store: Store): Handlers<Principal> {
       if (refused) return refused;
       const other = readableGroup(store, body.group_id, principal);
       if (!other) return GROUP_NOT_FOUND;
-      if (other.id === group.id) return { status: 400, body: message('400 Bad request - a group cannot be shared with itself') };
-      if (shares().some((s) => s.group_id === group.id && s.shared_with_group_id === other.id)) return conflict('the group is already shared with this group');
-      shares().push({ group_id: group.id, shared_with_group_id: other.id, group_access: body.group_access, expires_at: body.expires_at ?? null });
+      if (other.id === group.id)
+        return { status: 400, body: message('400 Bad request - a group cannot be shared with itself') };
+      if (shares().some((s) => s.group_id === group.id && s.shared_with_group_id === other.id))
+        return conflict('the group is already shared with this group');
+      shares().push({
+        group_id: group.id,
+        shared_with_group_id: other.id,
+        group_access: body.group_access,
+        expires_at: body.expires_at ?? null,
+      });
       store.now(true);
       return { status: 200, body: sharedGroupRecord(group) };
     },

@@ -53,10 +53,17 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
     const direction = f.sort === 'asc' ? 1 : -1;
     if (f.order_by === 'similarity') {
       const search = (f.search ?? '').toLowerCase();
-      const rank = (p: Project) => (search === '' ? 0 : p.name.toLowerCase() === search ? 0 : p.name.toLowerCase().startsWith(search) ? 1 : 2);
-      return [...projects].sort((a, b) => rank(a) - rank(b) || a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+      const rank = (p: Project) =>
+        search === '' ? 0 : p.name.toLowerCase() === search ? 0 : p.name.toLowerCase().startsWith(search) ? 1 : 2;
+      return [...projects].sort(
+        (a, b) => rank(a) - rank(b) || a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id,
+      );
     }
-    if (f.order_by === 'last_activity_at') return [...projects].sort((a, b) => (lastActivity(a) < lastActivity(b) ? -1 : lastActivity(a) > lastActivity(b) ? 1 : a.id - b.id) * direction);
+    if (f.order_by === 'last_activity_at')
+      return [...projects].sort(
+        (a, b) =>
+          (lastActivity(a) < lastActivity(b) ? -1 : lastActivity(a) > lastActivity(b) ? 1 : a.id - b.id) * direction,
+      );
     return projects;
   };
 
@@ -65,9 +72,13 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
       const f = query as GroupProjectFilters;
       const group = readableGroup(store, params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const groupIds = new Set([group.id, ...(f.include_subgroups === true ? descendants(group).map((g) => g.id) : [])]);
+      const groupIds = new Set([
+        group.id,
+        ...(f.include_subgroups === true ? descendants(group).map((g) => g.id) : []),
+      ]);
       const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id));
-      const selected = f.starred === true || f.topic !== undefined ? [] : ordered(filterProjects(store, inGroups, f, principal), f);
+      const selected =
+        f.starred === true || f.topic !== undefined ? [] : ordered(filterProjects(store, inGroups, f, principal), f);
       const page = paginate(selected, query, request);
       return { status: 200, body: page.items.map(groupProject), headers: page.headers };
     },
@@ -76,12 +87,20 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
       const user = store.findUser(params.user_id);
       if (!user) return { status: 404, body: message('404 User Not Found') };
       const namespaces = (store.data.user_namespaces ?? []).filter((n) => n.user_id === user.id);
-      const own = namespaces.some((n) => n.private_profile === true) ? [] : store.data.projects.filter((p) => namespaces.some((n) => n.id === p.namespace_id));
+      const own = namespaces.some((n) => n.private_profile === true)
+        ? []
+        : store.data.projects.filter((p) => namespaces.some((n) => n.id === p.namespace_id));
       const updated = store.data.now ?? '2025-01-01T00:00:00.000Z';
-      const outOfRange = (f.updated_after !== undefined && !(updated > f.updated_after)) || (f.updated_before !== undefined && !(updated < f.updated_before));
+      const outOfRange =
+        (f.updated_after !== undefined && !(updated > f.updated_after)) ||
+        (f.updated_before !== undefined && !(updated < f.updated_before));
       const selected = f.starred === true || outOfRange ? [] : ordered(filterProjects(store, own, f, principal), f);
       const page = paginate(selected, query, request);
-      return { status: 200, body: page.items.map((p) => (f.simple === true ? projectSimple(store, p) : projectFull(store, p))), headers: page.headers };
+      return {
+        status: 200,
+        body: page.items.map((p) => (f.simple === true ? projectSimple(store, p) : projectFull(store, p))),
+        headers: page.headers,
+      };
     },
   };
 }

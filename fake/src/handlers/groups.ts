@@ -60,7 +60,12 @@ export function groupHandlers(store: Store): Handlers<Principal> {
       if (f.search !== undefined && !`${g.name} ${g.path}`.toLowerCase().includes(f.search.toLowerCase())) return false;
       return true;
     }
-    const key = f.order_by === 'path' ? (g: FakeGroup) => store.groupPath(g) : f.order_by === 'id' ? (g: FakeGroup) => g.id : (g: FakeGroup) => store.groupName(g).toLowerCase();
+    const key =
+      f.order_by === 'path'
+        ? (g: FakeGroup) => store.groupPath(g)
+        : f.order_by === 'id'
+          ? (g: FakeGroup) => g.id
+          : (g: FakeGroup) => store.groupName(g).toLowerCase();
     const direction = f.sort === 'desc' ? -1 : 1;
     return out.sort((a, b) => {
       const x = key(a);
@@ -80,7 +85,16 @@ export function groupHandlers(store: Store): Handlers<Principal> {
     'groups/list-subgroups': ({ params, query }, { principal, request }) => {
       const group = findGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const page = paginate(filtered(store.data.groups.filter((g) => g.parent_id === group.id), query as GroupFilters, principal, false), query, request);
+      const page = paginate(
+        filtered(
+          store.data.groups.filter((g) => g.parent_id === group.id),
+          query as GroupFilters,
+          principal,
+          false,
+        ),
+        query,
+        request,
+      );
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
     'groups/list-descendant-groups': ({ params, query }, { principal, request }) => {

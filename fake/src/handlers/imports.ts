@@ -22,7 +22,10 @@ import type { Project, Store } from '../store.ts';
 import { groupLevel, readableGroup } from './group-access.ts';
 
 const NAMESPACE_NOT_FOUND = { status: 404 as const, body: message('404 Namespace Not Found') };
-const badRequest = (field: string, problem: string) => ({ status: 400 as const, body: errorBody(400, `${field} ${problem}`, [{ in: 'body', field, problem }]) });
+const badRequest = (field: string, problem: string) => ({
+  status: 400 as const,
+  body: errorBody(400, `${field} ${problem}`, [{ in: 'body', field, problem }]),
+});
 const conflict = (text: string) => ({ status: 409 as const, body: message(`409 Conflict - ${text}`) });
 
 /** The files of a ustar archive (regular files only), or undefined when the bytes are not one. */
@@ -66,7 +69,11 @@ function readExport(bytes: Buffer): { project: Record<string, unknown>; files: R
   for (const [path, content] of files) {
     const inRepository = path.slice('repository/'.length);
     // Only plain relative paths become repository files (no `.`/`..` or empty segments, as git itself refuses).
-    if (path.startsWith('repository/') && inRepository.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')) repository[inRepository] = content.toString('base64');
+    if (
+      path.startsWith('repository/') &&
+      inRepository.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')
+    )
+      repository[inRepository] = content.toString('base64');
   }
   return { project: project as Record<string, unknown>, files: repository };
 }
@@ -109,23 +116,34 @@ export function importHandlers(store: Store): Handlers<Principal> {
     const pipelines = new Set(data.pipelines.filter((p) => p.project_id === id).map((p) => p.id));
     store.data.pipelines = data.pipelines.filter((p) => !pipelines.has(p.id));
     store.data.jobs = data.jobs.filter((j) => j.project_id !== id);
-    if (data.invitations) store.data.invitations = data.invitations.filter((i) => !(i.source_type === 'project' && i.source_id === id));
-    if (data.error_tracking_client_keys) store.data.error_tracking_client_keys = data.error_tracking_client_keys.filter((k) => k.project_id !== id);
+    if (data.invitations)
+      store.data.invitations = data.invitations.filter((i) => !(i.source_type === 'project' && i.source_id === id));
+    if (data.error_tracking_client_keys)
+      store.data.error_tracking_client_keys = data.error_tracking_client_keys.filter((k) => k.project_id !== id);
     if (data.approval_rules) store.data.approval_rules = data.approval_rules.filter((r) => r.project_id !== id);
-    for (const table of [data.project_exports, data.project_imports, data.approval_settings]) if (table) delete table[id];
+    for (const table of [data.project_exports, data.project_imports, data.approval_settings])
+      if (table) delete table[id];
     if (data.relation_imports) store.data.relation_imports = data.relation_imports.filter((r) => r.project_id !== id);
     if (data.integrations) store.data.integrations = data.integrations.filter((i) => i.project_id !== id);
   };
 
   /** Creates the project of an import (scheduled), or answers why not. */
-  const create = (input: NewProject, principal: Principal, source: FakeProjectImport['source'], fromFile?: ReturnType<typeof readExport> | null) => {
+  const create = (
+    input: NewProject,
+    principal: Principal,
+    source: FakeProjectImport['source'],
+    fromFile?: ReturnType<typeof readExport> | null,
+  ) => {
     if (!/^[\w.][\w.-]*$/.test(input.path)) return { answer: badRequest('path', 'is invalid') };
     const where = destination(input.namespace, principal);
     if (where.answer) return { answer: where.answer };
-    const fullPath = where.group ? `${store.groupPath(where.group)}/${input.path}` : `${where.owner!.username}/${input.path}`;
+    const fullPath = where.group
+      ? `${store.groupPath(where.group)}/${input.path}`
+      : `${where.owner!.username}/${input.path}`;
     const existing = store.findProject(fullPath);
     if (existing) {
-      if (input.overwrite !== true) return { answer: conflict(`a project with the path ${fullPath} exists (overwrite replaces it)`) };
+      if (input.overwrite !== true)
+        return { answer: conflict(`a project with the path ${fullPath} exists (overwrite replaces it)`) };
       removeProject(existing);
     }
     const id = store.nextId('projects', store.data.projects);
@@ -164,7 +182,9 @@ export function importHandlers(store: Store): Handlers<Principal> {
       import_status: status,
       correlation_id: entry?.correlation_id ?? correlationId(`project ${project.id}`),
       ...(status === 'failed' || status === 'started' || status === 'finished' ? { failed_relations: [] } : {}),
-      ...(withError || status === 'failed' ? { import_error: status === 'failed' ? (entry?.error ?? NOT_AN_EXPORT) : null } : {}),
+      ...(withError || status === 'failed'
+        ? { import_error: status === 'failed' ? (entry?.error ?? NOT_AN_EXPORT) : null }
+        : {}),
     };
   };
 
@@ -175,8 +195,15 @@ export function importHandlers(store: Store): Handlers<Principal> {
     else if (entry.status === 'started') {
       entry.status = entry.error === null ? 'finished' : 'failed';
       if (entry.status === 'finished' && entry.files && Object.keys(entry.files).length > 0) {
-        const changes = Object.fromEntries(Object.entries(entry.files).map(([path, content]) => [path, { content, execute_filemode: false }]));
-        project.repository.branches[project.default_branch] = store.commit(project, { parent: undefined, message: 'Initial commit', author: undefined, changes }).id;
+        const changes = Object.fromEntries(
+          Object.entries(entry.files).map(([path, content]) => [path, { content, execute_filemode: false }]),
+        );
+        project.repository.branches[project.default_branch] = store.commit(project, {
+          parent: undefined,
+          message: 'Initial commit',
+          author: undefined,
+          changes,
+        }).id;
       }
       delete entry.files;
     }
@@ -188,7 +215,14 @@ export function importHandlers(store: Store): Handlers<Principal> {
     return store.hasAccess(project, principal.user, 40) ? { project } : { answer: FORBIDDEN };
   };
 
-  const relationRecord = (project: Project, r: FakeRelationImport) => ({ id: r.id, project_path: store.projectPath(project), relation: r.relation, status: r.status, created_at: r.created_at, updated_at: r.updated_at });
+  const relationRecord = (project: Project, r: FakeRelationImport) => ({
+    id: r.id,
+    project_path: store.projectPath(project),
+    relation: r.relation,
+    status: r.status,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  });
 
   return {
     'project-import-export/import-project': async ({ body }, { principal }) => {
@@ -203,7 +237,11 @@ export function importHandlers(store: Store): Handlers<Principal> {
       return { status: 201, body: { ...record(project!, true), import_error: null } };
     },
     'project-import-export/import-project-from-s3': ({ body }, { principal }) => {
-      const { project, answer } = create({ path: body.path, name: body.name, namespace: body.namespace }, principal, 's3');
+      const { project, answer } = create(
+        { path: body.path, name: body.name, namespace: body.namespace },
+        principal,
+        's3',
+      );
       if (answer) return answer;
       return { status: 201, body: { ...record(project!, true), import_error: null } };
     },
@@ -218,11 +256,24 @@ export function importHandlers(store: Store): Handlers<Principal> {
     'project-import-export/import-relation': async ({ body }, { principal }) => {
       const { project, answer } = maintainedByPath(body.path, principal);
       if (answer) return answer;
-      const pending = relationImports().find((r) => r.project_id === project!.id && (r.status === 'created' || r.status === 'started'));
-      if (pending) return conflict(`a relation import (${pending.relation}, id ${pending.id}) is already scheduled for this project; only one can be scheduled at a time`);
+      const pending = relationImports().find(
+        (r) => r.project_id === project!.id && (r.status === 'created' || r.status === 'started'),
+      );
+      if (pending)
+        return conflict(
+          `a relation import (${pending.relation}, id ${pending.id}) is already scheduled for this project; only one can be scheduled at a time`,
+        );
       const contents = readExport(Buffer.from(await body.file.arrayBuffer()));
       const now = store.now(true);
-      const created: FakeRelationImport = { id: store.nextId('relation_imports', relationImports()), project_id: project!.id, relation: body.relation, status: 'created', ...(contents ? {} : { fails: true }), created_at: now, updated_at: now };
+      const created: FakeRelationImport = {
+        id: store.nextId('relation_imports', relationImports()),
+        project_id: project!.id,
+        relation: body.relation,
+        status: 'created',
+        ...(contents ? {} : { fails: true }),
+        created_at: now,
+        updated_at: now,
+      };
       relationImports().push(created);
       const { id, project_path, relation, status } = relationRecord(project!, created);
       return { status: 201, body: { id, project_path, relation, status } };
@@ -231,7 +282,9 @@ export function importHandlers(store: Store): Handlers<Principal> {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.hasAccess(project, principal.user, 40)) return FORBIDDEN;
-      const mine = relationImports().filter((r) => r.project_id === project.id).sort((a, b) => b.id - a.id);
+      const mine = relationImports()
+        .filter((r) => r.project_id === project.id)
+        .sort((a, b) => b.id - a.id);
       const page = paginate(mine, query, request);
       const body = page.items.map((r) => relationRecord(project, r));
       const now = store.now();

@@ -19,7 +19,22 @@ const INTEGRATION_NOT_FOUND = { status: 404 as const, body: message('404 Integra
 const CUSTOM_ISSUE_TRACKER = 'custom-issue-tracker';
 
 /** The event flags of an integration summary (`vulnerability_events` is enterprise edition only: not sent). */
-const FLAGS = ['commit_events', 'push_events', 'issues_events', 'alert_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events', 'deployment_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events', 'job_events', 'comment_on_event_enabled'] as const;
+const FLAGS = [
+  'commit_events',
+  'push_events',
+  'issues_events',
+  'alert_events',
+  'confidential_issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'deployment_events',
+  'note_events',
+  'confidential_note_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'job_events',
+  'comment_on_event_enabled',
+] as const;
 
 const SECRET = /^(password|token|api_key)$|_private_key$|_license_key$|_access_token_secret$/;
 
@@ -29,7 +44,8 @@ function vendorOf(params: Record<string, unknown>, suffixes: string[]): string |
   for (const key of Object.keys(params)) {
     if (!key.endsWith(`_${first}`)) continue;
     const vendor = key.slice(0, -first!.length - 1);
-    if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(vendor) && [first, ...rest].every((s) => filled(params[`${vendor}_${s}`]))) return vendor;
+    if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(vendor) && [first, ...rest].every((s) => filled(params[`${vendor}_${s}`])))
+      return vendor;
   }
   return undefined;
 }
@@ -73,8 +89,11 @@ const titleOf = (slug: string) => slug.charAt(0).toUpperCase() + slug.slice(1).r
 export function integrationHandlers(store: Store): Handlers<Principal> {
   const integrations = () => (store.data.integrations ??= []);
   const kinds = () => store.data.integration_kinds ?? {};
-  const kindOf = (slug: string) => kinds()[slug] ?? (slug === CUSTOM_ISSUE_TRACKER ? { title: 'Custom issue tracker', kind: 'issue_tracker' as const } : undefined);
-  const find = (project: Project, slug: string) => integrations().find((i) => i.project_id === project.id && i.slug === slug);
+  const kindOf = (slug: string) =>
+    kinds()[slug] ??
+    (slug === CUSTOM_ISSUE_TRACKER ? { title: 'Custom issue tracker', kind: 'issue_tracker' as const } : undefined);
+  const find = (project: Project, slug: string) =>
+    integrations().find((i) => i.project_id === project.id && i.slug === slug);
 
   const maintained = (id: string | number, principal: Principal) => {
     const project = readableProject(store, id, principal);
@@ -82,10 +101,21 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
     return store.hasAccess(project, principal.user, 40) ? { project } : { answer: FORBIDDEN };
   };
 
-  const flags = (properties: Record<string, unknown>) => Object.fromEntries(FLAGS.map((f) => [f, properties[f] === true])) as Record<(typeof FLAGS)[number], boolean>;
-  const summary = (i: FakeIntegration) => ({ id: i.id, title: i.title, slug: i.slug, created_at: i.created_at, updated_at: i.updated_at, active: i.active, ...flags(i.properties) });
+  const flags = (properties: Record<string, unknown>) =>
+    Object.fromEntries(FLAGS.map((f) => [f, properties[f] === true])) as Record<(typeof FLAGS)[number], boolean>;
+  const summary = (i: FakeIntegration) => ({
+    id: i.id,
+    title: i.title,
+    slug: i.slug,
+    created_at: i.created_at,
+    updated_at: i.updated_at,
+    active: i.active,
+    ...flags(i.properties),
+  });
   const settings = (i: FakeIntegration) => {
-    const shown = Object.fromEntries(Object.entries(i.properties).filter(([k]) => !SECRET.test(k) && !(FLAGS as readonly string[]).includes(k)));
+    const shown = Object.fromEntries(
+      Object.entries(i.properties).filter(([k]) => !SECRET.test(k) && !(FLAGS as readonly string[]).includes(k)),
+    );
     return { ...summary(i), properties: shown };
   };
 
@@ -96,7 +126,19 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
     if (found) return { status: 200 as const, body: settings(found) };
     const kind = kindOf(slug);
     if (!kind) return INTEGRATION_NOT_FOUND;
-    return { status: 200 as const, body: { id: null, title: kind.title, slug, created_at: null, updated_at: null, active: false, ...flags({}), properties: {} } };
+    return {
+      status: 200 as const,
+      body: {
+        id: null,
+        title: kind.title,
+        slug,
+        created_at: null,
+        updated_at: null,
+        active: false,
+        ...flags({}),
+        properties: {},
+      },
+    };
   };
 
   const setUp = (id: string | number, slug: string, body: Record<string, unknown>, principal: Principal) => {
@@ -104,11 +146,28 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
     if (answer) return answer;
     const kind = kindOf(slug);
     const absent = kind ? missing(kind.kind, body) : [];
-    if (absent.length > 0) return { status: 400 as const, body: errorBody(400, undefined, absent.map((name) => ({ in: 'body', field: name, problem: `${name} is missing` }))) };
+    if (absent.length > 0)
+      return {
+        status: 400 as const,
+        body: errorBody(
+          400,
+          undefined,
+          absent.map((name) => ({ in: 'body', field: name, problem: `${name} is missing` })),
+        ),
+      };
     const now = store.now(true);
     let integration = find(project!, slug);
     if (!integration) {
-      integration = { id: store.nextId('integrations', integrations()), project_id: project!.id, slug, title: kind?.title ?? titleOf(slug), active: true, properties: {}, created_at: now, updated_at: now };
+      integration = {
+        id: store.nextId('integrations', integrations()),
+        project_id: project!.id,
+        slug,
+        title: kind?.title ?? titleOf(slug),
+        active: true,
+        properties: {},
+        created_at: now,
+        updated_at: now,
+      };
       integrations().push(integration);
     }
     const properties = { ...integration.properties, ...body };
@@ -137,15 +196,21 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
     'integrations/list-integrations': ({ params, query }, { principal, request }) => {
       const { project, answer } = maintained(params.id, principal);
       if (answer) return answer;
-      const active = integrations().filter((i) => i.project_id === project!.id && i.active).sort((a, b) => a.id - b.id);
+      const active = integrations()
+        .filter((i) => i.project_id === project!.id && i.active)
+        .sort((a, b) => a.id - b.id);
       const page = paginate(active, query, request);
       return { status: 200, body: page.items.map(summary), headers: page.headers };
     },
     'integrations/get-integration': ({ params }, { principal }) => read(params.id, params.slug, principal),
-    'integrations/set-up-integration': ({ params, body }, { principal }) => setUp(params.id, params.slug, body as Record<string, unknown>, principal),
+    'integrations/set-up-integration': ({ params, body }, { principal }) =>
+      setUp(params.id, params.slug, body as Record<string, unknown>, principal),
     'integrations/disable-integration': ({ params }, { principal }) => disable(params.id, params.slug, principal),
-    'integrations/get-custom-issue-tracker': ({ params }, { principal }) => read(params.id, CUSTOM_ISSUE_TRACKER, principal),
-    'integrations/set-up-custom-issue-tracker': ({ params, body }, { principal }) => setUp(params.id, CUSTOM_ISSUE_TRACKER, body as Record<string, unknown>, principal),
-    'integrations/disable-custom-issue-tracker': ({ params }, { principal }) => disable(params.id, CUSTOM_ISSUE_TRACKER, principal),
+    'integrations/get-custom-issue-tracker': ({ params }, { principal }) =>
+      read(params.id, CUSTOM_ISSUE_TRACKER, principal),
+    'integrations/set-up-custom-issue-tracker': ({ params, body }, { principal }) =>
+      setUp(params.id, CUSTOM_ISSUE_TRACKER, body as Record<string, unknown>, principal),
+    'integrations/disable-custom-issue-tracker': ({ params }, { principal }) =>
+      disable(params.id, CUSTOM_ISSUE_TRACKER, principal),
   };
 }

@@ -19,10 +19,19 @@ export function invitationHandlers(store: Store): Handlers<Principal> {
 
   const group = (id: string | number, principal: Principal) => readableGroup(store, id, principal);
   const level = (source: Source, principal: Principal) =>
-    principal.user.is_admin ? 50 : source.kind === 'group' ? store.groupAccess(source.group, principal.user.id) : store.projectAccess(source.project, principal.user);
-  const members = (source: Source): FakeMember[] => (source.kind === 'group' ? source.group.members : source.project.members);
-  const key = (source: Source) => ({ source_type: source.kind, source_id: source.kind === 'group' ? source.group.id : source.project.id });
-  const pending = (source: Source) => invitations().filter((i) => i.source_type === key(source).source_type && i.source_id === key(source).source_id);
+    principal.user.is_admin
+      ? 50
+      : source.kind === 'group'
+        ? store.groupAccess(source.group, principal.user.id)
+        : store.projectAccess(source.project, principal.user);
+  const members = (source: Source): FakeMember[] =>
+    source.kind === 'group' ? source.group.members : source.project.members;
+  const key = (source: Source) => ({
+    source_type: source.kind,
+    source_id: source.kind === 'group' ? source.group.id : source.project.id,
+  });
+  const pending = (source: Source) =>
+    invitations().filter((i) => i.source_type === key(source).source_type && i.source_id === key(source).source_id);
 
   const record = (invitation: FakeInvitation) => ({
     id: invitation.id,
@@ -48,37 +57,80 @@ export function invitationHandlers(store: Store): Handlers<Principal> {
       if (access > own) return fail(who, 'Access level should not be higher than your own');
       members(source).push({ user_id: userId, access_level: access });
     };
-    for (const id of body.user_id === undefined ? [] : String(body.user_id).split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const id of body.user_id === undefined
+      ? []
+      : String(body.user_id)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
       const user = /^\d+$/.test(id) ? store.user(Number(id)) : undefined;
       if (!user) fail(id, 'User not found');
       else addMember(id, user.id);
     }
-    for (const email of body.email === undefined ? [] : body.email.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const email of body.email === undefined
+      ? []
+      : body.email
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
       const user = store.data.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
       if (user) addMember(email, user.id);
       else if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail(email, 'Invite email is invalid');
-      else if (pending(source).some((i) => i.invite_email.toLowerCase() === email.toLowerCase())) fail(email, 'Invite email has already been taken');
+      else if (pending(source).some((i) => i.invite_email.toLowerCase() === email.toLowerCase()))
+        fail(email, 'Invite email has already been taken');
       else if (access > own) fail(email, 'Access level should not be higher than your own');
-      else invitations().push({ id: store.nextId('invitations', invitations()), ...key(source), invite_email: email, access_level: access, expires_at: body.expires_at ?? null, created_at: store.now(true), created_by_id: principal.user.id });
+      else
+        invitations().push({
+          id: store.nextId('invitations', invitations()),
+          ...key(source),
+          invite_email: email,
+          access_level: access,
+          expires_at: body.expires_at ?? null,
+          created_at: store.now(true),
+          created_by_id: principal.user.id,
+        });
     }
     store.now(true);
-    return { status: 200 as const, body: Object.keys(failures).length === 0 ? { status: 'success' as const } : { status: 'error' as const, message: failures } };
+    return {
+      status: 200 as const,
+      body:
+        Object.keys(failures).length === 0
+          ? { status: 'success' as const }
+          : { status: 'error' as const, message: failures },
+    };
   };
 
-  const list = (source: Source, principal: Principal, query: { query?: string; page?: number; per_page?: number }, request: Parameters<typeof paginate>[2]) => {
+  const list = (
+    source: Source,
+    principal: Principal,
+    query: { query?: string; page?: number; per_page?: number },
+    request: Parameters<typeof paginate>[2],
+  ) => {
     if (level(source, principal) < 40) return FORBIDDEN;
     const all = pending(source).filter((i) => !query.query || i.invite_email === query.query);
     const page = paginate(all, query, request);
     return { status: 200 as const, body: page.items.map(record), headers: page.headers };
   };
 
-  const update = (source: Source, principal: Principal, email: string, body: { access_level?: number; expires_at?: string } | undefined) => {
+  const update = (
+    source: Source,
+    principal: Principal,
+    email: string,
+    body: { access_level?: number; expires_at?: string } | undefined,
+  ) => {
     const own = level(source, principal);
     if (own < 40) return FORBIDDEN;
     const invitation = pending(source).find((i) => i.invite_email.toLowerCase() === email.toLowerCase());
     if (!invitation) return INVITATION_NOT_FOUND;
     const access = (body?.access_level ?? 30) as AccessLevel;
-    if (access > own) return { status: 400 as const, body: { message: '400 Bad request - Access level should not be higher than your own', errors: [{ in: 'body', field: 'access_level', problem: 'higher than your own' }] } };
+    if (access > own)
+      return {
+        status: 400 as const,
+        body: {
+          message: '400 Bad request - Access level should not be higher than your own',
+          errors: [{ in: 'body', field: 'access_level', problem: 'higher than your own' }],
+        },
+      };
     invitation.access_level = access;
     if (body?.expires_at !== undefined) invitation.expires_at = body.expires_at;
     store.now(true);

@@ -13,7 +13,8 @@ export function jobRecord(store: Store, job: FakeJob) {
   const sha = pipeline?.sha ?? project.repository.branches[project.default_branch] ?? '0'.repeat(40);
   const commit = store.findCommit(project, sha);
   const user = store.user(job.user_id);
-  const started = job.started_at ?? (['running', 'failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
+  const started =
+    job.started_at ?? (['running', 'failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
   const finished = job.finished_at ?? (['failed', 'success', 'canceled'].includes(job.status) ? job.created_at! : null);
   return {
     id: job.id,
@@ -43,9 +44,26 @@ export function jobRecord(store: Store, job: FakeJob) {
       author_email: commit?.author_email ?? '',
       created_at: commit?.created_at ?? store.now(),
     },
-    pipeline: { id: job.pipeline_id, project_id: job.project_id, ref: pipeline?.ref ?? project.default_branch, sha, status: pipeline?.status ?? 'success' },
+    pipeline: {
+      id: job.pipeline_id,
+      project_id: job.project_id,
+      ref: pipeline?.ref ?? project.default_branch,
+      sha,
+      status: pipeline?.status ?? 'success',
+    },
     project: { ci_job_token_scope_enabled: false },
-    user: { ...userBasic(store, user)!, created_at: store.now(), bio: null, location: null, public_email: null, skype: null, linkedin: null, twitter: null, website_url: null, organization: null },
+    user: {
+      ...userBasic(store, user)!,
+      created_at: store.now(),
+      bio: null,
+      location: null,
+      public_email: null,
+      skype: null,
+      linkedin: null,
+      twitter: null,
+      website_url: null,
+      organization: null,
+    },
     artifacts: [],
     artifacts_expire_at: finished ?? job.created_at ?? store.now(),
     tag_list: [...(job.tag_list ?? [])],
@@ -57,22 +75,31 @@ export function jobHandlers(store: Store): Handlers<Principal> {
   // A record is derived from the state: built once per revision and reused by every read until the next write.
   const record = perRevision(store, (job: FakeJob) => jobRecord(store, job));
 
-  const scoped = (jobs: FakeJob[], scope: string[] | undefined) => (scope && scope.length > 0 ? jobs.filter((j) => scope.includes(j.status)) : jobs);
+  const scoped = (jobs: FakeJob[], scope: string[] | undefined) =>
+    scope && scope.length > 0 ? jobs.filter((j) => scope.includes(j.status)) : jobs;
   const descending = (jobs: FakeJob[]) => [...jobs].sort((a, b) => b.id - a.id);
 
   return {
     'jobs/list-project-jobs': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      const jobs = descending(scoped(store.data.jobs.filter((j) => j.project_id === project.id), query['scope[]']));
+      const jobs = descending(
+        scoped(
+          store.data.jobs.filter((j) => j.project_id === project.id),
+          query['scope[]'],
+        ),
+      );
       const page = paginate(jobs, query, request);
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
     'jobs/list-pipeline-jobs': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      if (!store.data.pipelines.some((p) => p.id === params.pipeline_id && p.project_id === project.id)) return { status: 404, body: message('404 Pipeline Not Found') };
-      const inPipeline = store.data.jobs.filter((j) => j.pipeline_id === params.pipeline_id && (query.include_retried === true || j.retried !== true));
+      if (!store.data.pipelines.some((p) => p.id === params.pipeline_id && p.project_id === project.id))
+        return { status: 404, body: message('404 Pipeline Not Found') };
+      const inPipeline = store.data.jobs.filter(
+        (j) => j.pipeline_id === params.pipeline_id && (query.include_retried === true || j.retried !== true),
+      );
       const page = paginate(descending(scoped(inPipeline, query['scope[]'])), query, request);
       return { status: 200, body: page.items.map(record), headers: page.headers };
     },
@@ -84,7 +111,8 @@ export function jobHandlers(store: Store): Handlers<Principal> {
       return { status: 200, body: record(job) };
     },
     'jobs/get-token-job': (_input, { principal }) => {
-      const job = principal.token.kind === 'job' ? store.data.jobs.find((j) => j.id === principal.token.job_id) : undefined;
+      const job =
+        principal.token.kind === 'job' ? store.data.jobs.find((j) => j.id === principal.token.job_id) : undefined;
       if (!job) return { status: 401, body: message('401 Unauthorized') };
       return { status: 200, body: record(job) };
     },

@@ -18,7 +18,8 @@ interface Filters {
 }
 
 export function memberHandlers(store: Store): Handlers<Principal> {
-  const readableGroup = (id: string | number, principal: Principal | undefined) => readableGroupOf(store, id, principal);
+  const readableGroup = (id: string | number, principal: Principal | undefined) =>
+    readableGroupOf(store, id, principal);
 
   const ancestors = (group: FakeGroup | undefined) => groupAncestors(store, group);
 
@@ -62,9 +63,17 @@ export function memberHandlers(store: Store): Handlers<Principal> {
         const other = store.group(share.shared_with_group_id);
         if (!other) return [];
         const user = principal?.user;
-        const seen = other.visibility === 'public' || belongs || user?.is_admin === true || (user !== undefined && (store.groupAccess(other, user.id, false) > 0 || store.groupAccess(shared, user.id, false) > 0));
+        const seen =
+          other.visibility === 'public' ||
+          belongs ||
+          user?.is_admin === true ||
+          (user !== undefined &&
+            (store.groupAccess(other, user.id, false) > 0 || store.groupAccess(shared, user.id, false) > 0));
         if (!seen || share.group_access === 0) return [];
-        return inherited(other.members, ancestors(other).slice(1)).map((m) => ({ user_id: m.user_id, access_level: Math.min(m.access_level, share.group_access) as AccessLevel }));
+        return inherited(other.members, ancestors(other).slice(1)).map((m) => ({
+          user_id: m.user_id,
+          access_level: Math.min(m.access_level, share.group_access) as AccessLevel,
+        }));
       }),
     );
 
@@ -74,7 +83,8 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     const belongs = principal !== undefined && project.members.some((m) => m.user_id === principal.user.id);
     return inherited([...project.members, ...invited(group, principal, belongs)], ancestors(group));
   };
-  const groupMembers = (group: FakeGroup, all: boolean, principal?: Principal) => (all ? inherited([...group.members, ...invited(group, principal, false)], ancestors(group).slice(1)) : group.members);
+  const groupMembers = (group: FakeGroup, all: boolean, principal?: Principal) =>
+    all ? inherited([...group.members, ...invited(group, principal, false)], ancestors(group).slice(1)) : group.members;
 
   return {
     'members/list-project-members': ({ params, query }, { principal, request }) => {

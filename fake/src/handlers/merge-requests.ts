@@ -2,7 +2,17 @@
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeMergeRequest, FakeUser } from '../data.ts';
-import { FORBIDDEN, message, paginate, perRevision, PROJECT_NOT_FOUND, rawQuery, readableProject, userBasic, webBase } from '../common.ts';
+import {
+  FORBIDDEN,
+  message,
+  paginate,
+  perRevision,
+  PROJECT_NOT_FOUND,
+  rawQuery,
+  readableProject,
+  userBasic,
+  webBase,
+} from '../common.ts';
 import type { Project, Store } from '../store.ts';
 import { entryOf, treeEntries } from '../tree.ts';
 
@@ -23,7 +33,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     const project = store.project(mr.project_id)!;
     const path = store.projectPath(project);
     const user = (id: number | null | undefined) => (id == null ? null : userBasic(store, store.user(id)));
-    const users = (ids: number[] | undefined) => (ids ?? []).map((id) => userBasic(store, store.user(id))).filter((u) => u !== null);
+    const users = (ids: number[] | undefined) =>
+      (ids ?? []).map((id) => userBasic(store, store.user(id))).filter((u) => u !== null);
     const sha = sourceHead(mr);
     const targetHead = project.repository.branches[mr.target_branch] ?? null;
     const draft = mr.draft === true;
@@ -65,7 +76,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       milestone: null,
       merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds === true,
       merge_status: mr.state !== 'opened' ? 'unchecked' : mr.has_conflicts ? 'cannot_be_merged' : 'can_be_merged',
-      detailed_merge_status: mr.state !== 'opened' ? 'not_open' : mr.has_conflicts ? 'conflict' : draft ? 'draft_status' : 'mergeable',
+      detailed_merge_status:
+        mr.state !== 'opened' ? 'not_open' : mr.has_conflicts ? 'conflict' : draft ? 'draft_status' : 'mergeable',
       merge_error: null,
       sha,
       merge_commit_sha: mr.merge_commit_sha ?? null,
@@ -93,7 +105,17 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
 
   const simple = (mr: FakeMergeRequest) => {
     const full = record(mr);
-    return { id: full.id, iid: full.iid, project_id: full.project_id, title: full.title, description: full.description, state: full.state, created_at: full.created_at, updated_at: full.updated_at, web_url: full.web_url };
+    return {
+      id: full.id,
+      iid: full.iid,
+      project_id: full.project_id,
+      title: full.title,
+      description: full.description,
+      state: full.state,
+      created_at: full.created_at,
+      updated_at: full.updated_at,
+      web_url: full.web_url,
+    };
   };
 
   const userMatch = (value: unknown, ids: number[]): boolean => {
@@ -103,41 +125,72 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     if (text.toLowerCase() === 'any') return ids.length > 0;
     return ids.includes(Number(text));
   };
-  const byName = (name: unknown): number | undefined => (name === undefined ? undefined : (store.findUser(String(name))?.id ?? -1));
+  const byName = (name: unknown): number | undefined =>
+    name === undefined ? undefined : (store.findUser(String(name))?.id ?? -1);
 
   /** The list filters of the seed (those that the fake's data can answer). */
   const filter = (items: FakeMergeRequest[], f: Filters, caller: FakeUser | undefined): FakeMergeRequest[] => {
     const labels = typeof f.labels === 'string' ? f.labels : undefined;
-    const wanted = labels?.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean) ?? [];
-    const notLabels = typeof f['not[labels]'] === 'string' ? (f['not[labels]'] as string).split(',').map((l) => l.trim().toLowerCase()) : [];
+    const wanted =
+      labels
+        ?.split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean) ?? [];
+    const notLabels =
+      typeof f['not[labels]'] === 'string'
+        ? (f['not[labels]'] as string).split(',').map((l) => l.trim().toLowerCase())
+        : [];
     const search = typeof f.search === 'string' ? f.search.toLowerCase() : undefined;
     const within = typeof f.in === 'string' ? f.in.split(',') : ['title', 'description'];
     const authorId = f.author_id !== undefined ? Number(f.author_id) : byName(f.author_username);
-    const notAuthor = f['not[author_id]'] !== undefined ? Number(f['not[author_id]']) : byName(f['not[author_username]']);
+    const notAuthor =
+      f['not[author_id]'] !== undefined ? Number(f['not[author_id]']) : byName(f['not[author_username]']);
     const iids = Array.isArray(f['iids[]']) ? (f['iids[]'] as unknown[]).map(Number) : undefined;
     const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : undefined);
-    const [ca, cb, ua, ub] = [time(f.created_after), time(f.created_before), time(f.updated_after), time(f.updated_before)];
+    const [ca, cb, ua, ub] = [
+      time(f.created_after),
+      time(f.created_before),
+      time(f.updated_after),
+      time(f.updated_before),
+    ];
     const byLabels = labels !== undefined || notLabels.length > 0;
     const byTime = ca !== undefined || cb !== undefined || ua !== undefined || ub !== undefined;
     return items.filter((mr) => {
       const mrLabels = byLabels ? (mr.labels ?? []).map((l) => l.toLowerCase()) : [];
       if (f.state !== undefined && f.state !== 'all' && mr.state !== f.state) return false;
       if (labels !== undefined) {
-        if (labels.toLowerCase() === 'none' ? mrLabels.length > 0 : labels.toLowerCase() === 'any' ? mrLabels.length === 0 : !wanted.every((l) => mrLabels.includes(l))) return false;
+        if (
+          labels.toLowerCase() === 'none'
+            ? mrLabels.length > 0
+            : labels.toLowerCase() === 'any'
+              ? mrLabels.length === 0
+              : !wanted.every((l) => mrLabels.includes(l))
+        )
+          return false;
       }
       if (notLabels.some((l) => mrLabels.includes(l))) return false;
       if (authorId !== undefined && mr.author_id !== authorId) return false;
       if (notAuthor !== undefined && mr.author_id === notAuthor) return false;
       if (!userMatch(f.assignee_id, mr.assignee_ids ?? [])) return false;
-      if (f['not[assignee_id]'] !== undefined && (mr.assignee_ids ?? []).includes(Number(f['not[assignee_id]']))) return false;
+      if (f['not[assignee_id]'] !== undefined && (mr.assignee_ids ?? []).includes(Number(f['not[assignee_id]'])))
+        return false;
       if (!userMatch(f.reviewer_id, mr.reviewer_ids ?? [])) return false;
-      if (f.reviewer_username !== undefined && !(mr.reviewer_ids ?? []).includes(byName(f.reviewer_username)!)) return false;
+      if (f.reviewer_username !== undefined && !(mr.reviewer_ids ?? []).includes(byName(f.reviewer_username)!))
+        return false;
       if (f.source_branch !== undefined && mr.source_branch !== f.source_branch) return false;
       if (f.target_branch !== undefined && mr.target_branch !== f.target_branch) return false;
       if (f.wip === 'yes' && mr.draft !== true) return false;
       if (f.wip === 'no' && mr.draft === true) return false;
       if (iids && !iids.includes(mr.iid)) return false;
-      if (search && !within.some((field) => (field === 'title' ? mr.title : field === 'description' ? (mr.description ?? '') : '').toLowerCase().includes(search))) return false;
+      if (
+        search &&
+        !within.some((field) =>
+          (field === 'title' ? mr.title : field === 'description' ? (mr.description ?? '') : '')
+            .toLowerCase()
+            .includes(search),
+        )
+      )
+        return false;
       if (byTime) {
         const created = Date.parse(mr.created_at ?? '');
         const updated = Date.parse(mr.updated_at ?? '');
@@ -167,7 +220,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
   const lists = new Map<string, FakeMergeRequest[]>();
   let listsAt = -1;
   const MAX_LISTS = 64;
-  const listed = (list: 'all' | number, caller: FakeUser | undefined, f: Filters, compute: () => FakeMergeRequest[]): FakeMergeRequest[] => {
+  const listed = (
+    list: 'all' | number,
+    caller: FakeUser | undefined,
+    f: Filters,
+    compute: () => FakeMergeRequest[],
+  ): FakeMergeRequest[] => {
     if (listsAt !== store.revision) {
       lists.clear();
       listsAt = store.revision;
@@ -184,7 +242,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return items;
   };
 
-  const findMr = (project: Project, iid: number) => store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
+  const findMr = (project: Project, iid: number) =>
+    store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
   const touch = (mr: FakeMergeRequest) => {
     mr.updated_at = store.now(true);
   };
@@ -200,7 +259,11 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         return sort(filter(visible, filters, principal.user), filters);
       });
       const page = paginate(items, query, request);
-      return { status: 200, body: query.view === 'simple' ? page.items.map(simple) : page.items.map(record), headers: page.headers };
+      return {
+        status: 200,
+        body: query.view === 'simple' ? page.items.map(simple) : page.items.map(record),
+        headers: page.headers,
+      };
     },
 
     'merge-requests/list-project-merge-requests': ({ params, query }, { principal, request }) => {
@@ -209,13 +272,36 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       // The project list documents its parameters up to order_by; the Service also reads state, sort, view and the rest.
       const extra = rawQuery(request);
       const filters: Filters = { ...query };
-      for (const name of ['state', 'sort', 'view', 'search', 'source_branch', 'target_branch', 'wip', 'reviewer_id', 'reviewer_username']) {
+      for (const name of [
+        'state',
+        'sort',
+        'view',
+        'search',
+        'source_branch',
+        'target_branch',
+        'wip',
+        'reviewer_id',
+        'reviewer_username',
+      ]) {
         const value = extra.get(name);
         if (value !== null && filters[name] === undefined) filters[name] = value;
       }
-      const items = listed(project.id, principal.user, filters, () => sort(filter(store.data.merge_requests.filter((m) => m.project_id === project.id), filters, principal.user), filters));
+      const items = listed(project.id, principal.user, filters, () =>
+        sort(
+          filter(
+            store.data.merge_requests.filter((m) => m.project_id === project.id),
+            filters,
+            principal.user,
+          ),
+          filters,
+        ),
+      );
       const page = paginate(items, query, request);
-      return { status: 200, body: filters.view === 'simple' ? page.items.map(simple) : page.items.map(record), headers: page.headers };
+      return {
+        status: 200,
+        body: filters.view === 'simple' ? page.items.map(simple) : page.items.map(record),
+        headers: page.headers,
+      };
     },
 
     'merge-requests/create-merge-request': ({ params, body }, { principal }) => {
@@ -223,16 +309,49 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.hasAccess(project, principal.user, 30)) return FORBIDDEN;
       const branches = project.repository.branches;
-      if (!branches[body.source_branch]) return { status: 400, body: { message: `400 Bad request - Source branch '${body.source_branch}' does not exist`, errors: [{ in: 'body', field: 'source_branch', problem: 'does not exist' }] } };
-      if (!branches[body.target_branch]) return { status: 400, body: { message: `400 Bad request - Target branch '${body.target_branch}' does not exist`, errors: [{ in: 'body', field: 'target_branch', problem: 'does not exist' }] } };
-      if (body.source_branch === body.target_branch) return { status: 400, body: { message: '400 Bad request - You can\'t use same project/branch for source and target', errors: [{ in: 'body', field: 'target_branch', problem: 'equals source_branch' }] } };
-      if (store.data.merge_requests.some((m) => m.project_id === project.id && m.source_branch === body.source_branch && m.target_branch === body.target_branch && (m.state === 'opened' || m.state === 'locked'))) return CONFLICT;
-      const ids = (value: number[] | number | undefined) => (Array.isArray(value) ? value : []).filter((id) => id !== 0 && store.user(id));
+      if (!branches[body.source_branch])
+        return {
+          status: 400,
+          body: {
+            message: `400 Bad request - Source branch '${body.source_branch}' does not exist`,
+            errors: [{ in: 'body', field: 'source_branch', problem: 'does not exist' }],
+          },
+        };
+      if (!branches[body.target_branch])
+        return {
+          status: 400,
+          body: {
+            message: `400 Bad request - Target branch '${body.target_branch}' does not exist`,
+            errors: [{ in: 'body', field: 'target_branch', problem: 'does not exist' }],
+          },
+        };
+      if (body.source_branch === body.target_branch)
+        return {
+          status: 400,
+          body: {
+            message: "400 Bad request - You can't use same project/branch for source and target",
+            errors: [{ in: 'body', field: 'target_branch', problem: 'equals source_branch' }],
+          },
+        };
+      if (
+        store.data.merge_requests.some(
+          (m) =>
+            m.project_id === project.id &&
+            m.source_branch === body.source_branch &&
+            m.target_branch === body.target_branch &&
+            (m.state === 'opened' || m.state === 'locked'),
+        )
+      )
+        return CONFLICT;
+      const ids = (value: number[] | number | undefined) =>
+        (Array.isArray(value) ? value : []).filter((id) => id !== 0 && store.user(id));
       const now = store.now(true);
       const mr: FakeMergeRequest = {
         // Never the id or iid of a deleted one: the Service does not reuse them.
         id: store.nextId('merge_requests', store.data.merge_requests, 1001),
-        iid: store.nextId(`merge_requests.iid.${project.id}`, () => store.data.merge_requests.filter((m) => m.project_id === project.id).map((m) => ({ id: m.iid }))),
+        iid: store.nextId(`merge_requests.iid.${project.id}`, () =>
+          store.data.merge_requests.filter((m) => m.project_id === project.id).map((m) => ({ id: m.iid })),
+        ),
         project_id: project.id,
         title: body.title,
         description: body.description ?? null,
@@ -240,7 +359,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         author_id: principal.user.id,
         source_branch: body.source_branch,
         target_branch: body.target_branch,
-        labels: body.labels ? body.labels.split(',').map((l) => l.trim()).filter(Boolean) : [],
+        labels: body.labels
+          ? body.labels
+              .split(',')
+              .map((l) => l.trim())
+              .filter(Boolean)
+          : [],
         draft: /^(draft:|\[draft\]|\(draft\))/i.test(body.title),
         assignee_ids: body.assignee_ids ? ids(body.assignee_ids) : body.assignee_id ? ids([body.assignee_id]) : [],
         reviewer_ids: ids(body.reviewer_ids),
@@ -260,17 +384,38 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const mr = findMr(project, params.merge_request_iid);
       if (!mr) return mrNotFound;
       const given = Object.keys(body ?? {}).filter((k) => (body as Record<string, unknown>)[k] !== undefined);
-      if (given.length === 0) return { status: 400, body: { message: '400 Bad request - at least one of the optional attributes must be given', errors: [{ in: 'body', field: '', problem: 'at least one attribute is required' }] } };
+      if (given.length === 0)
+        return {
+          status: 400,
+          body: {
+            message: '400 Bad request - at least one of the optional attributes must be given',
+            errors: [{ in: 'body', field: '', problem: 'at least one attribute is required' }],
+          },
+        };
       if (!(mr.author_id === principal.user.id || store.hasAccess(project, principal.user, 30))) return FORBIDDEN;
       const before = JSON.stringify(mr);
       // Closing a closed merge request or reopening an open one changes nothing (200).
       if (body.state_event === 'close' && mr.state !== 'closed') {
-        if (mr.state !== 'opened' && mr.state !== 'locked') return { status: 400, body: { message: `400 Bad request - Cannot close a ${mr.state} merge request`, errors: [{ in: 'body', field: 'state_event', problem: `the merge request is ${mr.state}` }] } };
+        if (mr.state !== 'opened' && mr.state !== 'locked')
+          return {
+            status: 400,
+            body: {
+              message: `400 Bad request - Cannot close a ${mr.state} merge request`,
+              errors: [{ in: 'body', field: 'state_event', problem: `the merge request is ${mr.state}` }],
+            },
+          };
         mr.state = 'closed';
         mr.closed_by_id = principal.user.id;
         mr.closed_at = store.now(true);
       } else if (body.state_event === 'reopen' && mr.state !== 'opened') {
-        if (mr.state !== 'closed') return { status: 400, body: { message: `400 Bad request - Cannot reopen a ${mr.state} merge request`, errors: [{ in: 'body', field: 'state_event', problem: `the merge request is ${mr.state}` }] } };
+        if (mr.state !== 'closed')
+          return {
+            status: 400,
+            body: {
+              message: `400 Bad request - Cannot reopen a ${mr.state} merge request`,
+              errors: [{ in: 'body', field: 'state_event', problem: `the merge request is ${mr.state}` }],
+            },
+          };
         mr.state = 'opened';
       }
       if (body.title !== undefined) {
@@ -279,19 +424,36 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       }
       if (body.description !== undefined) mr.description = body.description;
       if (body.target_branch !== undefined) {
-        if (!project.repository.branches[body.target_branch]) return { status: 400, body: { message: `400 Bad request - Target branch '${body.target_branch}' does not exist`, errors: [{ in: 'body', field: 'target_branch', problem: 'does not exist' }] } };
+        if (!project.repository.branches[body.target_branch])
+          return {
+            status: 400,
+            body: {
+              message: `400 Bad request - Target branch '${body.target_branch}' does not exist`,
+              errors: [{ in: 'body', field: 'target_branch', problem: 'does not exist' }],
+            },
+          };
         mr.target_branch = body.target_branch;
       }
-      const split = (text: string) => text.split(',').map((l) => l.trim()).filter(Boolean);
+      const split = (text: string) =>
+        text
+          .split(',')
+          .map((l) => l.trim())
+          .filter(Boolean);
       if (body.labels !== undefined) mr.labels = split(body.labels);
       if (body.add_labels !== undefined) mr.labels = [...new Set([...(mr.labels ?? []), ...split(body.add_labels)])];
       if (body.remove_labels !== undefined) {
         const removed = split(body.remove_labels).map((l) => l.toLowerCase());
         mr.labels = (mr.labels ?? []).filter((l) => !removed.includes(l.toLowerCase()));
       }
-      if (body.assignee_ids !== undefined) mr.assignee_ids = (Array.isArray(body.assignee_ids) ? body.assignee_ids : []).filter((id) => id !== 0 && store.user(id));
+      if (body.assignee_ids !== undefined)
+        mr.assignee_ids = (Array.isArray(body.assignee_ids) ? body.assignee_ids : []).filter(
+          (id) => id !== 0 && store.user(id),
+        );
       else if (body.assignee_id !== undefined) mr.assignee_ids = body.assignee_id === 0 ? [] : [body.assignee_id];
-      if (body.reviewer_ids !== undefined) mr.reviewer_ids = (Array.isArray(body.reviewer_ids) ? body.reviewer_ids : []).filter((id) => id !== 0 && store.user(id));
+      if (body.reviewer_ids !== undefined)
+        mr.reviewer_ids = (Array.isArray(body.reviewer_ids) ? body.reviewer_ids : []).filter(
+          (id) => id !== 0 && store.user(id),
+        );
       if (body.squash !== undefined) mr.squash = body.squash;
       if (body.remove_source_branch !== undefined) mr.should_remove_source_branch = body.remove_source_branch;
       if (body.discussion_locked !== undefined) mr.discussion_locked = body.discussion_locked;
@@ -317,11 +479,14 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const mr = findMr(project, params.merge_request_iid);
       if (!mr) return mrNotFound;
       if (!store.hasAccess(project, principal.user, 30)) return { status: 401, body: message('401 Unauthorized') };
-      if (mr.state !== 'opened' || mr.draft === true || mr.has_conflicts === true) return { status: 405, body: message('405 Method Not Allowed') };
+      if (mr.state !== 'opened' || mr.draft === true || mr.has_conflicts === true)
+        return { status: 405, body: message('405 Method Not Allowed') };
       const head = sourceHead(mr);
-      if (body?.sha !== undefined && body.sha !== head) return { status: 409, body: { message: 'SHA does not match HEAD of source branch' } };
+      if (body?.sha !== undefined && body.sha !== head)
+        return { status: 409, body: { message: 'SHA does not match HEAD of source branch' } };
       if (body?.squash !== undefined) mr.squash = body.squash;
-      if (body?.should_remove_source_branch !== undefined) mr.should_remove_source_branch = body.should_remove_source_branch;
+      if (body?.should_remove_source_branch !== undefined)
+        mr.should_remove_source_branch = body.should_remove_source_branch;
       if (body?.merge_when_pipeline_succeeds === true) {
         // Stays opened until the pipeline succeeds; the fake runs no pipelines, so it stays opened.
         mr.merge_when_pipeline_succeeds = true;
@@ -337,22 +502,42 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         const targetCommit = store.findCommit(project, target)!;
         const changes: Record<string, { content: string; execute_filemode: boolean }> = {};
         for (const [path, entry] of treeEntries(sourceCommit.tree)) {
-          if (entryOf(targetCommit.tree, path)?.blob_id !== entry.blob_id) changes[path] = { content: project.repository.blobs[entry.blob_id]!, execute_filemode: entry.execute_filemode };
+          if (entryOf(targetCommit.tree, path)?.blob_id !== entry.blob_id)
+            changes[path] = {
+              content: project.repository.blobs[entry.blob_id]!,
+              execute_filemode: entry.execute_filemode,
+            };
         }
         const author = principal.user;
         let parent = target;
         if (mr.squash) {
-          const squashed = store.commit(project, { parent, message: body?.squash_commit_message ?? mr.title, author, changes });
+          const squashed = store.commit(project, {
+            parent,
+            message: body?.squash_commit_message ?? mr.title,
+            author,
+            changes,
+          });
           mr.squash_commit_sha = squashed.id;
           parent = squashed.id;
         }
-        const merged = store.commit(project, { parent, message: body?.merge_commit_message ?? `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, author, changes: mr.squash ? {} : changes, extraParents: mr.squash ? [] : [source] });
+        const merged = store.commit(project, {
+          parent,
+          message: body?.merge_commit_message ?? `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`,
+          author,
+          changes: mr.squash ? {} : changes,
+          extraParents: mr.squash ? [] : [source],
+        });
         branches[mr.target_branch] = merged.id;
         mr.merge_commit_sha = merged.id;
         mr.sha = source;
         if (mr.should_remove_source_branch) delete branches[mr.source_branch];
       } else {
-        mr.merge_commit_sha = store.commit(project, { parent: target, message: `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, author: principal.user, changes: {} }).id;
+        mr.merge_commit_sha = store.commit(project, {
+          parent: target,
+          message: `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`,
+          author: principal.user,
+          changes: {},
+        }).id;
         branches[mr.target_branch] = mr.merge_commit_sha;
       }
       mr.state = 'merged';

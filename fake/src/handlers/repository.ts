@@ -10,10 +10,17 @@ import type { Project, Store } from '../store.ts';
 import { entryOf, treePaths, type Commit } from '../tree.ts';
 
 const FILE_NOT_FOUND = { status: 404 as const, body: message('404 File Not Found') };
-const bad = (text: string, field: string) => ({ status: 400 as const, body: { message: `400 Bad request - ${text}`, errors: [{ in: 'body', field, problem: text }] } });
+const bad = (text: string, field: string) => ({
+  status: 400 as const,
+  body: { message: `400 Bad request - ${text}`, errors: [{ in: 'body', field, problem: text }] },
+});
 
 /** The entries under `dir` (all levels when recursive): directories first, then files, each by name. */
-function treeEntries(commit: Commit, dir: string, recursive: boolean): { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }[] | undefined {
+function treeEntries(
+  commit: Commit,
+  dir: string,
+  recursive: boolean,
+): { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }[] | undefined {
   const prefix = dir === '' ? '' : `${dir}/`;
   const all = treePaths(commit.tree);
   const paths = all.filter((p) => p.startsWith(prefix));
@@ -22,17 +29,34 @@ function treeEntries(commit: Commit, dir: string, recursive: boolean): { id: str
   const blobs: string[] = [];
   for (const path of paths) {
     const rest = path.slice(prefix.length).split('/');
-    for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth++) trees.add(prefix + rest.slice(0, depth).join('/'));
+    for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth++)
+      trees.add(prefix + rest.slice(0, depth).join('/'));
     if (recursive || rest.length === 1) blobs.push(path);
   }
-  const treeId = (path: string) => createHash('sha1').update(`tree ${path}\n${all.filter((p) => p.startsWith(`${path}/`)).map((p) => `${p} ${entryOf(commit.tree, p)!.blob_id}`).join('\n')}`).digest('hex');
+  const treeId = (path: string) =>
+    createHash('sha1')
+      .update(
+        `tree ${path}\n${all
+          .filter((p) => p.startsWith(`${path}/`))
+          .map((p) => `${p} ${entryOf(commit.tree, p)!.blob_id}`)
+          .join('\n')}`,
+      )
+      .digest('hex');
   const name = (path: string) => path.split('/').pop()!;
   const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [
-    ...[...trees].sort(byPath).map((path) => ({ id: treeId(path), name: name(path), type: 'tree' as const, path, mode: '040000' })),
+    ...[...trees]
+      .sort(byPath)
+      .map((path) => ({ id: treeId(path), name: name(path), type: 'tree' as const, path, mode: '040000' })),
     ...blobs.sort(byPath).map((path) => {
       const entry = entryOf(commit.tree, path)!;
-      return { id: entry.blob_id, name: name(path), type: 'blob' as const, path, mode: entry.execute_filemode ? '100755' : '100644' };
+      return {
+        id: entry.blob_id,
+        name: name(path),
+        type: 'blob' as const,
+        path,
+        mode: entry.execute_filemode ? '100755' : '100644',
+      };
     }),
   ];
 }
@@ -90,11 +114,19 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
    * Checks shared by the three writes (a project the caller can see, Developer access, a safe path, a branch); returns
    * the project and the branch's head commit, or the answer.
    */
-  const prepareWrite = (id: string | number, principal: Principal, path: string, body: { branch: string; start_branch?: string; commit_message: string }): { answer: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad> } | { answer?: undefined; project: Project; head: Commit } => {
+  const prepareWrite = (
+    id: string | number,
+    principal: Principal,
+    path: string,
+    body: { branch: string; start_branch?: string; commit_message: string },
+  ):
+    | { answer: typeof PROJECT_NOT_FOUND | typeof FORBIDDEN | ReturnType<typeof bad> }
+    | { answer?: undefined; project: Project; head: Commit } => {
     const project = store.findProject(id);
     if (!project || !store.canRead(project, principal.user)) return { answer: PROJECT_NOT_FOUND };
     if (!store.hasAccess(project, principal.user, 30)) return { answer: FORBIDDEN };
-    if (`/${path}/`.includes('/../') || path.startsWith('/')) return { answer: bad('file_path is invalid', 'file_path') };
+    if (`/${path}/`.includes('/../') || path.startsWith('/'))
+      return { answer: bad('file_path is invalid', 'file_path') };
     const branches = project.repository.branches;
     const head = branches[body.branch] ?? (body.start_branch !== undefined ? branches[body.start_branch] : undefined);
     if (!head) return { answer: bad(`You can only create or edit files when you are on a branch`, 'branch') };
@@ -105,17 +137,37 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
   const changedEntry = (head: Commit, path: string, lastCommitId: string | undefined, verb: 'update' | 'delete') => {
     const entry = entryOf(head.tree, path);
     if (!entry) return { answer: bad("A file with this name doesn't exist", 'file_path') };
-    if (lastCommitId !== undefined && lastCommitId !== entry.last_commit_id) return { answer: bad(`You are attempting to ${verb} a file that has changed since you started editing it.`, 'last_commit_id') };
+    if (lastCommitId !== undefined && lastCommitId !== entry.last_commit_id)
+      return {
+        answer: bad(
+          `You are attempting to ${verb} a file that has changed since you started editing it.`,
+          'last_commit_id',
+        ),
+      };
     return { entry };
   };
 
-  const write = (project: Project, principal: Principal, head: Commit, branch: string, commitMessage: string, path: string, change: { content: string; execute_filemode: boolean } | null) => {
-    const commit = store.commit(project, { parent: head.id, message: commitMessage, author: principal.user, changes: { [path]: change } });
+  const write = (
+    project: Project,
+    principal: Principal,
+    head: Commit,
+    branch: string,
+    commitMessage: string,
+    path: string,
+    change: { content: string; execute_filemode: boolean } | null,
+  ) => {
+    const commit = store.commit(project, {
+      parent: head.id,
+      message: commitMessage,
+      author: principal.user,
+      changes: { [path]: change },
+    });
     project.repository.branches[branch] = commit.id;
     return commit;
   };
 
-  const contentOf = (content: string, encoding: string | undefined) => (encoding === 'base64' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8')).toString('base64');
+  const contentOf = (content: string, encoding: string | undefined) =>
+    (encoding === 'base64' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8')).toString('base64');
 
   return {
     'repository/get-file': ({ params, query }, { principal }) => {
@@ -147,8 +199,12 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
     'repository/create-file': ({ params, body }, { principal }) => {
       const prepared = prepareWrite(params.id, principal, params.file_path, body);
       if (prepared.answer) return prepared.answer;
-      if (entryOf(prepared.head.tree, params.file_path)) return bad('A file with this name already exists', 'file_path');
-      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, { content: contentOf(body.content, body.encoding), execute_filemode: body.execute_filemode === true });
+      if (entryOf(prepared.head.tree, params.file_path))
+        return bad('A file with this name already exists', 'file_path');
+      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, {
+        content: contentOf(body.content, body.encoding),
+        execute_filemode: body.execute_filemode === true,
+      });
       return { status: 201, body: { file_path: params.file_path, branch: body.branch } };
     },
     'repository/update-file': ({ params, body }, { principal }) => {
@@ -158,8 +214,12 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       if (!entry) return answer;
       const content = contentOf(body.content, body.encoding);
       const mode = body.execute_filemode ?? entry.execute_filemode;
-      if (content === prepared.project.repository.blobs[entry.blob_id] && mode === entry.execute_filemode) return bad('The content of the file is unchanged: an empty commit', 'content');
-      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, { content, execute_filemode: mode });
+      if (content === prepared.project.repository.blobs[entry.blob_id] && mode === entry.execute_filemode)
+        return bad('The content of the file is unchanged: an empty commit', 'content');
+      write(prepared.project, principal, prepared.head, body.branch, body.commit_message, params.file_path, {
+        content,
+        execute_filemode: mode,
+      });
       return { status: 200, body: { file_path: params.file_path, branch: body.branch } };
     },
     'repository/delete-file': ({ params, body }, { principal }) => {
@@ -196,7 +256,10 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       if (!project) return PROJECT_NOT_FOUND;
       const content = project.repository.blobs[params.sha];
       if (content === undefined) return { status: 404, body: message('404 Blob Not Found') };
-      return { status: 200, body: { size: Buffer.from(content, 'base64').length, content, encoding: 'base64', sha: params.sha } };
+      return {
+        status: 200,
+        body: { size: Buffer.from(content, 'base64').length, content, encoding: 'base64', sha: params.sha },
+      };
     },
     'repository/get-raw-blob': ({ params }, { principal }) => {
       const project = readable(params.id, principal);

@@ -30,14 +30,32 @@ interface Filters {
 
 function matches(runner: FakeRunner, f: Filters): boolean {
   const paused = runner.paused === true;
-  const scope: Record<string, boolean> = { active: !paused, paused, online: runner.status === 'online', offline: runner.status === 'offline', specific: runner.runner_type !== 'instance_type', shared: runner.runner_type === 'instance_type' };
+  const scope: Record<string, boolean> = {
+    active: !paused,
+    paused,
+    online: runner.status === 'online',
+    offline: runner.status === 'offline',
+    specific: runner.runner_type !== 'instance_type',
+    shared: runner.runner_type === 'instance_type',
+  };
   if (f.scope !== undefined && scope[f.scope] !== true) return false;
   if (f.type !== undefined && runner.runner_type !== f.type) return false;
-  if (f.status === 'active' ? paused : f.status === 'paused' ? !paused : f.status !== undefined && runner.status !== f.status) return false;
+  if (
+    f.status === 'active'
+      ? paused
+      : f.status === 'paused'
+        ? !paused
+        : f.status !== undefined && runner.status !== f.status
+  )
+    return false;
   if (f.paused !== undefined && paused !== f.paused) return false;
-  const tags = (f.tag_list ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  const tags = (f.tag_list ?? [])
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (!tags.every((t) => (runner.tag_list ?? []).includes(t))) return false;
-  if (f.version_prefix !== undefined && !(runner.managers ?? []).some((m) => m.version.startsWith(f.version_prefix!))) return false;
+  if (f.version_prefix !== undefined && !(runner.managers ?? []).some((m) => m.version.startsWith(f.version_prefix!)))
+    return false;
   return true;
 }
 
@@ -65,7 +83,8 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
   /** Administrators manage every runner; Maintainers their groups' and projects' runners. */
   const canManage = (runner: FakeRunner, user: FakeUser): boolean => {
     if (user.is_admin) return true;
-    if (runner.runner_type === 'group_type') return store.groupAccess(store.group(runner.group_id ?? -1), user.id) >= 40;
+    if (runner.runner_type === 'group_type')
+      return store.groupAccess(store.group(runner.group_id ?? -1), user.id) >= 40;
     if (runner.runner_type === 'project_type') {
       return (runner.project_ids ?? []).some((id) => {
         const project = store.project(id);
@@ -74,7 +93,8 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
     }
     return false;
   };
-  const canRead = (runner: FakeRunner, user: FakeUser) => runner.runner_type === 'instance_type' || canManage(runner, user);
+  const canRead = (runner: FakeRunner, user: FakeUser) =>
+    runner.runner_type === 'instance_type' || canManage(runner, user);
 
   const details = (runner: FakeRunner) => ({
     ...runnerSummary(runner),
@@ -109,7 +129,11 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
   };
 
   // The body of a token without a needed scope, as for sudo (the error body is an open object).
-  const scopeError: Record<string, string> = { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope: 'create_runner' };
+  const scopeError: Record<string, string> = {
+    error: 'insufficient_scope',
+    error_description: 'The request requires higher privileges than provided by the access token.',
+    scope: 'create_runner',
+  };
   const insufficientScope = { status: 403 as const, body: scopeError };
   const registrationAllowed = (kind: 'group' | 'project') => {
     const registrars = store.data.application_settings?.valid_runner_registrars;
@@ -155,16 +179,27 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
         created_at: store.now(true),
       };
       runners().push(runner);
-      const token = createHash('sha256').update(`runner\n${runner.id}\n${user.id}\n${runner.created_at}`).digest('hex').slice(0, 24);
+      const token = createHash('sha256')
+        .update(`runner\n${runner.id}\n${user.id}\n${runner.created_at}`)
+        .digest('hex')
+        .slice(0, 24);
       return { status: 201, body: { id: runner.id, token, token_expires_at: null } };
     },
 
     'runners/list-runners': ({ query }, { principal, request }) =>
-      listPage(runners().filter((r) => r.runner_type !== 'instance_type' && canManage(r, principal.user) && matches(r, query)), query, request),
+      listPage(
+        runners().filter((r) => r.runner_type !== 'instance_type' && canManage(r, principal.user) && matches(r, query)),
+        query,
+        request,
+      ),
 
     'runners/list-all-runners': ({ query }, { principal, request }) => {
       if (!principal.user.is_admin) return FORBIDDEN;
-      return listPage(runners().filter((r) => matches(r, query)), query, request);
+      return listPage(
+        runners().filter((r) => matches(r, query)),
+        query,
+        request,
+      );
     },
 
     'runners/get-runner': ({ params }, { principal }) => {
@@ -197,7 +232,11 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       if (!runner) return RUNNER_NOT_FOUND;
       if (!canRead(runner, principal.user)) return FORBIDDEN;
       const jobs = visibleJobs(runner, principal.user)
-        .filter((j) => (query.status === undefined || j.status === query.status) && (query.system_id === undefined || j.runner_system_id === query.system_id))
+        .filter(
+          (j) =>
+            (query.status === undefined || j.status === query.status) &&
+            (query.system_id === undefined || j.runner_system_id === query.system_id),
+        )
         .sort((a, b) => (query.sort === 'asc' ? a.id - b.id : b.id - a.id));
       const page = paginate(jobs, query, request);
       return { status: 200, body: page.items.map((j) => jobRecord(store, j)), headers: page.headers };
@@ -207,8 +246,11 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       const runner = findRunner(params.id);
       if (!runner) return RUNNER_NOT_FOUND;
       if (!canRead(runner, principal.user)) return FORBIDDEN;
-      if (!(runner.managers ?? []).some((m) => m.system_id === params.system_id)) return { status: 404, body: message('404 Runner Manager Not Found') };
-      const jobs = visibleJobs(runner, principal.user).filter((j) => j.runner_system_id === params.system_id).sort((a, b) => b.id - a.id);
+      if (!(runner.managers ?? []).some((m) => m.system_id === params.system_id))
+        return { status: 404, body: message('404 Runner Manager Not Found') };
+      const jobs = visibleJobs(runner, principal.user)
+        .filter((j) => j.runner_system_id === params.system_id)
+        .sort((a, b) => b.id - a.id);
       const page = paginate(jobs, query, request);
       return { status: 200, body: page.items.map((j) => jobRecord(store, j)), headers: page.headers };
     },
@@ -219,10 +261,17 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       if (!store.hasAccess(project, principal.user, 40)) return FORBIDDEN;
       const groups = new Set(ancestors(store.group(project.namespace_id)).map((g) => g.id));
       const available = runners().filter(
-        (r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && groups.has(r.group_id ?? -1)) || (r.runner_type === 'project_type' && (r.project_ids ?? []).includes(project.id)),
+        (r) =>
+          r.runner_type === 'instance_type' ||
+          (r.runner_type === 'group_type' && groups.has(r.group_id ?? -1)) ||
+          (r.runner_type === 'project_type' && (r.project_ids ?? []).includes(project.id)),
       );
       const filters = filtersOf(request, { scope: query.scope, type: query.type });
-      return listPage(available.filter((r) => matches(r, filters)), query, request);
+      return listPage(
+        available.filter((r) => matches(r, filters)),
+        query,
+        request,
+      );
     },
 
     'runners/list-group-runners': ({ params, query }, { principal, request }) => {
@@ -231,7 +280,11 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       if (!principal.user.is_admin && store.groupAccess(group, principal.user.id) < 40) return FORBIDDEN;
       const groups = new Set(ancestors(group).map((g) => g.id));
       const filters = filtersOf(request, {});
-      return listPage(runners().filter((r) => r.runner_type === 'group_type' && groups.has(r.group_id ?? -1) && matches(r, filters)), query, request);
+      return listPage(
+        runners().filter((r) => r.runner_type === 'group_type' && groups.has(r.group_id ?? -1) && matches(r, filters)),
+        query,
+        request,
+      );
     },
   };
 }

@@ -15,13 +15,16 @@ export const MAX_TOKEN_LIFETIME_DAYS = 365;
 
 const TOKEN_NOT_FOUND = { status: 404 as const, body: message('404 Impersonation Token Not Found') };
 /** The day of an expiry sent as a date or an ISO 8601 date-time (extended `2026-12-31T…` or basic `20261231T…`). */
-const expiryDay = (sent: string) => (/^\d{8}T/.test(sent) ? `${sent.slice(0, 4)}-${sent.slice(4, 6)}-${sent.slice(6, 8)}` : sent.slice(0, 10));
+const expiryDay = (sent: string) =>
+  /^\d{8}T/.test(sent) ? `${sent.slice(0, 4)}-${sent.slice(4, 6)}-${sent.slice(6, 8)}` : sent.slice(0, 10);
 
 export function tokenHandlers(store: Store): Handlers<Principal> {
   const today = () => store.now().slice(0, 10);
-  const daysFromToday = (days: number) => new Date(Date.parse(`${today()}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  const daysFromToday = (days: number) =>
+    new Date(Date.parse(`${today()}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-  const active = (token: FakeToken) => token.revoked !== true && (token.expires_at == null || token.expires_at >= today());
+  const active = (token: FakeToken) =>
+    token.revoked !== true && (token.expires_at == null || token.expires_at >= today());
 
   /** The token record as read back: never the secret. */
   const record = (token: FakeToken) => ({
@@ -36,17 +39,38 @@ export function tokenHandlers(store: Store): Handlers<Principal> {
   });
 
   /** Records a new token of the user; deterministic secret (the token id, user and clock), unique among the tokens. */
-  const create = (user: FakeUser, kind: 'personal' | 'impersonation', input: { name: string; scopes: string[]; expires_at: string }): FakeToken => {
-    const id = store.nextId('tokens', store.data.tokens.filter((t): t is FakeToken & { id: number } => typeof t.id === 'number'));
+  const create = (
+    user: FakeUser,
+    kind: 'personal' | 'impersonation',
+    input: { name: string; scopes: string[]; expires_at: string },
+  ): FakeToken => {
+    const id = store.nextId(
+      'tokens',
+      store.data.tokens.filter((t): t is FakeToken & { id: number } => typeof t.id === 'number'),
+    );
     const created_at = store.now(true);
     const prefix = store.data.application_settings?.personal_access_token_prefix;
-    const secret = createHash('sha256').update(`${kind}\n${id}\n${user.id}\n${input.name}\n${created_at}`).digest('hex').slice(0, 20);
-    const token: FakeToken = { token: `${typeof prefix === 'string' ? prefix : ''}${secret}`, kind, user_id: user.id, scopes: [...new Set(input.scopes)], id, name: input.name, created_at, expires_at: input.expires_at, revoked: false };
+    const secret = createHash('sha256')
+      .update(`${kind}\n${id}\n${user.id}\n${input.name}\n${created_at}`)
+      .digest('hex')
+      .slice(0, 20);
+    const token: FakeToken = {
+      token: `${typeof prefix === 'string' ? prefix : ''}${secret}`,
+      kind,
+      user_id: user.id,
+      scopes: [...new Set(input.scopes)],
+      id,
+      name: input.name,
+      created_at,
+      expires_at: input.expires_at,
+      revoked: false,
+    };
     store.data.tokens.push(token);
     return token;
   };
 
-  const impersonationToken = (userId: number, tokenId: number) => store.data.tokens.find((t) => t.kind === 'impersonation' && t.id === tokenId && t.user_id === userId);
+  const impersonationToken = (userId: number, tokenId: number) =>
+    store.data.tokens.find((t) => t.kind === 'impersonation' && t.id === tokenId && t.user_id === userId);
 
   return {
     'users/create-impersonation-token': ({ params, body }, { principal }) => {
@@ -54,7 +78,15 @@ export function tokenHandlers(store: Store): Handlers<Principal> {
       const user = store.user(params.user_id);
       if (!user) return USER_NOT_FOUND;
       const token = create(user, 'impersonation', { ...body, expires_at: expiryDay(body.expires_at) });
-      return { status: 201, body: { ...record(token), scopes: body.scopes.filter((s, i, all) => all.indexOf(s) === i), impersonation: true, token: token.token } };
+      return {
+        status: 201,
+        body: {
+          ...record(token),
+          scopes: body.scopes.filter((s, i, all) => all.indexOf(s) === i),
+          impersonation: true,
+          token: token.token,
+        },
+      };
     },
 
     'users/get-impersonation-token': ({ params }, { principal }) => {
@@ -62,7 +94,14 @@ export function tokenHandlers(store: Store): Handlers<Principal> {
       if (!store.user(params.user_id)) return USER_NOT_FOUND;
       const token = impersonationToken(params.user_id, params.impersonation_token_id);
       if (!token) return TOKEN_NOT_FOUND;
-      return { status: 200, body: { ...record(token), scopes: (token.scopes ?? []).filter((s): s is 'api' | 'read_user' => s === 'api' || s === 'read_user'), impersonation: true } };
+      return {
+        status: 200,
+        body: {
+          ...record(token),
+          scopes: (token.scopes ?? []).filter((s): s is 'api' | 'read_user' => s === 'api' || s === 'read_user'),
+          impersonation: true,
+        },
+      };
     },
 
     'users/revoke-impersonation-token': ({ params }, { principal }) => {
@@ -79,7 +118,11 @@ export function tokenHandlers(store: Store): Handlers<Principal> {
       if (!principal.user.is_admin) return FORBIDDEN;
       const user = store.user(params.user_id);
       if (!user) return USER_NOT_FOUND;
-      const token = create(user, 'personal', { name: body.name, scopes: body.scopes, expires_at: body.expires_at ?? daysFromToday(MAX_TOKEN_LIFETIME_DAYS) });
+      const token = create(user, 'personal', {
+        name: body.name,
+        scopes: body.scopes,
+        expires_at: body.expires_at ?? daysFromToday(MAX_TOKEN_LIFETIME_DAYS),
+      });
       return { status: 201, body: { ...record(token), token: token.token } };
     },
 

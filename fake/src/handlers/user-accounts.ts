@@ -13,18 +13,43 @@ import type { Store } from '../store.ts';
 export const USER_NOT_FOUND = { status: 404 as const, body: message('404 User Not Found') };
 
 /** Profile texts a user record carries (null until set). */
-const PROFILE_TEXTS = ['location', 'public_email', 'skype', 'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'work_information', 'note', 'commit_email'] as const;
+const PROFILE_TEXTS = [
+  'location',
+  'public_email',
+  'skype',
+  'linkedin',
+  'twitter',
+  'discord',
+  'website_url',
+  'organization',
+  'job_title',
+  'pronouns',
+  'work_information',
+  'note',
+  'commit_email',
+] as const;
 
 /** One `@` with text before it and a dotted domain after it, no spaces; checked without a backtracking pattern. */
 function validEmail(email: string): boolean {
   const at = email.indexOf('@');
   const domain = email.slice(at + 1);
-  return email.length <= 254 && at > 0 && at === email.lastIndexOf('@') && domain.includes('.') && !domain.startsWith('.') && !domain.endsWith('.') && !/\s/.test(email);
+  return (
+    email.length <= 254 &&
+    at > 0 &&
+    at === email.lastIndexOf('@') &&
+    domain.includes('.') &&
+    !domain.startsWith('.') &&
+    !domain.endsWith('.') &&
+    !/\s/.test(email)
+  );
 }
 
 const badRequest = (problems: { field: string; problem: string }[]) => ({
   status: 400 as const,
-  body: { message: `400 Bad request - ${problems.map((p) => `${p.field} ${p.problem}`).join(', ')}`, errors: problems.map((p) => ({ in: 'body', ...p })) },
+  body: {
+    message: `400 Bad request - ${problems.map((p) => `${p.field} ${p.problem}`).join(', ')}`,
+    errors: problems.map((p) => ({ in: 'body', ...p })),
+  },
 });
 
 /** The public view every caller sees. */
@@ -117,14 +142,20 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       const input = body as Record<string, unknown>;
       // The documented body lists only the password rules: identity attributes left out get derived values rather
       // than a refusal the contract does not state (`user<id>`, its name, `<username>@users.service.example`).
-      const given = (field: string) => (typeof input[field] === 'string' && (input[field] as string).trim() !== '' ? (input[field] as string) : undefined);
+      const given = (field: string) =>
+        typeof input[field] === 'string' && (input[field] as string).trim() !== ''
+          ? (input[field] as string)
+          : undefined;
       const id = store.peekId('users', store.data.users);
       const username = given('username') ?? `user${id}`;
       const [email, name] = [given('email') ?? `${username}@users.service.example`, given('name') ?? username];
       if (!validEmail(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
-      if (username.length > 255 || !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username)) return badRequest([{ field: 'username', problem: 'is invalid' }]);
-      if (store.data.users.some((u) => u.username.toLowerCase() === username.toLowerCase())) return { status: 409, body: message('Username has already been taken') };
-      if (store.data.users.some((u) => u.email.toLowerCase() === email.toLowerCase())) return { status: 409, body: message('Email has already been taken') };
+      if (username.length > 255 || !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username))
+        return badRequest([{ field: 'username', problem: 'is invalid' }]);
+      if (store.data.users.some((u) => u.username.toLowerCase() === username.toLowerCase()))
+        return { status: 409, body: message('Username has already been taken') };
+      if (store.data.users.some((u) => u.email.toLowerCase() === email.toLowerCase()))
+        return { status: 409, body: message('Email has already been taken') };
       const settings = store.data.application_settings ?? {};
       const profile: Record<string, string> = {};
       for (const field of PROFILE_TEXTS) if (typeof input[field] === 'string') profile[field] = input[field] as string;
@@ -137,7 +168,10 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
         ...(input.admin === true ? { is_admin: true } : {}),
         created_at: store.now(true),
         bio: typeof input.bio === 'string' ? input.bio : '',
-        private_profile: typeof input.private_profile === 'boolean' ? input.private_profile : settings.user_defaults_to_private_profile === true,
+        private_profile:
+          typeof input.private_profile === 'boolean'
+            ? input.private_profile
+            : settings.user_defaults_to_private_profile === true,
         external: typeof input.external === 'boolean' ? input.external : settings.user_default_external === true,
         two_factor_enabled: false,
         last_activity_on: null,
@@ -159,10 +193,23 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       const from = query.from ?? sixMonthsAgo();
       const admin = principal.user.is_admin === true;
       const active = store.data.users
-        .filter((u) => typeof u.last_activity_on === 'string' && u.last_activity_on >= from && (admin || u.private_profile !== true))
+        .filter(
+          (u) =>
+            typeof u.last_activity_on === 'string' &&
+            u.last_activity_on >= from &&
+            (admin || u.private_profile !== true),
+        )
         .sort((a, b) => a.last_activity_on!.localeCompare(b.last_activity_on!) || a.id - b.id);
       const page = paginate(active, query, request);
-      return { status: 200, body: page.items.map((u) => ({ username: u.username, last_activity_on: u.last_activity_on!, last_activity_at: `${u.last_activity_on!}T00:00:00.000Z` })), headers: page.headers };
+      return {
+        status: 200,
+        body: page.items.map((u) => ({
+          username: u.username,
+          last_activity_on: u.last_activity_on!,
+          last_activity_at: `${u.last_activity_on!}T00:00:00.000Z`,
+        })),
+        headers: page.headers,
+      };
     },
 
     'users/disable-two-factor': ({ params }, { principal }) => {
@@ -170,7 +217,11 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       const user = store.user(params.id);
       if (!user) return USER_NOT_FOUND;
       if (user.id === principal.user.id || user.is_admin) return FORBIDDEN;
-      if (user.two_factor_enabled !== true) return { status: 400, body: message('400 Bad request - Two-factor authentication is not enabled for this user') };
+      if (user.two_factor_enabled !== true)
+        return {
+          status: 400,
+          body: message('400 Bad request - Two-factor authentication is not enabled for this user'),
+        };
       user.two_factor_enabled = false;
       store.now(true);
       return { status: 204 };
@@ -179,9 +230,12 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
     'users/upload-avatar': async ({ body }, { principal }) => {
       const file = (body as { avatar?: unknown } | undefined)?.avatar;
       if (!(file instanceof Blob)) return badRequest([{ field: 'avatar', problem: 'must be a file' }]);
-      if (file.size > 204800) return badRequest([{ field: 'avatar', problem: 'is too big (should be at most 200 KiB)' }]);
+      if (file.size > 204800)
+        return badRequest([{ field: 'avatar', problem: 'is too big (should be at most 200 KiB)' }]);
       const named = (file as Blob & { name?: unknown }).name;
-      const filename = (typeof named === 'string' ? named.split(/[\\/]/).pop()! : '').replace(/[^\w.-]+/g, '_').slice(0, 255) || 'avatar';
+      const filename =
+        (typeof named === 'string' ? named.split(/[\\/]/).pop()! : '').replace(/[^\w.-]+/g, '_').slice(0, 255) ||
+        'avatar';
       principal.user.avatar = { filename, content: Buffer.from(await file.arrayBuffer()).toString('base64') };
       store.now(true);
       return { status: 200, body: { avatar_url: avatarUrl(store, principal.user)! } };

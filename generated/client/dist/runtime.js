@@ -223,7 +223,13 @@ export class Transport {
         let url = request.url;
         let redirects = 0;
         for (let attempt = 1;;) {
-            const response = await this.fetchImpl(url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, redirect: manual ? 'manual' : 'follow' });
+            const response = await this.fetchImpl(url, {
+                method: request.method,
+                headers: request.headers,
+                body: request.body,
+                signal: request.signal,
+                redirect: manual ? 'manual' : 'follow',
+            });
             if (response.status === 301 && manual) {
                 const location = response.headers.get('location');
                 if (!location)
@@ -305,7 +311,14 @@ export class Transport {
             data = options?.as === 'stream' ? response.body : await response.blob();
         else
             data = await readJson(response);
-        return { data, status: response.status, headers, rawHeaders: response.headers, pagination: readPagination(response.headers, url), url };
+        return {
+            data,
+            status: response.status,
+            headers,
+            rawHeaders: response.headers,
+            pagination: readPagination(response.headers, url),
+            url,
+        };
     }
     /** The pages of a paginated list: follows `Link: <…>; rel="next"`, else `x-next-page`, up to `maxPages`. */
     async *pages(op, input, options) {

@@ -12,12 +12,12 @@ type Op<K extends OperationId> = operations[K];
 type Params<K extends OperationId> = Op<K> extends {
     parameters: infer P;
 } ? P : Record<string, never>;
-type PartOf<P, K extends PropertyKey> = K extends keyof P ? ([NonNullable<P[K]>] extends [never] ? Record<string, never> : NonNullable<P[K]>) : Record<string, never>;
+type PartOf<P, K extends PropertyKey> = K extends keyof P ? [NonNullable<P[K]>] extends [never] ? Record<string, never> : NonNullable<P[K]> : Record<string, never>;
 type RequestBodyOf<K extends OperationId> = Op<K> extends {
     requestBody?: infer B;
-} ? ([NonNullable<B>] extends [never] ? undefined : NonNullable<B> extends {
+} ? [NonNullable<B>] extends [never] ? undefined : NonNullable<B> extends {
     content: infer C;
-} ? C[keyof C] | (undefined extends B ? undefined : never) : undefined) : undefined;
+} ? C[keyof C] | (undefined extends B ? undefined : never) : undefined : undefined;
 /** What a handler receives: decoded path parameters, the parsed query and headers (coerced to their types), the body. */
 export interface HandlerInput<K extends OperationId> {
     params: PartOf<Params<K>, 'path'>;
@@ -40,7 +40,7 @@ type Responses<K extends OperationId> = Op<K>['responses'];
 /** JSON bodies as documented; files as a Blob, bytes, text or a stream. */
 type ResponseBody<R> = R extends {
     content: infer C;
-} ? ('application/json' extends keyof C ? C['application/json'] : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array>) : undefined;
+} ? 'application/json' extends keyof C ? C['application/json'] : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array> : undefined;
 /**
  * Documented headers are optional: a server omits some by design (no `Link` on the last page). A header documented
  * as a string also takes a number (`'x-page': 2`): headers travel as text either way.

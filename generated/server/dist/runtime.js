@@ -14,7 +14,7 @@ import { registerBodyParsers, tooBig } from './server-parsers.js';
 import { normalizeInput, Tolerances } from './server-tolerance.js';
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
 export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
-export { coerce, normalizeInput, Tolerances } from './server-tolerance.js';
+export { coerce, normalizeInput, Tolerances, } from './server-tolerance.js';
 export const defaultLimits = {
     jsonBody: 16 * 1024 * 1024,
     multipartBody: 100 * 1024 * 1024,
@@ -30,7 +30,11 @@ export function extractCredentials(headers, query, schemes) {
 }
 /** A reader of the credentials of these schemes, prepared once per operation. */
 function credentialReader(schemes) {
-    const locations = Object.entries(schemes).map(([scheme, location]) => ({ scheme, in: location.in, name: location.in === 'header' ? location.name.toLowerCase() : location.name }));
+    const locations = Object.entries(schemes).map(([scheme, location]) => ({
+        scheme,
+        in: location.in,
+        name: location.in === 'header' ? location.name.toLowerCase() : location.name,
+    }));
     return (headers, query) => {
         const found = [];
         let cookies;
@@ -70,7 +74,10 @@ export function operationMatcher(routes) {
     for (const route of routes) {
         const segments = route.path.split('/');
         const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-        const segmentPattern = (segment) => segment.split(/\{[^}]+\}/).map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+?)');
+        const segmentPattern = (segment) => segment
+            .split(/\{[^}]+\}/)
+            .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('([^/]+?)');
         const pattern = new RegExp(`^${segments.map(segmentPattern).join('/')}$`);
         // A literal segment sorts before one with a parameter in text (`archive.{format}`), which sorts before a parameter.
         const rank = segments.map((s) => (!s.includes('{') ? 'a' : /^\{[^}]+\}$/.test(s) ? 'c' : 'b')).join('');
@@ -120,10 +127,18 @@ const REASONS = {
 /** The API's error body: `{ message }`, and for a 400 the listed problems (at most `max`) and, when cut, their count. */
 export function errorBody(status, detail, problems = [], max = defaultLimits.errors, total = problems.length) {
     const reason = REASONS[status] ?? 'Error';
-    const listed = problems.slice(0, max).map((p) => ({ in: p.in, field: shown(p.field), problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem }));
+    const listed = problems
+        .slice(0, max)
+        .map((p) => ({
+        in: p.in,
+        field: shown(p.field),
+        problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem,
+    }));
     const more = Math.max(total, problems.length) - listed.length;
     const text = detail ?? listed.map((p) => p.problem).join('; ');
-    const body = { message: `${status} ${reason}${text ? ` - ${text}${more > 0 ? ` (and ${more} more)` : ''}` : ''}` };
+    const body = {
+        message: `${status} ${reason}${text ? ` - ${text}${more > 0 ? ` (and ${more} more)` : ''}` : ''}`,
+    };
     if (status === 400) {
         body.errors = listed.length > 0 ? listed : [{ in: 'request', field: '', problem: text }];
         if (more > 0)
@@ -156,10 +171,16 @@ function clientErrorHandler(error, socket) {
     if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable)
         return;
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify(status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
+    const body = JSON.stringify(status === 400
+        ? errorBody(400, 'the request is malformed')
+        : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
     socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
-const SOURCES = { 'application/json': 'json', 'application/x-www-form-urlencoded': 'form', 'multipart/form-data': 'multipart' };
+const SOURCES = {
+    'application/json': 'json',
+    'application/x-www-form-urlencoded': 'form',
+    'multipart/form-data': 'multipart',
+};
 function sourceOf(contentType) {
     const type = essence(contentType);
     return SOURCES[type] ?? (/^application\/[\w.+-]+\+json$/.test(type) ? 'json' : undefined);
@@ -187,14 +208,19 @@ function refuseOverLimit(refuse, request, reply, route, limit, limits) {
     const file = route ? bodyLimitOf(route, limits).file : undefined;
     const discard = DISCARD_FACTOR * limit;
     if (file)
-        return refuse(request, reply, 400, { problems: [{ in: 'body', field: file[0], problem: tooBig(...file).message }], discard });
+        return refuse(request, reply, 400, {
+            problems: [{ in: 'body', field: file[0], problem: tooBig(...file).message }],
+            discard,
+        });
     return refuse(request, reply, 413, { detail: `the body is larger than ${bytes(limit)}`, discard });
 }
 /** Fastify's and the parsers' errors as the API's answers; anything unexpected is a logged 500. */
 function errorMapper(limits, refuse) {
     return (error, request, reply) => {
         if (error instanceof InputError)
-            return refuse(request, reply, error.statusCode, { problems: [{ in: error.part, field: error.field, problem: error.message }] });
+            return refuse(request, reply, error.statusCode, {
+                problems: [{ in: error.part, field: error.field, problem: error.message }],
+            });
         const route = request.serviceApi?.route;
         switch (error.code) {
             case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -203,9 +229,15 @@ function errorMapper(limits, refuse) {
                 return refuse(request, reply, 415, { detail: 'the operation does not read this media type' });
             case 'FST_ERR_CTP_INVALID_JSON_BODY':
             case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-                return refuse(request, reply, 400, { problems: [{ in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' }] });
+                return refuse(request, reply, 400, {
+                    problems: [
+                        { in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' },
+                    ],
+                });
         }
-        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+            ? error.statusCode
+            : 500;
         if (status >= 500)
             request.log.error(error);
         return refuse(request, reply, status, { detail: status === 400 ? `the request is malformed` : undefined });
@@ -218,7 +250,13 @@ function errorMapper(limits, refuse) {
 function unroutedRequests(routes, refuse, cors) {
     const templates = new Map();
     for (const route of routes) {
-        const entry = templates.get(route.path) ?? { pattern: new RegExp(`^${route.path.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`), methods: [] };
+        const entry = templates.get(route.path) ?? {
+            pattern: new RegExp(`^${route.path
+                .split(/\{[^}]+\}/)
+                .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+                .join('[^/]+')}$`),
+            methods: [],
+        };
         entry.methods.push(route.method);
         templates.set(route.path, entry);
     }
@@ -230,7 +268,10 @@ function unroutedRequests(routes, refuse, cors) {
             const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
             const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
             if (allowed.length > 0 && cors && request.method === 'OPTIONS')
-                return void reply.code(204).headers(preflightHeaders(request.headers, [...new Set(allowed)].sort())).send();
+                return void reply
+                    .code(204)
+                    .headers(preflightHeaders(request.headers, [...new Set(allowed)].sort()))
+                    .send();
             if (allowed.length > 0)
                 return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
             return refuse(request, reply, 404);
@@ -264,7 +305,14 @@ function addAccessLog(scope, routes, accessLog) {
     const operationOf = new Map(routes.map((route) => [`${route.method} ${scope.prefix}${fastifyPath(route.path)}`, route.id]));
     scope.addHook('onResponse', (request, reply, done) => {
         const operationId = operationOf.get(`${request.method} ${request.routeOptions.url}`);
-        const entry = { method: request.method, url: (request.raw.url ?? '').slice(0, 512), status: reply.statusCode, operationId, ms: reply.elapsedTime, tolerated: toleratedOf.get(request) };
+        const entry = {
+            method: request.method,
+            url: (request.raw.url ?? '').slice(0, 512),
+            status: reply.statusCode,
+            operationId,
+            ms: reply.elapsedTime,
+            tolerated: toleratedOf.get(request),
+        };
         try {
             accessLog(entry, request);
         }
@@ -298,11 +346,17 @@ function mountRoute(scope, route, { schemes, hooks, options, limits, refuse, tol
         const credentials = readCredentials(request.headers, query);
         // An anonymous caller is never passed to `authenticate`: the operation lets it in or answers 401.
         if (credentials.length === 0 || !authenticate)
-            return route.authenticated ? refuse(request, reply, 401) : admitBody(request, reply, query, credentials, undefined);
-        const principal = authenticate({ operationId: route.id, credentials: credentials, request });
+            return route.authenticated
+                ? refuse(request, reply, 401)
+                : admitBody(request, reply, query, credentials, undefined);
+        const principal = authenticate({
+            operationId: route.id,
+            credentials: credentials,
+            request,
+        });
         // Credentials that `authenticate` refuses are 401, also on an operation open to anonymous callers.
         if (isThenable(principal))
-            return Promise.resolve(principal).then((resolved) => (resolved ? admitBody(request, reply, query, credentials, resolved) : refuse(request, reply, 401)));
+            return Promise.resolve(principal).then((resolved) => resolved ? admitBody(request, reply, query, credentials, resolved) : refuse(request, reply, 401));
         return principal ? admitBody(request, reply, query, credentials, principal) : refuse(request, reply, 401);
     };
     const admitBody = (request, reply, query, credentials, principal) => {
@@ -311,7 +365,9 @@ function mountRoute(scope, route, { schemes, hooks, options, limits, refuse, tol
         if (readsBody && hasBody(request.headers)) {
             const source = sourceOf(request.headers['content-type']);
             if (!source)
-                return refuse(request, reply, 415, { detail: `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}` });
+                return refuse(request, reply, 415, {
+                    detail: `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}`,
+                });
             const sourceLimit = source === 'multipart' ? limit : Math.min(limit, limits.jsonBody);
             if (Number(request.headers['content-length']) > sourceLimit)
                 return refuseOverLimit(refuse, request, reply, source === 'multipart' ? route : undefined, sourceLimit, limits);
@@ -350,7 +406,15 @@ function mountRoute(scope, route, { schemes, hooks, options, limits, refuse, tol
         const handler = options.handlers[route.id];
         const tolerances = new Tolerances(limits.errors);
         const body = request.body === null ? undefined : request.body;
-        const input = normalizeInput({ method: route.method, shape: route.input, params: request.params, query: rawQuery, body, source: body === undefined ? undefined : sourceOf(request.headers['content-type']), documented }, tolerances);
+        const input = normalizeInput({
+            method: route.method,
+            shape: route.input,
+            params: request.params,
+            query: rawQuery,
+            body,
+            source: body === undefined ? undefined : sourceOf(request.headers['content-type']),
+            documented,
+        }, tolerances);
         if (tolerances.count > 0) {
             if (options.strict)
                 return refuse(request, reply, 400, { problems: tolerances.list, total: tolerances.count });
@@ -367,7 +431,12 @@ function mountRoute(scope, route, { schemes, hooks, options, limits, refuse, tol
             documentedHeaders[name] = value;
             sentDocumented = true;
         }
-        const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
+        const check = hooks.validateRequest(route.id, {
+            params: request.params,
+            query: input.query,
+            headers: documentedHeaders,
+            body: input.body,
+        });
         if (!check.valid)
             return refuse(request, reply, 400, { problems: check.problems });
         // A copy only when a documented header was sent (its validated, coerced value replaces the raw one).
@@ -377,11 +446,24 @@ function mountRoute(scope, route, { schemes, hooks, options, limits, refuse, tol
             return Promise.resolve(returned).then((result) => settled(send(route, reply, result, hooks, validateResponses)));
         return settled(send(route, reply, returned, hooks, validateResponses));
     };
-    scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
+    scope.route({
+        method: route.method,
+        url: fastifyPath(route.path),
+        exposeHeadRoute: false,
+        bodyLimit: limit,
+        ...(readsBody ? { onRequest } : {}),
+        handler: handle,
+    });
 }
 /** Logs a tolerant request at `info` and tells `onTolerated`. */
 function report(route, request, tolerances, onTolerated) {
-    const report = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
+    const report = {
+        operationId: route.id,
+        method: route.method,
+        url: (request.raw.url ?? '').slice(0, 512),
+        tolerated: tolerances.list,
+        count: tolerances.count,
+    };
     request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
     try {
         onTolerated?.(report, request);
@@ -396,7 +478,9 @@ function settled(sent) {
     return sent instanceof Promise ? sent.then(() => undefined) : undefined;
 }
 function isThenable(value) {
-    return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+    return (value !== null &&
+        (typeof value === 'object' || typeof value === 'function') &&
+        typeof value.then === 'function');
 }
 /** Sends a handler's result; synchronous except for a Blob body, which is read first. */
 function send(route, reply, result, hooks, validate) {

@@ -84,7 +84,10 @@ function isFrozenThrough(value, ancestors) {
         const child = descriptor.value;
         if (typeof child === 'function' || typeof child === 'bigint')
             return false; // both may have a toJSON added later
-        if (typeof child === 'object' && child !== null && typeof texts.get(child) !== 'string' && !isFrozenThrough(child, ancestors))
+        if (typeof child === 'object' &&
+            child !== null &&
+            typeof texts.get(child) !== 'string' &&
+            !isFrozenThrough(child, ancestors))
             return false;
     }
     ancestors.delete(value);

@@ -35,7 +35,7 @@ export function registerBodyParsers(scope, limits, filesOf) {
             done(error);
         }
     });
-    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body) => (body.length === 0 ? Promise.resolve(undefined) : parseMultipart(request, body, limits.bodyFields, filesOf(request))));
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body) => body.length === 0 ? Promise.resolve(undefined) : parseMultipart(request, body, limits.bodyFields, filesOf(request)));
     // Reached only by an empty body (admission refuses any other with 415 before reading it).
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
         if (body.length === 0)
@@ -49,7 +49,9 @@ async function parseMultipart(request, body, maxFields, files = {}) {
         throw new InputError(400, 'multipart body without a boundary', '', 'body');
     let form;
     try {
-        form = await new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), { headers: { 'content-type': contentType } }).formData();
+        form = await new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength), {
+            headers: { 'content-type': contentType },
+        }).formData();
     }
     catch {
         throw new InputError(400, 'malformed multipart body', '', 'body');

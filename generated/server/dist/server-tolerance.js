@@ -21,7 +21,11 @@ export class Tolerances {
     add(part, field, problem) {
         this.count++;
         if (this.list.length < this.max)
-            this.list.push({ in: part, field: shown(field), problem: `${field === '' ? 'body' : `${PART[part]} ${shown(field)}`} ${problem}` });
+            this.list.push({
+                in: part,
+                field: shown(field),
+                problem: `${field === '' ? 'body' : `${PART[part]} ${shown(field)}`} ${problem}`,
+            });
     }
 }
 const BOOLEANS = { true: true, false: false, True: true, False: false, '1': true, '0': false };
@@ -46,7 +50,11 @@ function fieldShape(shape, key) {
     return shape.x;
 }
 function isObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob) && !(value instanceof Uint8Array);
+    return (value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        !(value instanceof Blob) &&
+        !(value instanceof Uint8Array));
 }
 function isEmptyObject(value) {
     return isObject(value) && Object.keys(value).length === 0;
@@ -114,7 +122,12 @@ export function coerce(value, shape, source, field, part, t) {
     return out;
 }
 const REPEATS_PATH = 'repeats the path parameter (ignored: the path wins)';
-const MEDIA = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data', query: 'the query string' };
+const MEDIA = {
+    json: 'application/json',
+    form: 'application/x-www-form-urlencoded',
+    multipart: 'multipart/form-data',
+    query: 'the query string',
+};
 /**
  * The request as its handler sees it: documented query parameters and body fields only, coerced, with write
  * parameters merged from the query and the body (the body wins). A path parameter repeated in the query or the body,
@@ -124,7 +137,9 @@ export function normalizeInput(input, t) {
     const { shape } = input;
     const write = input.method !== 'GET' && input.method !== 'HEAD';
     const bodyShape = shape.b;
-    const fields = bodyShape !== undefined && bodyShape !== 0 && typeof bodyShape === 'object' && 'o' in bodyShape ? bodyShape : undefined;
+    const fields = bodyShape !== undefined && bodyShape !== 0 && typeof bodyShape === 'object' && 'o' in bodyShape
+        ? bodyShape
+        : undefined;
     const acceptsField = (name) => bodyShape === 0 || (fields !== undefined && fieldShape(fields, name) !== undefined);
     const query = dict();
     let fromQuery;

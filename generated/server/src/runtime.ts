@@ -16,7 +16,15 @@ import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerate
 
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
 export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
-export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated } from './server-tolerance.js';
+export {
+  coerce,
+  normalizeInput,
+  Tolerances,
+  type InputShape,
+  type Shape,
+  type Source,
+  type Tolerated,
+} from './server-tolerance.js';
 
 /** Where a security scheme carries its credential. */
 export interface SchemeLocation {
@@ -66,12 +74,24 @@ export interface RequestCheck {
   valid: boolean;
   errors: string[];
   problems: { in: string; field: string; problem: string }[];
-  value: { params: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, unknown>; body?: unknown };
+  value: {
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    body?: unknown;
+  };
 }
 
 export interface RuntimeHooks {
-  validateRequest(operationId: string, request: { params: unknown; query: unknown; headers: unknown; body?: unknown }): RequestCheck;
-  validateResponse?(operationId: string, status: number, body: unknown): { valid: boolean; errors: string[] } | undefined;
+  validateRequest(
+    operationId: string,
+    request: { params: unknown; query: unknown; headers: unknown; body?: unknown },
+  ): RequestCheck;
+  validateResponse?(
+    operationId: string,
+    status: number,
+    body: unknown,
+  ): { valid: boolean; errors: string[] } | undefined;
 }
 
 export interface HandlerResultShape {
@@ -80,7 +100,10 @@ export interface HandlerResultShape {
   headers?: Record<string, unknown>;
 }
 
-export type AnyHandler = (input: { params: unknown; query: unknown; headers: unknown; body: unknown }, context: HandlerContextShape) => HandlerResultShape | Promise<HandlerResultShape>;
+export type AnyHandler = (
+  input: { params: unknown; query: unknown; headers: unknown; body: unknown },
+  context: HandlerContextShape,
+) => HandlerResultShape | Promise<HandlerResultShape>;
 
 export interface HandlerContextShape {
   operationId: string;
@@ -165,13 +188,23 @@ export interface AccessLogEntry {
 }
 
 /** The credentials of every scheme present in a request (a session cookie only when a scheme reads one). */
-export function extractCredentials(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, schemes: Record<string, SchemeLocation>): Credential[] {
+export function extractCredentials(
+  headers: Record<string, string | string[] | undefined>,
+  query: Record<string, unknown>,
+  schemes: Record<string, SchemeLocation>,
+): Credential[] {
   return credentialReader(schemes)(headers, query);
 }
 
 /** A reader of the credentials of these schemes, prepared once per operation. */
-function credentialReader(schemes: Record<string, SchemeLocation>): (headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>) => Credential[] {
-  const locations = Object.entries(schemes).map(([scheme, location]) => ({ scheme, in: location.in, name: location.in === 'header' ? location.name.toLowerCase() : location.name }));
+function credentialReader(
+  schemes: Record<string, SchemeLocation>,
+): (headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>) => Credential[] {
+  const locations = Object.entries(schemes).map(([scheme, location]) => ({
+    scheme,
+    in: location.in,
+    name: location.in === 'header' ? location.name.toLowerCase() : location.name,
+  }));
   return (headers, query) => {
     const found: Credential[] = [];
     let cookies: Record<string, string> | undefined;
@@ -207,13 +240,19 @@ export interface MatchedOperation {
  * it: a literal segment wins over a parameter at the same place. For tools that read requests without answering them
  * (a checking proxy); a path with a malformed percent-escape matches nothing.
  */
-export function operationMatcher(routes: RouteDescriptor[]): (method: string, path: string) => MatchedOperation | undefined {
+export function operationMatcher(
+  routes: RouteDescriptor[],
+): (method: string, path: string) => MatchedOperation | undefined {
   // Routes by method and segment count, the most literal first at the first segment where two differ.
   const buckets = new Map<string, { route: RouteDescriptor; names: string[]; pattern: RegExp; rank: string }[]>();
   for (const route of routes) {
     const segments = route.path.split('/');
     const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const segmentPattern = (segment: string) => segment.split(/\{[^}]+\}/).map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+?)');
+    const segmentPattern = (segment: string) =>
+      segment
+        .split(/\{[^}]+\}/)
+        .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('([^/]+?)');
     const pattern = new RegExp(`^${segments.map(segmentPattern).join('/')}$`);
     // A literal segment sorts before one with a parameter in text (`archive.{format}`), which sorts before a parameter.
     const rank = segments.map((s) => (!s.includes('{') ? 'a' : /^\{[^}]+\}$/.test(s) ? 'c' : 'b')).join('');
@@ -266,12 +305,26 @@ interface Problem {
 }
 
 /** The API's error body: `{ message }`, and for a 400 the listed problems (at most `max`) and, when cut, their count. */
-export function errorBody(status: number, detail: string | undefined, problems: Problem[] = [], max = defaultLimits.errors, total = problems.length): Record<string, unknown> {
+export function errorBody(
+  status: number,
+  detail: string | undefined,
+  problems: Problem[] = [],
+  max = defaultLimits.errors,
+  total = problems.length,
+): Record<string, unknown> {
   const reason = REASONS[status] ?? 'Error';
-  const listed = problems.slice(0, max).map((p) => ({ in: p.in, field: shown(p.field), problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem }));
+  const listed = problems
+    .slice(0, max)
+    .map((p) => ({
+      in: p.in,
+      field: shown(p.field),
+      problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem,
+    }));
   const more = Math.max(total, problems.length) - listed.length;
   const text = detail ?? listed.map((p) => p.problem).join('; ');
-  const body: Record<string, unknown> = { message: `${status} ${reason}${text ? ` - ${text}${more > 0 ? ` (and ${more} more)` : ''}` : ''}` };
+  const body: Record<string, unknown> = {
+    message: `${status} ${reason}${text ? ` - ${text}${more > 0 ? ` (and ${more} more)` : ''}` : ''}`,
+  };
   if (status === 400) {
     body.errors = listed.length > 0 ? listed : [{ in: 'request', field: '', problem: text }];
     if (more > 0) body.error_count = listed.length + more;
@@ -296,7 +349,11 @@ export function serviceApiServerOptions(options: FastifyServerOptions = {}): Fas
       options.frameworkErrors ??
       ((error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
         const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
-        void sendJsonText(reply, status, JSON.stringify(errorBody(status, status === 400 ? 'the URL has a malformed percent-escape' : undefined)));
+        void sendJsonText(
+          reply,
+          status,
+          JSON.stringify(errorBody(status, status === 400 ? 'the URL has a malformed percent-escape' : undefined)),
+        );
       }),
   };
 }
@@ -305,11 +362,21 @@ export function serviceApiServerOptions(options: FastifyServerOptions = {}): Fas
 function clientErrorHandler(error: Error & { code?: string }, socket: import('node:net').Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify(status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  const body = JSON.stringify(
+    status === 400
+      ? errorBody(400, 'the request is malformed')
+      : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` },
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
-const SOURCES: Record<string, Source> = { 'application/json': 'json', 'application/x-www-form-urlencoded': 'form', 'multipart/form-data': 'multipart' };
+const SOURCES: Record<string, Source> = {
+  'application/json': 'json',
+  'application/x-www-form-urlencoded': 'form',
+  'multipart/form-data': 'multipart',
+};
 
 function sourceOf(contentType: string | undefined): Source | undefined {
   const type = essence(contentType);
@@ -354,34 +421,68 @@ type Refuse = (request: FastifyRequest, reply: FastifyReply, status: number, ref
 
 function refuser(limits: ServiceApiLimits): Refuse {
   return (request, reply, status, refusal = {}) => {
-    refuseAfterBody(request, reply, status, errorBody(status, refusal.detail, refusal.problems, limits.errors, refusal.total), refusal.discard ?? DISCARD_BYTES);
+    refuseAfterBody(
+      request,
+      reply,
+      status,
+      errorBody(status, refusal.detail, refusal.problems, limits.errors, refusal.total),
+      refusal.discard ?? DISCARD_BYTES,
+    );
     return undefined;
   };
 }
 
 /** A body above `limit`: the file's own message where the operation documents every file's maximum, else 413. */
-function refuseOverLimit(refuse: Refuse, request: FastifyRequest, reply: FastifyReply, route: RouteDescriptor | undefined, limit: number, limits: ServiceApiLimits): undefined {
+function refuseOverLimit(
+  refuse: Refuse,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: RouteDescriptor | undefined,
+  limit: number,
+  limits: ServiceApiLimits,
+): undefined {
   const file = route ? bodyLimitOf(route, limits).file : undefined;
   const discard = DISCARD_FACTOR * limit;
-  if (file) return refuse(request, reply, 400, { problems: [{ in: 'body', field: file[0], problem: tooBig(...file).message }], discard });
+  if (file)
+    return refuse(request, reply, 400, {
+      problems: [{ in: 'body', field: file[0], problem: tooBig(...file).message }],
+      discard,
+    });
   return refuse(request, reply, 413, { detail: `the body is larger than ${bytes(limit)}`, discard });
 }
 
 /** Fastify's and the parsers' errors as the API's answers; anything unexpected is a logged 500. */
 function errorMapper(limits: ServiceApiLimits, refuse: Refuse) {
   return (error: FastifyError | InputError, request: FastifyRequest, reply: FastifyReply): undefined => {
-    if (error instanceof InputError) return refuse(request, reply, error.statusCode, { problems: [{ in: error.part, field: error.field, problem: error.message }] });
+    if (error instanceof InputError)
+      return refuse(request, reply, error.statusCode, {
+        problems: [{ in: error.part, field: error.field, problem: error.message }],
+      });
     const route = (request.serviceApi as RequestState | null)?.route;
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return refuseOverLimit(refuse, request, reply, route, route ? bodyLimitOf(route, limits).limit : limits.jsonBody, limits);
+        return refuseOverLimit(
+          refuse,
+          request,
+          reply,
+          route,
+          route ? bodyLimitOf(route, limits).limit : limits.jsonBody,
+          limits,
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return refuse(request, reply, 415, { detail: 'the operation does not read this media type' });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return refuse(request, reply, 400, { problems: [{ in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' }] });
+        return refuse(request, reply, 400, {
+          problems: [
+            { in: 'body', field: '', problem: 'body is not valid JSON (or names __proto__ or constructor.prototype)' },
+          ],
+        });
     }
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
     if (status >= 500) request.log.error(error);
     return refuse(request, reply, status, { detail: status === 400 ? `the request is malformed` : undefined });
   };
@@ -394,7 +495,15 @@ function errorMapper(limits: ServiceApiLimits, refuse: Refuse) {
 function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse, cors: boolean) {
   const templates = new Map<string, { pattern: RegExp; methods: string[] }>();
   for (const route of routes) {
-    const entry = templates.get(route.path) ?? { pattern: new RegExp(`^${route.path.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`), methods: [] };
+    const entry = templates.get(route.path) ?? {
+      pattern: new RegExp(
+        `^${route.path
+          .split(/\{[^}]+\}/)
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
+      methods: [],
+    };
     entry.methods.push(route.method);
     templates.set(route.path, entry);
   }
@@ -405,8 +514,13 @@ function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse, cors: boole
       const at = url.indexOf('?');
       const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
       const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
-      if (allowed.length > 0 && cors && request.method === 'OPTIONS') return void reply.code(204).headers(preflightHeaders(request.headers, [...new Set(allowed)].sort())).send();
-      if (allowed.length > 0) return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
+      if (allowed.length > 0 && cors && request.method === 'OPTIONS')
+        return void reply
+          .code(204)
+          .headers(preflightHeaders(request.headers, [...new Set(allowed)].sort()))
+          .send();
+      if (allowed.length > 0)
+        return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
       return refuse(request, reply, 404);
     };
     // The hook answers and never passes the request on: its body is not parsed.
@@ -416,7 +530,13 @@ function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse, cors: boole
 }
 
 /** Registers every operation on a Fastify scope (the caller sets the `/api/v4` prefix). */
-export async function mountOperations(scope: FastifyInstance, routes: RouteDescriptor[], schemes: Record<string, SchemeLocation>, hooks: RuntimeHooks, options: MountOptions): Promise<void> {
+export async function mountOperations(
+  scope: FastifyInstance,
+  routes: RouteDescriptor[],
+  schemes: Record<string, SchemeLocation>,
+  hooks: RuntimeHooks,
+  options: MountOptions,
+): Promise<void> {
   const limits: ServiceApiLimits = { ...defaultLimits, ...options.limits };
   const refuse = refuser(limits);
   scope.decorateRequest('serviceApi', null);
@@ -434,12 +554,25 @@ export async function mountOperations(scope: FastifyInstance, routes: RouteDescr
 }
 
 /** Calls `accessLog` once per answer; returns where a request's tolerance report is kept for its entry. */
-function addAccessLog(scope: FastifyInstance, routes: RouteDescriptor[], accessLog: NonNullable<MountOptions['accessLog']>): WeakMap<FastifyRequest, ToleranceReport> {
+function addAccessLog(
+  scope: FastifyInstance,
+  routes: RouteDescriptor[],
+  accessLog: NonNullable<MountOptions['accessLog']>,
+): WeakMap<FastifyRequest, ToleranceReport> {
   const toleratedOf = new WeakMap<FastifyRequest, ToleranceReport>();
-  const operationOf = new Map(routes.map((route) => [`${route.method} ${scope.prefix}${fastifyPath(route.path)}`, route.id]));
+  const operationOf = new Map(
+    routes.map((route) => [`${route.method} ${scope.prefix}${fastifyPath(route.path)}`, route.id]),
+  );
   scope.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const operationId = operationOf.get(`${request.method} ${request.routeOptions.url}`);
-    const entry: AccessLogEntry = { method: request.method, url: (request.raw.url ?? '').slice(0, 512), status: reply.statusCode, operationId, ms: reply.elapsedTime, tolerated: toleratedOf.get(request) };
+    const entry: AccessLogEntry = {
+      method: request.method,
+      url: (request.raw.url ?? '').slice(0, 512),
+      status: reply.statusCode,
+      operationId,
+      ms: reply.elapsedTime,
+      tolerated: toleratedOf.get(request),
+    };
     try {
       accessLog(entry, request);
     } catch (error) {
@@ -461,9 +594,15 @@ interface MountContext {
 }
 
 /** One operation: its admission (before the body is read), then tolerances, validation, the handler and the answer. */
-function mountRoute(scope: FastifyInstance, route: RouteDescriptor, { schemes, hooks, options, limits, refuse, toleratedOf }: MountContext): void {
+function mountRoute(
+  scope: FastifyInstance,
+  route: RouteDescriptor,
+  { schemes, hooks, options, limits, refuse, toleratedOf }: MountContext,
+): void {
   const accepted = new Set(route.security.flat());
-  const readCredentials = credentialReader(Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id))));
+  const readCredentials = credentialReader(
+    Object.fromEntries(Object.entries(schemes).filter(([id]) => accepted.has(id))),
+  );
   const { limit } = bodyLimitOf(route, limits);
   const documented = route.body ? essence(route.body.type) : undefined;
   const readsBody = route.method !== 'GET' && route.method !== 'HEAD';
@@ -478,23 +617,44 @@ function mountRoute(scope: FastifyInstance, route: RouteDescriptor, { schemes, h
     const rawUrl = request.raw.url ?? '';
     const at = rawUrl.indexOf('?');
     const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
-    if (rawQuery.length > limits.queryLength) return refuse(request, reply, 414, { detail: `the query string is longer than ${bytes(limits.queryLength)}` });
+    if (rawQuery.length > limits.queryLength)
+      return refuse(request, reply, 414, { detail: `the query string is longer than ${bytes(limits.queryLength)}` });
     const query = parseQuery(rawQuery, route.query, limits.queryParameters);
     const credentials = readCredentials(request.headers, query);
     // An anonymous caller is never passed to `authenticate`: the operation lets it in or answers 401.
-    if (credentials.length === 0 || !authenticate) return route.authenticated ? refuse(request, reply, 401) : admitBody(request, reply, query, credentials, undefined);
-    const principal = authenticate({ operationId: route.id, credentials: credentials as [Credential, ...Credential[]], request });
+    if (credentials.length === 0 || !authenticate)
+      return route.authenticated
+        ? refuse(request, reply, 401)
+        : admitBody(request, reply, query, credentials, undefined);
+    const principal = authenticate({
+      operationId: route.id,
+      credentials: credentials as [Credential, ...Credential[]],
+      request,
+    });
     // Credentials that `authenticate` refuses are 401, also on an operation open to anonymous callers.
-    if (isThenable(principal)) return Promise.resolve(principal).then((resolved) => (resolved ? admitBody(request, reply, query, credentials, resolved) : refuse(request, reply, 401)));
+    if (isThenable(principal))
+      return Promise.resolve(principal).then((resolved) =>
+        resolved ? admitBody(request, reply, query, credentials, resolved) : refuse(request, reply, 401),
+      );
     return principal ? admitBody(request, reply, query, credentials, principal) : refuse(request, reply, 401);
   };
-  const admitBody = (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>, credentials: Credential[], principal: unknown): RequestState | undefined => {
+  const admitBody = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: Record<string, unknown>,
+    credentials: Credential[],
+    principal: unknown,
+  ): RequestState | undefined => {
     if (!options.handlers[route.id]) return refuse(request, reply, 501, { detail: `no handler for ${route.id}` });
     if (readsBody && hasBody(request.headers)) {
       const source = sourceOf(request.headers['content-type']);
-      if (!source) return refuse(request, reply, 415, { detail: `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}` });
+      if (!source)
+        return refuse(request, reply, 415, {
+          detail: `the operation reads ${documented ?? 'application/json'} (or a form, multipart or JSON), not ${shown(essence(request.headers['content-type']) || 'a body without Content-Type')}`,
+        });
       const sourceLimit = source === 'multipart' ? limit : Math.min(limit, limits.jsonBody);
-      if (Number(request.headers['content-length']) > sourceLimit) return refuseOverLimit(refuse, request, reply, source === 'multipart' ? route : undefined, sourceLimit, limits);
+      if (Number(request.headers['content-length']) > sourceLimit)
+        return refuseOverLimit(refuse, request, reply, source === 'multipart' ? route : undefined, sourceLimit, limits);
     }
     return { route, query, credentials, principal };
   };
@@ -520,7 +680,8 @@ function mountRoute(scope: FastifyInstance, route: RouteDescriptor, { schemes, h
   const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
     const admission = readsBody ? (request.serviceApi as RequestState) : admit(request, reply);
-    if (admission instanceof Promise) return admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined));
+    if (admission instanceof Promise)
+      return admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined));
     return admission ? respond(request, reply, admission) : undefined;
   };
   const respond = (request: FastifyRequest, reply: FastifyReply, admitted: RequestState): Promise<void> | undefined => {
@@ -529,7 +690,15 @@ function mountRoute(scope: FastifyInstance, route: RouteDescriptor, { schemes, h
     const tolerances = new Tolerances(limits.errors);
     const body = request.body === null ? undefined : request.body;
     const input = normalizeInput(
-      { method: route.method, shape: route.input, params: request.params as Record<string, unknown>, query: rawQuery, body, source: body === undefined ? undefined : sourceOf(request.headers['content-type']), documented },
+      {
+        method: route.method,
+        shape: route.input,
+        params: request.params as Record<string, unknown>,
+        query: rawQuery,
+        body,
+        source: body === undefined ? undefined : sourceOf(request.headers['content-type']),
+        documented,
+      },
       tolerances,
     );
     if (tolerances.count > 0) {
@@ -546,20 +715,47 @@ function mountRoute(scope: FastifyInstance, route: RouteDescriptor, { schemes, h
       documentedHeaders[name] = value;
       sentDocumented = true;
     }
-    const check = hooks.validateRequest(route.id, { params: request.params, query: input.query, headers: documentedHeaders, body: input.body });
+    const check = hooks.validateRequest(route.id, {
+      params: request.params,
+      query: input.query,
+      headers: documentedHeaders,
+      body: input.body,
+    });
     if (!check.valid) return refuse(request, reply, 400, { problems: check.problems });
     // A copy only when a documented header was sent (its validated, coerced value replaces the raw one).
     const headers = sentDocumented ? { ...request.headers, ...check.value.headers } : request.headers;
-    const returned = handler({ params: check.value.params, query: check.value.query, headers, body: check.value.body }, { operationId: route.id, principal, credentials, request, reply });
-    if (isThenable(returned)) return Promise.resolve(returned).then((result) => settled(send(route, reply, result, hooks, validateResponses)));
+    const returned = handler(
+      { params: check.value.params, query: check.value.query, headers, body: check.value.body },
+      { operationId: route.id, principal, credentials, request, reply },
+    );
+    if (isThenable(returned))
+      return Promise.resolve(returned).then((result) => settled(send(route, reply, result, hooks, validateResponses)));
     return settled(send(route, reply, returned, hooks, validateResponses));
   };
-  scope.route({ method: route.method, url: fastifyPath(route.path), exposeHeadRoute: false, bodyLimit: limit, ...(readsBody ? { onRequest } : {}), handler: handle });
+  scope.route({
+    method: route.method,
+    url: fastifyPath(route.path),
+    exposeHeadRoute: false,
+    bodyLimit: limit,
+    ...(readsBody ? { onRequest } : {}),
+    handler: handle,
+  });
 }
 
 /** Logs a tolerant request at `info` and tells `onTolerated`. */
-function report(route: RouteDescriptor, request: FastifyRequest, tolerances: Tolerances, onTolerated: MountOptions['onTolerated']): ToleranceReport {
-  const report: ToleranceReport = { operationId: route.id, method: route.method, url: (request.raw.url ?? '').slice(0, 512), tolerated: tolerances.list, count: tolerances.count };
+function report(
+  route: RouteDescriptor,
+  request: FastifyRequest,
+  tolerances: Tolerances,
+  onTolerated: MountOptions['onTolerated'],
+): ToleranceReport {
+  const report: ToleranceReport = {
+    operationId: route.id,
+    method: route.method,
+    url: (request.raw.url ?? '').slice(0, 512),
+    tolerated: tolerances.list,
+    count: tolerances.count,
+  };
   request.log.info({ serviceApi: report }, `${route.id}: tolerated ${tolerances.count} deviation(s) from the contract`);
   try {
     onTolerated?.(report, request);
@@ -577,17 +773,39 @@ function settled(sent: FastifyReply | Promise<FastifyReply>): Promise<void> | un
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** Sends a handler's result; synchronous except for a Blob body, which is read first. */
-function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResultShape, hooks: RuntimeHooks, validate: boolean): FastifyReply | Promise<FastifyReply> {
+function send(
+  route: RouteDescriptor,
+  reply: FastifyReply,
+  result: HandlerResultShape,
+  hooks: RuntimeHooks,
+  validate: boolean,
+): FastifyReply | Promise<FastifyReply> {
   const status = Number(result.status);
-  if (result.headers) for (const [name, value] of Object.entries(result.headers)) if (value !== undefined) void reply.header(name, Array.isArray(value) ? value.map(String) : String(value));
+  if (result.headers)
+    for (const [name, value] of Object.entries(result.headers))
+      if (value !== undefined) void reply.header(name, Array.isArray(value) ? value.map(String) : String(value));
   const body = result.body;
   if (validate && route.json && body !== undefined) {
     const check = hooks.validateResponse?.(route.id, status, body);
-    if (check && !check.valid) return sendJsonText(reply, 500, JSON.stringify(errorBody(500, `the ${route.id} ${status} response breaks the contract: ${check.errors.slice(0, 20).join('; ')}`)));
+    if (check && !check.valid)
+      return sendJsonText(
+        reply,
+        500,
+        JSON.stringify(
+          errorBody(
+            500,
+            `the ${route.id} ${status} response breaks the contract: ${check.errors.slice(0, 20).join('; ')}`,
+          ),
+        ),
+      );
   }
   void reply.code(status);
   if (body === undefined || body === null || route.method === 'HEAD') return reply.send();
@@ -595,8 +813,11 @@ function send(route: RouteDescriptor, reply: FastifyReply, result: HandlerResult
     if (!reply.hasHeader('content-type')) void reply.type(body.type || 'application/octet-stream');
     return body.arrayBuffer().then((content) => reply.send(Buffer.from(content)));
   }
-  if (body instanceof Uint8Array) return reply.type(String(reply.getHeader('content-type') ?? 'application/octet-stream')).send(Buffer.from(body));
-  if (body instanceof ReadableStream) return reply.send(Readable.fromWeb(body as import('node:stream/web').ReadableStream));
-  if (typeof body === 'string' && !route.json) return reply.type(String(reply.getHeader('content-type') ?? 'text/plain; charset=utf-8')).send(body);
+  if (body instanceof Uint8Array)
+    return reply.type(String(reply.getHeader('content-type') ?? 'application/octet-stream')).send(Buffer.from(body));
+  if (body instanceof ReadableStream)
+    return reply.send(Readable.fromWeb(body as import('node:stream/web').ReadableStream));
+  if (typeof body === 'string' && !route.json)
+    return reply.type(String(reply.getHeader('content-type') ?? 'text/plain; charset=utf-8')).send(body);
   return sendJsonText(reply, status, responseJson(body));
 }

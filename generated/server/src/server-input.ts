@@ -44,7 +44,12 @@ function decode(text: string, plus: boolean, part: string, name: string): string
   try {
     return decodeURIComponent(spaced);
   } catch {
-    throw new InputError(400, `${part} ${shown(name)} has a malformed percent-escape`, name, part === 'query parameter' ? 'query' : 'body');
+    throw new InputError(
+      400,
+      `${part} ${shown(name)} has a malformed percent-escape`,
+      name,
+      part === 'query parameter' ? 'query' : 'body',
+    );
   }
 }
 
@@ -67,7 +72,13 @@ export function parsePairs(raw: string, limits: PairLimits): [string, string][] 
     let end = raw.indexOf('&', start);
     if (end < 0) end = raw.length;
     if (end > start) {
-      if (out.length >= limits.maxPairs) throw new InputError(400, `more than ${limits.maxPairs} ${limits.part}s`, '', limits.part === 'query parameter' ? 'query' : 'body');
+      if (out.length >= limits.maxPairs)
+        throw new InputError(
+          400,
+          `more than ${limits.maxPairs} ${limits.part}s`,
+          '',
+          limits.part === 'query parameter' ? 'query' : 'body',
+        );
       const piece = raw.slice(start, end);
       const at = piece.indexOf('=');
       const rawName = at < 0 ? piece : piece.slice(0, at);
@@ -122,7 +133,8 @@ export function nameSegments(name: string): string[] {
  */
 export function assignField(target: Record<string, unknown>, name: string, value: unknown, part: Part = 'body'): void {
   const segments = nameSegments(name);
-  for (const segment of segments) if (FORBIDDEN.has(segment)) throw new InputError(400, `field name ${shown(name)} is not allowed`, name);
+  for (const segment of segments)
+    if (FORBIDDEN.has(segment)) throw new InputError(400, `field name ${shown(name)} is not allowed`, name);
   let holder = target;
   for (let i = 0; i < segments.length - 1; i++) {
     const segment = segments[i]!;
@@ -151,16 +163,22 @@ function addList(holder: Record<string, unknown>, name: string, value: unknown, 
  * A query string with names kept as sent (`scope[]`, `range[start]`): parameters of style `deep` become objects
  * (`not[labels]=x` → `{ not: { labels: 'x' } }`), `csv` ones are split at commas, a repeated name is an array.
  */
-export function parseQuery(raw: string, styles: Record<string, 'deep' | 'csv'> = {}, maxPairs = 1000): Record<string, unknown> {
+export function parseQuery(
+  raw: string,
+  styles: Record<string, 'deep' | 'csv'> = {},
+  maxPairs = 1000,
+): Record<string, unknown> {
   const out = dict();
   for (const [name, value] of parsePairs(raw, { maxPairs, part: 'query parameter' })) {
     const open = name.indexOf('[');
     const head = open > 0 ? name.slice(0, open) : name;
-    if (open > 0 && styles[head] === 'deep') assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value, 'query');
+    if (open > 0 && styles[head] === 'deep')
+      assignField(out, name.endsWith('[]') ? name.slice(0, -2) : name, value, 'query');
     else if (styles[name] === 'csv') out[name] = value === '' ? [] : value.split(',');
     // No parameter has such a name: kept as an own data property (the object has no prototype to reach), so that it
     // is ignored and reported like any other unknown parameter, as the Service ignores it.
-    else if (FORBIDDEN.has(name)) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    else if (FORBIDDEN.has(name))
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     else addValue(out, name, value, 'query');
   }
   return out;

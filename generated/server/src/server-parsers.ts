@@ -24,28 +24,39 @@ export function tooBig(field: string, max: number): InputError {
  * operation. Media types other than JSON, forms and multipart are refused (415) before their body is read, unless the
  * body is empty.
  */
-export function registerBodyParsers(scope: FastifyInstance, limits: ParserLimits, filesOf: (request: FastifyRequest) => Record<string, number | null> | undefined): void {
+export function registerBodyParsers(
+  scope: FastifyInstance,
+  limits: ParserLimits,
+  filesOf: (request: FastifyRequest) => Record<string, number | null> | undefined,
+): void {
   scope.removeAllContentTypeParsers();
   const parseJson = scope.getDefaultJsonParser('error', 'error');
   const json = (request: FastifyRequest, body: string, done: Done) => {
     if (body === '') return done(null, undefined);
     parseJson(request, body, (error: Error | null, value?: unknown) => {
       if (error) return done(error);
-      if (exceedsValues(value, limits.jsonValues)) return done(new InputError(400, `the JSON body holds more than ${limits.jsonValues} values`, '', 'body'));
+      if (exceedsValues(value, limits.jsonValues))
+        return done(new InputError(400, `the JSON body holds more than ${limits.jsonValues} values`, '', 'body'));
       done(null, value);
     });
   };
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, json);
   scope.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, json);
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request: FastifyRequest, body: string, done: Done) => {
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, parseForm(body, limits.bodyFields));
-    } catch (error) {
-      done(error as Error);
-    }
-  });
-  scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer) => (body.length === 0 ? Promise.resolve(undefined) : parseMultipart(request, body, limits.bodyFields, filesOf(request))));
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request: FastifyRequest, body: string, done: Done) => {
+      if (body === '') return done(null, undefined);
+      try {
+        done(null, parseForm(body, limits.bodyFields));
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  );
+  scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer) =>
+    body.length === 0 ? Promise.resolve(undefined) : parseMultipart(request, body, limits.bodyFields, filesOf(request)),
+  );
   // Reached only by an empty body (admission refuses any other with 415 before reading it).
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request: FastifyRequest, body: Buffer, done: Done) => {
     if (body.length === 0) return done(null, undefined);
@@ -53,12 +64,19 @@ export function registerBodyParsers(scope: FastifyInstance, limits: ParserLimits
   });
 }
 
-async function parseMultipart(request: FastifyRequest, body: Buffer, maxFields: number, files: Record<string, number | null> = {}): Promise<Record<string, unknown>> {
+async function parseMultipart(
+  request: FastifyRequest,
+  body: Buffer,
+  maxFields: number,
+  files: Record<string, number | null> = {},
+): Promise<Record<string, unknown>> {
   const contentType = String(request.headers['content-type']);
   if (!/;\s*boundary=/i.test(contentType)) throw new InputError(400, 'multipart body without a boundary', '', 'body');
   let form: FormData;
   try {
-    form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { headers: { 'content-type': contentType } }).formData();
+    form = await new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), {
+      headers: { 'content-type': contentType },
+    }).formData();
   } catch {
     throw new InputError(400, 'malformed multipart body', '', 'body');
   }

@@ -41,7 +41,7 @@ export type Input<K extends OperationId> = Part<Params<K>, 'path', 'path'> & Par
 type Responses<K extends OperationId> = Op<K>['responses'];
 type BodyOf<R> = R extends {
     content: infer C;
-} ? ('application/json' extends keyof C ? C['application/json'] : C[keyof C]) : undefined;
+} ? 'application/json' extends keyof C ? C['application/json'] : C[keyof C] : undefined;
 type IsSuccess<S> = `${S & (string | number)}` extends `2${string}` ? true : false;
 /** The body of the operation's documented 2xx responses (`undefined` for those without one). */
 export type Success<K extends OperationId> = {
@@ -61,9 +61,9 @@ export type ErrorResponses<K extends OperationId> = {
 };
 /** The documented headers of the operation's 2xx responses, as openapi-typescript types them. */
 export type ResponseHeadersOf<K extends OperationId> = {
-    [S in keyof Responses<K>]: IsSuccess<S> extends true ? (Responses<K>[S] extends {
+    [S in keyof Responses<K>]: IsSuccess<S> extends true ? Responses<K>[S] extends {
         headers: infer H;
-    } ? H : never) : never;
+    } ? H : never : never;
 }[keyof Responses<K>];
 /** One item of a list operation's body. */
 export type Item<K extends OperationId> = Success<K> extends readonly (infer T)[] ? T : never;

@@ -33,7 +33,12 @@ export function checkWith(check, full, value) {
         errors.push(`and ${all.length - MAX_ERRORS} more problem(s)`);
     return { valid, errors, errorCount: all.length };
 }
-const PARTS = { params: 'path parameter', query: 'query parameter', headers: 'header', body: 'body field' };
+const PARTS = {
+    params: 'path parameter',
+    query: 'query parameter',
+    headers: 'header',
+    body: 'body field',
+};
 function unescape(segment) {
     return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
@@ -60,8 +65,19 @@ export function formatRequestErrors(errors, queryRules = []) {
         const path = missing ? [...rest, missing] : rest;
         const where = PARTS[part] ?? 'request';
         if (path.length === 0)
-            return [{ in: part || 'request', field: part, problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}` }];
-        const field = part === 'query' || part === 'params' || part === 'headers' ? `${path[0]}${path.slice(1).map((p) => `[${p}]`).join('')}` : path.join('.');
+            return [
+                {
+                    in: part || 'request',
+                    field: part,
+                    problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}`,
+                },
+            ];
+        const field = part === 'query' || part === 'params' || part === 'headers'
+            ? `${path[0]}${path
+                .slice(1)
+                .map((p) => `[${p}]`)
+                .join('')}`
+            : path.join('.');
         const problem = missing ? 'is required' : `${e.message ?? 'is invalid'}${detail(e)}`;
         return [{ in: part, field, problem: `${where} ${field} ${problem}` }];
     });

@@ -58,7 +58,12 @@ export function checkWith(check: ValidateFunction, full: ValidateFunction, value
   return { valid, errors, errorCount: all.length };
 }
 
-const PARTS: Record<string, string> = { params: 'path parameter', query: 'query parameter', headers: 'header', body: 'body field' };
+const PARTS: Record<string, string> = {
+  params: 'path parameter',
+  query: 'query parameter',
+  headers: 'header',
+  body: 'body field',
+};
 
 function unescape(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -73,7 +78,10 @@ const QUERY_RULE = /^#\/properties\/query\/allOf\/([1-9]\d*)(?:\/|$)/;
  * A broken rule across the query parameters (`queryRules`, the operation's `x-query-schema` rules in order) gives
  * one message with the rule's text, however many errors Ajv recorded for it.
  */
-export function formatRequestErrors(errors: ValidationError[] | null | undefined, queryRules: readonly string[] = []): { field: string; in: string; problem: string }[] {
+export function formatRequestErrors(
+  errors: ValidationError[] | null | undefined,
+  queryRules: readonly string[] = [],
+): { field: string; in: string; problem: string }[] {
   const brokenRules = new Set<string>();
   return (errors ?? []).flatMap((e) => {
     const rule = queryRules[Number(QUERY_RULE.exec(e.schemaPath ?? '')?.[1] ?? 0) - 1];
@@ -86,8 +94,21 @@ export function formatRequestErrors(errors: ValidationError[] | null | undefined
     const missing = e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : '';
     const path = missing ? [...rest, missing] : rest;
     const where = PARTS[part] ?? 'request';
-    if (path.length === 0) return [{ in: part || 'request', field: part, problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}` }];
-    const field = part === 'query' || part === 'params' || part === 'headers' ? `${path[0]}${path.slice(1).map((p) => `[${p}]`).join('')}` : path.join('.');
+    if (path.length === 0)
+      return [
+        {
+          in: part || 'request',
+          field: part,
+          problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}`,
+        },
+      ];
+    const field =
+      part === 'query' || part === 'params' || part === 'headers'
+        ? `${path[0]}${path
+            .slice(1)
+            .map((p) => `[${p}]`)
+            .join('')}`
+        : path.join('.');
     const problem = missing ? 'is required' : `${e.message ?? 'is invalid'}${detail(e)}`;
     return [{ in: part, field, problem: `${where} ${field} ${problem}` }];
   });

@@ -23,7 +23,10 @@ export interface HttpFigures {
   byRoute: Record<string, Record<string, RouteFigures>>;
 }
 
-export const headersFor = (body?: string): Record<string, string> => ({ 'PRIVATE-TOKEN': TOKEN, ...(body ? { 'content-type': 'application/json' } : {}) });
+export const headersFor = (body?: string): Record<string, string> => ({
+  'PRIVATE-TOKEN': TOKEN,
+  ...(body ? { 'content-type': 'application/json' } : {}),
+});
 
 type Started = Awaited<ReturnType<typeof startServer>>;
 
@@ -35,13 +38,25 @@ type Started = Awaited<ReturnType<typeof startServer>>;
  * bench within its time budget. Kept servers are measured route by route: the contenders' samples of a route are
  * taken back to back (a second apart, not a whole round), so that the machine's load drifts less between them.
  */
-export async function compareServers(contenders: Contender[], options: { rounds: number; durationS: number; connections: number; warmupS: number; restartEachRound: boolean }): Promise<HttpFigures> {
+export async function compareServers(
+  contenders: Contender[],
+  options: { rounds: number; durationS: number; connections: number; warmupS: number; restartEachRound: boolean },
+): Promise<HttpFigures> {
   const figures: HttpFigures = { firstAnswerMs: {}, byRoute: {} };
-  for (const route of routes) figures.byRoute[route.name] = Object.fromEntries(contenders.map((c) => [c.name, { rps: [], cpuUs: [], p99Ms: [], failures: 0 }]));
+  for (const route of routes)
+    figures.byRoute[route.name] = Object.fromEntries(
+      contenders.map((c) => [c.name, { rps: [], cpuUs: [], p99Ms: [], failures: 0 }]),
+    );
   const byName = new Map(contenders.map((c) => [c.name, c]));
   const names = contenders.map((c) => c.name);
   const measureRoute = async (name: string, server: Started, route: (typeof routes)[number], warmUp: boolean) => {
-    const job = { url: server.api + route.path, method: route.method, headers: headersFor('body' in route ? route.body : undefined), body: 'body' in route ? route.body : undefined, connections: options.connections };
+    const job = {
+      url: server.api + route.path,
+      method: route.method,
+      headers: headersFor('body' in route ? route.body : undefined),
+      body: 'body' in route ? route.body : undefined,
+      connections: options.connections,
+    };
     if (warmUp) await load({ ...job, durationS: options.warmupS });
     const before = cpuMs(server.process.pid!);
     const result = await load({ ...job, durationS: options.durationS });
@@ -95,7 +110,15 @@ export function printServers(figures: HttpFigures, baseline: string, ratioTo: st
     console.log(`\n${route}`);
     console.log(
       table(
-        ['contender', 'req/s min / median / max', 'server CPU µs/req (median)', 'p99 ms (median)', 'failed', `× ${baseline} (req/s, median of rounds)`, ...ratioTo.map((r) => `× ${r}`)],
+        [
+          'contender',
+          'req/s min / median / max',
+          'server CPU µs/req (median)',
+          'p99 ms (median)',
+          'failed',
+          `× ${baseline} (req/s, median of rounds)`,
+          ...ratioTo.map((r) => `× ${r}`),
+        ],
         Object.entries(byContender).map(([name, f]) => [
           name,
           showSpread(spread(f.rps)),
@@ -108,8 +131,15 @@ export function printServers(figures: HttpFigures, baseline: string, ratioTo: st
       ),
     );
   }
-  console.log(`\nFirst answer after spawning the process (ms, min / median / max over ${Object.values(figures.firstAnswerMs)[0]?.length ?? 0} start(s)):`);
-  console.log(table(['contender', 'first answer ms'], Object.entries(figures.firstAnswerMs).map(([name, s]) => [name, showSpread(spread(s))])));
+  console.log(
+    `\nFirst answer after spawning the process (ms, min / median / max over ${Object.values(figures.firstAnswerMs)[0]?.length ?? 0} start(s)):`,
+  );
+  console.log(
+    table(
+      ['contender', 'first answer ms'],
+      Object.entries(figures.firstAnswerMs).map(([name, s]) => [name, showSpread(spread(s))]),
+    ),
+  );
 }
 
 /**

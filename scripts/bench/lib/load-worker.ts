@@ -24,11 +24,37 @@ let requestNumber = 0;
 
 process.on('message', (job: LoadJob) => {
   const body = job.body;
-  const requests = body?.includes(REQUEST_NUMBER) ? [{ setupRequest: (request: object) => ({ ...request, body: body.replaceAll(REQUEST_NUMBER, String(requestNumber++)) }) }] : undefined;
-  autocannon({ url: job.url, method: job.method as 'GET', headers: job.headers, body, requests, connections: job.connections, duration: job.durationS }, (error, result) => {
-    if (error) return process.send!({ error: String(error) });
-    const requests = result.requests.total;
-    process.send!({ requests, rps: requests / (result.duration || job.durationS), errors: result.errors + result.timeouts, non2xx: result.non2xx, p99Ms: result.latency.p99 } satisfies LoadResult);
-  });
+  const requests = body?.includes(REQUEST_NUMBER)
+    ? [
+        {
+          setupRequest: (request: object) => ({
+            ...request,
+            body: body.replaceAll(REQUEST_NUMBER, String(requestNumber++)),
+          }),
+        },
+      ]
+    : undefined;
+  autocannon(
+    {
+      url: job.url,
+      method: job.method as 'GET',
+      headers: job.headers,
+      body,
+      requests,
+      connections: job.connections,
+      duration: job.durationS,
+    },
+    (error, result) => {
+      if (error) return process.send!({ error: String(error) });
+      const requests = result.requests.total;
+      process.send!({
+        requests,
+        rps: requests / (result.duration || job.durationS),
+        errors: result.errors + result.timeouts,
+        non2xx: result.non2xx,
+        p99Ms: result.latency.p99,
+      } satisfies LoadResult);
+    },
+  );
 });
 process.send!({ ready: true });

@@ -8,7 +8,10 @@ let worker: ChildProcess | undefined;
 let ready: Promise<void> | undefined;
 
 function start(): Promise<void> {
-  worker = fork(join(ROOT, 'scripts', 'bench', 'lib', 'load-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  worker = fork(join(ROOT, 'scripts', 'bench', 'lib', 'load-worker.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve) => worker!.once('message', () => resolve()));
 }
 
@@ -16,7 +19,9 @@ export async function load(job: LoadJob): Promise<LoadResult> {
   ready ??= start();
   await ready;
   return new Promise((resolve, reject) => {
-    worker!.once('message', (message: LoadResult & { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message)));
+    worker!.once('message', (message: LoadResult & { error?: string }) =>
+      message.error ? reject(new Error(message.error)) : resolve(message),
+    );
     worker!.send(job);
   });
 }

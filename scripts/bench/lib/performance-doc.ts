@@ -14,7 +14,12 @@ const HEAD = ['section', 'goal', 'measured (median)', 'met'];
 
 /** One row per goal, as the bench prints it; `note` is appended to the measured figure (e.g. the mode). */
 export function goalRows(list: Goal[], note = ''): string[][] {
-  return list.map((g) => [g.section, g.goal, g.measured + note, g.met === null ? 'not measured' : g.met ? 'yes' : 'NO']);
+  return list.map((g) => [
+    g.section,
+    g.goal,
+    g.measured + note,
+    g.met === null ? 'not measured' : g.met ? 'yes' : 'NO',
+  ]);
 }
 
 export function goalsTable(rows: string[][]): string {
@@ -24,8 +29,16 @@ export function goalsTable(rows: string[][]): string {
 /** The body rows of the table between the markers of `text` (none when the table is empty). */
 export function rowsOf(text: string): string[][] {
   const { start, end } = markers(text);
-  const lines = text.slice(start + START.length, end).split('\n').filter((line) => line.startsWith('|'));
-  return lines.slice(2).map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+  const lines = text
+    .slice(start + START.length, end)
+    .split('\n')
+    .filter((line) => line.startsWith('|'));
+  return lines.slice(2).map((line) =>
+    line
+      .slice(1, -1)
+      .split('|')
+      .map((cell) => cell.trim()),
+  );
 }
 
 /** `text` with the table between its markers holding `fresh`, which replaces the rows of the sections it has. */

@@ -27,7 +27,11 @@ export function tsServer(script: string): { command: string; args: string[] } {
 export async function prismCli(): Promise<{ command: string; args: string[]; api: string }> {
   const port = await freePort();
   const cli = realpathSync(BIN('prism'));
-  return { command: process.execPath, args: [cli, 'mock', '-p', String(port), '-h', '127.0.0.1', join(ROOT, 'generated', 'openapi', 'openapi.json')], api: `http://127.0.0.1:${port}` };
+  return {
+    command: process.execPath,
+    args: [cli, 'mock', '-p', String(port), '-h', '127.0.0.1', join(ROOT, 'generated', 'openapi', 'openapi.json')],
+    api: `http://127.0.0.1:${port}`,
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -42,9 +46,17 @@ export async function freePort(): Promise<number> {
  * Spawns a server and waits for its first answer to an authenticated `GET /projects/42/jobs` (polling every 10 ms).
  * `api` is known in advance (Prism) or read from the `listening <api>` line the bench's own servers print.
  */
-export async function startServer(name: string, spec: { command: string; args: string[]; api?: string }, timeoutMs = 60_000): Promise<Server> {
+export async function startServer(
+  name: string,
+  spec: { command: string; args: string[]; api?: string },
+  timeoutMs = 60_000,
+): Promise<Server> {
   const started = performance.now();
-  const child = spawn(spec.command, spec.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn(spec.command, spec.args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   let output = '';
   let api = spec.api;
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -62,7 +74,10 @@ export async function startServer(name: string, spec: { command: string; args: s
       throw new Error(`${name} gave no answer within ${timeoutMs} ms:\n${output.slice(-2000)}`);
     }
     if (api) {
-      const answered = await fetch(`${api}/projects/42/jobs`, { headers: { 'PRIVATE-TOKEN': TOKEN } }).then((r) => r.arrayBuffer().then(() => r.ok), () => false);
+      const answered = await fetch(`${api}/projects/42/jobs`, { headers: { 'PRIVATE-TOKEN': TOKEN } }).then(
+        (r) => r.arrayBuffer().then(() => r.ok),
+        () => false,
+      );
       if (answered) {
         firstAnswerMs = performance.now() - started;
         break;

@@ -24,7 +24,8 @@ export function format(value: number, digits = 0): string {
 
 export function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
@@ -42,7 +43,6 @@ export function goal(section: string, text: string, measured: string, met: boole
   goals.push({ section, goal: text, measured, met });
 }
 
-
 export function heading(title: string, method: string): void {
   console.log(`\n## ${title}\n${method}\n`);
 }
@@ -51,7 +51,11 @@ export function heading(title: string, method: string): void {
  * Runs `rounds` rounds over the contenders, each round in a rotated order (A B C, B C A, C A B …) so that drift in
  * the machine's load falls on every contender alike; returns each contender's samples in round order.
  */
-export async function interleaved<T extends string>(names: readonly T[], rounds: number, run: (name: T, round: number) => Promise<number> | number): Promise<Record<T, number[]>> {
+export async function interleaved<T extends string>(
+  names: readonly T[],
+  rounds: number,
+  run: (name: T, round: number) => Promise<number> | number,
+): Promise<Record<T, number[]>> {
   const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<T, number[]>;
   for (let round = 0; round < rounds; round += 1) {
     for (let i = 0; i < names.length; i += 1) {

@@ -19,7 +19,10 @@ export async function typiaGuard(): Promise<{ is?: (value: unknown) => boolean; 
   const output = join(dir, 'out');
   const types = join(ROOT, 'generated', 'validators', 'dist', 'index.d.ts');
   if (!existsSync(types)) return { why: 'generated/validators is missing: run npm run build', seconds: 0 };
-  const key = createHash('sha1').update(readFileSync(types)).update(readFileSync(join(ROOT, 'generated', 'validators', 'dist', 'types.d.ts'))).digest('hex');
+  const key = createHash('sha1')
+    .update(readFileSync(types))
+    .update(readFileSync(join(ROOT, 'generated', 'validators', 'dist', 'types.d.ts')))
+    .digest('hex');
   const keyFile = join(output, 'key');
   if (!existsSync(keyFile) || readFileSync(keyFile, 'utf8') !== key) {
     mkdirSync(input, { recursive: true });
@@ -29,13 +32,43 @@ export async function typiaGuard(): Promise<{ is?: (value: unknown) => boolean; 
         `export const isMergeRequest = typia.createIs<components['schemas']['MergeRequest']>();\n`,
     );
     const tsconfig = join(dir, 'tsconfig.json');
-    writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true } }));
-    const result = spawnSync(process.execPath, [join(BENCH_DIR, 'node_modules', '.bin', 'typia'), 'generate', '--input', input, '--output', output, '--project', tsconfig], { cwd: ROOT, encoding: 'utf8' });
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+        },
+      }),
+    );
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(BENCH_DIR, 'node_modules', '.bin', 'typia'),
+        'generate',
+        '--input',
+        input,
+        '--output',
+        output,
+        '--project',
+        tsconfig,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     if (result.status !== 0 || !existsSync(join(output, 'guards.ts'))) {
-      return { why: `typia generate failed (${result.status}): ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`, seconds: (performance.now() - started) / 1000 };
+      return {
+        why: `typia generate failed (${result.status}): ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`,
+        seconds: (performance.now() - started) / 1000,
+      };
     }
     writeFileSync(keyFile, key);
   }
-  const module = (await import(pathToFileURL(join(output, 'guards.ts')).href)) as { isMergeRequest: (value: unknown) => boolean };
+  const module = (await import(pathToFileURL(join(output, 'guards.ts')).href)) as {
+    isMergeRequest: (value: unknown) => boolean;
+  };
   return { is: module.isMergeRequest, seconds: (performance.now() - started) / 1000 };
 }

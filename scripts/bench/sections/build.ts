@@ -8,7 +8,7 @@ export const name = 'build';
 export async function run(): Promise<void> {
   heading(
     'Build steps',
-    '`npm run build` once, in its own process; each step\'s time runs from its progress line to the next one (the build\n' +
+    "`npm run build` once, in its own process; each step's time runs from its progress line to the next one (the build\n" +
       'regenerates generated/ in place; on a clean tree nothing changes). One run: a build takes tens of seconds here.',
   );
   const started = performance.now();
@@ -41,6 +41,8 @@ export async function run(): Promise<void> {
   });
   console.log(table(['step', 'seconds'], rows));
   const steps = marks;
-  console.log(`\nnpm run build: ${total.toFixed(1)} s wall (the npm and tsx start-up before the first line: ${((steps[0]?.at ?? 0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `\nnpm run build: ${total.toFixed(1)} s wall (the npm and tsx start-up before the first line: ${((steps[0]?.at ?? 0) / 1000).toFixed(1)} s)`,
+  );
   goal(name, 'npm run build ≤ 15 s wall', `${total.toFixed(1)} s`, total <= 15);
 }

@@ -23,25 +23,47 @@ const entries: [string, string][] = [
 ];
 
 async function size(contents: string): Promise<{ minified: number; gzip: number }> {
-  const result = await build({ stdin: { contents, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+  const result = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
   const code = result.outputFiles[0]!.contents;
   return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
 }
 
 function folderBytes(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? folderBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, e) => n + (e.isDirectory() ? folderBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
 }
 
 export async function run(): Promise<void> {
-  heading('Bundle sizes', 'esbuild --bundle --minify --format=esm --platform=browser of a one-line entry; gzip -9 of the result.');
+  heading(
+    'Bundle sizes',
+    'esbuild --bundle --minify --format=esm --platform=browser of a one-line entry; gzip -9 of the result.',
+  );
   const rows: string[][] = [];
   for (const [label, contents] of entries) {
     const s = await size(contents);
     rows.push([label, format(s.minified), format(s.gzip)]);
-    if (label === 'validators: isJob alone') goal(name, 'isJob alone ≤ 30 kB minified', `${(s.minified / 1000).toFixed(1)} kB`, s.minified <= 30_000);
+    if (label === 'validators: isJob alone')
+      goal(name, 'isJob alone ≤ 30 kB minified', `${(s.minified / 1000).toFixed(1)} kB`, s.minified <= 30_000);
   }
   console.log(table(['entry', 'minified bytes', 'gzip bytes'], rows));
-  const packages = readdirSync(join(ROOT, 'generated'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'openapi');
+  const packages = readdirSync(join(ROOT, 'generated'), { withFileTypes: true }).filter(
+    (e) => e.isDirectory() && e.name !== 'openapi',
+  );
   console.log('\nPackages on disk (every file of generated/<package>, src and dist):');
-  console.log(table(['package', 'bytes'], packages.map((e) => [e.name, format(folderBytes(join(ROOT, 'generated', e.name)))])));
+  console.log(
+    table(
+      ['package', 'bytes'],
+      packages.map((e) => [e.name, format(folderBytes(join(ROOT, 'generated', e.name)))]),
+    ),
+  );
 }

@@ -18,7 +18,7 @@ export async function run(options: { rounds: number; calls: number }): Promise<v
     'Client: per-call cost against raw fetch, openapi-fetch and @gitbeaker/rest',
     `A canned node:http server in its own process (the documented jobs list, 200; a missing job, 404). ${options.calls} sequential calls per\n` +
       `contender per round, ${options.rounds} rounds in rotated order after ${WARM_UP.toLocaleString('en')} warm-up calls each. CPU time is the client process's own\n` +
-      '(process.cpuUsage), so the server is not in it; wall time includes the server and the loopback. gitbeaker\'s rate\n' +
+      "(process.cpuUsage), so the server is not in it; wall time includes the server and the loopback. gitbeaker's rate\n" +
       'limiter is lifted and it fetches one page, as the others do.',
   );
   const server = await startServer('client target', tsServer('client-target.ts'));
@@ -26,10 +26,18 @@ export async function run(options: { rounds: number; calls: number }): Promise<v
     const host = server.api.replace(/\/api\/v4$/, '');
     const api = createServiceApi({ host, auth: { privateToken: TOKEN } });
     const low = createServiceClient({ host, auth: { privateToken: TOKEN } });
-    const plain = createClient<never>({ baseUrl: server.api, headers: { 'PRIVATE-TOKEN': TOKEN } }) as unknown as { GET(path: string, init: object): Promise<{ data?: unknown; error?: unknown }> };
+    const plain = createClient<never>({ baseUrl: server.api, headers: { 'PRIVATE-TOKEN': TOKEN } }) as unknown as {
+      GET(path: string, init: object): Promise<{ data?: unknown; error?: unknown }>;
+    };
     const gitbeaker = new Gitlab({ host, token: TOKEN, rateLimits: { '**': 1e9 } });
     const headers = { 'PRIVATE-TOKEN': TOKEN };
-    const swallow = (p: Promise<unknown>) => p.then(() => { throw new Error('expected an error'); }, () => undefined);
+    const swallow = (p: Promise<unknown>) =>
+      p.then(
+        () => {
+          throw new Error('expected an error');
+        },
+        () => undefined,
+      );
 
     const success: Record<string, Call> = {
       'raw fetch + json()': async () => (await fetch(`${server.api}/projects/42/jobs`, { headers })).json(),
@@ -40,9 +48,12 @@ export async function run(options: { rounds: number; calls: number }): Promise<v
     };
     const failure: Record<string, Call> = {
       'raw fetch + json()': async () => (await fetch(`${server.api}/projects/42/jobs/999`, { headers })).json(),
-      'client: api.jobs.getProjectJob (throws)': () => swallow(api.jobs.getProjectJob({ path: { id: 42, job_id: 999 } })),
-      'client: low level client.GET': () => low.GET('/projects/{id}/jobs/{job_id}', { params: { path: { id: 42, job_id: 999 } } }),
-      'openapi-fetch GET': () => plain.GET('/projects/{id}/jobs/{job_id}', { params: { path: { id: 42, job_id: 999 } } }),
+      'client: api.jobs.getProjectJob (throws)': () =>
+        swallow(api.jobs.getProjectJob({ path: { id: 42, job_id: 999 } })),
+      'client: low level client.GET': () =>
+        low.GET('/projects/{id}/jobs/{job_id}', { params: { path: { id: 42, job_id: 999 } } }),
+      'openapi-fetch GET': () =>
+        plain.GET('/projects/{id}/jobs/{job_id}', { params: { path: { id: 42, job_id: 999 } } }),
       '@gitbeaker/rest Jobs.show (throws)': () => swallow(gitbeaker.Jobs.show(42, 999)),
     };
     const ok = await measure(success, options);
@@ -73,8 +84,13 @@ interface Figures {
  */
 const WARM_UP = 1_000;
 
-async function measure(contenders: Record<string, Call>, options: { rounds: number; calls: number }): Promise<Record<string, Figures>> {
-  const figures: Record<string, Figures> = Object.fromEntries(Object.keys(contenders).map((n) => [n, { cpuUs: [], wallUs: [] }]));
+async function measure(
+  contenders: Record<string, Call>,
+  options: { rounds: number; calls: number },
+): Promise<Record<string, Figures>> {
+  const figures: Record<string, Figures> = Object.fromEntries(
+    Object.keys(contenders).map((n) => [n, { cpuUs: [], wallUs: [] }]),
+  );
   for (const call of Object.values(contenders)) for (let i = 0; i < WARM_UP; i += 1) await call();
   await interleaved(Object.keys(contenders), options.rounds, async (label) => {
     const call = contenders[label]!;
@@ -97,7 +113,12 @@ function print(title: string, figures: Record<string, Figures>): void {
   console.log(
     table(
       ['contender', 'CPU µs/call min / median / max', 'wall µs/call (median)', '× raw fetch (CPU)'],
-      Object.entries(figures).map(([label, f]) => [label, showSpread(spread(f.cpuUs)), format(spread(f.wallUs).median), (spread(f.cpuUs).median / base).toFixed(2)]),
+      Object.entries(figures).map(([label, f]) => [
+        label,
+        showSpread(spread(f.cpuUs)),
+        format(spread(f.wallUs).median),
+        (spread(f.cpuUs).median / base).toFixed(2),
+      ]),
     ),
   );
 }

@@ -12,7 +12,9 @@ export const name = 'fake';
 /** Milliseconds from spawning `node fake/src/cli.ts --port 0` (through tsx) to its "listening" line. */
 function startUp(): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fake', 'src', 'cli.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fake', 'src', 'cli.ts'), '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {

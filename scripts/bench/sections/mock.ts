@@ -21,7 +21,13 @@ export async function run(options: { rounds: number; durationS: number; restartE
       { name: 'Prism CLI', spec: prismCli },
       { name: 'node:http ceiling', spec: async () => tsServer('ceiling.ts') },
     ],
-    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5, restartEachRound: options.restartEachRound },
+    {
+      rounds: options.rounds,
+      durationS: options.durationS,
+      connections: 10,
+      warmupS: 0.5,
+      restartEachRound: options.restartEachRound,
+    },
   );
   printServers(figures, 'Prism CLI', ['node:http ceiling']);
   for (const route of routes) {
@@ -30,8 +36,16 @@ export async function run(options: { rounds: number; durationS: number; restartE
     const c = ratio(figures, route.name, 'mock (ours)', 'node:http ceiling');
     goal(name, `${route.name}: mock ≥ 0.3× the node:http ceiling (req/s)`, `${c.toFixed(2)}×`, c >= 0.3);
   }
-  const failures = Object.values(figures.byRoute).reduce((n, byContender) => n + byContender['mock (ours)']!.failures, 0);
+  const failures = Object.values(figures.byRoute).reduce(
+    (n, byContender) => n + byContender['mock (ours)']!.failures,
+    0,
+  );
   goal(name, 'mock answers every request with 2xx', `${failures} failed`, failures === 0);
   const first = spread(figures.firstAnswerMs['mock (ours)']!).median;
-  goal(name, 'mock first answer < 1 s after start', `${(first / 1000).toFixed(2)} s (Prism CLI ${(spread(figures.firstAnswerMs['Prism CLI']!).median / 1000).toFixed(2)} s)`, first < 1000);
+  goal(
+    name,
+    'mock first answer < 1 s after start',
+    `${(first / 1000).toFixed(2)} s (Prism CLI ${(spread(figures.firstAnswerMs['Prism CLI']!).median / 1000).toFixed(2)} s)`,
+    first < 1000,
+  );
 }

@@ -8,7 +8,11 @@ import { goal, heading, spread, table } from '../lib/report.ts';
 export const name = 'proxy';
 
 /** The requests of the report run: the bench's routes, plus a request with an undocumented parameter and an undocumented path. */
-const reportRoutes = [...routes, { name: 'GET jobs ?unknown', method: 'GET', path: '/projects/42/jobs?unknown=1' }, { name: 'GET undocumented', method: 'GET', path: '/projects/42/undocumented' }];
+const reportRoutes = [
+  ...routes,
+  { name: 'GET jobs ?unknown', method: 'GET', path: '/projects/42/jobs?unknown=1' },
+  { name: 'GET undocumented', method: 'GET', path: '/projects/42/undocumented' },
+];
 
 export async function run(options: { rounds: number; durationS: number }): Promise<void> {
   heading(
@@ -26,8 +30,14 @@ export async function run(options: { rounds: number; durationS: number }): Promi
   try {
     const figures = await compareServers(
       [
-        { name: 'proxy', spec: async () => ({ ...tsServer('proxy.ts'), args: [...tsServer('proxy.ts').args, origin] }) },
-        { name: 'pass-through', spec: async () => ({ ...tsServer('plain-proxy.ts'), args: [...tsServer('plain-proxy.ts').args, origin] }) },
+        {
+          name: 'proxy',
+          spec: async () => ({ ...tsServer('proxy.ts'), args: [...tsServer('proxy.ts').args, origin] }),
+        },
+        {
+          name: 'pass-through',
+          spec: async () => ({ ...tsServer('plain-proxy.ts'), args: [...tsServer('plain-proxy.ts').args, origin] }),
+        },
       ],
       { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5, restartEachRound: false },
     );
@@ -37,12 +47,19 @@ export async function run(options: { rounds: number; durationS: number }): Promi
       const byRound = figures.byRoute[route.name]!;
       // On a loaded machine req/s ratios swing; CPU per request, which bounds throughput once the CPU is the limit, less so.
       const cpu = spread(byRound['pass-through']!.cpuUs).median / spread(byRound['proxy']!.cpuUs).median;
-      goal(name, `${route.name}: proxy ≥ 0.5× a plain pass-through proxy (req/s; CPU/req ratio in brackets)`, `${r.toFixed(2)}× (${cpu.toFixed(2)}×)`, r >= 0.5);
+      goal(
+        name,
+        `${route.name}: proxy ≥ 0.5× a plain pass-through proxy (req/s; CPU/req ratio in brackets)`,
+        `${r.toFixed(2)}× (${cpu.toFixed(2)}×)`,
+        r >= 0.5,
+      );
       const added = spread(byRound['proxy']!.p99Ms.map((p99, i) => p99 - byRound['pass-through']!.p99Ms[i]!)).median;
       goal(name, `${route.name}: p99 added by the proxy at 10 connections < 5 ms`, `${added.toFixed(1)} ms`, added < 5);
     }
     // The bench's POST answers 409 from the fake after the first (its merge request exists): only the GETs count here.
-    const failures = routes.filter((route) => route.method === 'GET').reduce((n, route) => n + figures.byRoute[route.name]!['proxy']!.failures, 0);
+    const failures = routes
+      .filter((route) => route.method === 'GET')
+      .reduce((n, route) => n + figures.byRoute[route.name]!['proxy']!.failures, 0);
     goal(name, 'the proxy forwards every GET (2xx from the fake)', `${failures} failed`, failures === 0);
     await reportAndMemory(origin);
   } finally {
@@ -62,18 +79,44 @@ async function reportAndMemory(origin: string): Promise<void> {
       while ((await requestsSoFar()) < target) {
         for (const route of reportRoutes) {
           const body = 'body' in route ? route.body : undefined;
-          await load({ url: proxy.api + route.path, method: route.method, headers: headersFor(body), body, connections: 10, durationS: 1 });
+          await load({
+            url: proxy.api + route.path,
+            method: route.method,
+            headers: headersFor(body),
+            body,
+            connections: 10,
+            durationS: 1,
+          });
         }
       }
       rss.push(rssMiB(proxy.process.pid!));
     }
     const report = await (await fetch(reportUrl)).text();
     const requests = (JSON.parse(report) as { requests: number }).requests;
-    console.log(`\n${table(['after run', 'requests', 'proxy RSS MiB'], rss.map((r, i) => [String(i + 1), i === 2 ? String(requests) : `≈ ${Math.round((100_000 * (i + 1)) / 3)}`, r.toFixed(1)]))}`);
+    console.log(
+      `\n${table(
+        ['after run', 'requests', 'proxy RSS MiB'],
+        rss.map((r, i) => [
+          String(i + 1),
+          i === 2 ? String(requests) : `≈ ${Math.round((100_000 * (i + 1)) / 3)}`,
+          r.toFixed(1),
+        ]),
+      )}`,
+    );
     console.log(`Report after ${requests} requests: ${report.length} bytes`);
-    goal(name, `report after ${requests} requests ≤ 1 MB`, `${(report.length / 1024).toFixed(1)} KiB`, requests >= 100_000 && report.length <= 1_000_000);
+    goal(
+      name,
+      `report after ${requests} requests ≤ 1 MB`,
+      `${(report.length / 1024).toFixed(1)} KiB`,
+      requests >= 100_000 && report.length <= 1_000_000,
+    );
     const growth = rss[2]! / rss[0]! - 1;
-    goal(name, 'proxy RSS after three runs within 10 % of the first', `${(growth * 100).toFixed(1)} % (${rss.map((r) => r.toFixed(0)).join(' → ')} MiB)`, Math.abs(growth) <= 0.1);
+    goal(
+      name,
+      'proxy RSS after three runs within 10 % of the first',
+      `${(growth * 100).toFixed(1)} % (${rss.map((r) => r.toFixed(0)).join(' → ')} MiB)`,
+      Math.abs(growth) <= 0.1,
+    );
   } finally {
     await proxy.stop();
   }

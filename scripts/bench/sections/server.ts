@@ -7,14 +7,19 @@ import { format, goal, heading, table } from '../lib/report.ts';
 
 export const name = 'server';
 
-export async function run(options: { rounds: number; durationS: number; soakS: number; restartEachRound: boolean }): Promise<void> {
+export async function run(options: {
+  rounds: number;
+  durationS: number;
+  soakS: number;
+  restartEachRound: boolean;
+}): Promise<void> {
   heading(
     '@service-api/server against plain Fastify',
     `Each server in its own process, autocannon in another; 10 connections, ${options.durationS} s per route after a warm-up, ${options.rounds} rounds in\n` +
       `rotated order, ${options.restartEachRound ? 'each starting the server afresh' : 'each server started once (--full starts it afresh each round)'}. Same three handlers` +
       ' answering the documented examples. Plain Fastify\n' +
-      'checks that PRIVATE-TOKEN is present and validates the POST body with Fastify\'s own schema validation (the\n' +
-      'document\'s schema); ours authenticates over every documented scheme and validates path, query, headers and body.',
+      "checks that PRIVATE-TOKEN is present and validates the POST body with Fastify's own schema validation (the\n" +
+      "document's schema); ours authenticates over every documented scheme and validates path, query, headers and body.",
   );
   await checkBothValidate();
   const figures = await compareServers(
@@ -22,7 +27,13 @@ export async function run(options: { rounds: number; durationS: number; soakS: n
       { name: 'server package', spec: async () => tsServer('service-api.ts') },
       { name: 'plain Fastify', spec: async () => tsServer('fastify-plain.ts') },
     ],
-    { rounds: options.rounds, durationS: options.durationS, connections: 10, warmupS: 0.5, restartEachRound: options.restartEachRound },
+    {
+      rounds: options.rounds,
+      durationS: options.durationS,
+      connections: 10,
+      warmupS: 0.5,
+      restartEachRound: options.restartEachRound,
+    },
   );
   printServers(figures, 'plain Fastify', []);
   for (const route of routes) {
@@ -35,12 +46,22 @@ export async function run(options: { rounds: number; durationS: number; soakS: n
 /** Both servers must refuse an invalid create body, or the POST comparison would compare unlike work. */
 async function checkBothValidate(): Promise<void> {
   const answers: string[] = [];
-  for (const [label, script] of [['server package', 'service-api.ts'], ['plain Fastify', 'fastify-plain.ts']] as const) {
+  for (const [label, script] of [
+    ['server package', 'service-api.ts'],
+    ['plain Fastify', 'fastify-plain.ts'],
+  ] as const) {
     const server = await startServer(label, tsServer(script));
     try {
-      const response = await fetch(`${server.api}/projects/42/merge_requests`, { method: 'POST', headers: headersFor('{}'), body: JSON.stringify({ title: 7 }) });
+      const response = await fetch(`${server.api}/projects/42/merge_requests`, {
+        method: 'POST',
+        headers: headersFor('{}'),
+        body: JSON.stringify({ title: 7 }),
+      });
       await response.arrayBuffer();
-      if (response.status !== 400) throw new Error(`${label} answered ${response.status} to an invalid create body: the comparison would be unfair`);
+      if (response.status !== 400)
+        throw new Error(
+          `${label} answered ${response.status} to an invalid create body: the comparison would be unfair`,
+        );
       answers.push(`${label} ${response.status}`);
     } finally {
       await server.stop();
@@ -57,7 +78,10 @@ async function soak(seconds: number): Promise<void> {
       `server process after each run. ${seconds >= 20 ? 'As the issue asks (--full).' : `The issue asks for 20 s per run (\`--full\`): shortened to ${seconds} s to keep the whole bench under 5 minutes.`}`,
   );
   const rows: string[][] = [];
-  for (const [label, script] of [['server package', 'service-api.ts'], ['mock (ours)', 'mock.ts']] as const) {
+  for (const [label, script] of [
+    ['server package', 'service-api.ts'],
+    ['mock (ours)', 'mock.ts'],
+  ] as const) {
     const server = await startServer(label, tsServer(script));
     const rss: number[] = [];
     let failures = 0;
@@ -66,7 +90,14 @@ async function soak(seconds: number): Promise<void> {
       for (let runIndex = 0; runIndex < 3; runIndex += 1) {
         for (const route of [routes[1], routes[2]]) {
           const body = 'body' in route ? route.body : undefined;
-          const result = await load({ url: server.api + route.path, method: route.method, headers: headersFor(body), body, connections: 50, durationS: seconds });
+          const result = await load({
+            url: server.api + route.path,
+            method: route.method,
+            headers: headersFor(body),
+            body,
+            connections: 50,
+            durationS: seconds,
+          });
           failures += result.errors + result.non2xx;
           requests += result.requests;
         }
@@ -76,9 +107,20 @@ async function soak(seconds: number): Promise<void> {
       await server.stop();
     }
     const growth = rss[2]! / rss[0]! - 1;
-    rows.push([label, format(requests), String(failures), rss.map((r) => format(r, 1)).join(' → '), `${(growth * 100).toFixed(1)} %`]);
+    rows.push([
+      label,
+      format(requests),
+      String(failures),
+      rss.map((r) => format(r, 1)).join(' → '),
+      `${(growth * 100).toFixed(1)} %`,
+    ]);
     goal('soak', `${label}: 0 errors under 50 connections`, `${failures} of ${format(requests)}`, failures === 0);
-    goal('soak', `${label}: RSS after run 3 within 10 % of run 1`, `${(growth * 100).toFixed(1)} %`, Math.abs(growth) <= 0.1);
+    goal(
+      'soak',
+      `${label}: RSS after run 3 within 10 % of run 1`,
+      `${(growth * 100).toFixed(1)} %`,
+      Math.abs(growth) <= 0.1,
+    );
   }
   console.log(table(['target', 'requests', 'failed', 'RSS MiB after runs 1 → 2 → 3', 'run 3 vs run 1'], rows));
 }

@@ -12,7 +12,11 @@ import { goal, heading, table } from '../lib/report.ts';
 export const name = 'test';
 
 /** The runner `npm test` starts (package.json: `tsx scripts/test.ts`), run the same way without npm in front. */
-const npmTest = { name: 'npm test', what: 'the four steps together', args: ['--import', 'tsx', join(ROOT, 'scripts', 'test.ts')] };
+const npmTest = {
+  name: 'npm test',
+  what: 'the four steps together',
+  args: ['--import', 'tsx', join(ROOT, 'scripts', 'test.ts')],
+};
 
 /** `  ✓ check      12.3 s (CPU 20.1 s)` lines of the runner's summary. */
 function stepLines(output: string): Map<string, { wall: number; cpu: number; ok: boolean }> {
@@ -37,7 +41,9 @@ async function once(): Promise<Run | undefined> {
   const steps = stepLines(result.output);
   if (result.code !== 0 || steps.size === 0) {
     const failures = result.output.split('\n').filter((line) => /\bFAIL\b|Error:|✖/.test(line));
-    console.log(`npm test failed (${result.code}):\n${failures.slice(0, 40).join('\n')}\n…\n${result.output.slice(-2000)}`);
+    console.log(
+      `npm test failed (${result.code}):\n${failures.slice(0, 40).join('\n')}\n…\n${result.output.slice(-2000)}`,
+    );
     goal(name, 'npm test ≤ 60 s wall', `failed after ${result.wall.toFixed(1)} s`, false);
     return undefined;
   }
@@ -50,24 +56,33 @@ export async function run(options: { sequential: boolean }): Promise<void> {
     'npm test',
     '`npm test` twice, as CI and then a developer run it (scripts/test.ts starts check, typecheck, gate and vitest\n' +
       'together): cold, with what a fresh clone lacks removed first (the stamps of the lint, the regeneration, the whole\n' +
-      'HTML reference rendered in Chromium and the fixture packages; the installed consumer project; tsc\'s build info;\n' +
-      'the fake\'s compiled dist/), then warm, right after, with nothing changed. Each step\'s wall time\n' +
-      'and CPU time (user + system of its process and every process it waited for: tsc, npm), and the machine\'s\n' +
-      'CPU during the run (with Chromium\'s renderers, which no step waits for). On a shared machine the wall time grows\n' +
+      "HTML reference rendered in Chromium and the fixture packages; the installed consumer project; tsc's build info;\n" +
+      "the fake's compiled dist/), then warm, right after, with nothing changed. Each step's wall time\n" +
+      "and CPU time (user + system of its process and every process it waited for: tsc, npm), and the machine's\n" +
+      "CPU during the run (with Chromium's renderers, which no step waits for). On a shared machine the wall time grows\n" +
       `with the load and the CPU time barely does: CPU ÷ ${cpus().length} cores is what the run would take at best on this machine\n` +
       'left to itself.' +
-      (options.sequential ? ' `--full` also runs the four steps one after another (the former `&&` chain) for comparison.' : ''),
+      (options.sequential
+        ? ' `--full` also runs the four steps one after another (the former `&&` chain) for comparison.'
+        : ''),
   );
   for (const path of TEST_CACHES) await rm(path, { recursive: true, force: true });
   // The pack-and-install test's consumer project, installed outside the repository (test/packages-install.test.ts).
-  for (const entry of await readdir(tmpdir())) if (entry.startsWith('service-api-consumer-')) await rm(join(tmpdir(), entry), { recursive: true, force: true });
+  for (const entry of await readdir(tmpdir()))
+    if (entry.startsWith('service-api-consumer-')) await rm(join(tmpdir(), entry), { recursive: true, force: true });
   const cold = await once();
   if (!cold) return;
   const warm = await once();
   if (!warm) return;
   const tests = /^tests: .*$/m.exec(warm.result.output)?.[0] ?? '';
-  const rows = [...cold.steps.keys()].map((step) => [step, ...[cold, warm].flatMap((r) => [r.steps.get(step)!.wall.toFixed(1), r.steps.get(step)!.cpu.toFixed(1)])]);
-  rows.push(['npm test (all together)', ...[cold, warm].flatMap((r) => [r.result.wall.toFixed(1), r.result.cpu.toFixed(1)])]);
+  const rows = [...cold.steps.keys()].map((step) => [
+    step,
+    ...[cold, warm].flatMap((r) => [r.steps.get(step)!.wall.toFixed(1), r.steps.get(step)!.cpu.toFixed(1)]),
+  ]);
+  rows.push([
+    'npm test (all together)',
+    ...[cold, warm].flatMap((r) => [r.result.wall.toFixed(1), r.result.cpu.toFixed(1)]),
+  ]);
 
   let sequential: StepResult[] = [];
   if (options.sequential) {
@@ -76,17 +91,34 @@ export async function run(options: { sequential: boolean }): Promise<void> {
   }
   console.log(table(['step', 'cold wall s', 'cold CPU s', 'warm wall s', 'warm CPU s'], rows));
   console.log(`\n${tests}; load average ${cold.load.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`);
-  for (const [label, r] of [['cold', cold], ['warm', warm]] as const) {
-    console.log(`${label}: CPU ${r.result.cpu.toFixed(1)} s ÷ ${cpus().length} cores = ${(r.result.cpu / cpus().length).toFixed(1)} s: the wall time of this run on an otherwise idle machine, at best; the machine's CPU meanwhile ${r.machine.toFixed(1)} s (Chromium's included).`);
+  for (const [label, r] of [
+    ['cold', cold],
+    ['warm', warm],
+  ] as const) {
+    console.log(
+      `${label}: CPU ${r.result.cpu.toFixed(1)} s ÷ ${cpus().length} cores = ${(r.result.cpu / cpus().length).toFixed(1)} s: the wall time of this run on an otherwise idle machine, at best; the machine's CPU meanwhile ${r.machine.toFixed(1)} s (Chromium's included).`,
+    );
   }
   if (sequential.length > 0) {
     const wall = sequential.reduce((s, r) => s + r.wall, 0);
     const cpu = sequential.reduce((s, r) => s + r.cpu, 0);
-    console.log(`\nOne after another (warm): ${sequential.map((r) => `${r.name} ${stepTimes(r)}`).join(', ')}; in all ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU.`);
-    console.log(`Together / one after another: ${(warm.result.wall / wall).toFixed(2)} of the wall time, ${(warm.result.cpu / cpu).toFixed(2)} of the CPU time.`);
+    console.log(
+      `\nOne after another (warm): ${sequential.map((r) => `${r.name} ${stepTimes(r)}`).join(', ')}; in all ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU.`,
+    );
+    console.log(
+      `Together / one after another: ${(warm.result.wall / wall).toFixed(2)} of the wall time, ${(warm.result.cpu / cpu).toFixed(2)} of the CPU time.`,
+    );
   }
-  for (const [label, r] of [['cold (fresh clone)', cold], ['warm (second run)', warm]] as const) {
+  for (const [label, r] of [
+    ['cold (fresh clone)', cold],
+    ['warm (second run)', warm],
+  ] as const) {
     const atBest = r.result.cpu / cpus().length;
-    goal(name, `npm test ≤ 60 s wall, ${label}`, `${r.result.wall.toFixed(1)} s (CPU ${r.result.cpu.toFixed(1)} s ÷ ${cpus().length} cores = ${atBest.toFixed(1)} s; load ${r.load.toFixed(1)})`, r.result.wall <= 60);
+    goal(
+      name,
+      `npm test ≤ 60 s wall, ${label}`,
+      `${r.result.wall.toFixed(1)} s (CPU ${r.result.cpu.toFixed(1)} s ÷ ${cpus().length} cores = ${atBest.toFixed(1)} s; load ${r.load.toFixed(1)})`,
+      r.result.wall <= 60,
+    );
   }
 }

@@ -11,9 +11,19 @@ const files: Record<string, string> = { 'README.md': '# Load\n' };
 const megabytes = Number(process.env.FAKE_LOAD_ARCHIVE_MB ?? 0);
 for (let file = 0; file < megabytes; file++) {
   const lines: string[] = [];
-  for (let i = 0; lines.length * 66 < 1024 * 1024; i++) lines.push(createHash('sha256').update(`${file} ${i}`).digest('hex'));
+  for (let i = 0; lines.length * 66 < 1024 * 1024; i++)
+    lines.push(createHash('sha256').update(`${file} ${i}`).digest('hex'));
   files[`data/part-${file}.txt`] = `${lines.join(' x\n')}\n`;
 }
-data.projects.push({ id: 42, name: 'Load', path: 'load', namespace_id: 1, visibility: 'public', default_branch: 'main', members: [], files });
+data.projects.push({
+  id: 42,
+  name: 'Load',
+  path: 'load',
+  namespace_id: 1,
+  visibility: 'public',
+  default_branch: 'main',
+  members: [],
+  files,
+});
 const fake = await startFake({ data, anyToken: true, port: 0 });
 console.log(`listening ${fake.url}/api/v4`);

@@ -10,12 +10,38 @@ import { benchBranch, createMergeRequestBody } from '../lib/fixtures.ts';
 const BRANCHES = 200_000;
 
 const body = createMergeRequestBody as { source_branch: string; target_branch: string };
-const head: FakeCommit = { id: '42'.repeat(20), parent_ids: [], message: 'Initial commit', author_name: 'Bench', author_email: 'bench@example.com', created_at: '2024-01-01T00:00:00Z', tree: {} };
+const head: FakeCommit = {
+  id: '42'.repeat(20),
+  parent_ids: [],
+  message: 'Initial commit',
+  author_name: 'Bench',
+  author_email: 'bench@example.com',
+  created_at: '2024-01-01T00:00:00Z',
+  tree: {},
+};
 const branches: Record<string, string> = { [body.target_branch]: head.id };
 for (let n = 0; n < BRANCHES; n += 1) branches[benchBranch(n)] = head.id;
 const data = defaultData();
-data.projects.push({ id: 42, name: 'Bench', path: 'bench', namespace_id: 1, visibility: 'public', default_branch: body.target_branch, members: [], repository: { branches, commits: [head], blobs: {} } });
-data.merge_requests.push({ id: 5001, iid: 1, project_id: 42, title: 'Source branch of the bench', state: 'opened', author_id: 4, source_branch: body.source_branch, target_branch: body.target_branch });
+data.projects.push({
+  id: 42,
+  name: 'Bench',
+  path: 'bench',
+  namespace_id: 1,
+  visibility: 'public',
+  default_branch: body.target_branch,
+  members: [],
+  repository: { branches, commits: [head], blobs: {} },
+});
+data.merge_requests.push({
+  id: 5001,
+  iid: 1,
+  project_id: 42,
+  title: 'Source branch of the bench',
+  state: 'opened',
+  author_id: 4,
+  source_branch: body.source_branch,
+  target_branch: body.target_branch,
+});
 data.jobs.push(...data.jobs.map((job, i) => ({ ...job, id: 4201 + i, project_id: 42, pipeline_id: 4200 })));
 data.pipelines.push({ id: 4200, project_id: 42, ref: body.target_branch, sha: head.id, status: 'running' });
 const fake = await startFake({ data, anyToken: true, port: 0 });

@@ -9,7 +9,11 @@ import { createMergeRequestSchema, jobsList, mergeRequestCreated, mergeRequestLi
 function plain(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(plain);
   if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-') && k !== 'example' && k !== 'examples').map(([k, v]) => [k, plain(v)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => !k.startsWith('x-') && k !== 'example' && k !== 'examples')
+      .map(([k, v]) => [k, plain(v)]),
+  );
 }
 
 const app = Fastify({ keepAliveTimeout: 60_000 });
@@ -18,6 +22,10 @@ app.addHook('onRequest', async (request, reply) => {
 });
 app.get('/api/v4/projects/:id/jobs', async () => jobsList);
 app.get('/api/v4/projects/:id/merge_requests', async () => mergeRequestList);
-app.post('/api/v4/projects/:id/merge_requests', { schema: { body: plain(createMergeRequestSchema) as object } }, async (_request, reply) => reply.code(201).send(mergeRequestCreated));
+app.post(
+  '/api/v4/projects/:id/merge_requests',
+  { schema: { body: plain(createMergeRequestSchema) as object } },
+  async (_request, reply) => reply.code(201).send(mergeRequestCreated),
+);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`listening ${address}/api/v4`);

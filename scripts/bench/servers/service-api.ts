@@ -9,6 +9,9 @@ const handlers: Handlers<{ user: string }> = {
   'merge-requests/create-merge-request': () => ({ status: 201, body: mergeRequestCreated }) as never,
 };
 const app = Fastify({ keepAliveTimeout: 60_000 });
-await registerServiceApi(app, { handlers, authenticate: ({ credentials }) => (credentials.length ? { user: 'bench' } : null) });
+await registerServiceApi(app, {
+  handlers,
+  authenticate: ({ credentials }) => (credentials.length ? { user: 'bench' } : null),
+});
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`listening ${address}/api/v4`);

@@ -13,7 +13,10 @@ export type TokenSource = string | (() => string | Promise<string>);
 export type Credentials = { privateToken: TokenSource } | { oauthToken: TokenSource } | { jobToken: TokenSource };
 
 /** Header name and value prefix of each credential kind, read from the document's security schemes. */
-export type CredentialTransport = Record<'privateToken' | 'oauthToken' | 'jobToken', { header: string; prefix: string }>;
+export type CredentialTransport = Record<
+  'privateToken' | 'oauthToken' | 'jobToken',
+  { header: string; prefix: string }
+>;
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 3; 1 disables retries). */
@@ -109,7 +112,11 @@ export interface ApiResponse<Data, DocumentedHeaders = Record<string, never>> {
  * A response outside 2xx. `isServiceApiError(error, operationId)` narrows it to the union of the operation's
  * documented errors, so that `error.status === 409` narrows `error.body`.
  */
-export class ServiceApiError<Body = unknown, Status extends number = number, Operation extends string = string> extends Error {
+export class ServiceApiError<
+  Body = unknown,
+  Status extends number = number,
+  Operation extends string = string,
+> extends Error {
   readonly name = 'ServiceApiError';
   constructor(
     readonly operationId: Operation,
@@ -135,7 +142,12 @@ function messageOf(body: unknown): string {
 }
 
 /** Milliseconds to wait before retry number `retry` (1-based): `Retry-After` seconds or HTTP-date, else backoff; capped. */
-export function retryDelay(retryAfter: string | null, retry: number, options: RetryOptions = {}, now = Date.now()): number {
+export function retryDelay(
+  retryAfter: string | null,
+  retry: number,
+  options: RetryOptions = {},
+  now = Date.now(),
+): number {
   const max = options.maxDelayMs ?? 30_000;
   const base = options.baseDelayMs ?? 500;
   let delay = base * 2 ** (retry - 1);
@@ -164,7 +176,9 @@ export function serializeQuery(query: object | undefined, styles: Record<string,
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     if (value === undefined || value === null) return;
-    parts.push(`${encodeName(name)}=${encodeURIComponent(value instanceof Date ? value.toISOString() : String(value))}`);
+    parts.push(
+      `${encodeName(name)}=${encodeURIComponent(value instanceof Date ? value.toISOString() : String(value))}`,
+    );
   };
   for (const [name, value] of Object.entries(query)) {
     const style = styles[name];
@@ -187,7 +201,8 @@ export function fillPath(template: string, values: object | undefined): string {
   const given = (values ?? {}) as Record<string, unknown>;
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = given[name];
-    if (value === undefined || value === null || value === '') throw new TypeError(`Missing path parameter ${name} for ${template}`);
+    if (value === undefined || value === null || value === '')
+      throw new TypeError(`Missing path parameter ${name} for ${template}`);
     return encodeURIComponent(String(value));
   });
 }
@@ -233,15 +248,20 @@ export function readPagination(headers: Headers, url: string): Pagination {
 /** `documented` and `extra` together; a name in both is a mistake the caller should see. */
 function withExtra(documented: object | undefined, extra: object | undefined, part: string): object | undefined {
   if (!extra) return documented;
-  if (documented instanceof FormData) throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
+  if (documented instanceof FormData)
+    throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
   for (const name of Object.keys(extra)) {
-    if (documented && Object.prototype.hasOwnProperty.call(documented, name)) throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
+    if (documented && Object.prototype.hasOwnProperty.call(documented, name))
+      throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
   }
   return { ...documented, ...extra };
 }
 
 /** Reads the documented headers of a response into an object, converting numbers and booleans. */
-export function readHeaders(headers: Headers, types: Record<string, 'string' | 'number' | 'boolean'> = {}): Record<string, string | number | boolean | undefined> {
+export function readHeaders(
+  headers: Headers,
+  types: Record<string, 'string' | 'number' | 'boolean'> = {},
+): Record<string, string | number | boolean | undefined> {
   const out: Record<string, string | number | boolean | undefined> = {};
   for (const [name, type] of Object.entries(types)) {
     const value = headers.get(name);
@@ -280,7 +300,8 @@ export class Transport {
 
   /** Adds credentials, sudo and default headers; a header the caller set explicitly is kept. */
   async authorize(headers: Headers, sudo?: string | number): Promise<void> {
-    for (const [name, value] of Object.entries(this.options.headers ?? {})) if (!headers.has(name)) headers.set(name, value);
+    for (const [name, value] of Object.entries(this.options.headers ?? {}))
+      if (!headers.has(name)) headers.set(name, value);
     const auth = this.options.auth;
     if (auth) {
       const kind = 'privateToken' in auth ? 'privateToken' : 'oauthToken' in auth ? 'oauthToken' : 'jobToken';
@@ -301,12 +322,25 @@ export class Transport {
     let url = request.url;
     let redirects = 0;
     for (let attempt = 1; ; ) {
-      const response = await this.fetchImpl(url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, redirect: manual ? 'manual' : 'follow' });
+      const response = await this.fetchImpl(url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: request.signal,
+        redirect: manual ? 'manual' : 'follow',
+      });
       if (response.status === 301 && manual) {
         const location = response.headers.get('location');
         if (!location) return response;
         const target = new URL(location, url);
-        if (target.origin !== this.origin) throw new ServiceApiError(operationId, 301, { message: `Refusing to follow a redirect off the API origin to ${target.origin}` }, response.headers, url);
+        if (target.origin !== this.origin)
+          throw new ServiceApiError(
+            operationId,
+            301,
+            { message: `Refusing to follow a redirect off the API origin to ${target.origin}` },
+            response.headers,
+            url,
+          );
         if (++redirects > (this.options.maxRedirects ?? 5)) return response;
         await response.body?.cancel();
         url = target.href;
@@ -331,14 +365,21 @@ export class Transport {
   };
 
   /** Builds the request of a typed call. */
-  async prepare(op: OperationDescriptor, input: CallInput | undefined, options: CallOptions | undefined, url?: string): Promise<PreparedRequest> {
+  async prepare(
+    op: OperationDescriptor,
+    input: CallInput | undefined,
+    options: CallOptions | undefined,
+    url?: string,
+  ): Promise<PreparedRequest> {
     const headers = new Headers();
-    for (const [name, value] of Object.entries(input?.headers ?? {})) if (value !== undefined && value !== null) headers.set(name, String(value));
+    for (const [name, value] of Object.entries(input?.headers ?? {}))
+      if (value !== undefined && value !== null) headers.set(name, String(value));
     for (const [name, value] of Object.entries(options?.headers ?? {})) headers.set(name, value);
     await this.authorize(headers, options?.sudo);
     let body: BodyInit | undefined;
     const extraBody = input?.extra?.body;
-    if (extraBody && (!op.body || op.body === 'binary')) throw new TypeError(`${op.id} takes no JSON or form body: extra.body cannot be sent`);
+    if (extraBody && (!op.body || op.body === 'binary'))
+      throw new TypeError(`${op.id} takes no JSON or form body: extra.body cannot be sent`);
     const given = extraBody ? withExtra(input?.body as object | undefined, extraBody, 'body') : input?.body;
     if (given !== undefined) {
       if (op.body === 'multipart') body = toFormData(given);
@@ -356,12 +397,20 @@ export class Transport {
   }
 
   /** A typed call: the success body (JSON, a file, or the headers of a HEAD), or a `ServiceApiError`. */
-  async call(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { as?: 'blob' | 'stream' }): Promise<unknown> {
+  async call(
+    op: OperationDescriptor,
+    input?: CallInput,
+    options?: CallOptions & { as?: 'blob' | 'stream' },
+  ): Promise<unknown> {
     return (await this.callWithResponse(op, input, options)).data;
   }
 
   /** A typed call with its status, documented headers and pagination. */
-  async callWithResponse(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { as?: 'blob' | 'stream' }): Promise<ApiResponse<unknown, Record<string, unknown>>> {
+  async callWithResponse(
+    op: OperationDescriptor,
+    input?: CallInput,
+    options?: CallOptions & { as?: 'blob' | 'stream' },
+  ): Promise<ApiResponse<unknown, Record<string, unknown>>> {
     const request = await this.prepare(op, input, options);
     const response = await this.send(request, op.id);
     if (!response.ok) throw await this.error(op, response);
@@ -373,11 +422,22 @@ export class Transport {
       data = headers;
     } else if (op.response === 'binary') data = options?.as === 'stream' ? response.body : await response.blob();
     else data = await readJson(response);
-    return { data, status: response.status, headers, rawHeaders: response.headers, pagination: readPagination(response.headers, url), url };
+    return {
+      data,
+      status: response.status,
+      headers,
+      rawHeaders: response.headers,
+      pagination: readPagination(response.headers, url),
+      url,
+    };
   }
 
   /** The pages of a paginated list: follows `Link: <…>; rel="next"`, else `x-next-page`, up to `maxPages`. */
-  async *pages(op: OperationDescriptor, input?: CallInput, options?: CallOptions & { maxPages?: number }): AsyncGenerator<unknown[], void, undefined> {
+  async *pages(
+    op: OperationDescriptor,
+    input?: CallInput,
+    options?: CallOptions & { maxPages?: number },
+  ): AsyncGenerator<unknown[], void, undefined> {
     const maxPages = options?.maxPages ?? this.options.maxPages ?? 100;
     let request = await this.prepare(op, input, options);
     for (let page = 1; page <= maxPages; page += 1) {
@@ -387,7 +447,14 @@ export class Transport {
       yield Array.isArray(items) ? items : [];
       const next = page < maxPages ? nextUrl(response, request.url) : undefined;
       if (!next) return;
-      if (new URL(next).origin !== this.origin) throw new ServiceApiError(op.id, response.status, { message: `Refusing to follow a next page off the API origin: ${next}` }, response.headers, request.url);
+      if (new URL(next).origin !== this.origin)
+        throw new ServiceApiError(
+          op.id,
+          response.status,
+          { message: `Refusing to follow a next page off the API origin: ${next}` },
+          response.headers,
+          request.url,
+        );
       request = { ...request, url: next };
     }
   }
@@ -400,7 +467,14 @@ export class Transport {
     } catch {
       body = undefined;
     }
-    return new ServiceApiError(op.id, response.status, body, response.headers, response.url, op.errors?.includes(response.status) ?? false);
+    return new ServiceApiError(
+      op.id,
+      response.status,
+      body,
+      response.headers,
+      response.url,
+      op.errors?.includes(response.status) ?? false,
+    );
   }
 }
 

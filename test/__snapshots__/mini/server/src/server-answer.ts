@@ -31,7 +31,13 @@ export function sendJsonText(reply: FastifyReply, status: number, text: string):
  * Sends `body` once the request's unread body, if any, is read and discarded (at most `bound` bytes; a declared
  * length above it is not read), then closes the connection. A body already received is not waited for.
  */
-export function refuseAfterBody(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown, bound: number): void {
+export function refuseAfterBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: unknown,
+  bound: number,
+): void {
   const raw = request.raw;
   const answer = () => void sendJsonText(reply, status, JSON.stringify(body));
   // `complete`: Node's parser has the whole request; `readableEnded`: the body was read (also without a socket, as

@@ -7,10 +7,31 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 const EXPOSED = [
-  'Link', 'X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Retry-After', 'Location', 'Deprecation',
-  'sl-violations', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition',
-  'X-Service-Blob-Id', 'X-Service-Commit-Id', 'X-Service-Content-Sha256', 'X-Service-Encoding', 'X-Service-File-Name',
-  'X-Service-File-Path', 'X-Service-Last-Commit-Id', 'X-Service-Ref', 'X-Service-Size', 'X-Service-Execute-Filemode',
+  'Link',
+  'X-Total',
+  'X-Total-Pages',
+  'X-Per-Page',
+  'X-Page',
+  'X-Next-Page',
+  'X-Prev-Page',
+  'Retry-After',
+  'Location',
+  'Deprecation',
+  'sl-violations',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Content-Disposition',
+  'X-Service-Blob-Id',
+  'X-Service-Commit-Id',
+  'X-Service-Content-Sha256',
+  'X-Service-Encoding',
+  'X-Service-File-Name',
+  'X-Service-File-Path',
+  'X-Service-Last-Commit-Id',
+  'X-Service-Ref',
+  'X-Service-Size',
+  'X-Service-Execute-Filemode',
 ].join(', ');
 
 const TOKEN = /^[\w!#$%&'*+.^`|~-]+$/;
@@ -37,7 +58,9 @@ export function preflightHeaders(headers: IncomingHttpHeaders, methods: string[]
   return {
     allow: methods.join(', '),
     'access-control-allow-methods': methods.join(', '),
-    'access-control-allow-headers': asked.length ? asked.join(', ') : 'Authorization, Content-Type, PRIVATE-TOKEN, JOB-TOKEN, Sudo, Prefer',
+    'access-control-allow-headers': asked.length
+      ? asked.join(', ')
+      : 'Authorization, Content-Type, PRIVATE-TOKEN, JOB-TOKEN, Sudo, Prefer',
     'access-control-max-age': '600',
   };
 }

@@ -30,13 +30,15 @@ function arrayJson(array: readonly unknown[]): string {
   }
   if (!kept) return JSON.stringify(items);
   let json = '[';
-  for (let index = 0; index < items.length; index += 1) json += `${index === 0 ? '' : ','}${kept[index] ?? itemJson(items[index], index)}`;
+  for (let index = 0; index < items.length; index += 1)
+    json += `${index === 0 ? '' : ','}${kept[index] ?? itemJson(items[index], index)}`;
   return `${json}]`;
 }
 
 /** An item as JSON.stringify writes it inside an array: `toJSON` gets its index, nothing (undefined, a function) is null. */
 function itemJson(value: unknown, index: number): string {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return JSON.stringify(value);
   const key = String(index);
   const wrapped = JSON.stringify({ [key]: value }); // `{"<key>":<text>}`, or `{}`
   return wrapped.length > 2 ? wrapped.slice(key.length + 4, -1) : 'null';
@@ -77,7 +79,13 @@ function isFrozenThrough(value: object, ancestors: Set<object>): boolean {
     if ('get' in descriptor) return false; // a getter or a setter
     const child: unknown = descriptor.value;
     if (typeof child === 'function' || typeof child === 'bigint') return false; // both may have a toJSON added later
-    if (typeof child === 'object' && child !== null && typeof texts.get(child) !== 'string' && !isFrozenThrough(child, ancestors)) return false;
+    if (
+      typeof child === 'object' &&
+      child !== null &&
+      typeof texts.get(child) !== 'string' &&
+      !isFrozenThrough(child, ancestors)
+    )
+      return false;
   }
   ancestors.delete(value);
   return true;

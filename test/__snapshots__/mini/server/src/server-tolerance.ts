@@ -16,7 +16,14 @@ import { assignField, dict, shown } from './server-input.js';
  * else (kept as sent), `{ o, x, k }` an object with documented properties `o` (`x`: the shape of any other key when
  * it is a map; `k`: of keys matching a pattern of the document), `{ a }` an array.
  */
-export type Shape = 0 | 'b' | 'i' | 'n' | 'd' | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } | { a: Shape };
+export type Shape =
+  | 0
+  | 'b'
+  | 'i'
+  | 'n'
+  | 'd'
+  | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> }
+  | { a: Shape };
 
 /** The input of an operation: documented query parameters, path parameter names, the body, credential parameters. */
 export interface InputShape {
@@ -49,20 +56,29 @@ export class Tolerances {
 
   add(part: 'query' | 'body', field: string, problem: string): void {
     this.count++;
-    if (this.list.length < this.max) this.list.push({ in: part, field: shown(field), problem: `${field === '' ? 'body' : `${PART[part]} ${shown(field)}`} ${problem}` });
+    if (this.list.length < this.max)
+      this.list.push({
+        in: part,
+        field: shown(field),
+        problem: `${field === '' ? 'body' : `${PART[part]} ${shown(field)}`} ${problem}`,
+      });
   }
 }
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, True: true, False: false, '1': true, '0': false };
 const INTEGER = /^-?\d{1,15}$/;
 /** An ISO 8601 date-time, extended (`2026-07-02T00:00:00Z`) or basic (`20260703T120000Z`): its day. */
-const DATE_TIME = /^(\d{4})-?(\d{2})-?(\d{2})[Tt ]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,9})?)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const DATE_TIME =
+  /^(\d{4})-?(\d{2})-?(\d{2})[Tt ]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,9})?)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const NUMBER = /^-?\d{1,20}(\.\d{1,20})?([eE][+-]?\d{1,3})?$/;
 
 const patterns = new Map<string, RegExp>();
 
 /** The shape of a key of an object: a documented property, a documented pattern, or any key of a map. */
-function fieldShape(shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> }, key: string): Shape | undefined {
+function fieldShape(
+  shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> },
+  key: string,
+): Shape | undefined {
   if (Object.hasOwn(shape.o, key)) return shape.o[key];
   if (shape.k) {
     for (const pattern of Object.keys(shape.k)) {
@@ -75,7 +91,13 @@ function fieldShape(shape: { o: Record<string, Shape>; x?: Shape; k?: Record<str
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Blob) && !(value instanceof Uint8Array);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Blob) &&
+    !(value instanceof Uint8Array)
+  );
 }
 
 function isEmptyObject(value: unknown): boolean {
@@ -83,13 +105,21 @@ function isEmptyObject(value: unknown): boolean {
 }
 
 /** A value coerced to its shape; unknown keys of documented objects are dropped and recorded. */
-export function coerce(value: unknown, shape: Shape, source: Source, field: string, part: 'query' | 'body', t: Tolerances): unknown {
+export function coerce(
+  value: unknown,
+  shape: Shape,
+  source: Source,
+  field: string,
+  part: 'query' | 'body',
+  t: Tolerances,
+): unknown {
   if (shape === 0) return value;
   if (shape === 'b') {
     if (typeof value === 'string') {
       const result = BOOLEANS[value];
       if (result === undefined) return value;
-      if (source === 'json' || (value !== 'true' && value !== 'false')) t.add(part, field, `${JSON.stringify(value)} read as ${result}`);
+      if (source === 'json' || (value !== 'true' && value !== 'false'))
+        t.add(part, field, `${JSON.stringify(value)} read as ${result}`);
       return result;
     }
     if (value === 0 || value === 1) {
@@ -119,7 +149,8 @@ export function coerce(value: unknown, shape: Shape, source: Source, field: stri
       return out;
     }
     // A form or query sends a one-element list as a single value.
-    if (source !== 'json' && value !== undefined && !isObject(value)) return [coerce(value, shape.a, source, field, part, t)];
+    if (source !== 'json' && value !== undefined && !isObject(value))
+      return [coerce(value, shape.a, source, field, part, t)];
     return value;
   }
   if (!isObject(value)) return value;
@@ -147,7 +178,12 @@ export interface RequestInput {
 
 const REPEATS_PATH = 'repeats the path parameter (ignored: the path wins)';
 
-const MEDIA: Record<Source, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data', query: 'the query string' };
+const MEDIA: Record<Source, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+  query: 'the query string',
+};
 
 /**
  * The request as its handler sees it: documented query parameters and body fields only, coerced, with write
@@ -158,8 +194,12 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
   const { shape } = input;
   const write = input.method !== 'GET' && input.method !== 'HEAD';
   const bodyShape = shape.b;
-  const fields = bodyShape !== undefined && bodyShape !== 0 && typeof bodyShape === 'object' && 'o' in bodyShape ? bodyShape : undefined;
-  const acceptsField = (name: string) => bodyShape === 0 || (fields !== undefined && fieldShape(fields, name) !== undefined);
+  const fields =
+    bodyShape !== undefined && bodyShape !== 0 && typeof bodyShape === 'object' && 'o' in bodyShape
+      ? bodyShape
+      : undefined;
+  const acceptsField = (name: string) =>
+    bodyShape === 0 || (fields !== undefined && fieldShape(fields, name) !== undefined);
 
   const query = dict();
   let fromQuery: Record<string, unknown> | undefined;
@@ -178,14 +218,16 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
   let body: unknown = input.body;
   if (isObject(input.body) && input.source) {
     const source = input.source;
-    if (input.documented && MEDIA[source] !== input.documented) t.add('body', '', `sent as ${MEDIA[source]}; the operation documents ${input.documented}`);
+    if (input.documented && MEDIA[source] !== input.documented)
+      t.add('body', '', `sent as ${MEDIA[source]}; the operation documents ${input.documented}`);
     const kept = dict();
     for (const name of Object.keys(input.body)) {
       const value = input.body[name];
       const known = fields ? fieldShape(fields, name) : undefined;
       if (shape.p.includes(name)) t.add('body', name, REPEATS_PATH);
       else if (value === null && shape.z?.includes(name)) t.add('body', name, 'null read as not sent');
-      else if (isEmptyObject(value) && known !== undefined && known !== 0 && typeof known === 'object' && 'o' in known) t.add('body', name, '{} read as not sent');
+      else if (isEmptyObject(value) && known !== undefined && known !== 0 && typeof known === 'object' && 'o' in known)
+        t.add('body', name, '{} read as not sent');
       else if (bodyShape === 0) kept[name] = value;
       else if (known !== undefined) kept[name] = coerce(value, known, source, name, 'body', t);
       else if (write && Object.hasOwn(shape.q, name)) {
@@ -199,7 +241,9 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
     body = undefined;
   }
   if (fromQuery) {
-    const merged = (bodyShape === 0 ? fromQuery : coerce(fromQuery, bodyShape!, 'query', '', 'body', new Tolerances(0))) as Record<string, unknown>;
+    const merged = (
+      bodyShape === 0 ? fromQuery : coerce(fromQuery, bodyShape!, 'query', '', 'body', new Tolerances(0))
+    ) as Record<string, unknown>;
     if (isObject(body)) for (const name of Object.keys(body)) merged[name] = body[name];
     body = merged;
   }
