@@ -340,13 +340,14 @@ function readme(models: OperationModel[]): string {
     m.pathParams.map((p) => `${p}: ${p === 'id' ? "'my-group/my-project'" : '1'}`).join(', ');
   const call = (m: OperationModel) =>
     `api.${m.group}.${m.name}(${m.pathParams.length ? `{ path: { ${path(m)} } }` : ''})`;
+  const iterate = (m: OperationModel) => call(m).replace(/\($/, '').replace(`.${m.name}(`, `.${m.name}.iterate(`);
   return `
 \`\`\`ts
 import { createServiceApi, createServiceClient, isServiceApiError } from '@service-api/client';
 
 const api = createServiceApi({ host: 'https://service.example', auth: { privateToken: 'my-private-token' } });
 ${first ? `const result = await ${call(first)};` : ''}
-${paged ? `for await (const item of ${call(paged).replace(/\($/, '')}`.replace(`.${paged.name}(`, `.${paged.name}.iterate(`) + `) console.log(item);` : ''}
+${paged ? `for await (const item of ${iterate(paged)}) console.log(item);` : ''}
 
 // Low level (openapi-fetch), same options:
 const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' });

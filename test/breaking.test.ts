@@ -153,7 +153,10 @@ const cases: Case[] = [
   ],
   [
     'request-field-added-required',
-    (d) => void ((body(d).properties.note = { type: 'string' }), body(d).required.push('note')),
+    (d) => {
+      body(d).properties.note = { type: 'string' };
+      body(d).required.push('note');
+    },
     ['breaking request-field-added-required'],
   ],
   ['request-field-newly-required', (d) => void body(d).required.push('ref'), ['breaking request-field-newly-required']],
@@ -210,7 +213,10 @@ const cases: Case[] = [
   ],
   [
     'success-response-removed',
-    (d) => void ((post(d).responses['200'] = post(d).responses['201']), delete post(d).responses['201']),
+    (d) => {
+      post(d).responses['200'] = post(d).responses['201'];
+      delete post(d).responses['201'];
+    },
     ['breaking success-response-removed', 'compatible response-added'],
   ],
   ['error-response-removed', (d) => void delete post(d).responses['404'], ['compatible error-response-removed']],

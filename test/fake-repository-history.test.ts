@@ -75,7 +75,7 @@ describe('blame', () => {
       commit: { id: file.last_commit_id, author_name: 'Dev Developer', message: 'Describe the project' },
       lines: ['A public project, documented.'],
     });
-    expect(ranges.flatMap((r) => r.lines).join('\n') + '\n').toBe(Buffer.from(file.content, 'base64').toString());
+    expect(`${ranges.flatMap((r) => r.lines).join('\n')}\n`).toBe(Buffer.from(file.content, 'base64').toString());
     const fileHead = await dev.repository.getFileMetadata.withResponse({ path: README, query: { ref: 'main' } });
     const blameHead = await dev.repository.getFileBlameMetadata.withResponse({ path: README, query: { ref: 'main' } });
     expect(blameHead.headers).toEqual(fileHead.headers);

@@ -237,13 +237,13 @@ describe('repository files', () => {
       }),
     );
     expect(empty.status).toBe(400);
-    const escape = await failure(
+    const outsideRepository = await failure(
       dev.repository.createFile({
         path: { id: PROJECT, file_path: 'docs/../../etc/passwd' },
         body: { branch: 'main', commit_message: 'x', content: 'x' },
       }),
     );
-    expect(escape.status).toBe(400);
+    expect(outsideRepository.status).toBe(400);
 
     await dev.repository.updateFile({
       path: { id: PROJECT, file_path: 'docs/new file.md' },

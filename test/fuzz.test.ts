@@ -101,7 +101,10 @@ function multipartParts(fields: Record<string, unknown>): [string, string | File
   const add = (name: string, value: unknown): void => {
     if (value && typeof value === 'object' && 'data' in value && Buffer.isBuffer((value as FilePart).data))
       parts.push([name, value as FilePart]);
-    else if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
+    else if (Array.isArray(value))
+      value.forEach((item) => {
+        add(`${name}[]`, item);
+      });
     else if (value && typeof value === 'object')
       for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
     else parts.push([name, text(value)]);

@@ -18,7 +18,6 @@ import {
   type Project,
   type ProjectSimple,
   type ServiceApi,
-  type ServiceApiError,
   type ServiceApiErrorOf,
 } from '../generated/client/dist/index.js';
 import type { Handlers, MergeRequest as ServerMergeRequest } from '../generated/server/dist/index.js';
@@ -154,6 +153,7 @@ describe('3. variants chosen by the parameter the call passes (x-variants)', () 
   });
 
   it('no statistics: no statistics field', () => {
+    // biome-ignore lint/complexity/noBannedTypes: `{}` is the options type of a call without options.
     expectTypeOf<Result<typeof groups<{}>>[number]['statistics']>().toEqualTypeOf<undefined>();
   });
 

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: modules generated at test time, typed by the first test, not here.
 /**
  * The generated client and server packages end to end on the fixture document, whose operations have the shapes the
  * jobs domain lacks: multipart uploads, binary downloads, HEAD with X-Service-* headers, JSON bodies on PUT and

@@ -256,7 +256,10 @@ async function proxyCommand(
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -265,9 +268,7 @@ function listening(port: number): Promise<boolean> {
  * `npx service-api-mock --help`, then the command on a free port, timed from its start to its first answer to a real
  * call. `stop()` sends SIGTERM to npx alone and tells whether the port is still held once npx has exited.
  */
-async function mockCommand(
-  project: string,
-): Promise<{
+async function mockCommand(project: string): Promise<{
   help: string;
   api: string;
   jobs: [number, string | undefined];

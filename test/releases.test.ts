@@ -98,7 +98,9 @@ describe('recorded releases', () => {
       tamper();
       const problems = verifyReleases(dir, join(dir, 'SHA256SUMS'));
       expect(problems).toHaveLength(expected.length);
-      expected.forEach((pattern, i) => expect(problems[i]).toMatch(pattern));
+      expected.forEach((pattern, i) => {
+        expect(problems[i]).toMatch(pattern);
+      });
     });
   });
 });
@@ -174,7 +176,9 @@ describe('the gate', () => {
   ] as [string, OpenApiDocument, string, RegExp[]][])('%s', (_name, current, changelog, expected) => {
     const result = gate(input(current, changelog));
     expect(result.failures).toHaveLength(expected.length);
-    expected.forEach((pattern, i) => expect(result.failures[i]).toMatch(pattern));
+    expected.forEach((pattern, i) => {
+      expect(result.failures[i]).toMatch(pattern);
+    });
     expect(result.ok).toBe(expected.length === 0);
   });
 

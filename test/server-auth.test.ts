@@ -58,7 +58,10 @@ describe('authenticate written the natural way never admits an anonymous caller'
       servers.set(
         name,
         await startExampleServer({
-          authenticate: (context) => (calls.push(context.credentials), authenticate(context)),
+          authenticate: (context) => {
+            calls.push(context.credentials);
+            return authenticate(context);
+          },
         }),
       );
   });

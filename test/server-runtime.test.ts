@@ -76,7 +76,7 @@ describe('parsers refuse names that reach a prototype, and build objects that in
     const query = parseQuery('toString=1&hasOwnProperty=2&valueOf=3');
     expect(Object.getPrototypeOf(Object.getPrototypeOf(query))).toBeNull();
     expect(plain(query)).toEqual({ toString: '1', hasOwnProperty: '2', valueOf: '3' });
-    expect(parseQuery('a=1')['toString']).toBeUndefined();
+    expect(parseQuery('a=1').toString).toBeUndefined();
   });
 });
 

@@ -28,9 +28,10 @@ describe('inputsHash', () => {
     ['a file is removed', () => rmSync(join(dir, 'folder', 'a.txt'))],
     [
       'content moves from one file to another',
-      () => (
-        writeFileSync(join(dir, 'folder', 'a.txt'), 'ab'), writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), '')
-      ),
+      () => {
+        writeFileSync(join(dir, 'folder', 'a.txt'), 'ab');
+        writeFileSync(join(dir, 'folder', 'nested', 'b.txt'), '');
+      },
     ],
   ])('changes when %s', async (_case, change) => {
     const before = await inputsHash(stamp);

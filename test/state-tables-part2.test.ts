@@ -64,14 +64,13 @@ function exampleRecords(
       for (const [name, raw] of Object.entries(json.content.examples ?? {})) {
         const value = (resolve(doc, raw) as { value?: unknown }).value;
         const records = Array.isArray(value) ? value : [value];
-        records.forEach(
-          (record, i) =>
-            isObject(record) &&
+        records.forEach((record, i) => {
+          if (isObject(record))
             out.push({
               where: `${entry.operationId} ${status} ${name}${Array.isArray(value) ? `[${i}]` : ''}`,
               record,
-            }),
-        );
+            });
+        });
       }
     }
   }

@@ -105,7 +105,7 @@ describe('fast validators', () => {
   }, 120_000);
 
   it('are what the guards use, and the full validators explain a failure', () => {
-    const record = (doc.components?.examples as Record<string, { value: Record<string, unknown> }>).MergeRequestCreated!
+    const record = (doc.components!.examples as Record<string, { value: Record<string, unknown> }>).MergeRequestCreated!
       .value;
     expect(validators.isMergeRequest(record)).toBe(true);
     expect(validators.isMergeRequest({ ...record, id: 'x' })).toBe(false);

@@ -269,7 +269,9 @@ export function operationMatcher(
       if (!found) continue;
       const params: Record<string, string> = {};
       try {
-        candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+        candidate.names.forEach((name, i) => {
+          params[name] = decodeURIComponent(found[i + 1]!);
+        });
       } catch {
         return undefined;
       }
@@ -312,13 +314,11 @@ export function errorBody(
   total = problems.length,
 ): Record<string, unknown> {
   const reason = REASONS[status] ?? 'Error';
-  const listed = problems
-    .slice(0, max)
-    .map((p) => ({
-      in: p.in,
-      field: shown(p.field),
-      problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem,
-    }));
+  const listed = problems.slice(0, max).map((p) => ({
+    in: p.in,
+    field: shown(p.field),
+    problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem,
+  }));
   const more = Math.max(total, problems.length) - listed.length;
   const text = detail ?? listed.map((p) => p.problem).join('; ');
   const body: Record<string, unknown> = {

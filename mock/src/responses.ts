@@ -129,10 +129,7 @@ export class ResponseRenderer {
     const host = this.exampleHost;
     if (!host) return rendered;
     const replace = (text: string) => text.split(host).join(origin);
-    const body =
-      rendered.body && rendered.body.includes(host)
-        ? Buffer.from(replace(rendered.body.toString('utf8')))
-        : rendered.body;
+    const body = rendered.body?.includes(host) ? Buffer.from(replace(rendered.body.toString('utf8'))) : rendered.body;
     return {
       ...rendered,
       headers: Object.fromEntries(Object.entries(rendered.headers).map(([n, v]) => [n, replace(v)])),

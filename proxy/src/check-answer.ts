@@ -101,7 +101,7 @@ export class BodyMemo {
     if (bytes.length > 64 * 1024) return checkBody(operationId, status, bytes);
     const key = `${operationId} ${status}`;
     const seen = this.last.get(key);
-    if (seen && seen.bytes.equals(bytes)) return seen.found;
+    if (seen?.bytes.equals(bytes)) return seen.found;
     const found = checkBody(operationId, status, bytes);
     if (!seen && this.last.size >= 64) this.last.delete(this.last.keys().next().value!);
     this.last.set(key, { bytes: Buffer.from(bytes), found });

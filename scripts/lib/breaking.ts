@@ -389,7 +389,7 @@ export class Comparison {
     if (before || after) {
       // "any" (no type) removes nothing: string → any widens only.
       const removed = before && after ? [...before].filter((t) => !after.has(t)) : [];
-      const added = after ? [...after].filter((t) => !before || !before.has(t)) : [];
+      const added = after ? [...after].filter((t) => !before?.has(t)) : [];
       const narrowed = removed.length > 0 || (!before && after !== undefined);
       const widened = added.length > 0 || (before !== undefined && !after);
       if (narrowed) this.add('breaking', `${direction}-type-narrowed`, at, `${show(before)} → ${show(after)}`);
@@ -526,7 +526,9 @@ export class Comparison {
     const after = (current[keyword] as unknown[] | undefined) ?? [];
     if (before.length === 0 && after.length === 0) return;
     if (before.length === after.length) {
-      before.forEach((branch, i) => this.compareSchema(direction, `${at} › ${keyword}[${i}]`, branch, after[i]));
+      before.forEach((branch, i) => {
+        this.compareSchema(direction, `${at} › ${keyword}[${i}]`, branch, after[i]);
+      });
       return;
     }
     const request = direction === 'request';

@@ -63,7 +63,10 @@ export function reachableFiles(rootFile: string): Set<string> {
 }
 
 function collectRefs(node: unknown, refs: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((item) => collectRefs(item, refs));
+  if (Array.isArray(node))
+    node.forEach((item) => {
+      collectRefs(item, refs);
+    });
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') refs.push(value);

@@ -165,7 +165,7 @@ export function formatGate(result: GateResult, limit = 25): string {
   lines.push(
     result.baseline && result.baseline !== result.version
       ? `Breaking-change gate: ${result.version} against release ${result.baseline}: ${breaking.length} breaking, ${compatible.length} compatible difference(s)`
-      : `Breaking-change gate: ${result.version}${result.baseline ? ' is released; the document must equal releases/' + result.version : ' (no earlier release)'}`,
+      : `Breaking-change gate: ${result.version}${result.baseline ? ` is released; the document must equal releases/${result.version}` : ' (no earlier release)'}`,
   );
   const byRule = new Map<string, number>();
   for (const d of result.differences)

@@ -19,6 +19,7 @@ export const FAKE_TOKENS: Record<string, string> = {
 export const FAKE_ADMIN_TOKEN = 'admin-token';
 
 /** Calls the fake as its administrator; rejects on anything but 2xx. Resolves to the parsed JSON body, if any. */
+// biome-ignore lint/suspicious/noExplicitAny: setups read the fields of what they created, `(await admin(...)).id`.
 export type AdminCall = (method: string, path: string, body?: unknown) => Promise<any>;
 
 export interface FakeRequest {
@@ -33,6 +34,7 @@ export interface FakeRequest {
   /** The caller's token where the administrator's is not the one (default: `admin-token`). */
   token?: string;
   /** Creates what the request names; resolves to more parameter values (e.g. the id of what it created). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a setup that creates nothing is an `async` function returning nothing.
   setup?: (admin: AdminCall) => Promise<Record<string, unknown> | void>;
 }
 

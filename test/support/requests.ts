@@ -148,7 +148,10 @@ export function formData(fields: Record<string, unknown>, files: ReadonlySet<str
   const form = new FormData();
   const add = (name: string, value: unknown): void => {
     if (files.has(name)) form.append(name, new Blob([String(value)]), name);
-    else if (Array.isArray(value)) value.forEach((item) => add(`${name}[]`, item));
+    else if (Array.isArray(value))
+      value.forEach((item) => {
+        add(`${name}[]`, item);
+      });
     else if (value && typeof value === 'object')
       for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
     else form.append(name, String(value));

@@ -42,15 +42,13 @@ export function validArbitrary(schema: unknown, depth = 0): fc.Arbitrary<unknown
   if (typeof schema !== 'object' || schema === null) return fc.constant('x');
   const s = schema as Schema;
   if (isFileSchema(s))
-    return fc
-      .uint8Array({ maxLength: 64 })
-      .map(
-        (data): FilePart => ({
-          filename: 'upload.bin',
-          type: String(s.contentMediaType ?? 'application/octet-stream'),
-          data: Buffer.from(data),
-        }),
-      );
+    return fc.uint8Array({ maxLength: 64 }).map(
+      (data): FilePart => ({
+        filename: 'upload.bin',
+        type: String(s.contentMediaType ?? 'application/octet-stream'),
+        data: Buffer.from(data),
+      }),
+    );
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
   if (Array.isArray(s.allOf) && !s.properties) return validArbitrary(merged(s.allOf as Schema[]), depth);

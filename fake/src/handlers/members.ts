@@ -45,7 +45,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     members
       .filter((m) => store.user(m.user_id))
       .filter((m) => !filters.user_ids || filters.user_ids.includes(m.user_id))
-      .filter((m) => !filters.skip_users || !filters.skip_users.includes(m.user_id))
+      .filter((m) => !filters.skip_users?.includes(m.user_id))
       .filter((m) => {
         if (!filters.query) return true;
         const user = store.user(m.user_id)!;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import type { FakeGroup, FakeJob, FakeRunner, FakeUser } from '../data.ts';
+import type { FakeGroup, FakeRunner, FakeUser } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, rawQuery, readableProject } from '../common.ts';
 import type { Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupAncestors, readableGroup } from './group-access.ts';

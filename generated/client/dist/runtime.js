@@ -120,7 +120,9 @@ export function toFormData(body) {
         if (value === undefined || value === null)
             return;
         if (Array.isArray(value))
-            value.forEach((item) => add(name, item));
+            value.forEach((item) => {
+                add(name, item);
+            });
         else if (value instanceof Blob)
             form.append(name, value, value.name || name);
         else if (typeof value === 'object')
@@ -161,7 +163,7 @@ function withExtra(documented, extra, part) {
     if (documented instanceof FormData)
         throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
     for (const name of Object.keys(extra)) {
-        if (documented && Object.prototype.hasOwnProperty.call(documented, name))
+        if (documented && Object.hasOwn(documented, name))
             throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
     }
     return { ...documented, ...extra };

@@ -98,7 +98,9 @@ export function operationMatcher(routes) {
                 continue;
             const params = {};
             try {
-                candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1])));
+                candidate.names.forEach((name, i) => {
+                    params[name] = decodeURIComponent(found[i + 1]);
+                });
             }
             catch {
                 return undefined;
@@ -127,9 +129,7 @@ const REASONS = {
 /** The API's error body: `{ message }`, and for a 400 the listed problems (at most `max`) and, when cut, their count. */
 export function errorBody(status, detail, problems = [], max = defaultLimits.errors, total = problems.length) {
     const reason = REASONS[status] ?? 'Error';
-    const listed = problems
-        .slice(0, max)
-        .map((p) => ({
+    const listed = problems.slice(0, max).map((p) => ({
         in: p.in,
         field: shown(p.field),
         problem: p.problem.length > 300 ? `${p.problem.slice(0, 300)}…` : p.problem,

@@ -23,11 +23,15 @@ export function refuseAfterBody(request, reply, status, body, bound) {
     const answer = () => void sendJsonText(reply, status, JSON.stringify(body));
     // `complete`: Node's parser has the whole request; `readableEnded`: the body was read (also without a socket, as
     // Fastify's inject does).
-    if (raw.complete || raw.readableEnded || !hasBody(request.headers))
-        return answer();
+    if (raw.complete || raw.readableEnded || !hasBody(request.headers)) {
+        answer();
+        return;
+    }
     void reply.header('connection', 'close');
-    if (Number(request.headers['content-length']) > bound || raw.destroyed)
-        return answer();
+    if (Number(request.headers['content-length']) > bound || raw.destroyed) {
+        answer();
+        return;
+    }
     let discarded = 0;
     const stop = () => {
         raw.off('data', onData);

@@ -139,7 +139,10 @@ export function assignField(target: Record<string, unknown>, name: string, value
   for (let i = 0; i < segments.length - 1; i++) {
     const segment = segments[i]!;
     const next = segments[i + 1]!;
-    if (next === '' && i === segments.length - 2) return addList(holder, segment, value, part);
+    if (next === '' && i === segments.length - 2) {
+      addList(holder, segment, value, part);
+      return;
+    }
     const existing = holder[segment];
     if (isHash(existing)) holder = existing;
     else if (existing !== undefined) throw plainAndBracketed(segments[0]!, part);

@@ -39,7 +39,7 @@ const PARTS = {
     headers: 'header',
     body: 'body field',
 };
-function unescape(segment) {
+function unescapePointerSegment(segment) {
     return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 /** Where a rule across the query parameters sits in a request schema: `query.allOf[n]`, n >= 1 (see `queryRules`). */
@@ -60,7 +60,7 @@ export function formatRequestErrors(errors, queryRules = []) {
             brokenRules.add(rule);
             return [{ in: 'query', field: '', problem: `query parameters break a rule: ${rule}` }];
         }
-        const [part = '', ...rest] = e.instancePath.split('/').slice(1).map(unescape);
+        const [part = '', ...rest] = e.instancePath.split('/').slice(1).map(unescapePointerSegment);
         const missing = e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : '';
         const path = missing ? [...rest, missing] : rest;
         const where = PARTS[part] ?? 'request';

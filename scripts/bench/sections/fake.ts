@@ -49,7 +49,7 @@ export async function run(options: { rounds: number; durationS: number }): Promi
     const r = ratio(figures, route.name, 'fake', 'Prism CLI');
     goal(name, `${route.name}: fake ≥ 10× Prism CLI (req/s)`, `${r.toFixed(2)}×`, r >= 10);
   }
-  const failures = Object.values(figures.byRoute).reduce((n, byContender) => n + byContender['fake']!.failures, 0);
+  const failures = Object.values(figures.byRoute).reduce((n, byContender) => n + byContender.fake!.failures, 0);
   goal(name, 'fake answers every request with 2xx', `${failures} failed`, failures === 0);
   const samples: number[] = [];
   for (let i = 0; i < options.rounds; i += 1) samples.push(await startUp());

@@ -46,20 +46,20 @@ export async function run(options: { rounds: number; durationS: number }): Promi
       const r = ratio(figures, route.name, 'proxy', 'pass-through');
       const byRound = figures.byRoute[route.name]!;
       // On a loaded machine req/s ratios swing; CPU per request, which bounds throughput once the CPU is the limit, less so.
-      const cpu = spread(byRound['pass-through']!.cpuUs).median / spread(byRound['proxy']!.cpuUs).median;
+      const cpu = spread(byRound['pass-through']!.cpuUs).median / spread(byRound.proxy!.cpuUs).median;
       goal(
         name,
         `${route.name}: proxy ≥ 0.5× a plain pass-through proxy (req/s; CPU/req ratio in brackets)`,
         `${r.toFixed(2)}× (${cpu.toFixed(2)}×)`,
         r >= 0.5,
       );
-      const added = spread(byRound['proxy']!.p99Ms.map((p99, i) => p99 - byRound['pass-through']!.p99Ms[i]!)).median;
+      const added = spread(byRound.proxy!.p99Ms.map((p99, i) => p99 - byRound['pass-through']!.p99Ms[i]!)).median;
       goal(name, `${route.name}: p99 added by the proxy at 10 connections < 5 ms`, `${added.toFixed(1)} ms`, added < 5);
     }
     // The bench's POST answers 409 from the fake after the first (its merge request exists): only the GETs count here.
     const failures = routes
       .filter((route) => route.method === 'GET')
-      .reduce((n, route) => n + figures.byRoute[route.name]!['proxy']!.failures, 0);
+      .reduce((n, route) => n + figures.byRoute[route.name]!.proxy!.failures, 0);
     goal(name, 'the proxy forwards every GET (2xx from the fake)', `${failures} failed`, failures === 0);
     await reportAndMemory(origin);
   } finally {

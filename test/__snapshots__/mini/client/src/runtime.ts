@@ -216,7 +216,10 @@ export function toFormData(body: unknown): FormData {
   const form = new FormData();
   const add = (name: string, value: unknown): void => {
     if (value === undefined || value === null) return;
-    if (Array.isArray(value)) value.forEach((item) => add(name, item));
+    if (Array.isArray(value))
+      value.forEach((item) => {
+        add(name, item);
+      });
     else if (value instanceof Blob) form.append(name, value, (value as { name?: string }).name || name);
     else if (typeof value === 'object') for (const [key, item] of Object.entries(value)) add(`${name}[${key}]`, item);
     else form.append(name, String(value));
@@ -251,7 +254,7 @@ function withExtra(documented: object | undefined, extra: object | undefined, pa
   if (documented instanceof FormData)
     throw new TypeError(`extra.${part} cannot be merged into a FormData: append the fields to it`);
   for (const name of Object.keys(extra)) {
-    if (documented && Object.prototype.hasOwnProperty.call(documented, name))
+    if (documented && Object.hasOwn(documented, name))
       throw new TypeError(`extra.${part}.${name} is also in ${part}: pass it once`);
   }
   return { ...documented, ...extra };

@@ -65,7 +65,7 @@ const PARTS: Record<string, string> = {
   body: 'body field',
 };
 
-function unescape(segment: string): string {
+function unescapePointerSegment(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
@@ -90,7 +90,7 @@ export function formatRequestErrors(
       brokenRules.add(rule);
       return [{ in: 'query', field: '', problem: `query parameters break a rule: ${rule}` }];
     }
-    const [part = '', ...rest] = e.instancePath.split('/').slice(1).map(unescape);
+    const [part = '', ...rest] = e.instancePath.split('/').slice(1).map(unescapePointerSegment);
     const missing = e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : '';
     const path = missing ? [...rest, missing] : rest;
     const where = PARTS[part] ?? 'request';
