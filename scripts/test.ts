@@ -1,6 +1,6 @@
 /**
  * npm test [-- vitest arguments]: check (regenerate and compare generated/, lint), typecheck (tsc), gate (breaking
- * changes) and vitest, started together. None of them reads what another writes, and each alone leaves a core idle
+ * changes), lint (Biome) and vitest, started together. None of them reads what another writes, and each alone leaves a core idle
  * for much of its run (tsc and the gate use one core, check waits on its linters); together they keep both cores busy.
  * Vitest writes to the terminal as it runs; the other steps' output follows it. Every step runs to its end, and
  * `npm test` fails if any of them fails. The summary gives each step's wall and CPU time.

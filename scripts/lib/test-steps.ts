@@ -76,6 +76,16 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
     },
     { name: 'gate', what: 'the breaking-change gate against the latest release', args: tsx('gate.ts') },
     {
+      name: 'lint',
+      what: 'Biome: the formatting and lint rules of biome.jsonc over the hand-written TypeScript and JavaScript; a warning fails too',
+      args: [
+        join(ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'),
+        'ci',
+        '--error-on-warnings',
+        '--colors=off',
+      ],
+    },
+    {
       name: 'vitest',
       what: 'every test file of every tier (vitest.config.ts), and the type tests',
       args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs],

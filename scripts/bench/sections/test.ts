@@ -1,6 +1,6 @@
 /**
  * `npm test`, timed step by step, cold (the caches a fresh clone lacks removed) and warm (run again): wall and CPU time
- * of check, typecheck, gate and vitest, and the whole run.
+ * of check, typecheck, gate, lint and vitest, and the whole run.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -54,7 +54,7 @@ async function once(): Promise<Run | undefined> {
 export async function run(options: { sequential: boolean }): Promise<void> {
   heading(
     'npm test',
-    '`npm test` twice, as CI and then a developer run it (scripts/test.ts starts check, typecheck, gate and vitest\n' +
+    '`npm test` twice, as CI and then a developer run it (scripts/test.ts starts check, typecheck, gate, lint and vitest\n' +
       'together): cold, with what a fresh clone lacks removed first (the stamps of the lint, the regeneration, the whole\n' +
       "HTML reference rendered in Chromium and the fixture packages; the installed consumer project; tsc's build info;\n" +
       "the fake's compiled dist/), then warm, right after, with nothing changed. Each step's wall time\n" +
