@@ -17,7 +17,8 @@ export async function generatePublished(doc: OpenApiDocument): Promise<Generated
   ];
 }
 
-function toJson(value: unknown): string {
+/** A document as the published JSON files hold it (the gate compares what `openapi/` bundles to with generated/). */
+export function toJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 

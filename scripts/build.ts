@@ -11,14 +11,14 @@
  * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
  * succeed. Each step prints its time.
  */
-import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generators } from '../generators/index.ts';
 import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
+import { bundleSource } from './lib/bundle.ts';
 import { checkLayout } from './lib/layout.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
-import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT, WORK_DIR } from './lib/paths.ts';
+import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT } from './lib/paths.ts';
 import { run } from './lib/run.ts';
 import { GENERATED, inputsHash, LINT, recordStamp, stamped } from './lib/stamps.ts';
 
@@ -53,17 +53,7 @@ async function timedHere<T>(work: () => Promise<T>): Promise<[T, string]> {
 
 async function bundle(): Promise<OpenApiDocument> {
   const start = performance.now();
-  await mkdir(WORK_DIR, { recursive: true });
-  const result = await run(BIN('redocly'), [
-    'bundle',
-    SOURCE_ROOT,
-    '--config',
-    join(ROOT, 'redocly.yaml'),
-    '--output',
-    BUNDLE_JSON,
-  ]);
-  if (result.code !== 0) fail('Bundling failed', result.output);
-  const doc = JSON.parse(await readFile(BUNDLE_JSON, 'utf8')) as OpenApiDocument;
+  const doc = await bundleSource().catch((error: Error) => fail('Bundling failed', error.message));
   console.log(
     `[1/4] Bundled openapi/openapi.yaml with Redocly: ${Object.keys(doc.paths).length} paths (${seconds(start)})`,
   );

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
+import { toJson } from '../generators/published.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 import {
   changelogSection,
@@ -15,6 +16,7 @@ import {
   listReleases,
   RELEASES_DIR,
   sha256,
+  staleDocument,
   verifyReleases,
 } from '../scripts/lib/releases.ts';
 
@@ -205,5 +207,29 @@ describe('the gate', () => {
   it('passes on this repository: the current document against its latest release', () => {
     const result = gate(gateInputFromRepository());
     expect(result.failures).toEqual([]);
+  });
+});
+
+describe('a stale generated/ is refused before any verdict', () => {
+  const bundled = {
+    openapi: '3.1.0',
+    info: { title: 'T', version: '0.3.0' },
+    paths: { '/jobs': { get: { operationId: 'jobs/list-jobs', responses: { '200': { description: 'ok' } } } } },
+  } as unknown as OpenApiDocument;
+  const edited = structuredClone(bundled);
+  edited.info.version = '0.3.1';
+  const withoutPath = { ...bundled, paths: {} } as OpenApiDocument;
+
+  it.each([
+    ['generated/ is what openapi/ bundles to', toJson(bundled), undefined],
+    ['openapi/ was edited (info.version) without a build', toJson(edited), /line 5\b/],
+    ['openapi/ gained an operation without a build', toJson(withoutPath), /line 7\b/],
+    ['generated/ was edited by hand (the last newline dropped)', toJson(bundled).trimEnd(), /line 20\b/],
+  ] as [string, string, RegExp | undefined][])('%s', (_name, published, where) => {
+    const stale = staleDocument(bundled, published);
+    if (where) {
+      expect(stale).toMatch(/^generated\/ is stale: .*: run npm run build$/);
+      expect(stale).toMatch(where);
+    } else expect(stale).toBeUndefined();
   });
 });

@@ -5,5 +5,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SOURCE_ROOT = join(ROOT, 'openapi', 'openapi.yaml');
 export const WORK_DIR = join(ROOT, '.tmp');
 export const BUNDLE_JSON = join(WORK_DIR, 'bundle.json');
+/** The gate's own bundle: `npm test` runs the gate beside the check, which writes BUNDLE_JSON. */
+export const GATE_BUNDLE_JSON = join(WORK_DIR, 'gate-bundle.json');
 export const PUBLISHED_JSON = join(ROOT, 'generated', 'openapi', 'openapi.json');
 export const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { toJson } from '../../generators/published.ts';
 import { compareDocuments, type Difference } from './breaking.ts';
 import { ROOT } from './paths.ts';
 
@@ -102,6 +103,20 @@ export function changelogSection(changelog: string, version: string): string | u
   if (start < 0) return undefined;
   const end = lines.findIndex((line, i) => i > start && /^## /.test(line));
   return lines.slice(start, end < 0 ? undefined : end).join('\n');
+}
+
+/**
+ * Why the published document (the text of generated/openapi/openapi.json) is not what `openapi/` bundles to, or
+ * undefined when it is. The gate judges generated/, so it refuses to when generated/ is stale.
+ */
+export function staleDocument(bundled: OpenApiDocument, published: string): string | undefined {
+  const expected = toJson(bundled);
+  if (expected === published) return undefined;
+  const [want, have] = [expected.split('\n'), published.split('\n')];
+  const line = Array.from({ length: Math.max(want.length, have.length) }, (_, i) => i).find(
+    (i) => want[i] !== have[i],
+  )!;
+  return `generated/ is stale: generated/openapi/openapi.json is not what openapi/ bundles to (first difference at line ${line + 1}): run npm run build`;
 }
 
 export interface GateInput {

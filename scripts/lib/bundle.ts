@@ -1,0 +1,26 @@
+/** Bundling `openapi/` into one document with Redocly: the build's first step, and the gate's check that generated/ is current. */
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT } from './paths.ts';
+import { run } from './run.ts';
+
+/**
+ * Bundles `openapi/openapi.yaml` into `output` and returns the document. Callers that may run at the same time
+ * (`npm test` runs the check and the gate together) pass different outputs. Rejects with Redocly's report.
+ */
+export async function bundleSource(output = BUNDLE_JSON): Promise<OpenApiDocument> {
+  mkdirSync(dirname(output), { recursive: true });
+  // Redocly starts before this returns, so the caller's own work runs while it bundles.
+  const result = await run(BIN('redocly'), [
+    'bundle',
+    SOURCE_ROOT,
+    '--config',
+    join(ROOT, 'redocly.yaml'),
+    '--output',
+    output,
+  ]);
+  if (result.code !== 0) throw new Error(result.output);
+  return JSON.parse(await readFile(output, 'utf8')) as OpenApiDocument;
+}
