@@ -17,6 +17,7 @@ const spec: PackageSpec = {
     'Typed client of the Service HTTP API v4: openapi-fetch with generated types, and one typed method per operation',
   // openapi-fetch is 0.x and its types change between minors: the exact version the client was generated against.
   dependencies: { 'openapi-fetch': '0.17.0' },
+  valueExport: 'createServiceApi',
 };
 
 interface ApiKeyScheme {
@@ -356,7 +357,6 @@ const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' }
 - Options: \`host\` (\`/api/v4\` is added) or \`baseUrl\`; \`auth\`: \`{ privateToken }\` (\`PRIVATE-TOKEN\`), \`{ oauthToken }\`
   (Bearer) or \`{ jobToken }\` (\`JOB-TOKEN\`), each a string or an async function; \`sudo\` globally or per call
   (\`{ sudo }\` as the second argument); \`retry: { attempts, maxDelayMs, baseDelayMs, sleep }\`; \`fetch\`.
-- ESM only. \`require()\` of this package works on Node 20.19+ and 22.12+ (which can require ES modules), not before.
 - Every method takes \`{ path, query, headers, body, extra }\` as its operation documents them, resolves to the success
   body (\`Promise<MergeRequest>\`: every component schema and every \`…Input\` is exported by name, from
   \`@service-api/types\`) and rejects with \`ServiceApiError\` (\`status\`, \`body\`, \`operationId\`).

@@ -19,6 +19,7 @@ const spec: PackageSpec = {
     'Server stubs of the Service HTTP API v4: a typed Handlers map and a Fastify adapter that validates requests',
   // The application brings its own Fastify; the adapter registers routes on it.
   peerDependencies: { fastify: '^5.0.0' },
+  valueExport: 'registerServiceApi',
 };
 
 interface Scheme {

@@ -18,6 +18,7 @@ const spec: PackageSpec = {
     'Ajv standalone validators of the Service HTTP API v4: type guards per schema, request and response validation',
   // The standalone code imports Ajv's runtime helpers and ajv-formats' formats, stable within their major versions.
   dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
+  valueExport: 'validateResponse',
 };
 
 export const packageName = spec.name;

@@ -1,0 +1,52 @@
+/**
+ * Every package is ESM only, and says so truthfully: `exports` offers no condition `require()` matches, so it fails on
+ * every Node version `engines` allows, and each README says ESM only, the oldest Node and how CommonJS loads it.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/lib/paths.ts';
+
+interface Manifest {
+  name: string;
+  type?: string;
+  engines?: { node?: string };
+  exports: Record<string, unknown>;
+}
+
+/** Each package folder and what its README shows CommonJS code loading (`import type` for the types-only package). */
+const PACKAGES: [string, RegExp][] = [
+  ['generated/types', /`import type` reads them from ES modules and from CommonJS/],
+  ['generated/validators', /await import\('@service-api\/validators'\)/],
+  ['generated/client', /await import\('@service-api\/client'\)/],
+  ['generated/server', /await import\('@service-api\/server'\)/],
+  ['mock', /await import\('@service-api\/mock'\)/],
+  ['fake', /await import\('@service-api\/fake'\)/],
+  ['proxy', /await import\('@service-api\/proxy'\)/],
+];
+
+describe.each(PACKAGES)('%s is ESM only', (folder, loading) => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as Manifest;
+  const readme = readFileSync(join(ROOT, folder, 'README.md'), 'utf8');
+
+  it('exports only the import and types conditions', () => {
+    expect(manifest.type).toBe('module');
+    expect(Object.keys(manifest.exports['.'] as object).sort()).toEqual(['import', 'types']);
+  });
+
+  it('cannot be required: Node refuses it before reading any file', () => {
+    // A package may require itself by name, through its own exports: what a consumer's require() meets.
+    const require = createRequire(join(ROOT, folder, 'package.json'));
+    expect(() => require(manifest.name)).toThrow(expect.objectContaining({ code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' }));
+  });
+
+  it('its README says ESM only, the oldest Node engines allows and how CommonJS loads it', () => {
+    const oldest = /^>=(\d+)$/.exec(manifest.engines?.node ?? '')?.[1];
+    expect(oldest, 'engines.node is ">=N"').toBeDefined();
+    expect(readme).toContain('ESM only');
+    expect(readme).toMatch(new RegExp(`Node (≥ ${oldest}\\b|${oldest} or later)`));
+    expect(readme).toMatch(loading);
+    expect(readme).not.toMatch(/require\(\)[^.]* works/);
+  });
+});
