@@ -188,6 +188,18 @@ describe('client timeouts', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('stops waiting between retries when the caller aborts', async () => {
+    const server = await serve({ drops: 5 });
+    const api = createServiceApi({ host: server.url, retry: { baseDelayMs: 60_000 } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const error = await failureOf(api.projects.listProjects(undefined, { signal: controller.signal }));
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('answers within a generous timeout and a caller signal, against the fake directly', async () => {
     const { api, retries } = client(fake.url, { timeout: 10_000 });
     const projects = await api.projects.listProjects(undefined, { signal: new AbortController().signal });

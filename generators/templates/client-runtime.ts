@@ -28,8 +28,8 @@ export interface RetryOptions {
    * with equal jitter: half of it fixed, half random, so that clients dropped together do not retry together.
    */
   baseDelayMs?: number;
-  /** How to wait; tests inject a fake. */
-  sleep?: (ms: number) => Promise<void>;
+  /** How to wait; tests inject a fake. `signal` is the call's: the default stops waiting when it aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A number in [0, 1) for the jitter (default `Math.random`); tests inject a fixed one. */
   random?: () => number;
   /** Called before each retry's wait. */
@@ -349,7 +349,18 @@ interface PreparedRequest {
   timeout?: number;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts: the next fetch then rejects with the abort's reason. */
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
+  });
+}
 
 /** Methods that may be repeated after a failure that may have reached the server (RFC 9110 §9.2.2). */
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -437,7 +448,7 @@ export class Transport {
         const delayMs = retryDelay(null, attempt, retry);
         attempt += 1;
         retry.onRetry?.({ attempt, delayMs, reason: error.kind as 'network' | 'timeout', error });
-        await sleep(delayMs);
+        await sleep(delayMs, request.signal);
         continue;
       }
       if (response.status === 301 && manual) {
@@ -462,7 +473,7 @@ export class Transport {
         const delayMs = retryDelay(response.headers.get('retry-after'), attempt, retry);
         attempt += 1;
         retry.onRetry?.({ attempt, delayMs, reason: 'status', status: response.status });
-        await sleep(delayMs);
+        await sleep(delayMs, request.signal);
         continue;
       }
       return response;

@@ -31,8 +31,8 @@ export interface RetryOptions {
      * with equal jitter: half of it fixed, half random, so that clients dropped together do not retry together.
      */
     baseDelayMs?: number;
-    /** How to wait; tests inject a fake. */
-    sleep?: (ms: number) => Promise<void>;
+    /** How to wait; tests inject a fake. `signal` is the call's: the default stops waiting when it aborts. */
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
     /** A number in [0, 1) for the jitter (default `Math.random`); tests inject a fixed one. */
     random?: () => number;
     /** Called before each retry's wait. */

@@ -204,7 +204,18 @@ export function readHeaders(headers, types = {}) {
     }
     return out;
 }
-const defaultSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts: the next fetch then rejects with the abort's reason. */
+function defaultSleep(ms, signal) {
+    return new Promise((resolve) => {
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done);
+    });
+}
 /** Methods that may be repeated after a failure that may have reached the server (RFC 9110 §9.2.2). */
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 /** The signal of one attempt: the caller's, combined with a fresh timeout when there is one. */
@@ -293,7 +304,7 @@ export class Transport {
                 const delayMs = retryDelay(null, attempt, retry);
                 attempt += 1;
                 retry.onRetry?.({ attempt, delayMs, reason: error.kind, error });
-                await sleep(delayMs);
+                await sleep(delayMs, request.signal);
                 continue;
             }
             if (response.status === 301 && manual) {
@@ -314,7 +325,7 @@ export class Transport {
                 const delayMs = retryDelay(response.headers.get('retry-after'), attempt, retry);
                 attempt += 1;
                 retry.onRetry?.({ attempt, delayMs, reason: 'status', status: response.status });
-                await sleep(delayMs);
+                await sleep(delayMs, request.signal);
                 continue;
             }
             return response;
