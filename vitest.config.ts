@@ -19,6 +19,7 @@ export const TIERS = {
     'test/fake-*.test.ts',
     'test/server*.test.ts',
     'test/client.test.ts',
+    'test/client-network.test.ts',
     'test/conformance.test.ts',
     'test/document-rules.test.ts',
     'test/fuzz.test.ts',

@@ -249,7 +249,16 @@ import type { ErrorResponses, ErrorStatus, OperationId, paths } from './types.js
 export type * from './types.js';
 export type * from './operations.js';
 export { ServiceApiError, nextLink, readPagination, retryDelay, serializeQuery } from './runtime.js';
-export type { ApiResponse, CallOptions, Credentials, Pagination, RetryOptions, TokenSource } from './runtime.js';
+export type {
+  ApiResponse,
+  CallOptions,
+  Credentials,
+  Pagination,
+  RetryInfo,
+  RetryOptions,
+  ServiceApiErrorKind,
+  TokenSource,
+} from './runtime.js';
 
 /**
  * The errors an operation documents, one member per status: \`error.status === 409\` narrows \`error.body\` to the
@@ -356,7 +365,8 @@ const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' }
 
 - Options: \`host\` (\`/api/v4\` is added) or \`baseUrl\`; \`auth\`: \`{ privateToken }\` (\`PRIVATE-TOKEN\`), \`{ oauthToken }\`
   (Bearer) or \`{ jobToken }\` (\`JOB-TOKEN\`), each a string or an async function; \`sudo\` globally or per call
-  (\`{ sudo }\` as the second argument); \`retry: { attempts, maxDelayMs, baseDelayMs, sleep }\`; \`fetch\`.
+  (\`{ sudo }\` as the second argument); \`timeout\` (ms per attempt, globally or per call; none by default);
+  \`retry: { attempts, maxDelayMs, baseDelayMs, sleep, random, onRetry }\`; \`fetch\`.
 - Every method takes \`{ path, query, headers, body, extra }\` as its operation documents them, resolves to the success
   body (\`Promise<MergeRequest>\`: every component schema and every \`…Input\` is exported by name, from
   \`@service-api/types\`) and rejects with \`ServiceApiError\` (\`status\`, \`body\`, \`operationId\`).
@@ -368,7 +378,12 @@ const client = createServiceClient({ baseUrl: 'https://service.example/api/v4' }
 - \`extra: { query, body }\` sends parameters the contract does not list (the API grows within v4).
 - Where a parameter chooses the record (\`view: 'simple'\`, \`simple: true\`, \`statistics: true\`), the call's input types
   the result.
-- 429 and 503 are retried (3 attempts, \`Retry-After\` honoured, capped). A 301 (renamed project) is followed on the
+- A refused or dropped connection and a timeout reject with a \`ServiceApiError\` too: \`error.kind\` is \`'http'\`,
+  \`'network'\` or \`'timeout'\` (then \`status\` is 0 and \`cause\` the original error); your own \`signal\`'s abort
+  stays an abort.
+- 429 and 503 are retried (3 attempts, \`Retry-After\` honoured, else backoff with jitter, capped); so are network
+  failures and timeouts of GET, HEAD, PUT, DELETE and OPTIONS, never those of a POST or PATCH (it may have reached the
+  server). \`retry.onRetry\` sees each retry. A stream body is sent once, never retried. A 301 (renamed project) is followed on the
   API's origin by repeating the same method and body. Browsers hide manual redirects: pass \`redirect: 'follow'\`.
 - Paginated operations (\`x-pagination\`) also have \`.pages()\`, \`.iterate()\` and \`.all()\`, which follow
   \`Link: rel="next"\` (offset and keyset) or \`x-next-page\`, up to \`maxPages\` (default 100).

@@ -31,11 +31,20 @@ describe('retryDelay', () => {
     ['garbage', 'soon', 2, 1000],
   ];
   it.each(cases)('%s', (_title, header, retry, want) => {
-    expect(retryDelay(header, retry, {}, NOW)).toBe(want);
+    expect(retryDelay(header, retry, { random: () => 1 }, NOW)).toBe(want);
   });
   it('honours maxDelayMs and baseDelayMs', () => {
     expect(retryDelay('10', 1, { maxDelayMs: 100 }, NOW)).toBe(100);
-    expect(retryDelay(null, 2, { baseDelayMs: 10 }, NOW)).toBe(20);
+    expect(retryDelay(null, 2, { baseDelayMs: 10, random: () => 1 }, NOW)).toBe(20);
+  });
+  const jitter: [string, string | null, number, number, number][] = [
+    ['no header, random 0: half the backoff', null, 2, 0, 500],
+    ['no header, random 0.5: three quarters', null, 2, 0.5, 750],
+    ['capped backoff jitters below the cap', null, 10, 0, 15_000],
+    ['Retry-After is honoured as sent, without jitter', '3', 1, 0, 3000],
+  ];
+  it.each(jitter)('jitter: %s', (_title, header, retry, random, want) => {
+    expect(retryDelay(header, retry, { random: () => random }, NOW)).toBe(want);
   });
 });
 
@@ -170,7 +179,7 @@ describe('Transport', () => {
     const { fetch, calls } = scripted(responses);
     const sleeps: number[] = [];
     const transport = new Transport(
-      { baseUrl: 'https://h/api/v4', fetch, retry: { sleep: async (ms) => void sleeps.push(ms) } },
+      { baseUrl: 'https://h/api/v4', fetch, retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 1 } },
       credentialHeaders,
     );
     const result = await transport.call(op, { path: { id: 1, iid: 2 }, body: { squash: true } }).then(
@@ -291,5 +300,106 @@ describe('Transport', () => {
       operationId: 'merge-requests/merge',
       message: 'merge-requests/merge answered 404: 404 Project Not Found',
     });
+  });
+});
+
+describe('Transport on network failures', () => {
+  const fails = (error: unknown) => () => {
+    throw error;
+  };
+  const dropped = fails(new TypeError('fetch failed', { cause: new Error('other side closed') }));
+  const timedOut = fails(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  const post: OperationDescriptor = { ...op, id: 'merge-requests/create', method: 'POST', path: '/projects/{id}' };
+  const get: OperationDescriptor = { ...op, id: 'jobs/get', method: 'GET', path: '/projects/{id}', body: undefined };
+  const cases: [string, OperationDescriptor, (() => Response)[], number | string, string[]][] = [
+    ['GET after two drops', get, [dropped, dropped, json(200, {})], 200, ['network', 'network']],
+    ['GET after a timeout', get, [timedOut, json(200, {})], 200, ['timeout']],
+    ['GET dropped three times gives up', get, [dropped, dropped, dropped], 'network', ['network', 'network']],
+    ['PUT after a drop (idempotent)', op, [dropped, json(200, {})], 200, ['network']],
+    ['POST after a drop is not retried', post, [dropped, json(200, {})], 'network', []],
+    ['POST after a timeout is not retried', post, [timedOut, json(200, {})], 'timeout', []],
+    ['POST on 503 is retried (not processed)', post, [json(503, {}), json(201, {})], 200, ['status']],
+  ];
+  it.each(cases)('%s', async (_title, operation, responses, want, wantReasons) => {
+    const { fetch, calls } = scripted(responses);
+    const reasons: string[] = [];
+    const transport = new Transport(
+      {
+        baseUrl: 'https://h/api/v4',
+        fetch,
+        retry: { sleep: async () => {}, onRetry: (info) => void reasons.push(info.reason) },
+      },
+      credentialHeaders,
+    );
+    const result = await transport.call(operation, { path: { id: 1, iid: 2 } }).then(
+      () => 200,
+      (e: unknown) => (e instanceof ServiceApiError ? e.kind : e),
+    );
+    expect(result).toBe(want);
+    expect(reasons).toEqual(wantReasons);
+    expect(calls.length).toBe(wantReasons.length + 1);
+  });
+
+  it('reports each retry with its attempt, wait, status or error', async () => {
+    const { fetch } = scripted([json(429, {}, { 'retry-after': '2' }), dropped, json(200, {})]);
+    const seen: unknown[] = [];
+    const transport = new Transport(
+      {
+        baseUrl: 'https://h/api/v4',
+        fetch,
+        retry: { sleep: async () => {}, random: () => 0, onRetry: (info) => void seen.push(info) },
+      },
+      credentialHeaders,
+    );
+    await transport.call(get, { path: { id: 1 } });
+    expect(seen).toEqual([
+      { attempt: 2, delayMs: 2000, reason: 'status', status: 429 },
+      { attempt: 3, delayMs: 500, reason: 'network', error: expect.any(ServiceApiError) },
+    ]);
+  });
+
+  it('keeps the cause, names the URL and uses status 0', async () => {
+    const cause = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    const { fetch } = scripted([fails(cause)]);
+    const error = await new Transport({ baseUrl: 'https://h/api/v4', fetch, retry: { attempts: 1 } }, credentialHeaders)
+      .call(get, { path: { id: 1 } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceApiError);
+    expect(error).toMatchObject({
+      kind: 'network',
+      status: 0,
+      cause,
+      url: 'https://h/api/v4/projects/1',
+      message: 'jobs/get failed: fetch failed (connect ECONNREFUSED 127.0.0.1:9)',
+    });
+  });
+
+  it('sends a stream body once: no retry, not even on 503', async () => {
+    const upload: OperationDescriptor = { ...op, method: 'PUT', body: 'binary' };
+    const { fetch, calls } = scripted([json(503, {}), json(200, {})]);
+    const transport = new Transport(
+      { baseUrl: 'https://h/api/v4', fetch, retry: { sleep: async () => {} } },
+      credentialHeaders,
+    );
+    const body = new ReadableStream({ start: (controller) => controller.close() });
+    await expect(transport.call(upload, { path: { id: 1, iid: 2 }, body })).rejects.toMatchObject({ status: 503 });
+    expect(calls.length).toBe(1);
+  });
+
+  it('gives no signal when there is no timeout and no caller signal, and the caller signal as it is', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      signals.push(init.signal ?? undefined);
+      return json(200, {})();
+    }) as unknown as typeof globalThis.fetch;
+    const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
+    const caller = new AbortController().signal;
+    await transport.call(get, { path: { id: 1 } });
+    await transport.call(get, { path: { id: 1 } }, { signal: caller });
+    await transport.call(get, { path: { id: 1 } }, { signal: caller, timeout: 1000 });
+    expect(signals[0]).toBeUndefined();
+    expect(signals[1]).toBe(caller);
+    expect(signals[2]).toBeInstanceOf(AbortSignal);
+    expect(signals[2]).not.toBe(caller);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The hand-written runtime of the generated client: URLs, query forms, credentials, retries on 429/503, the 301 of a
+ * The hand-written runtime of the generated client: URLs, query forms, credentials, timeouts, retries (429/503, and
+ * network failures and timeouts of idempotent requests), the 301 of a
  * renamed project, pagination, files and typed errors. generators/client.ts copies it into the package as
  * `src/runtime.ts`. It runs in Node >= 20 and in browsers: only web platform APIs (fetch, Headers, FormData, Blob),
  * no Node modules.
@@ -22,10 +23,31 @@ export interface RetryOptions {
   attempts?: number;
   /** Upper bound of one wait, whatever `Retry-After` says (default 30 000 ms). */
   maxDelayMs?: number;
-  /** Wait before the first retry when the response has no usable `Retry-After`; doubled each retry (default 500 ms). */
+  /**
+   * Wait before the first retry when the response has no usable `Retry-After`; doubled each retry (default 500 ms),
+   * with equal jitter: half of it fixed, half random, so that clients dropped together do not retry together.
+   */
   baseDelayMs?: number;
-  /** How to wait; tests inject a fake. */
-  sleep?: (ms: number) => Promise<void>;
+  /** How to wait; tests inject a fake. `signal` is the call's: the default stops waiting when it aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** A number in [0, 1) for the jitter (default `Math.random`); tests inject a fixed one. */
+  random?: () => number;
+  /** Called before each retry's wait. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** Why and when a request is retried. */
+export interface RetryInfo {
+  /** The attempt about to be made: 2 for the first retry. */
+  attempt: number;
+  /** The wait before it. */
+  delayMs: number;
+  /** `status`: a 429 or 503; `network`: the connection failed or dropped; `timeout`: the attempt timed out. */
+  reason: 'status' | 'network' | 'timeout';
+  /** The status, for `reason: 'status'`. */
+  status?: number;
+  /** The failure, for `network` and `timeout`. */
+  error?: ServiceApiError;
 }
 
 export interface RuntimeOptions {
@@ -38,6 +60,13 @@ export interface RuntimeOptions {
   headers?: Record<string, string>;
   fetch?: typeof fetch;
   retry?: RetryOptions;
+  /**
+   * Milliseconds one attempt may take, reading the response body included (a stream too), before it fails with a
+   * `ServiceApiError` of `kind: 'timeout'`; a call's `timeout` wins. Default: none, as `fetch` has none, because
+   * archives, exports and long lists legitimately take minutes; Node's fetch still gives up on a server that sends
+   * no headers for 300 s.
+   */
+  timeout?: number;
   /**
    * `manual` (default): a 301 with `Location` on the API's origin is followed by repeating the same method and body
    * (Part 1 §7 rule 3). Browsers hide manual redirects (an opaque response): pass `follow` there, which lets the
@@ -70,7 +99,10 @@ export interface CallOptions {
   /** Act as this user for this call only. */
   sudo?: string | number;
   headers?: Record<string, string>;
+  /** Aborting rejects with the signal's reason, as `fetch` does; an abort is never retried. */
   signal?: AbortSignal;
+  /** Milliseconds each attempt of this call may take (see `RuntimeOptions.timeout`). */
+  timeout?: number;
 }
 
 /** The input of a call, as generated per operation: path, query and header parameters, the body, and `extra`. */
@@ -107,9 +139,13 @@ export interface ApiResponse<Data, DocumentedHeaders = Record<string, never>> {
   url: string;
 }
 
+/** `http`: a response outside 2xx; `network`: no response (refused, reset, DNS …); `timeout`: `timeout` ran out. */
+export type ServiceApiErrorKind = 'http' | 'network' | 'timeout';
+
 /**
- * A response outside 2xx. `isServiceApiError(error, operationId)` narrows it to the union of the operation's
- * documented errors, so that `error.status === 409` narrows `error.body`.
+ * A response outside 2xx (`kind: 'http'`), or a call that got no response (`kind: 'network'` or `'timeout'`, with
+ * `status` 0 and the original error as `cause`). `isServiceApiError(error, operationId)` narrows it to the union of
+ * the operation's documented errors, so that `error.status === 409` narrows `error.body`.
  */
 export class ServiceApiError<
   Body = unknown,
@@ -117,6 +153,7 @@ export class ServiceApiError<
   Operation extends string = string,
 > extends Error {
   readonly name = 'ServiceApiError';
+  readonly kind: ServiceApiErrorKind;
   constructor(
     readonly operationId: Operation,
     readonly status: Status,
@@ -125,9 +162,33 @@ export class ServiceApiError<
     readonly url: string,
     /** Whether the operation documents this status (and so its body). */
     readonly documented = false,
+    failure?: { kind: 'network' | 'timeout'; cause: unknown },
   ) {
-    super(`${operationId} answered ${status}${messageOf(body)}`);
+    super(
+      failure
+        ? `${operationId} ${failure.kind === 'timeout' ? 'timed out' : 'failed'}: ${causeText(failure.cause)}`
+        : `${operationId} answered ${status}${messageOf(body)}`,
+      failure && { cause: failure.cause },
+    );
+    this.kind = failure?.kind ?? 'http';
   }
+}
+
+/** A network failure or timeout of a call to `url`, as a `ServiceApiError` with `status` 0. */
+function failureError(
+  operationId: string,
+  url: string,
+  kind: 'network' | 'timeout',
+  cause: unknown,
+): ServiceApiError<undefined, 0> {
+  return new ServiceApiError(operationId, 0, undefined, new Headers(), url, false, { kind, cause });
+}
+
+/** `fetch failed (connect ECONNREFUSED 127.0.0.1:9)`: Node's fetch puts the reason in `cause`. */
+function causeText(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner = cause.cause instanceof Error ? cause.cause.message : undefined;
+  return inner ? `${cause.message} (${inner})` : cause.message;
 }
 
 function messageOf(body: unknown): string {
@@ -140,7 +201,10 @@ function messageOf(body: unknown): string {
   return '';
 }
 
-/** Milliseconds to wait before retry number `retry` (1-based): `Retry-After` seconds or HTTP-date, else backoff; capped. */
+/**
+ * Milliseconds to wait before retry number `retry` (1-based): `Retry-After` seconds or HTTP-date, else exponential
+ * backoff with equal jitter (between half and all of `baseDelayMs * 2 ** (retry - 1)`); capped at `maxDelayMs`.
+ */
 export function retryDelay(
   retryAfter: string | null,
   retry: number,
@@ -148,15 +212,15 @@ export function retryDelay(
   now = Date.now(),
 ): number {
   const max = options.maxDelayMs ?? 30_000;
-  const base = options.baseDelayMs ?? 500;
-  let delay = base * 2 ** (retry - 1);
+  const backoff = Math.min((options.baseDelayMs ?? 500) * 2 ** (retry - 1), max);
+  let delay = backoff / 2 + (backoff / 2) * (options.random ?? Math.random)();
   const value = retryAfter?.trim();
   if (value && /^\d+$/.test(value)) delay = Number(value) * 1000;
   else if (value) {
     const date = Date.parse(value);
     if (!Number.isNaN(date)) delay = Math.max(0, date - now);
   }
-  return Math.min(Math.max(0, delay), max);
+  return Math.round(Math.min(Math.max(0, delay), max));
 }
 
 /** The URL of `rel="next"` in a `Link` header, if any. */
@@ -281,9 +345,51 @@ interface PreparedRequest {
   headers: Headers;
   body?: BodyInit;
   signal?: AbortSignal;
+  /** Milliseconds per attempt. */
+  timeout?: number;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts: the next fetch then rejects with the abort's reason. */
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
+  });
+}
+
+/** Methods that may be repeated after a failure that may have reached the server (RFC 9110 §9.2.2). */
+const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** The signal of one attempt: the caller's, combined with a fresh timeout when there is one. */
+function attemptSignal(signal: AbortSignal | undefined, timeout: number | undefined): AbortSignal | undefined {
+  if (timeout === undefined) return signal;
+  const timer = AbortSignal.timeout(timeout);
+  return signal ? AbortSignal.any([signal, timer]) : timer;
+}
+
+/**
+ * What a failed fetch or body read becomes: the caller's abort is rethrown as it is; a timeout or a network failure
+ * becomes a `ServiceApiError` of that kind, the original error as its `cause`.
+ */
+function toFailure(error: unknown, request: PreparedRequest, operationId: string): unknown {
+  if (error instanceof ServiceApiError || request.signal?.aborted) return error;
+  const timedOut = (error as { name?: unknown } | null)?.name === 'TimeoutError';
+  return failureError(operationId, request.url, timedOut ? 'timeout' : 'network', error);
+}
+
+/** Reads a response body; a dropped connection or timeout on the way is a `ServiceApiError` too. */
+async function readBody<T>(read: Promise<T>, request: PreparedRequest, operationId: string): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    throw toFailure(error, request, operationId);
+  }
+}
 
 /** The request pipeline shared by the typed methods and the low-level openapi-fetch client. */
 export class Transport {
@@ -315,22 +421,36 @@ export class Transport {
     if (who !== undefined && !headers.has('Sudo')) headers.set('Sudo', String(who));
   }
 
-  /** Sends a request: retries 429 and 503 (bounded, honouring `Retry-After`) and follows a 301 on the same origin. */
+  /**
+   * Sends a request: retries 429 and 503 (bounded, honouring `Retry-After`), and network failures and timeouts of
+   * idempotent methods; follows a 301 on the same origin. A stream body cannot be sent twice: never retried.
+   */
   async send(request: PreparedRequest, operationId = 'request'): Promise<Response> {
     const retry = this.options.retry ?? {};
-    const attempts = Math.max(1, retry.attempts ?? 3);
+    const attempts = request.body instanceof ReadableStream ? 1 : Math.max(1, retry.attempts ?? 3);
     const sleep = retry.sleep ?? defaultSleep;
     const manual = (this.options.redirect ?? 'manual') === 'manual';
     let url = request.url;
     let redirects = 0;
     for (let attempt = 1; ; ) {
-      const response = await this.fetchImpl(url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: request.signal,
-        redirect: manual ? 'manual' : 'follow',
-      });
+      let response: Response;
+      try {
+        response = await this.fetchImpl(url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          signal: attemptSignal(request.signal, request.timeout),
+          redirect: manual ? 'manual' : 'follow',
+        });
+      } catch (thrown) {
+        const error = toFailure(thrown, { ...request, url }, operationId);
+        if (!(error instanceof ServiceApiError) || attempt >= attempts || !idempotent.has(request.method)) throw error;
+        const delayMs = retryDelay(null, attempt, retry);
+        attempt += 1;
+        retry.onRetry?.({ attempt, delayMs, reason: error.kind as 'network' | 'timeout', error });
+        await sleep(delayMs, request.signal);
+        continue;
+      }
       if (response.status === 301 && manual) {
         const location = response.headers.get('location');
         if (!location) return response;
@@ -350,8 +470,10 @@ export class Transport {
       }
       if ((response.status === 429 || response.status === 503) && attempt < attempts) {
         await response.body?.cancel();
-        await sleep(retryDelay(response.headers.get('retry-after'), attempt, retry));
+        const delayMs = retryDelay(response.headers.get('retry-after'), attempt, retry);
         attempt += 1;
+        retry.onRetry?.({ attempt, delayMs, reason: 'status', status: response.status });
+        await sleep(delayMs, request.signal);
         continue;
       }
       return response;
@@ -363,7 +485,8 @@ export class Transport {
     const headers = new Headers(input.headers);
     await this.authorize(headers);
     const body = input.body === null ? undefined : await input.arrayBuffer();
-    return this.send({ url: input.url, method: input.method, headers, body, signal: input.signal });
+    const { timeout } = this.options;
+    return this.send({ url: input.url, method: input.method, headers, body, signal: input.signal, timeout });
   };
 
   /** Builds the request of a typed call. */
@@ -395,7 +518,14 @@ export class Transport {
       const search = serializeQuery(withExtra(input?.query, input?.extra?.query, 'query'), op.query);
       url = `${this.baseUrl}${fillPath(op.path, input?.path)}${search ? `?${search}` : ''}`;
     }
-    return { url, method: op.method, headers, body, signal: options?.signal };
+    return {
+      url,
+      method: op.method,
+      headers,
+      body,
+      signal: options?.signal,
+      timeout: options?.timeout ?? this.options.timeout,
+    };
   }
 
   /** A typed call: the success body (JSON, a file, or the headers of a HEAD), or a `ServiceApiError`. */
@@ -422,8 +552,9 @@ export class Transport {
     if (op.response === 'headers') {
       await response.body?.cancel();
       data = headers;
-    } else if (op.response === 'binary') data = options?.as === 'stream' ? response.body : await response.blob();
-    else data = await readJson(response);
+    } else if (op.response === 'binary')
+      data = options?.as === 'stream' ? response.body : await readBody(response.blob(), request, op.id);
+    else data = await readBody(readJson(response), request, op.id);
     return {
       data,
       status: response.status,
@@ -445,7 +576,7 @@ export class Transport {
     for (let page = 1; page <= maxPages; page += 1) {
       const response = await this.send(request, op.id);
       if (!response.ok) throw await this.error(op, response);
-      const items = await readJson(response);
+      const items = await readBody(readJson(response), request, op.id);
       yield Array.isArray(items) ? items : [];
       const next = page < maxPages ? nextUrl(response, request.url) : undefined;
       if (!next) return;

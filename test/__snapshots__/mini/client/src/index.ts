@@ -7,7 +7,16 @@ import type { ErrorResponses, ErrorStatus, OperationId, paths } from './types.js
 export type * from './types.js';
 export type * from './operations.js';
 export { ServiceApiError, nextLink, readPagination, retryDelay, serializeQuery } from './runtime.js';
-export type { ApiResponse, CallOptions, Credentials, Pagination, RetryOptions, TokenSource } from './runtime.js';
+export type {
+  ApiResponse,
+  CallOptions,
+  Credentials,
+  Pagination,
+  RetryInfo,
+  RetryOptions,
+  ServiceApiErrorKind,
+  TokenSource,
+} from './runtime.js';
 
 /**
  * The errors an operation documents, one member per status: `error.status === 409` narrows `error.body` to the
