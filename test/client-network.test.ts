@@ -54,7 +54,8 @@ async function flaky(options: { drops?: number; slow?: number; delayMs?: number;
       .writeHead(forwarded.status, { 'content-type': forwarded.headers.get('content-type') ?? 'text/plain' })
       .end(Buffer.from(await forwarded.arrayBuffer()));
   };
-  const server = createServer((request, response) => void answer(request, response));
+  // A client that timed out or gave up aborts the request it no longer waits for: nothing is left to answer.
+  const server = createServer((request, response) => void answer(request, response).catch(() => response.destroy()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
