@@ -114,7 +114,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AccessLogEntry, AuthenticateContext, Credential, MatchedOperation, RouteDescriptor, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type * from './types.js';
-export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, essence, extractCredentials, fastifyPath, formFields, InputError, normalizeInput, operationMatcher, parseForm, parseQuery, serviceApiServerOptions, Tolerances } from './runtime.js';
+export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, essence, extractCredentials, fastifyPath, formFields, InputError, normalizeInput, operationMatcher, parseBody, parseForm, parseJsonBody, parseQuery, serviceApiServerOptions, sourceOf, Tolerances } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 
 export const specVersion = ${JSON.stringify(doc.info.version)};

@@ -10,10 +10,11 @@ import { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE, refuseAfterBody, sendJsonText
 import { corsHeaders, preflightHeaders } from './server-cors.js';
 import { bytes, essence, hasBody, InputError, parseCookies, parseQuery, shown } from './server-input.js';
 import { responseJson } from './server-json.js';
-import { registerBodyParsers, tooBig } from './server-parsers.js';
-import { normalizeInput, Tolerances, type InputShape, type Source, type Tolerated } from './server-tolerance.js';
+import { registerBodyParsers, sourceOf, tooBig } from './server-parsers.js';
+import { normalizeInput, Tolerances, type InputShape, type Tolerated } from './server-tolerance.js';
 
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
+export { parseBody, parseJsonBody, sourceOf } from './server-parsers.js';
 export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export {
   coerce,
@@ -369,17 +370,6 @@ function clientErrorHandler(error: Error & { code?: string }, socket: import('no
   socket.end(
     `HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
-}
-
-const SOURCES: Record<string, Source> = {
-  'application/json': 'json',
-  'application/x-www-form-urlencoded': 'form',
-  'multipart/form-data': 'multipart',
-};
-
-function sourceOf(contentType: string | undefined): Source | undefined {
-  const type = essence(contentType);
-  return SOURCES[type] ?? (/^application\/[\w.+-]+\+json$/.test(type) ? 'json' : undefined);
 }
 
 interface RequestState {

@@ -20,11 +20,12 @@ import {
   InputError,
   operationMatcher,
   parseQuery,
+  sourceOf,
   routes,
   type MatchedOperation,
 } from '@service-api/server';
 import { BodyMemo, checkHead, checksBody, decoded } from './check-answer.ts';
-import { bodySource, checkRequest } from './check-request.ts';
+import { checkRequest } from './check-request.ts';
 import { loadAnswers, type AnswersByOperation } from './contract.ts';
 import { Report, type Disagreement, type ReportJson, type ReportLimits } from './report.ts';
 import { rateLimitedLog } from './log.ts';
@@ -110,7 +111,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       throw error;
     }
     const type = essence(request.headers['content-type']);
-    const bodyLimit = bodySource(type) === 'multipart' ? limits.multipartBody : limits.jsonBody;
+    const bodyLimit = sourceOf(type) === 'multipart' ? limits.multipartBody : limits.jsonBody;
     if (Number(request.headers['content-length']) > bodyLimit)
       return refuse(request, response, 413, `the body is larger than ${bodyLimit} bytes`);
     const operation = operationKey(method, path, matched);

@@ -5,7 +5,7 @@ import { type AccessLogEntry, type AuthenticateContext, type RouteDescriptor, ty
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AccessLogEntry, AuthenticateContext, Credential, MatchedOperation, RouteDescriptor, ServiceApiLimits, ToleranceReport, Tolerated } from './runtime.js';
 export type * from './types.js';
-export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, essence, extractCredentials, fastifyPath, formFields, InputError, normalizeInput, operationMatcher, parseForm, parseQuery, serviceApiServerOptions, Tolerances } from './runtime.js';
+export { defaultLimits, DISCARD_BYTES, DISCARD_FACTOR, errorBody, essence, extractCredentials, fastifyPath, formFields, InputError, normalizeInput, operationMatcher, parseBody, parseForm, parseJsonBody, parseQuery, serviceApiServerOptions, sourceOf, Tolerances } from './runtime.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 export declare const specVersion = "0.5.0";
 export declare const apiPrefix = "/api/v4";

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { type InputShape, type Tolerated } from './server-tolerance.js';
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
+export { parseBody, parseJsonBody, sourceOf } from './server-parsers.js';
 export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances, type InputShape, type Shape, type Source, type Tolerated, } from './server-tolerance.js';
 /** Where a security scheme carries its credential. */

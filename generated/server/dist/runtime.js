@@ -10,9 +10,10 @@ import { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE, refuseAfterBody, sendJsonText
 import { corsHeaders, preflightHeaders } from './server-cors.js';
 import { bytes, essence, hasBody, InputError, parseCookies, parseQuery, shown } from './server-input.js';
 import { responseJson } from './server-json.js';
-import { registerBodyParsers, tooBig } from './server-parsers.js';
+import { registerBodyParsers, sourceOf, tooBig } from './server-parsers.js';
 import { normalizeInput, Tolerances } from './server-tolerance.js';
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './server-answer.js';
+export { parseBody, parseJsonBody, sourceOf } from './server-parsers.js';
 export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './server-input.js';
 export { coerce, normalizeInput, Tolerances, } from './server-tolerance.js';
 export const defaultLimits = {
@@ -175,15 +176,6 @@ function clientErrorHandler(error, socket) {
         ? errorBody(400, 'the request is malformed')
         : { message: `${status} ${status === 431 ? REASONS[431] : 'Request Timeout'}` });
     socket.end(`HTTP/1.1 ${status} ${status === 431 ? REASONS[431] : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-}
-const SOURCES = {
-    'application/json': 'json',
-    'application/x-www-form-urlencoded': 'form',
-    'multipart/form-data': 'multipart',
-};
-function sourceOf(contentType) {
-    const type = essence(contentType);
-    return SOURCES[type] ?? (/^application\/[\w.+-]+\+json$/.test(type) ? 'json' : undefined);
 }
 /** The largest body an operation reads, and the file whose documented maximum a larger one breaks. */
 function bodyLimitOf(route, limits) {

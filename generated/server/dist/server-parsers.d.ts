@@ -6,12 +6,25 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError } from './server-input.js';
+import type { Source } from './server-tolerance.js';
 export interface ParserLimits {
     bodyFields: number;
     jsonValues: number;
 }
 /** The message of a multipart file above its documented maximum, as the API words it. */
 export declare function tooBig(field: string, max: number): InputError;
+/** How a body of this `Content-Type` is read (JSON also as `application/*+json`); undefined: not at all (415). */
+export declare function sourceOf(contentType: string | undefined): Source | undefined;
+/**
+ * A JSON body: refused (400) when it is not JSON, names `__proto__` or `constructor.prototype`, or holds more than
+ * `maxValues` values (validation costs time per value). An empty text is no body.
+ */
+export declare function parseJsonBody(text: string, maxValues: number): unknown;
+/**
+ * A request body from its bytes, read as the server's parsers read it (for tools that see raw requests, such as a
+ * proxy): JSON, a form or multipart by `Content-Type`; an empty body is no body; another media type is a 415.
+ */
+export declare function parseBody(contentType: string | undefined, body: Uint8Array, limits: ParserLimits, files?: Record<string, number | null>): Promise<unknown>;
 /**
  * Replaces the scope's parsers. `filesOf` gives the documented maximum of each multipart file of the request's
  * operation. Media types other than JSON, forms and multipart are refused (415) before their body is read, unless the
