@@ -120,7 +120,7 @@ export function fakeIds(blob: string): CallIds {
 export const fakeTokens: Record<string, string> = {
   'runners/create-user-runner': 'runner-creator-token',
   ...Object.fromEntries(
-    ['get-migration', 'list-migration-entities', 'get-migration-entity'].map((id) => [
+    ['get-migration', 'list-migration-entities', 'get-migration-entity', 'get-entity-failures'].map((id) => [
       `bulk-imports/${id}`,
       'developer-token',
     ]),

@@ -6,7 +6,9 @@
 import Fastify, { type HTTPMethods } from 'fastify';
 import { apiPrefix, fastifyPath, routes, serviceApiServerOptions } from '../../generated/server/dist/index.js';
 import { createFake, type FakeOptions } from '../../fake/src/index.ts';
-import type { CallIds } from './gitbeaker-calls.ts';
+import { fakeTokens } from './gitbeaker-calls.ts';
+
+export { fakeIds } from './gitbeaker-calls.ts';
 
 const router = Fastify(serviceApiServerOptions({ logger: false }));
 for (const route of routes) {
@@ -31,53 +33,9 @@ export async function reached(lines: string[]): Promise<string[]> {
   return operations;
 }
 
-/** The tokens of the fake's default data set that an operation needs (default: its administrator's). */
-const fakeTokens: Record<string, string> = {
-  // Runner creation takes a token with the create_runner scope (the group owner's); migration 1 is Dev's, read by its owner.
-  'runners/create-user-runner': 'runner-creator-token',
-  ...Object.fromEntries(
-    ['get-migration', 'list-migration-entities', 'get-migration-entity', 'get-entity-failures'].map((id) => [
-      `bulk-imports/${id}`,
-      'developer-token',
-    ]),
-  ),
-};
-
+/** The token of the fake's default data set that an operation needs (default: its administrator's). */
 export function fakeToken(operationId: string): string {
   return fakeTokens[operationId] ?? 'admin-token';
-}
-
-/** The records of the fake's default data set that the calls name (`readmeBlob`: see `LoggedFake`). */
-export function fakeIds(readmeBlob: string): CallIds {
-  return {
-    project: 'my-group/my-project',
-    numericProject: 1,
-    namespace: 'my-group',
-    namespacePath: 'my-group',
-    pipeline: 11,
-    bridgePipeline: 12,
-    job: 101,
-    migration: 1,
-    entity: 2,
-    file: 'README.md',
-    blob: readmeBlob,
-    branch: 'feature/login',
-    user: 4,
-    impersonationToken: 1,
-    twoFactorUser: 3,
-    group: 1,
-    hook: 1,
-    sharingGroup: 2,
-    sharedGroup: 1,
-    badge: 1,
-    groupMember: 2,
-    projectMember: 3,
-    runner: 3,
-    integration: 'chat-notifications',
-    mergeRequest: 1,
-    deletedMergeRequest: 2,
-    approvalRule: 1,
-  };
 }
 
 export interface LoggedFake {
