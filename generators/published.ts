@@ -1,5 +1,5 @@
 import YAML from 'yaml';
-import { hashBanner } from './lib/banner.ts';
+import { documentBanner } from './lib/banner.ts';
 import { dereference } from './lib/dereference.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
@@ -10,9 +10,9 @@ export const folder = 'generated/openapi';
 export async function generatePublished(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const dereferenced = dereference(doc);
   return [
-    { path: `${folder}/openapi.yaml`, contents: hashBanner(doc, 'published') + toYaml(doc) },
+    { path: `${folder}/openapi.yaml`, contents: documentBanner(doc, 'published') + toYaml(doc) },
     { path: `${folder}/openapi.json`, contents: toJson(doc) },
-    { path: `${folder}/openapi.dereferenced.yaml`, contents: hashBanner(doc, 'published') + toYaml(dereferenced) },
+    { path: `${folder}/openapi.dereferenced.yaml`, contents: documentBanner(doc, 'published') + toYaml(dereferenced) },
     { path: `${folder}/openapi.dereferenced.json`, contents: toJson(dereferenced) },
   ];
 }

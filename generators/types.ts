@@ -1,23 +1,16 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { slashBanner } from './lib/banner.ts';
-import { compilePackage } from './lib/compile.ts';
+import { compileContractPackage, contractModule, type ContractPackage } from './lib/package.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import { isFileSchema } from './lib/json-schema.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
+import { operationModels } from './lib/model.ts';
 import { patternPropertiesType } from './lib/pattern-keys.ts';
-import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
-import { template } from './lib/templates.ts';
 
-export const folder = 'generated/types';
 export const typesPackageName = '@service-api/types';
-
-const spec: PackageSpec = {
-  folder,
-  name: typesPackageName,
-  description:
-    'TypeScript types of the Service HTTP API v4: every path, operation and component schema by name (types only, no code)',
-};
+export const typesPackage: ContractPackage = { name: typesPackageName, id: 'types' };
+export const folder = `generated/${typesPackage.id}`;
 
 /** Names the operation helpers of `operation-types.ts` export: a component schema must not take one of them. */
 const helperNames = [
@@ -33,6 +26,8 @@ const helperNames = [
   'Sent',
   'QueryValue',
   'ExtraParameters',
+  'AnonymousOperationId',
+  'ContractVersion',
 ];
 
 const sources = new WeakMap<OpenApiDocument, Promise<string>>();
@@ -68,70 +63,44 @@ async function openapiSource(doc: OpenApiDocument): Promise<string> {
   return astToString(ast);
 }
 
-/** The dependency on the types package of the same version, for the packages that re-export it. */
-export function typesDependency(doc: OpenApiDocument): Record<string, string> {
-  return { [typesPackageName]: doc.info.version };
-}
-
-/** The `src/types.ts` of a package that uses the types package: it re-exports every type from it. */
-export function typesModule(banner: string): string {
-  return `${banner}export type * from '${typesPackageName}';\n`;
-}
-
-const compiled = new WeakMap<OpenApiDocument, Promise<GeneratedFile[]>>();
-
-/** The types package (`@service-api/types`): sources, compiled `dist/`, package.json and README. */
-export function generateTypes(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  let files = compiled.get(doc);
-  if (!files) {
-    files = typesPackage(doc);
-    compiled.set(doc, files);
-  }
-  return files;
-}
-
-async function typesPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+/**
+ * The generated sources of `@service-api/types`: openapi-typescript's types of the document, the operations callable
+ * without credentials and the contract version. Its hand-written `src/` adds the operation helper types.
+ */
+export async function generateTypes(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'types');
   const clash = Object.keys(doc.components?.schemas ?? {}).find((name) => helperNames.includes(name));
   if (clash)
     throw new Error(
       `Component schema ${clash} would clash with the operation helper type of that name in ${typesPackageName}`,
     );
-  const sources: GeneratedFile[] = [
-    { path: `${folder}/src/schema.ts`, contents: banner + (await typesSource(doc)) },
-    { path: `${folder}/src/operation-types.ts`, contents: banner + (await template('operation-types.ts')) },
-    {
-      path: `${folder}/src/index.ts`,
-      contents: `${banner}export type * from './schema.js';\nexport type * from './operation-types.js';\n`,
-    },
-  ];
+  const anonymous = operationModels(doc)
+    .filter((m) => !m.authenticated)
+    .map((m) => JSON.stringify(m.operationId));
   return [
-    packageJson(doc, spec),
-    packageReadme(doc, spec, 'types', README),
-    ...sources,
-    ...compilePackage(sources, banner),
+    { path: `${folder}/schema.ts`, contents: banner + (await typesSource(doc)) },
+    {
+      path: `${folder}/anonymous.ts`,
+      contents: `${banner}/** Operations that allow anonymous access: a server's handlers may get no principal. */\nexport type AnonymousOperationId = ${anonymous.join(' | ') || 'never'};\n`,
+    },
+    { path: `${folder}/contract.ts`, contents: banner + contractModule(doc, 'type') },
   ];
+}
+
+const compiled = new WeakMap<OpenApiDocument, GeneratedFile[]>();
+
+/** The compiled `dist/` of the types package: its `src/` and the generated sources, checked and compiled together. */
+export function buildTypes(doc: OpenApiDocument, generated: GeneratedFile[]): GeneratedFile[] {
+  let files = compiled.get(doc);
+  if (!files) {
+    files = compileContractPackage(typesPackage, generated);
+    compiled.set(doc, files);
+  }
+  return files;
 }
 
 /** The `.d.ts` files of the types package, for the compiler of a package that depends on it. */
 export async function typesDeclarations(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  return (await generateTypes(doc)).filter((f) => f.path.endsWith('.d.ts') || f.path.endsWith('package.json'));
+  const dist = buildTypes(doc, await generateTypes(doc));
+  return dist.filter((f) => f.path.endsWith('.d.ts'));
 }
-
-const README = `
-\`\`\`ts
-import type { MergeRequest, Job, paths, operations, components, Input, Success, ErrorBodyOf } from '${typesPackageName}';
-
-function title(mr: MergeRequest): string {
-  return mr.title;
-}
-type ListJobsQuery = Input<'jobs/list-project-jobs'>['query'];
-\`\`\`
-
-- One type alias per component schema, by its name (\`MergeRequest\`, \`Job\`), plus openapi-typescript's \`paths\`,
-  \`operations\` and \`components\`.
-- Per operationId: \`Input<K>\` (\`{ path, query, headers, body }\`), \`Success<K>\`, \`ErrorBodyOf<K>\`, \`ErrorStatus<K>\`,
-  \`ErrorResponses<K>\` (error body by status) and \`Item<K>\` (one item of a list).
-- Types only: the package has no code. \`@service-api/client\`, \`@service-api/server\` and \`@service-api/validators\`
-  depend on it and re-export everything, so one copy of the types is installed and parsed.
-`;

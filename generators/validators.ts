@@ -1,97 +1,81 @@
 import { slashBanner } from './lib/banner.ts';
-import { compilePackage } from './lib/compile.ts';
+import { basename } from 'node:path';
 import type { GeneratedFile } from './lib/files.ts';
 import { operationModels } from './lib/model.ts';
 import { pascalCase } from './lib/naming.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
-import { packageJson, packageReadme, type PackageSpec } from './lib/package.ts';
-import { template } from './lib/templates.ts';
-import { typesDeclarations, typesDependency, typesModule, typesPackageName } from './types.ts';
+import { compileContractPackage, contractModule, packageDir, type ContractPackage } from './lib/package.ts';
+import { typesDeclarations, typesPackageName } from './types.ts';
 import { buildValidators, type ValidatorIndex } from './lib/ajv.ts';
 
-export const folder = 'generated/validators';
+export const validatorsPackage: ContractPackage = { name: '@service-api/validators', id: 'validators' };
+export const folder = `generated/${validatorsPackage.id}`;
 
-const spec: PackageSpec = {
-  folder,
-  name: '@service-api/validators',
-  description:
-    'Ajv standalone validators of the Service HTTP API v4: type guards per schema, request and response validation',
-  // The standalone code imports Ajv's runtime helpers and ajv-formats' formats, stable within their major versions.
-  dependencies: { ajv: '^8.20.0', 'ajv-formats': '^3.0.1' },
-  valueExport: 'validateResponse',
-};
+const built = new WeakMap<OpenApiDocument, ReturnType<typeof buildValidators>>();
 
-export const packageName = spec.name;
-
-/** The last package built for each document, for the server package to compile against without building it again. */
-const built = new WeakMap<OpenApiDocument, Promise<GeneratedFile[]>>();
+/** Ajv's standalone code for the document, built once per document (the sources and the build both read it). */
+function ajvCode(doc: OpenApiDocument): ReturnType<typeof buildValidators> {
+  let code = built.get(doc);
+  if (!code) {
+    code = buildValidators(doc);
+    built.set(doc, code);
+  }
+  return code;
+}
 
 /**
- * The validators package: Ajv standalone code (no schema compilation at run time) for every component schema,
- * every operation's request and every JSON response, with typed guards and lookups by operationId and status.
+ * The generated sources of `@service-api/validators`: the validator tables and guards of the document (`index.ts`),
+ * the declarations of Ajv's standalone modules and the contract version. Its hand-written `src/` formats Ajv's errors.
+ * Ajv's standalone code itself (no schema compilation at run time) is JavaScript, written to `dist/` by the build.
  */
-export function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  const files = buildPackage(doc);
-  built.set(doc, files);
+export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  const banner = slashBanner(doc, 'validators');
+  const code = ajvCode(doc);
+  return [
+    { path: `${folder}/contract.ts`, contents: banner + contractModule(doc, 'const') },
+    { path: `${folder}/fast.d.ts`, contents: banner + code.declarations('fast') },
+    { path: `${folder}/index.ts`, contents: banner + indexModule(doc, code.index) },
+    { path: `${folder}/requests.d.ts`, contents: banner + code.declarations('requests') },
+    { path: `${folder}/standalone.d.ts`, contents: banner + code.declarations('schemas') },
+  ];
+}
+
+const compiled = new WeakMap<OpenApiDocument, Promise<GeneratedFile[]>>();
+
+/**
+ * The compiled `dist/` of the validators: the hand-written `src/` and the generated sources compiled together, and
+ * Ajv's standalone modules with their declarations.
+ */
+export function buildValidatorsPackage(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
+  let files = compiled.get(doc);
+  if (!files) {
+    files = compileValidators(doc, generated);
+    compiled.set(doc, files);
+  }
   return files;
 }
 
-/**
- * What a package that depends on this one needs to compile against it: its package.json and declarations, placed
- * under `<folder>/node_modules/@service-api/validators/` where the compiler's module resolution finds them.
- */
-export async function validatorsDeclarationsFor(doc: OpenApiDocument, dependent: string): Promise<GeneratedFile[]> {
-  // In the build the validators generator has just run on this document: reuse its output (one compilation).
-  const files = await (built.get(doc) ?? generateValidators(doc));
-  return files
-    .filter(
-      (f) => f.path === `${folder}/package.json` || (f.path.startsWith(`${folder}/dist/`) && f.path.endsWith('.d.ts')),
-    )
-    .map((f) => ({ ...f, path: f.path.replace(folder, `${dependent}/node_modules/${spec.name}`) }));
-}
-
-async function buildPackage(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  const banner = slashBanner(doc, 'validators');
-  const parts = await validatorParts(doc, folder, banner, 'index');
-  const sources = [{ path: `${folder}/src/types.ts`, contents: typesModule(banner) }, ...parts.sources];
+async function compileValidators(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
+  const code = ajvCode(doc);
+  const dist = `${packageDir(validatorsPackage)}/dist`;
+  const declarations = generated
+    .filter((f) => f.path.endsWith('.d.ts'))
+    .map((f) => ({ ...f, path: `${dist}/${basename(f.path)}` }));
   return [
-    packageJson(doc, { ...spec, dependencies: { ...spec.dependencies, ...typesDependency(doc) } }),
-    packageReadme(doc, spec, 'validators', readme(parts.index)),
-    ...sources,
-    ...compilePackage(sources, banner, {
-      declarations: parts.declarations,
+    ...compileContractPackage(validatorsPackage, generated, {
       packages: { [typesPackageName]: await typesDeclarations(doc) },
     }),
-    ...parts.dist,
+    ...declarations,
+    { path: `${dist}/standalone.js`, contents: code.schemasCode },
+    { path: `${dist}/fast.js`, contents: code.fastCode },
+    { path: `${dist}/requests.js`, contents: code.requestsCode },
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-/**
- * The validators of a package (this one, or another that embeds them): `src/<module>.ts` and `src/validation.ts`
- * to compile, the `.d.ts` of the standalone modules for the compiler, and the files to write as they are: those `.d.ts`
- * in `src/` and, in `dist/`, the standalone `.js` with its `.d.ts`.
- * The sources import `./types.js`, which the package provides.
- */
-export async function validatorParts(doc: OpenApiDocument, folder: string, banner: string, module: string) {
-  const built = buildValidators(doc);
-  const sources: GeneratedFile[] = [
-    { path: `${folder}/src/validation.ts`, contents: banner + (await template('validators-runtime.ts')) },
-    { path: `${folder}/src/formats.ts`, contents: banner + (await template('validators-formats.ts')) },
-    { path: `${folder}/src/${module}.ts`, contents: banner + indexModule(doc, built.index) },
-  ];
-  const declarations = [
-    { path: `${folder}/src/standalone.d.ts`, contents: banner + built.declarations('schemas') },
-    { path: `${folder}/src/fast.d.ts`, contents: banner + built.declarations('fast') },
-    { path: `${folder}/src/requests.d.ts`, contents: banner + built.declarations('requests') },
-  ];
-  const dist = [
-    ...declarations,
-    { path: `${folder}/dist/standalone.js`, contents: banner + built.schemasCode },
-    { path: `${folder}/dist/fast.js`, contents: banner + built.fastCode },
-    { path: `${folder}/dist/requests.js`, contents: banner + built.requestsCode },
-    ...declarations.map((d) => ({ ...d, path: d.path.replace('/src/', '/dist/') })),
-  ];
-  return { index: built.index, sources, declarations, dist };
+/** The `.d.ts` files of the validators package, for the compiler of a package that depends on it. */
+export async function validatorsDeclarations(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  const dist = await buildValidatorsPackage(doc, await generateValidators(doc));
+  return dist.filter((f) => f.path.endsWith('.d.ts'));
 }
 
 function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
@@ -116,7 +100,7 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';`,
     `export type * from './types.js';`,
     ``,
-    `export const specVersion = ${q(doc.info.version)};`,
+    `export { contractVersion } from './contract.js';`,
     ``,
     `type Schemas = components['schemas'];`,
     `export type SchemaName = ${
@@ -247,21 +231,4 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ``,
   ];
   return lines.join('\n');
-}
-
-function readme(index: ValidatorIndex): string {
-  const schema = Object.keys(index.schemas)[0] ?? 'Job';
-  const op = Object.keys(index.responses)[0] ?? 'jobs/list-project-jobs';
-  return `
-\`\`\`ts
-import { is${pascalCase(schema)}, validateRequest, validateResponse, validateSchema } from '@service-api/validators';
-
-if (is${pascalCase(schema)}(value)) { /* value is typed */ }
-const { valid, errors } = validateResponse(${JSON.stringify(op)}, 200, body); // errors: ['/0/id must be integer']
-const request = validateRequest(${JSON.stringify(op)}, { params, query, headers, body }); // strings coerced, errors name the field
-\`\`\`
-
-The validators are Ajv standalone code: nothing is compiled at run time. They need \`ajv\` and \`ajv-formats\`
-(runtime helpers only) and run in Node >= 20 and in browsers (through a bundler).
-`;
 }

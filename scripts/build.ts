@@ -93,16 +93,28 @@ async function lint(hash: string): Promise<() => void> {
     );
 }
 
-/** Every generator's files, in memory, with the time each took. */
-async function generate(
-  doc: OpenApiDocument,
-): Promise<{ name: string; folder: string; files: GeneratedFile[]; time: string }[]> {
-  const out = [];
+interface Output {
+  name: string;
+  folder: string;
+  files: GeneratedFile[];
+  time: string;
+  /** A package's compiled dist/, from its src/ and the generated files. */
+  build?: { folder: string; files: GeneratedFile[]; time: string };
+}
+
+/** Every generator's files and every package's dist/, in memory, with the time each took. */
+async function generate(doc: OpenApiDocument): Promise<Output[]> {
+  const out: Output[] = [];
   for (const generator of generators) {
-    const [files, time] = await timedHere(() =>
-      generator.generate(doc).catch((error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`)),
-    );
-    out.push({ name: generator.name, folder: generator.folder, files, time });
+    const failed = (error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`);
+    const [files, time] = await timedHere(() => generator.generate(doc).catch(failed));
+    const { build } = generator;
+    const output: Output = { name: generator.name, folder: generator.folder, files, time };
+    if (build) {
+      const [built, buildTime] = await timedHere(() => build.files(doc, files).catch(failed));
+      output.build = { folder: build.folder, files: built, time: buildTime };
+    }
+    out.push(output);
   }
   return out;
 }
@@ -150,6 +162,14 @@ if (check && drifted.length > 0) {
   fail(
     'generated/ is out of date with openapi/ and generators/: run `npm run build` and commit the result',
     drifted.join('\n'),
+  );
+}
+// The packages' dist/ is built output (not committed): written in a check too, once generated/ is known current.
+for (const { name, build } of outputs) {
+  if (!build) continue;
+  await writeOutput(build.folder, build.files);
+  console.log(
+    `      ${name.padEnd(10)} ${String(build.files.length).padStart(3)} file(s) in ${build.folder.padEnd(20)} ${build.time} (compiled)`,
   );
 }
 // generated/ is now what the generators make of the inputs: a later `npm test` with the same files may skip regenerating.

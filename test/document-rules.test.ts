@@ -5,7 +5,7 @@
  * state-table rules written as `if`/`then` in schemas by the generated validators.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateResponse, validateRequest, type RequestOperationId } from '../generated/validators/dist/index.js';
+import { validateResponse, validateRequest, type RequestOperationId } from '@service-api/validators';
 import { resolve } from '../generators/lib/document.ts';
 import { publishedDocument } from './support/documents.ts';
 import { startExampleServer, type ExampleServer } from './support/example-server.ts';

@@ -17,13 +17,13 @@ interface Manifest {
 
 /** Each package folder and what its README shows CommonJS code loading (`import type` for the types-only package). */
 const PACKAGES: [string, RegExp][] = [
-  ['generated/types', /`import type` reads them from ES modules and from CommonJS/],
-  ['generated/validators', /await import\('@service-api\/validators'\)/],
-  ['generated/client', /await import\('@service-api\/client'\)/],
-  ['generated/server', /await import\('@service-api\/server'\)/],
-  ['mock', /await import\('@service-api\/mock'\)/],
-  ['fake', /await import\('@service-api\/fake'\)/],
-  ['proxy', /await import\('@service-api\/proxy'\)/],
+  ['packages/types', /`import type` reads them from ES modules and from CommonJS/],
+  ['packages/validators', /await import\('@service-api\/validators'\)/],
+  ['packages/client', /await import\('@service-api\/client'\)/],
+  ['packages/server', /await import\('@service-api\/server'\)/],
+  ['packages/mock', /await import\('@service-api\/mock'\)/],
+  ['packages/fake', /await import\('@service-api\/fake'\)/],
+  ['packages/proxy', /await import\('@service-api\/proxy'\)/],
 ];
 
 describe.each(PACKAGES)('%s is ESM only', (folder, loading) => {

@@ -46,10 +46,9 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
     'npm',
     [
       'pack',
-      ...['types', 'client', 'server', 'validators'].map((name) => join(ROOT, 'generated', name)),
-      join(ROOT, 'fake'),
-      join(ROOT, 'mock'),
-      join(ROOT, 'proxy'),
+      ...['types', 'client', 'server', 'validators', 'fake', 'mock', 'proxy'].map((name) =>
+        join(ROOT, 'packages', name),
+      ),
       '--pack-destination',
       tarballs,
       '--silent',

@@ -1,9 +1,6 @@
 /** The generated types of `patternProperties` keys: template-literal index signatures beside documented properties. */
 import { describe, expectTypeOf, it } from 'vitest';
-import type {
-  MonitoringIntegrationSettingsRequest,
-  UpdateApplicationSettingsRequest,
-} from '../generated/types/src/index.ts';
+import type { MonitoringIntegrationSettingsRequest, UpdateApplicationSettingsRequest } from '@service-api/types';
 
 describe('generated types', () => {
   it('keep documented properties of another type next to pattern keys (no `never`)', () => {

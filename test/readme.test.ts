@@ -46,14 +46,9 @@ describe('README.md', () => {
   });
 
   it("links to the changelog, the maintainers' guide, docs/, every package README and the HTML reference", () => {
-    const packages = [
-      'mock',
-      'fake',
-      'generated/client',
-      'generated/server',
-      'generated/validators',
-      'generated/types',
-    ].map((p) => `${p}/README.md`);
+    const packages = ['mock', 'fake', 'proxy', 'client', 'server', 'validators', 'types'].map(
+      (p) => `packages/${p}/README.md`,
+    );
     const expected = [
       'CHANGELOG.md',
       'CONTRIBUTING.md',
@@ -62,7 +57,6 @@ describe('README.md', () => {
       'docs/pipeline.md',
       'docs/performance.md',
       'generated/openapi/reference.html',
-      'proxy/README.md',
       ...packages,
     ];
     expect(expected.filter((target) => !links(readme).includes(target))).toEqual([]);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,20 +23,50 @@ import {
 const readJson = (path: string) =>
   JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version?: string; info?: { version: string } };
 
-describe('one version everywhere', () => {
-  it('the root package.json, info.version, the three packages and the banners agree', () => {
-    const version = readJson('generated/openapi/openapi.json').info!.version;
-    expect(readJson('package.json').version).toBe(version);
-    for (const name of ['client', 'server', 'validators'])
-      expect(readJson(`generated/${name}/package.json`).version, name).toBe(version);
+describe('versions', () => {
+  const contract = readJson('generated/openapi/openapi.json').info!.version;
+  const packages = readdirSync(join(ROOT, 'packages')).map((name) => ({
+    name,
+    manifest: readJson(`packages/${name}/package.json`) as unknown as Manifest,
+  }));
+
+  it('the contract version is info.version, and the root package.json carries it', () => {
+    expect(readJson('package.json').version).toBe(contract);
     expect(readFileSync(join(ROOT, 'generated/openapi/openapi.yaml'), 'utf8').split('\n', 1)[0]).toContain(
-      `spec version ${version}.`,
-    );
-    expect(readFileSync(join(ROOT, 'generated/openapi/reference.html'), 'utf8').split('\n', 1)[0]).toContain(
-      `spec version ${version}.`,
+      `spec version ${contract}.`,
     );
   });
+
+  it.each(packages)(
+    'package $name records the contract version it is built from and has its own semver',
+    ({ manifest }) => {
+      expect(manifest.contractVersion).toBe(contract);
+      expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    },
+  );
+
+  it.each(packages)('package $name depends on the current version of each of our packages it uses', ({ manifest }) => {
+    for (const [dependency, range] of Object.entries(manifest.dependencies ?? {}).filter(([d]) =>
+      d.startsWith('@service-api/'),
+    ))
+      expect(range, dependency).toBe(packages.find((p) => p.manifest.name === dependency)!.manifest.version);
+  });
+
+  it('no generated source names a version in its banner: a new contract version changes only what it changes', () => {
+    for (const name of ['types', 'validators', 'client', 'server'])
+      for (const file of readdirSync(join(ROOT, 'generated', name)))
+        expect(readFileSync(join(ROOT, 'generated', name, file), 'utf8').split('\n', 1)[0], file).not.toMatch(
+          /version/,
+        );
+  });
 });
+
+interface Manifest {
+  name: string;
+  version: string;
+  contractVersion?: string;
+  dependencies?: Record<string, string>;
+}
 
 describe('recorded releases', () => {
   it('are intact: every file recorded in releases/SHA256SUMS with the hash it was released with', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateSchema } from '../generated/validators/dist/index.js';
+import { validateSchema } from '@service-api/validators';
 import { listOperations, listResponses } from '../generators/lib/document.ts';
 import { publishedDocument } from './support/documents.ts';
 import { loadResponseFixtures } from './support/response-fixtures.ts';

@@ -1,9 +1,9 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { validateResponse, validateSchema } from '../generated/validators/dist/index.js';
+import { validateResponse, validateSchema } from '@service-api/validators';
 import { listOperations, listResponses, resolve } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
-import type { MergeRequest, Project, ProjectSimple } from '../generated/types/src/index.ts';
+import type { MergeRequest, Project, ProjectSimple } from '@service-api/types';
 import { publishedDocument } from './support/documents.ts';
 
 /**

@@ -19,8 +19,14 @@ function globRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const testFiles = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
-  .map((file) => relative(ROOT, join(ROOT, 'test', file)))
+/** The test files of the repository (`test/`) and of each package (`packages/<name>/test/`). */
+const testFolders = ['test', ...readdirSync(join(ROOT, 'packages')).map((name) => `packages/${name}/test`)];
+const testFiles = testFolders
+  .flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((file) =>
+      relative(ROOT, join(ROOT, folder, file)),
+    ),
+  )
   .filter(
     (file) =>
       file.endsWith('.test.ts') && !file.startsWith('test/fixtures/') && !file.startsWith('test/__snapshots__/'),
@@ -38,8 +44,8 @@ const NOT_UNIT =
 
 describe('test tiers', () => {
   it('globRegExp reads the patterns of vitest.config.ts', () => {
-    expect(globRegExp('test/fake-*.test.ts').test('test/fake-tree.test.ts')).toBe(true);
-    expect(globRegExp('test/fake-*.test.ts').test('test/hostile/fake-x.test.ts')).toBe(false);
+    expect(globRegExp('packages/fake/test/*.test.ts').test('packages/fake/test/tree.test.ts')).toBe(true);
+    expect(globRegExp('packages/fake/test/*.test.ts').test('packages/fake/test/a/tree.test.ts')).toBe(false);
     expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/python-gitlab.test.ts')).toBe(true);
     expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/a/b.test.ts')).toBe(true);
   });

@@ -1,6 +1,6 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { formats } from '../templates/validators-formats.ts';
+import { formats } from '../../packages/validators/src/formats.ts';
 import { listOperations, listResponses, resolve } from './document.ts';
 import { isFileSchema, toJsonSchema } from './json-schema.ts';
 import { identifier } from './naming.ts';

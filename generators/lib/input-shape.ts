@@ -3,8 +3,8 @@ import { isFileSchema } from './json-schema.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 
 // The runtime's own declarations: what the generator emits is what the server package reads.
-export type { InputShape, Shape } from '../templates/server-tolerance.ts';
-import type { InputShape, Shape } from '../templates/server-tolerance.ts';
+export type { InputShape, Shape } from '../../packages/server/src/tolerance.ts';
+import type { InputShape, Shape } from '../../packages/server/src/tolerance.ts';
 
 const MAX_DEPTH = 6;
 

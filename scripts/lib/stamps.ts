@@ -41,8 +41,8 @@ export const LINT: Stamp = {
 };
 
 /**
- * Everything that decides whether generated/ is what the generators make of the document: the description, the
- * generators and their templates, the build script, the locked versions of the tools they call (Redocly,
+ * Everything that decides whether generated/ and the packages' dist/ are what the build makes of the document: the
+ * description, the generators, the packages' hand-written sources, the build script, the locked versions of the tools they call (Redocly,
  * openapi-typescript, Ajv, TypeScript) and generated/ itself.
  */
 export const GENERATED: Stamp = {
@@ -55,6 +55,9 @@ export const GENERATED: Stamp = {
     'scripts/lib/output.ts',
     'package-lock.json',
     'generated',
+    // The packages built from the document: their hand-written src/ and the dist/ the build wrote (a dist/ removed or
+    // changed since is built again).
+    ...['types', 'validators', 'client', 'server'].flatMap((name) => [`packages/${name}/src`, `packages/${name}/dist`]),
   ],
 };
 

@@ -8,10 +8,10 @@
  */
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix, fastifyPath, routes } from '../../generated/server/dist/index.js';
+import { apiPrefix, fastifyPath, routes } from '@service-api/server';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
-import { createFake } from '../../fake/src/index.ts';
+import { createFake } from '../../packages/fake/src/index.ts';
 import { fakeIds, fakeTokens, gitbeakerCalls, mockIds, type CallIds } from './gitbeaker-calls.ts';
 
 /** The operation of each Fastify route of the server package (`GET /api/v4/projects/:id/jobs`). */

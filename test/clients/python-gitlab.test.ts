@@ -10,7 +10,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultData } from '../../fake/src/index.ts';
+import { defaultData } from '../../packages/fake/src/index.ts';
 import { listOperations } from '../../generators/lib/document.ts';
 import { publishedDocument } from '../support/documents.ts';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';

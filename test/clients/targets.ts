@@ -4,8 +4,8 @@
  * request it answered.
  */
 import Fastify, { type HTTPMethods } from 'fastify';
-import { apiPrefix, fastifyPath, routes, serviceApiServerOptions } from '../../generated/server/dist/index.js';
-import { createFake, type FakeOptions } from '../../fake/src/index.ts';
+import { apiPrefix, fastifyPath, routes, serviceApiServerOptions } from '@service-api/server';
+import { createFake, type FakeOptions } from '../../packages/fake/src/index.ts';
 import { fakeTokens } from './gitbeaker-calls.ts';
 
 export { fakeIds } from './gitbeaker-calls.ts';

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { registerServiceApi, serviceApiServerOptions } from '../../generated/server/dist/index.js';
+import { registerServiceApi, serviceApiServerOptions } from '@service-api/server';
 import { exampleHandlers, startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { hostileCases, requestSemanticsCases, TOKEN } from './cases.ts';
 import { expectJsonType, sendCase } from './send.ts';

@@ -13,7 +13,7 @@ import {
   type ResponseEntry,
 } from '../../generators/lib/document.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
-import { validateResponse } from '../../generated/validators/dist/index.js';
+import { validateResponse } from '@service-api/validators';
 import {
   buildRequest,
   credentialsFor,

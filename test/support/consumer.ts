@@ -9,7 +9,7 @@ import {
   createServiceApi,
   createServiceClient,
   isServiceApiError,
-  specVersion,
+  contractVersion,
   type CreateMergeRequestInput,
   type Item,
   type Job,
@@ -23,7 +23,7 @@ import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/t
 import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
 
 const MOCK = process.env.SERVICE_API_MOCK ?? 'http://127.0.0.1:4010/api/v4';
-const report: Record<string, unknown> = { specVersion };
+const report: Record<string, unknown> = { contractVersion };
 
 // Client against the mock: typed methods, typed errors and the low-level client.
 const api = createServiceApi({ baseUrl: MOCK, auth: { privateToken: async () => 'token' }, retry: { attempts: 1 } });

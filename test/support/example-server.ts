@@ -8,7 +8,7 @@ import {
   serviceApiServerOptions,
   type Handlers,
   type ServiceApiOptions,
-} from '../../generated/server/dist/index.js';
+} from '@service-api/server';
 import { listOperations, resolve, successStatus } from '../../generators/lib/document.ts';
 import type { OpenApiDocument, Reference } from '../../generators/lib/openapi.ts';
 import { publishedDocument } from './documents.ts';

@@ -1,12 +1,7 @@
 /** The stateful fake for a test file: started once, reset before each test, called through the generated client. */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import {
-  createServiceApi,
-  isServiceApiError,
-  type ServiceApi,
-  type ServiceClientOptions,
-} from '../../generated/client/dist/index.js';
-import { startFake, type FakeData, type FakeOptions, type RunningFake } from '../../fake/src/index.ts';
+import { createServiceApi, isServiceApiError, type ServiceApi, type ServiceClientOptions } from '@service-api/client';
+import { startFake, type FakeData, type FakeOptions, type RunningFake } from '../../packages/fake/src/index.ts';
 
 export type { ServiceApi };
 

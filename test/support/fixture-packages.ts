@@ -13,37 +13,41 @@ export function fixtureDocument(): OpenApiDocument {
 }
 
 /**
- * Generates the client, server and validators packages of the fixture under `.tmp/<name>/` (inside the repository,
- * so that their dependencies resolve from its node_modules) and returns the folder. The types package they depend on
- * goes to `.tmp/<name>/node_modules/@service-api/types/`, and the validators package is also written to
- * `.tmp/<name>/node_modules/@service-api/validators/`, where the fixture's server package finds them.
- * The generators are pure functions of the document: packages generated here earlier from the same fixture, generators
- * and tool versions (a content-hashed stamp, `.tmp/<name>.sha256`) are used as they are.
+ * Builds the types, validators, client and server packages of the fixture under `.tmp/<name>/<package>/` (inside the
+ * repository, so that their third-party dependencies resolve from its node_modules): each package's `package.json` and
+ * the `dist/` its build makes of the fixture. The types and validators packages are also placed under
+ * `.tmp/<name>/node_modules/@service-api/`, where the fixture's client and server packages find them.
+ * The build is a pure function of the document and the packages' sources: packages built here earlier from the same
+ * fixture, generators, sources and tool versions (a content-hashed stamp, `.tmp/<name>.sha256`) are used as they are.
  */
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(WORK_DIR, name);
+  const ids = ['types', 'validators', 'client', 'server'];
   const stamp: Stamp = {
     file: `${name}.sha256`,
-    inputs: ['test/fixtures/packages.yaml', 'test/support/fixture-packages.ts', 'generators', 'package-lock.json'],
+    inputs: [
+      'test/fixtures/packages.yaml',
+      'test/support/fixture-packages.ts',
+      'generators',
+      'package-lock.json',
+      ...ids.flatMap((id) => [`packages/${id}/src`, `packages/${id}/package.json`]),
+    ],
   };
   const hash = await inputsHash(stamp);
   if (existsSync(out) && (await stamped(stamp, hash))) return out;
   await rm(join(WORK_DIR, stamp.file), { force: true });
   await rm(out, { recursive: true, force: true });
   const doc = fixtureDocument();
-  for (const generator of generators.filter((g) => ['types', 'client', 'server', 'validators'].includes(g.name))) {
-    for (const file of await generator.generate(doc)) {
-      // The server package imports @service-api/validators: the fixture's own copy sits where Node finds it.
-      const local = file.path
-        .replace(/^generated\/types\//, 'node_modules/@service-api/types/')
-        .replace(/^generated\//, '');
-      const paths = [
-        local,
-        ...(file.path.startsWith('generated/validators/')
-          ? [file.path.replace(/^generated\/validators\//, 'node_modules/@service-api/validators/')]
-          : []),
-      ];
-      for (const path of paths.map((p) => join(out, p))) {
+  for (const generator of generators.filter((g) => ids.includes(g.name))) {
+    const built = await generator.build!.files(doc, await generator.generate(doc));
+    const manifest = {
+      path: `packages/${generator.name}/package.json`,
+      contents: readFileSync(join(ROOT, 'packages', generator.name, 'package.json'), 'utf8'),
+    };
+    for (const file of [manifest, ...built]) {
+      const local = file.path.replace(/^packages\//, '');
+      const shared = ['types', 'validators'].includes(generator.name) ? [`node_modules/@service-api/${local}`] : [];
+      for (const path of [local, ...shared].map((p) => join(out, p))) {
         await mkdir(dirname(path), { recursive: true });
         await writeFile(path, file.contents);
       }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startMock, type RunningMock, type StartOptions } from '../../mock/src/index.ts';
+import { startMock, type RunningMock, type StartOptions } from '../../packages/mock/src/index.ts';
 
 /** Starts the mock (of the published document) for the test file and returns a getter for its API root. */
 export function useMock(options: StartOptions = {}): () => string {

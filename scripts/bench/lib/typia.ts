@@ -17,18 +17,18 @@ export async function typiaGuard(): Promise<{ is?: (value: unknown) => boolean; 
   const dir = join(BENCH_DIR, '.tmp', 'typia');
   const input = join(dir, 'in');
   const output = join(dir, 'out');
-  const types = join(ROOT, 'generated', 'validators', 'dist', 'index.d.ts');
-  if (!existsSync(types)) return { why: 'generated/validators is missing: run npm run build', seconds: 0 };
+  const types = join(ROOT, 'packages', 'validators', 'dist', 'index.d.ts');
+  if (!existsSync(types)) return { why: 'packages/validators/dist is missing: run npm run build', seconds: 0 };
   const key = createHash('sha1')
     .update(readFileSync(types))
-    .update(readFileSync(join(ROOT, 'generated', 'validators', 'dist', 'types.d.ts')))
+    .update(readFileSync(join(ROOT, 'packages', 'validators', 'dist', 'types.d.ts')))
     .digest('hex');
   const keyFile = join(output, 'key');
   if (!existsSync(keyFile) || readFileSync(keyFile, 'utf8') !== key) {
     mkdirSync(input, { recursive: true });
     writeFileSync(
       join(input, 'guards.ts'),
-      `import typia from 'typia';\nimport type { components } from '${relative(input, join(ROOT, 'generated', 'validators', 'dist', 'index.js'))}';\n` +
+      `import typia from 'typia';\nimport type { components } from '${relative(input, join(ROOT, 'packages', 'validators', 'dist', 'index.js'))}';\n` +
         `export const isMergeRequest = typia.createIs<components['schemas']['MergeRequest']>();\n`,
     );
     const tsconfig = join(dir, 'tsconfig.json');

@@ -8,8 +8,8 @@ import { format, goal, heading, table } from '../lib/report.ts';
 
 export const name = 'bundle';
 
-const validators = join(ROOT, 'generated', 'validators', 'dist', 'index.js');
-const client = join(ROOT, 'generated', 'client', 'dist', 'index.js');
+const validators = join(ROOT, 'packages', 'validators', 'dist', 'index.js');
+const client = join(ROOT, 'packages', 'client', 'dist', 'index.js');
 
 const entries: [string, string][] = [
   ['validators: isJob alone', `export { isJob } from ${JSON.stringify(validators)};`],

@@ -4,7 +4,7 @@
  */
 import { Gitlab } from '@gitbeaker/rest';
 import createClient from 'openapi-fetch';
-import { createServiceApi, createServiceClient } from '../../../generated/client/dist/index.js';
+import { createServiceApi, createServiceClient } from '@service-api/client';
 import { TOKEN } from '../lib/fixtures.ts';
 import { startServer, tsServer } from '../lib/processes.ts';
 import { format, goal, heading, interleaved, showSpread, spread, table } from '../lib/report.ts';

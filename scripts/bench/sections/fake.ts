@@ -9,12 +9,16 @@ import { goal, heading, showSpread, spread } from '../lib/report.ts';
 
 export const name = 'fake';
 
-/** Milliseconds from spawning `node fake/src/cli.ts --port 0` (through tsx) to its "listening" line. */
+/** Milliseconds from spawning `node packages/fake/src/cli.ts --port 0` (through tsx) to its "listening" line. */
 function startUp(): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'fake', 'src', 'cli.ts'), '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'packages', 'fake', 'src', 'cli.ts'), '--port', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -35,7 +39,7 @@ export async function run(options: { rounds: number; durationS: number }): Promi
       'in rotated order, each server started once and kept through the rounds. The fake (scripts/bench/servers/fake.ts: default data set\n' +
       'plus project 42, --any-token) really filters, creates and stores: its merge request list grows with every POST (from one merge\n' +
       'request to full pages of 20, about 40 KB, where Prism answers a documented example), its state kept through the rounds.\n' +
-      'Start-up: spawning `fake/src/cli.ts --port 0` through tsx until it prints its URL (tsx compiles on the fly: a packed fake runs compiled JS).',
+      'Start-up: spawning `packages/fake/src/cli.ts --port 0` through tsx until it prints its URL (tsx compiles on the fly: a packed fake runs compiled JS).',
   );
   const figures = await compareServers(
     [

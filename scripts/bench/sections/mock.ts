@@ -13,7 +13,7 @@ export async function run(options: { rounds: number; durationS: number; restartE
       `${options.restartEachRound ? 'each round starting every server afresh' : 'each server started once (--full starts them afresh each round)'} in rotated order. Same requests` +
       ' (PRIVATE-TOKEN set, the documented create body),\n' +
       'same documents. Prism CLI: `prism mock -p PORT generated/openapi/openapi.json` at its default log level (its logs are\n' +
-      'discarded); ours: @service-api/mock (mock/src, on @service-api/server) started programmatically; ceiling: node:http sending the documented examples.',
+      'discarded); ours: @service-api/mock (packages/mock/src, on @service-api/server) started programmatically; ceiling: node:http sending the documented examples.',
   );
   const figures = await compareServers(
     [

@@ -18,7 +18,7 @@ export async function run(options: { rounds: number; durationS: number }): Promi
   heading(
     'Contract-checking proxy: overhead, report size, memory',
     `The fake (scripts/bench/servers/fake.ts) as the upstream, in its own process; in front of it, each in its own process, the proxy\n` +
-      '(proxy/src, default options) and a plain node:http pass-through proxy (scripts/bench/servers/plain-proxy.ts: pipes, keep-alive agent,\n' +
+      '(packages/proxy/src, default options) and a plain node:http pass-through proxy (scripts/bench/servers/plain-proxy.ts: pipes, keep-alive agent,\n' +
       `checks nothing). autocannon in another process, 10 connections, ${options.durationS} s per route after a warm-up, ${options.rounds} rounds in rotated\n` +
       'order. p99 added: the proxy’s p99 minus the pass-through’s, per route (median of rounds). The fake repeats its answers byte for byte, which\n' +
       'the proxy checks once and then recognises (its memo of the last answer per operation and status). Then three runs of about 33,400 requests each\n' +

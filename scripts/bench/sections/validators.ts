@@ -9,10 +9,10 @@ import { pathToFileURL } from 'node:url';
 import ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { z } from 'zod';
-import { isMergeRequest, validateSchema } from '../../../generated/validators/dist/index.js';
-import { formatErrors } from '../../../generated/validators/dist/validation.js';
+import { isMergeRequest, validateSchema } from '@service-api/validators';
+import { formatErrors } from '../../../packages/validators/dist/validation.js';
 import { componentSchemaId, componentsSchema } from '../../../generators/lib/ajv.ts';
-import { formats } from '../../../generators/templates/validators-formats.ts';
+import { formats } from '../../../packages/validators/src/formats.ts';
 import { ROOT } from '../../lib/paths.ts';
 import { document } from '../lib/fixtures.ts';
 import { format, goal, heading, interleaved, showSpread, spread, table } from '../lib/report.ts';
@@ -159,7 +159,7 @@ function print(title: string, figures: Record<string, Figures>, baseline: string
 
 /** Cold import of the whole validators package in fresh Node processes. */
 function loadTime(rounds: number): void {
-  const entry = pathToFileURL(join(ROOT, 'generated', 'validators', 'dist', 'index.js')).href;
+  const entry = pathToFileURL(join(ROOT, 'packages', 'validators', 'dist', 'index.js')).href;
   const samples: number[] = [];
   for (let i = 0; i < rounds; i += 1) {
     const child = spawnSync(
@@ -175,7 +175,7 @@ function loadTime(rounds: number): void {
   }
   const s = spread(samples);
   console.log(
-    `\nLoading every validator (cold import of generated/validators in a fresh Node process, ${rounds} times): ${showSpread(s, 1)} ms (min / median / max)`,
+    `\nLoading every validator (cold import of packages/validators/dist in a fresh Node process, ${rounds} times): ${showSpread(s, 1)} ms (min / median / max)`,
   );
   goal(name, 'all validators load < 100 ms', `${s.median.toFixed(1)} ms`, s.median < 100);
 }

@@ -4,7 +4,7 @@
  * that compresses poorly (its archives take seconds to build).
  */
 import { createHash } from 'node:crypto';
-import { defaultData, startFake } from '../../../fake/src/index.ts';
+import { defaultData, startFake } from '../../../packages/fake/src/index.ts';
 
 const data = defaultData();
 const files: Record<string, string> = { 'README.md': '# Load\n' };

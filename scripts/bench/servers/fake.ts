@@ -3,7 +3,7 @@
  * branch of the documented create body and BRANCHES numbered source branches, one per merge request the bench creates
  * (a POST beyond them answers 400, counted as a failure); every token is the administrator (`--any-token`).
  */
-import { defaultData, startFake, type FakeCommit } from '../../../fake/src/index.ts';
+import { defaultData, startFake, type FakeCommit } from '../../../packages/fake/src/index.ts';
 import { benchBranch, createMergeRequestBody } from '../lib/fixtures.ts';
 
 /** More than the POSTs of a `--full` run of the fake section on a fast machine (5 rounds of 1.5 s at ~20 k/s). */

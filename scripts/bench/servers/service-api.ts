@@ -1,6 +1,6 @@
 /** @service-api/server on Fastify with three in-memory handlers (the documented examples) and an accepting authenticate. */
 import Fastify from 'fastify';
-import { registerServiceApi, type Handlers } from '../../../generated/server/dist/index.js';
+import { registerServiceApi, type Handlers } from '@service-api/server';
 import { jobsList, mergeRequestCreated, mergeRequestList } from '../lib/fixtures.ts';
 
 const handlers: Handlers<{ user: string }> = {

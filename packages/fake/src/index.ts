@@ -1,0 +1,198 @@
+/**
+ * @service-api/fake: a stateful fake of the Service HTTP API v4 on @service-api/server. Operations with a handler here
+ * behave as the seeds state over in-memory state; every other operation answers the server's 501 (after
+ * authentication), never invented data.
+ */
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { registerServiceApi, routes, serviceApiServerOptions, type Handlers } from '@service-api/server';
+import { createAuthenticate, type Principal } from './auth.ts';
+import type { FakeData } from './data.ts';
+import { defaultData } from './default-data.ts';
+import { adminHandlers } from './handlers/admin.ts';
+import { analyticsHandlers } from './handlers/analytics.ts';
+import { approvalHandlers } from './handlers/approvals.ts';
+import { archiveHandlers } from './handlers/archives.ts';
+import { badgeHandlers } from './handlers/badges.ts';
+import { billableHandlers } from './handlers/billable.ts';
+import { blameHandlers } from './handlers/blame.ts';
+import { bridgeHandlers } from './handlers/bridges.ts';
+import { bulkImportHandlers } from './handlers/bulk-imports.ts';
+import { changelogHandlers } from './handlers/changelog.ts';
+import { compareHandlers } from './handlers/compare.ts';
+import { dependencyHandlers } from './handlers/dependencies.ts';
+import { errorTrackingHandlers } from './handlers/error-tracking.ts';
+import { exportHandlers } from './handlers/export.ts';
+import { groupAdminHandlers } from './handlers/group-admin.ts';
+import { groupApprovalHandlers } from './handlers/group-approvals.ts';
+import { groupHandlers } from './handlers/groups.ts';
+import { importHandlers } from './handlers/imports.ts';
+import { integrationHandlers } from './handlers/integrations.ts';
+import { invitationHandlers } from './handlers/invitations.ts';
+import { jobHandlers } from './handlers/jobs.ts';
+import { memberHandlers } from './handlers/members.ts';
+import { mergeRequestHandlers } from './handlers/merge-requests.ts';
+import { projectHandlers } from './handlers/projects.ts';
+import { repositoryHandlers } from './handlers/repository.ts';
+import { runnerHandlers } from './handlers/runners.ts';
+import { settingsHandlers } from './handlers/settings.ts';
+import { tokenHandlers } from './handlers/tokens.ts';
+import { userAccountHandlers } from './handlers/user-accounts.ts';
+import { userHandlers } from './handlers/users.ts';
+import { Store } from './store.ts';
+
+export type * from './data.ts';
+export type { Principal } from './auth.ts';
+export { defaultData } from './default-data.ts';
+/** The version of the contract this package implements (that of the @service-api/server it runs on). */
+export { contractVersion } from '@service-api/server';
+
+export interface FakeOptions {
+  /** The data set (default: `defaultData()`); `reset()` restores it. */
+  data?: FakeData;
+  /** Every token is the data set's administrator (with the `sudo` and `create_runner` scopes). */
+  anyToken?: boolean;
+  /** Check every JSON response against the contract (a mismatch answers 500 naming it); for tests. */
+  validateResponses?: boolean;
+  /** Refuse what the Service tolerates (see @service-api/server). */
+  strict?: boolean;
+  /** Fastify's logger (default off). */
+  logger?: boolean;
+}
+
+export interface StartOptions extends FakeOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface RunningFake {
+  /** The origin, e.g. `http://127.0.0.1:4010`; the API is under `/api/v4`. */
+  url: string;
+  app: FastifyInstance;
+  /** Restores the data set. */
+  reset(): void;
+  /** The current state, as JSON. */
+  state(): FakeData;
+  close(): Promise<void>;
+}
+
+/** The handlers of one store, keyed by operationId: the operations the fake implements. */
+function handlersOf(store: Store): Handlers<Principal> {
+  return {
+    ...jobHandlers(store),
+    ...repositoryHandlers(store),
+    ...mergeRequestHandlers(store),
+    ...memberHandlers(store),
+    ...groupHandlers(store),
+    ...invitationHandlers(store),
+    ...exportHandlers(store),
+    ...errorTrackingHandlers(store),
+    ...userHandlers(store),
+    ...projectHandlers(store),
+    ...approvalHandlers(store),
+    ...adminHandlers(store),
+    ...badgeHandlers(store),
+    ...billableHandlers(store),
+    ...groupApprovalHandlers(store),
+    ...settingsHandlers(store),
+    ...dependencyHandlers(store),
+    ...analyticsHandlers(store),
+    ...userAccountHandlers(store),
+    ...tokenHandlers(store),
+    ...runnerHandlers(store),
+    ...bridgeHandlers(store),
+    ...importHandlers(store),
+    ...bulkImportHandlers(store),
+    ...integrationHandlers(store),
+    ...groupAdminHandlers(store),
+    ...blameHandlers(store),
+    ...archiveHandlers(store),
+    ...compareHandlers(store),
+    ...changelogHandlers(store),
+  };
+}
+
+/** The operationIds the fake implements, sorted (docs/fake.md's list is checked against it). */
+export const implementedOperations: string[] = Object.keys(
+  handlersOf(
+    new Store({ users: [], tokens: [], groups: [], projects: [], pipelines: [], jobs: [], merge_requests: [] }),
+  ),
+).sort();
+
+/**
+ * Every handler first answers a refused sudo (403/403/404 with the API's bodies) and an invalid credential on an
+ * operation that also allows anonymous callers (401), then runs against the store of the moment.
+ */
+function guarded(current: () => { handlers: Handlers<Principal>; store: Store }): Handlers<Principal> {
+  const out: Record<string, unknown> = {};
+  for (const id of implementedOperations) {
+    const route = routes.find((r) => r.id === id);
+    const projectScoped = route?.path.startsWith('/projects/{id}') === true;
+    const writes = route?.method !== 'GET' && route?.method !== 'HEAD';
+    out[id] = (
+      input: { params: { id?: unknown } },
+      context: { principal: Principal | undefined; credentials: unknown[]; request: FastifyRequest },
+    ) => {
+      if (context.principal?.refusal) return context.principal.refusal;
+      if (!context.principal && context.credentials.length > 0)
+        return { status: 401, body: { message: '401 Unauthorized' } };
+      const { handlers, store } = current();
+      if (writes) store.revision += 1;
+      if (context.principal) context.principal.user.last_activity_on = store.now().slice(0, 10); // API use is activity
+      if (projectScoped && typeof input.params.id === 'string') {
+        const moved = store.movedProject(input.params.id);
+        if (moved && store.canRead(moved, context.principal?.user))
+          return { status: 301, headers: { location: movedUrl(context.request, moved.id) } };
+      }
+      const handler = handlers[id as keyof Handlers<Principal>] as (input: never, context: never) => unknown;
+      return handler(input as never, context as never);
+    };
+  }
+  return out as Handlers<Principal>;
+}
+
+/** The request's URL with the project's old path replaced by its numeric id (Part 1 §7 rule 3). */
+function movedUrl(request: FastifyRequest, id: number): string {
+  const url = request.raw.url ?? '/';
+  const rest = url.replace(/^(.*?\/projects\/)[^/?]+/, `$1${id}`);
+  return `${request.protocol}://${request.headers.host ?? 'localhost'}${rest}`;
+}
+
+/** A Fastify app serving the fake (not listening), with `/__fake/reset` and `/__fake/state`. */
+export async function createFake(
+  options: FakeOptions = {},
+): Promise<{ app: FastifyInstance; reset(): void; state(): FakeData }> {
+  const data = structuredClone(options.data ?? defaultData());
+  let store = new Store(data);
+  let handlers = handlersOf(store);
+  const reset = () => {
+    store = new Store(data);
+    handlers = handlersOf(store);
+  };
+  const state = () => store.snapshot();
+  const app = Fastify(serviceApiServerOptions({ logger: options.logger ?? false }));
+  await registerServiceApi(app, {
+    handlers: guarded(() => ({ handlers, store })),
+    authenticate: (context) => createAuthenticate(store, { anyToken: options.anyToken === true })(context),
+    validateResponses: options.validateResponses,
+    strict: options.strict,
+  });
+  app.post('/__fake/reset', async (_request, reply) => {
+    reset();
+    return reply.code(200).send({ message: 'reset' });
+  });
+  app.get('/__fake/state', async (_request, reply) => reply.code(200).send(state()));
+  return { app, reset, state };
+}
+
+/** Starts the fake on `host:port` (default 127.0.0.1 and a free port). */
+export async function startFake(options: StartOptions = {}): Promise<RunningFake> {
+  const { app, reset, state } = await createFake(options);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return { url: `http://${shown}:${port}`, app, reset, state, close: () => app.close() };
+}

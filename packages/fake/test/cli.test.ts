@@ -1,0 +1,73 @@
+/**
+ * The fake's command (`npm run fake`, `service-api-fake` once packed): --port, --host, --data, --any-token, and the
+ * list of implemented operations in docs/fake.md, which must be the code's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultData, implementedOperations } from '../src/index.ts';
+import { routes } from '@service-api/server';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGTERM');
+});
+
+/** Starts the command and resolves to the URL it prints, or rejects with what it printed on failure. */
+function run(args: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/fake/src/cli.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)\/api\/v4/.exec(output);
+      if (match) resolve({ url: match[1]!, child, output: () => output });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+}
+
+describe('service-api-fake command', () => {
+  it('serves a --data file on --port 0 and --host, and --any-token makes every token the administrator', async () => {
+    const data = defaultData();
+    data.merge_requests = data.merge_requests.filter((m) => m.iid === 1 && m.project_id === 1);
+    const file = join(mkdtempSync(join(tmpdir(), 'fake-')), 'data.json');
+    writeFileSync(file, JSON.stringify(data));
+    const { url } = await run(['--port', '0', '--host', '127.0.0.1', '--data', file, '--any-token']);
+    const response = await fetch(`${url}/api/v4/projects/1/merge_requests`, {
+      headers: { 'PRIVATE-TOKEN': 'whatever-you-have' },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as unknown[]).length).toBe(1);
+    const limits = await fetch(`${url}/api/v4/application/plan_limits`, { headers: { 'PRIVATE-TOKEN': 'anything' } });
+    expect(limits.status).toBe(200); // administrator-only: the token is the administrator
+  });
+
+  it('fails with a clear message on a bad --data file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fake-')), 'bad.json');
+    writeFileSync(file, '{"users": 1}');
+    await expect(run(['--port', '0', '--data', file])).rejects.toThrow(/"users" must be an array/);
+  });
+});
+
+describe('docs/fake.md', () => {
+  it('lists exactly the operations the fake implements', () => {
+    const doc = readFileSync('docs/fake.md', 'utf8');
+    const section = doc.slice(
+      doc.indexOf('<!-- fake-operations:start -->'),
+      doc.indexOf('<!-- fake-operations:end -->'),
+    );
+    const listed = [...section.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
+    expect(listed, 'regenerate with: node --import tsx fake/scripts/operations-list.mts').toEqual(
+      implementedOperations,
+    );
+    expect(section).toContain(`${implementedOperations.length} of the ${routes.length} operations`);
+    for (const id of implementedOperations) expect(routes.some((r) => r.id === id)).toBe(true);
+  });
+});

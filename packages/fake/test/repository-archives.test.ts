@@ -1,0 +1,219 @@
+/**
+ * The fake's repository archives, through the generated client with responses validated: every documented format is a
+ * real archive that GNU tar (gzip, bzip2, plain) or Info-ZIP unzip unpacks into the tree at `sha` (limited to `path`),
+ * under the top-level directory `<project>-<ref>-<sha>`, with the media type of the format.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { defaultData } from '../src/index.ts';
+import { status, useFake } from '../../../test/support/fake.ts';
+
+const { as } = useFake();
+const PROJECT = 'my-group/my-project';
+
+/** Unpacks an archive with the system's tools and returns every file and directory below the folder (dirs end in /). */
+function unpack(bytes: Buffer, format: string): { entries: string[]; folder: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'fake-archive-'));
+  const file = join(folder, `archive.${format}`);
+  writeFileSync(file, bytes);
+  const out = join(folder, 'out');
+  mkdirSync(out);
+  if (format === 'zip') execFileSync('unzip', ['-q', file, '-d', out]);
+  else execFileSync('tar', ['-xf', file, '-C', out]); // GNU tar recognises gzip and bzip2 by their magic bytes
+  const entries: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const isDir = statSync(path).isDirectory();
+      entries.push(relative(out, path) + (isDir ? '/' : ''));
+      if (isDir) walk(path);
+    }
+  };
+  walk(out);
+  return { entries, folder: out };
+}
+
+const magic: Record<string, number[]> = {
+  gzip: [0x1f, 0x8b],
+  bzip2: [0x42, 0x5a, 0x68],
+  zip: [0x50, 0x4b, 0x03, 0x04],
+};
+
+describe('repository archives', () => {
+  const formats = [
+    { format: 'tar.gz', type: 'application/gzip', magic: magic.gzip },
+    { format: 'tar', type: 'application/x-tar', magic: undefined },
+    { format: 'tar.bz2', type: 'application/x-bzip2', magic: magic.bzip2 },
+    { format: 'bz2', type: 'application/x-bzip2', magic: magic.bzip2 },
+    { format: 'tb2', type: 'application/x-bzip2', magic: magic.bzip2 },
+    { format: 'tbz', type: 'application/x-bzip2', magic: magic.bzip2 },
+    { format: 'tbz2', type: 'application/x-bzip2', magic: magic.bzip2 },
+    { format: 'zip', type: 'application/zip', magic: magic.zip },
+  ] as const;
+
+  it.each(formats)(
+    'archive.$format is a real $type archive of the default branch, files as GET raw reads them',
+    async ({ format, type, magic: head }) => {
+      const api = as();
+      const sha = (
+        await api.repository.getFile({ path: { id: PROJECT, file_path: 'README.md' }, query: { ref: 'main' } })
+      ).commit_id;
+      const response = await api.repository.downloadArchiveInFormat.withResponse({ path: { id: PROJECT, format } });
+      expect(response.rawHeaders.get('content-type')).toBe(type);
+      expect(response.rawHeaders.get('content-disposition')).toBe(`attachment; filename="my-project-main.${format}"`);
+      const bytes = Buffer.from(await response.data.arrayBuffer());
+      if (head) expect([...bytes.subarray(0, head.length)]).toEqual(head);
+      const root = `my-project-main-${sha}`;
+      const { entries, folder } = unpack(bytes, format);
+      expect(entries).toEqual([
+        `${root}/`,
+        `${root}/README.md`,
+        `${root}/scripts/`,
+        `${root}/scripts/run.sh`,
+        `${root}/src/`,
+        `${root}/src/index.js`,
+      ]);
+      for (const path of ['README.md', 'scripts/run.sh', 'src/index.js']) {
+        const raw = Buffer.from(
+          await (
+            await api.repository.getRawFile({ path: { id: PROJECT, file_path: path }, query: { ref: 'main' } })
+          ).arrayBuffer(),
+        );
+        expect(readFileSync(join(folder, root, path)).equals(raw), path).toBe(true);
+      }
+      expect(statSync(join(folder, root, 'scripts/run.sh')).mode & 0o111).not.toBe(0);
+      expect(statSync(join(folder, root, 'src/index.js')).mode & 0o111).toBe(0);
+    },
+  );
+
+  it('archive without a suffix is tar.gz; sha picks a tag, a branch or a commit; path keeps one folder', async () => {
+    const dev = as('developer-token');
+    const plain = await dev.repository.downloadArchive.withResponse({ path: { id: PROJECT } });
+    expect(plain.rawHeaders.get('content-type')).toBe('application/gzip');
+    const main = await dev.repository.getFile({
+      path: { id: PROJECT, file_path: 'README.md' },
+      query: { ref: 'main' },
+    });
+
+    // A later commit on main does not change an archive of the tag.
+    await dev.repository.updateFile({
+      path: { id: PROJECT, file_path: 'src/index.js' },
+      body: { branch: 'main', commit_message: 'Answer 43', content: 'export const answer = 43;\n' },
+    });
+    const tagged = await dev.repository.getFile({
+      path: { id: PROJECT, file_path: 'README.md' },
+      query: { ref: 'v1.0.0' },
+    });
+    const byTag = unpack(
+      Buffer.from(
+        await (
+          await dev.repository.downloadArchiveInFormat({
+            path: { id: PROJECT, format: 'zip' },
+            query: { sha: 'v1.0.0' },
+          })
+        ).arrayBuffer(),
+      ),
+      'zip',
+    );
+    const tagRoot = `my-project-v1.0.0-${tagged.commit_id}`;
+    expect(readFileSync(join(byTag.folder, tagRoot, 'README.md'))).toEqual(Buffer.from(tagged.content, 'base64'));
+    expect(readFileSync(join(byTag.folder, tagRoot, 'src/index.js'), 'utf8')).toBe('export const answer = 42;\n');
+
+    const head = await dev.repository.getFile({
+      path: { id: PROJECT, file_path: 'src/index.js' },
+      query: { ref: 'main' },
+    });
+    const byBranch = unpack(
+      Buffer.from(
+        await (await dev.repository.downloadArchive({ path: { id: PROJECT }, query: { sha: 'main' } })).arrayBuffer(),
+      ),
+      'tar.gz',
+    );
+    expect(readFileSync(join(byBranch.folder, `my-project-main-${head.commit_id}`, 'src/index.js'), 'utf8')).toBe(
+      'export const answer = 43;\n',
+    );
+
+    // A commit id is the ref: it is not repeated in the folder name.
+    const byCommit = await dev.repository.downloadArchiveInFormat.withResponse({
+      path: { id: PROJECT, format: 'tar' },
+      query: { sha: main.commit_id, path: 'src' },
+    });
+    expect(byCommit.rawHeaders.get('content-disposition')).toBe(
+      `attachment; filename="my-project-${main.commit_id}-src.tar"`,
+    );
+    const sub = unpack(Buffer.from(await byCommit.data.arrayBuffer()), 'tar');
+    const subRoot = `my-project-${main.commit_id}-src`;
+    expect(sub.entries).toEqual([`${subRoot}/`, `${subRoot}/src/`, `${subRoot}/src/index.js`]);
+    expect(readFileSync(join(sub.folder, subRoot, 'src/index.js'), 'utf8')).toBe('export const answer = 42;\n');
+  });
+
+  it('answers 404 for an unknown ref or path and for a repository the caller cannot read', async () => {
+    expect(
+      await status(as().repository.downloadArchive({ path: { id: PROJECT }, query: { sha: 'no-such-branch' } })),
+    ).toBe(404);
+    expect(
+      await status(
+        as().repository.downloadArchiveInFormat({
+          path: { id: PROJECT, format: 'zip' },
+          query: { path: 'no/such/folder' },
+        }),
+      ),
+    ).toBe(404);
+    expect(await status(as().repository.downloadArchive({ path: { id: 'my-group/secret' } }))).toBe(404);
+    expect(
+      await status(
+        as('outsider-token').repository.downloadArchiveInFormat({ path: { id: 'my-group/secret', format: 'tar.bz2' } }),
+      ),
+    ).toBe(404);
+    expect(await status(as('not-a-token').repository.downloadArchive({ path: { id: PROJECT } }))).toBe(401);
+    const secret = unpack(
+      Buffer.from(
+        await (
+          await as('developer-token').repository.downloadArchiveInFormat({
+            path: { id: 'my-group/secret', format: 'tbz2' },
+          })
+        ).arrayBuffer(),
+      ),
+      'tbz2',
+    );
+    expect(secret.entries.filter((e) => e.endsWith('README.md'))).toHaveLength(1);
+  });
+});
+
+describe('a large archive', () => {
+  // About 7 MB of text that compresses poorly: bzip2 takes a second or more on it.
+  const big = Array.from(
+    { length: 100_000 },
+    (_, i) => `${i} ${createHash('sha256').update(String(i)).digest('hex')}\n`,
+  ).join('');
+  const data = defaultData();
+  data.projects[0]!.files = { ...data.projects[0]!.files, 'big.txt': big };
+  const { send } = useFake({ data, reset: false });
+
+  it('is built while other requests are answered: a GET sent after it is answered first', async () => {
+    const finished: string[] = [];
+    const archive = send(`/projects/${encodeURIComponent(PROJECT)}/repository/archive.tar.bz2`).then(
+      async (response) => {
+        const bytes = Buffer.from(await response.arrayBuffer());
+        finished.push('archive');
+        return bytes;
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the archive is being built
+    const get = send(`/projects/${encodeURIComponent(PROJECT)}/repository/files/README.md?ref=main`).then(
+      (response) => {
+        finished.push('get');
+        return response.status;
+      },
+    );
+    expect(await get).toBe(200);
+    const { entries, folder } = unpack(await archive, 'tar.bz2');
+    expect(finished).toEqual(['get', 'archive']);
+    const root = entries[0]!;
+    expect(readFileSync(join(folder, root, 'big.txt'), 'utf8')).toBe(big);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The server package's `cors` and `accessLog` options, on a server whose handlers answer the documented examples:
+ * CORS headers on every answer and preflights on known paths, one access-log entry per answer with its operation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessLogEntry } from '@service-api/server';
+import { startExampleServer, type ExampleServer } from '../../../test/support/example-server.ts';
+
+const token = { 'PRIVATE-TOKEN': 'x' };
+const entries: AccessLogEntry[] = [];
+let server: ExampleServer;
+let plain: ExampleServer;
+
+beforeAll(async () => {
+  server = await startExampleServer({ cors: true, accessLog: (entry) => entries.push(entry) });
+  plain = await startExampleServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await plain?.close();
+});
+
+describe('cors', () => {
+  const cases: [
+    title: string,
+    path: string,
+    init: RequestInit,
+    status: number,
+    headers: Record<string, string | null>,
+  ][] = [
+    [
+      'allows any origin without credentials',
+      '/projects/1/jobs',
+      { headers: token },
+      200,
+      { 'access-control-allow-origin': '*', 'access-control-allow-credentials': null },
+    ],
+    [
+      "reflects the caller's origin, with credentials",
+      '/projects/1/jobs',
+      { headers: { ...token, Origin: 'http://localhost:5173' } },
+      200,
+      {
+        'access-control-allow-origin': 'http://localhost:5173',
+        'access-control-allow-credentials': 'true',
+        vary: 'Origin',
+      },
+    ],
+    [
+      'marks refusals too',
+      '/projects/1/jobs',
+      { headers: { Origin: 'http://localhost:5173' } },
+      401,
+      { 'access-control-allow-origin': 'http://localhost:5173' },
+    ],
+    [
+      'answers a preflight on a known path with its methods',
+      '/projects/1/merge_requests',
+      {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'http://a.test',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'private-token, content-type',
+        },
+      },
+      204,
+      { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'private-token, content-type' },
+    ],
+    [
+      'answers a preflight on an unknown path with 404',
+      '/no/such/path',
+      { method: 'OPTIONS', headers: { Origin: 'http://a.test' } },
+      404,
+      { 'access-control-allow-origin': 'http://a.test' },
+    ],
+  ];
+  it.each(cases)('%s', async (_title, path, init, status, headers) => {
+    const response = await fetch(`${server.origin}/api/v4${path}`, init);
+    expect(response.status).toBe(status);
+    for (const [name, value] of Object.entries(headers)) expect(response.headers.get(name), name).toBe(value);
+    expect(response.headers.get('access-control-expose-headers')).toContain('Link');
+  });
+
+  it('is off by default: no CORS headers, and a preflight is a 405', async () => {
+    const response = await fetch(`${plain.origin}/api/v4/projects/1/merge_requests`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://a.test' },
+    });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('accessLog', () => {
+  const cases: [title: string, path: string, init: RequestInit, entry: Partial<AccessLogEntry>][] = [
+    [
+      'names the operation',
+      '/projects/1/jobs?scope[]=failed',
+      { headers: token },
+      {
+        method: 'GET',
+        url: '/api/v4/projects/1/jobs?scope[]=failed',
+        status: 200,
+        operationId: 'jobs/list-project-jobs',
+      },
+    ],
+    ['logs a refusal', '/projects/1/jobs', {}, { status: 401, operationId: 'jobs/list-project-jobs' }],
+    [
+      'logs an unknown path without an operation',
+      '/no/such/path',
+      { headers: token },
+      { status: 404, operationId: undefined },
+    ],
+    [
+      'carries what was tolerated',
+      '/groups?all_available=True',
+      { headers: token },
+      { status: 200, operationId: 'groups/list-groups', tolerated: expect.objectContaining({ count: 1 }) },
+    ],
+  ];
+  it.each(cases)('%s', async (_title, path, init, entry) => {
+    entries.length = 0;
+    await (await fetch(`${server.origin}/api/v4${path}`, init)).arrayBuffer();
+    await expect.poll(() => entries.length).toBe(1);
+    expect(entries[0]).toMatchObject(entry);
+    expect(entries[0]!.ms).toBeGreaterThanOrEqual(0);
+  });
+});
