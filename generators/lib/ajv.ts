@@ -35,7 +35,12 @@ export interface BuiltValidators {
   fastCode: string;
   requestsCode: string;
   declarations(module: 'schemas' | 'fast' | 'requests'): string;
+  /** The compiled Ajv instances of the three modules and, for each module, export name → schema id (see ajv-operations.ts). */
+  compiled: Record<ValidatorModule, { ajv: Ajv; ids: Record<string, string> }>;
 }
+
+export type ValidatorModule = 'schemas' | 'fast' | 'requests';
+type Ajv = ReturnType<typeof newAjv>;
 
 /** Every component schema as one JSON Schema document, `$defs` by name, addressed by `componentSchemaId`. */
 export function componentsSchema(doc: OpenApiDocument): JsonSchema {
@@ -296,6 +301,11 @@ export function buildValidators(doc: OpenApiDocument): BuiltValidators {
     schemasCode: esm(standaloneCode.default(exact, schemaExports)),
     fastCode: esm(withoutErrorDetails(standaloneCode.default(fast, fastExports))),
     requestsCode: esm(standaloneCode.default(coercing, requestExports)),
+    compiled: {
+      schemas: { ajv: exact, ids: schemaExports },
+      fast: { ajv: fast, ids: fastExports },
+      requests: { ajv: coercing, ids: requestExports },
+    },
     declarations: (module) =>
       `import type { ValidateFunction } from './validation.js';\n${Object.keys(exportsOf[module])
         .map((name) => `export declare const ${name}: ValidateFunction;`)
@@ -438,7 +448,7 @@ function objectEnd(code: string, start: number): number {
  * Node gives a CommonJS module's `module.exports` as `default`; bundlers and Vite give `exports.default` when the
  * module sets `__esModule`. `__cjs` returns what require() would have, in both.
  */
-function esm(code: string): string {
+export function esm(code: string): string {
   const imports = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)/g, (_, module: string) => {
     const specifier = module.endsWith('.js') ? module : `${module}.js`;

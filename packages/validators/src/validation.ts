@@ -46,12 +46,87 @@ export function formatErrors(errors: ValidationError[] | null | undefined): stri
  */
 export function checkWith(check: ValidateFunction, full: ValidateFunction, value: unknown): ValidationResult {
   if (check(value)) return { valid: true, errors: [] };
-  const valid = full(value);
+  // Without a fast twin (`check` is `full`), its run has already recorded the errors.
+  const valid = check === full ? false : full(value);
   if (valid) return { valid, errors: [] }; // cannot happen: both are compiled from the same schema
   const all = full.errors ?? [];
   const errors = formatErrors(all.slice(0, MAX_ERRORS));
   if (all.length > MAX_ERRORS) errors.push(`and ${all.length - MAX_ERRORS} more problem(s)`);
   return { valid, errors, errorCount: all.length };
+}
+
+/**
+ * Validates a JSON response body with an operation's validators by status (`full`: every error; `check`: its fast
+ * twin). A status without a JSON body has no validator.
+ */
+export function checkResponse(
+  operationId: string,
+  full: Record<string, ValidateFunction>,
+  check: Record<string, ValidateFunction>,
+  status: string | number,
+  body: unknown,
+): ValidationResult {
+  const validate = full[String(status)];
+  if (!validate) throw new Error(`Operation ${operationId} documents no JSON body for status ${status}`);
+  return checkWith(check[String(status)]!, validate, body);
+}
+
+/** The parts of a request as a server sees them: path parameters, query, headers (any case) and body. */
+export interface RequestParts {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface RequestValidationResult extends ValidationResult {
+  /** The request with query, path and header strings coerced to the documented types and header names in lower case. */
+  value: {
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    body?: unknown;
+  };
+  /** Each problem with the part (`params`, `query`, `headers`, `body`) and the field it concerns. */
+  problems: { in: string; field: string; problem: string }[];
+}
+
+/** The validators of one operation's request. */
+export interface RequestValidators {
+  /** The whole request `{ params, query, headers, body }`, coercing strings (a JSON body is left to `body`). */
+  request: ValidateFunction;
+  /** The JSON body, exact (`body`) and its fast twin (`bodyCheck`). */
+  body?: ValidateFunction | undefined;
+  bodyCheck?: ValidateFunction | undefined;
+  /** The descriptions of the operation's rules across the query parameters, in order. */
+  queryRules?: readonly string[] | undefined;
+}
+
+/** Validates a request with an operation's validators; errors name the bad field. */
+export function checkRequest(validators: RequestValidators, request: RequestParts): RequestValidationResult {
+  const headers: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  const value: RequestValidationResult['value'] = {
+    params: { ...request.params },
+    query: { ...request.query },
+    headers,
+  };
+  if (request.body !== undefined) value.body = request.body;
+  const { request: validate, body: validateBody, bodyCheck = validateBody } = validators;
+  const errors: ValidationError[] = validate(value) ? [] : [...(validate.errors ?? [])];
+  if (validateBody && value.body !== undefined && !bodyCheck!(value.body) && !validateBody(value.body)) {
+    for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: `/body${e.instancePath}` });
+  }
+  if (errors.length === 0) return { valid: true, errors: [], problems: [], value };
+  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), validators.queryRules);
+  const more = errors.length - Math.min(errors.length, MAX_ERRORS);
+  return {
+    valid: false,
+    errors: [...problems.map((p) => p.problem), ...(more > 0 ? [`and ${more} more problem(s)`] : [])],
+    errorCount: errors.length,
+    problems,
+    value,
+  };
 }
 
 const PARTS: Record<string, string> = {

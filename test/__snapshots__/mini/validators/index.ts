@@ -2,11 +2,11 @@
 import * as s from './standalone.js';
 import * as f from './fast.js';
 import * as r from './requests.js';
-import { checkWith, formatRequestErrors, MAX_ERRORS, type ValidateFunction, type ValidationError, type ValidationResult } from './validation.js';
+import { checkRequest, checkResponse, checkWith, type RequestParts, type RequestValidationResult, type ValidateFunction, type ValidationResult } from './validation.js';
 import type { components } from './types.js';
 
 export { formatErrors, formatRequestErrors, MAX_ERRORS } from './validation.js';
-export type { ValidateFunction, ValidationError, ValidationResult } from './validation.js';
+export type { RequestParts, RequestValidationResult, ValidateFunction, ValidationError, ValidationResult } from './validation.js';
 export type * from './types.js';
 
 export { contractVersion } from './contract.js';
@@ -69,21 +69,6 @@ export const requestValidators: Record<RequestOperationId, ValidateFunction> = {
   "widgets/get-widget": r.request_widgets_get_widget,
 };
 
-/** The parts of a request as a server sees them: path parameters, query, headers (any case) and body. */
-export interface RequestParts {
-  params?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  headers?: Record<string, unknown>;
-  body?: unknown;
-}
-
-export interface RequestValidationResult extends ValidationResult {
-  /** The request with query, path and header strings coerced to the documented types and header names in lower case. */
-  value: { params: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, unknown>; body?: unknown };
-  /** Each problem with the part (`params`, `query`, `headers`, `body`) and the field it concerns. */
-  problems: { in: string; field: string; problem: string }[];
-}
-
 /**
  * Validates a value against a component schema by name. A fast check answers valid values; the full error list
  * (at most MAX_ERRORS messages, then a count) is computed only for invalid ones.
@@ -98,26 +83,12 @@ export function validateSchema(name: SchemaName, value: unknown): ValidationResu
 export function validateResponse<Op extends keyof ResponseStatuses>(operationId: Op, status: ResponseStatuses[Op] | number, body: unknown): ValidationResult {
   const byStatus = responseValidators[operationId] as Record<string, ValidateFunction> | undefined;
   if (!byStatus) throw new Error(`Unknown operation ${String(operationId)}`);
-  const validate = byStatus[String(status)];
-  if (!validate) throw new Error(`Operation ${String(operationId)} documents no JSON body for status ${status}`);
-  return checkWith(responseChecks[operationId]![String(status)]!, validate, body);
+  return checkResponse(operationId, byStatus, responseChecks[operationId]!, status, body);
 }
 
 /** Validates a request of an operation; errors name the bad field (`query parameter per_page must be <= 100`). */
 export function validateRequest(operationId: RequestOperationId, request: RequestParts): RequestValidationResult {
   const validate = requestValidators[operationId];
   if (!validate) throw new Error(`Unknown operation ${String(operationId)}`);
-  const headers: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
-  const value: RequestValidationResult['value'] = { params: { ...request.params }, query: { ...request.query }, headers };
-  if (request.body !== undefined) value.body = request.body;
-  const errors: ValidationError[] = validate(value) ? [] : [...(validate.errors ?? [])];
-  const validateBody = bodyValidators[operationId];
-  if (validateBody && value.body !== undefined && !bodyChecks[operationId]!(value.body) && !validateBody(value.body)) {
-    for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: `/body${e.instancePath}` });
-  }
-  if (errors.length === 0) return { valid: true, errors: [], problems: [], value };
-  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), queryRules[operationId]);
-  const more = errors.length - Math.min(errors.length, MAX_ERRORS);
-  return { valid: false, errors: [...problems.map((p) => p.problem), ...(more > 0 ? [`and ${more} more problem(s)`] : [])], errorCount: errors.length, problems, value };
+  return checkRequest({ request: validate, body: bodyValidators[operationId], bodyCheck: bodyChecks[operationId], queryRules: queryRules[operationId] }, request);
 }
