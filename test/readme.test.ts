@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_FOLDERS } from '../scripts/lib/packages.ts';
 
 const readme = readFileSync('README.md', 'utf8');
 
@@ -46,14 +47,7 @@ describe('README.md', () => {
   });
 
   it("links to the changelog, the maintainers' guide, docs/, every package README and the HTML reference", () => {
-    const packages = [
-      'mock',
-      'fake',
-      'generated/client',
-      'generated/server',
-      'generated/validators',
-      'generated/types',
-    ].map((p) => `${p}/README.md`);
+    const packages = PACKAGE_FOLDERS.map((folder) => `${folder}/README.md`);
     const expected = [
       'CHANGELOG.md',
       'CONTRIBUTING.md',
@@ -62,7 +56,6 @@ describe('README.md', () => {
       'docs/pipeline.md',
       'docs/performance.md',
       'generated/openapi/reference.html',
-      'proxy/README.md',
       ...packages,
     ];
     expect(expected.filter((target) => !links(readme).includes(target))).toEqual([]);
