@@ -299,6 +299,8 @@ describe('publishing under a scope', () => {
     ['http://localhost:4873/', 'acme', /not an npm scope/],
     ['http://localhost:4873/', '@Acme', /not an npm scope/],
     ['http://localhost:4873/', '@acme/client', /not an npm scope/],
+    ['https://registry.npmjs.org/', '@service-api', /not ours/],
+    ['https://registry.npmjs.org/', '@acme', undefined],
   ] as [string, string, RegExp | undefined][])('registry %s, scope %s', (registry, scope, problem) => {
     const found = targetProblem(registry, scope);
     if (problem) expect(found).toMatch(problem);

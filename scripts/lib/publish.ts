@@ -16,6 +16,7 @@ const execFileAsync = promisify(execFile);
 /** Verdaccio's address when it runs on the maintainer's machine: never the public registry, where the home scope is not ours. */
 export const DEFAULT_REGISTRY = 'http://localhost:4873/';
 export const DEFAULT_SCOPE = HOME_SCOPE;
+const PUBLIC_REGISTRY_HOST = 'registry.npmjs.org';
 
 export interface PublishOptions {
   /** The registry's URL, http or https. */
@@ -47,6 +48,8 @@ export function targetProblem(registry: string, scope: string): string | undefin
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `--registry ${registry} is not an http(s) URL`;
   if (!/^@[a-z0-9][a-z0-9._~-]*$/.test(scope))
     return `--scope ${scope} is not an npm scope (@ and lower-case letters, digits, - . _ ~)`;
+  if (scope === HOME_SCOPE && url.hostname === PUBLIC_REGISTRY_HOST)
+    return `${HOME_SCOPE} on the public registry is not ours: publish under your own scope (--scope @yours)`;
   return undefined;
 }
 
