@@ -4,11 +4,16 @@
  * Refuses when the version is already released, generated/ is stale, the versions disagree, the CHANGELOG has no
  * section for the version, or the breaking-change gate fails.
  *   npm run release -- --dry-run    every check, nothing written
+ * `npm run release -- --publish`: publishes the packages to an npm registry (scripts/lib/publish.ts); never writes
+ * releases/. See USAGE.
  */
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { ROOT } from './lib/paths.ts';
+import { PACKAGES } from './lib/packages.ts';
+import { DEFAULT_REGISTRY, DEFAULT_SCOPE, publishPackages, targetProblem } from './lib/publish.ts';
 import {
   formatGate,
   gate,
@@ -20,10 +25,44 @@ import {
   verifyReleases,
 } from './lib/releases.ts';
 
+const USAGE = `Usage:
+  npm run release [-- --dry-run]
+      Records info.version in releases/<version>/ (every check first; --dry-run writes nothing).
+  npm run release -- --publish [--registry <url>] [--scope <@scope>] [--dry-run]
+      Publishes the packages (${PACKAGES.map((p) => p.name).join(', ')}) at the versions of their
+      package.json files to the registry, under the scope (@acme/client); the registry's token comes from your .npmrc.
+      Packages the registry already has at that version are skipped. Never writes releases/.
+      --registry  the registry's URL (default ${DEFAULT_REGISTRY}, Verdaccio's default address)
+      --scope     the scope to publish under (default ${DEFAULT_SCOPE})
+      --dry-run   every step but the publishing (npm publish --dry-run)`;
+
 function fail(message: string): never {
   console.error(`✖ ${message}`);
   process.exit(1);
 }
+
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        'dry-run': { type: 'boolean', default: false },
+        publish: { type: 'boolean', default: false },
+        registry: { type: 'string' },
+        scope: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+const args = parseOptions();
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!args.publish && (args.registry !== undefined || args.scope !== undefined))
+  fail(`--registry and --scope go with --publish\n${USAGE}`);
 
 console.log('Checking that generated/ is what the generators produce (npm run check)…');
 const check = spawnSync(
@@ -32,6 +71,23 @@ const check = spawnSync(
   { stdio: 'inherit' },
 );
 if (check.status !== 0) fail('generated/ is not current: run npm run build and commit first');
+
+if (args.publish) {
+  const registry = args.registry ?? DEFAULT_REGISTRY;
+  const scope = args.scope ?? DEFAULT_SCOPE;
+  const problem = targetProblem(registry, scope);
+  if (problem) fail(problem);
+  console.log(`Publishing the packages under ${scope} to ${registry}${args['dry-run'] ? ' (dry run)' : ''}…`);
+  const published = await publishPackages({ registry, scope, dryRun: args['dry-run'] }).catch((error: Error) =>
+    fail(error.message),
+  );
+  const count = published.filter((p) => p.action === 'published').length;
+  console.log(
+    `\n${args['dry-run'] ? 'Would publish' : 'Published'} ${count} of ${published.length} packages; ` +
+      `${published.length - count} the registry had already.`,
+  );
+  process.exit(0);
+}
 
 const input = gateInputFromRepository();
 const version = input.current.info.version;
@@ -46,7 +102,7 @@ const result = gate(input);
 console.log(formatGate(result));
 if (!result.ok) fail('the breaking-change gate fails');
 
-if (process.argv.includes('--dry-run')) {
+if (args['dry-run']) {
   console.log(`\nDry run: ${version} can be released (releases/${version}/ not written).`);
   process.exit(0);
 }

@@ -1,34 +1,68 @@
 /**
- * Proof that the generated packages work for another team: `npm pack` each, install the tarballs into a fresh
- * project outside the repository, type-check a consumer that uses all four without a cast, then run it against the
- * mock. The types are installed once, in @service-api/types. The fake, the mock and the proxy (`npm pack ./fake`,
- * `./mock` and `./proxy` compile their dist/) are installed beside them: the consumer embeds them with `startFake`,
- * `startMock` and `startProxy`, their commands run with `npx service-api-fake`, `npx service-api-mock` (the
- * consumer's client calls go to it) and `npx service-api-proxy` (in front of that mock).
+ * Proof that the packages work for another team, installed from a real npm registry: a Verdaccio started for the test
+ * (test/support/registry.ts) receives them from the release script's own publishing function under a scope of the
+ * test (`@consumer-test/client`, its dependencies on the others npm aliases such as
+ * `"@service-api/types": "npm:@consumer-test/types@0.5.0"`, since the code imports `@service-api/<name>`). Then two
+ * projects outside the repository install them by name and version, with an .npmrc naming that registry alone and a
+ * proxy that answers nothing for any other host:
+ * - the first takes all seven, type-checks a consumer that uses them without a cast and runs it against the mock; it
+ *   embeds the fake, the mock and the proxy with `startFake`, `startMock` and `startProxy`, and runs their commands
+ *   with `npx service-api-fake`, `npx service-api-mock` (the consumer's client calls go to it) and
+ *   `npx service-api-proxy` (in front of that mock);
+ * - the second takes the client alone, type-checks a program with it and runs it against the fake of the repository.
  */
 import { execFile, spawn } from 'node:child_process';
-import { connect } from 'node:net';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PACKAGES, type PackageName, readManifest } from '../scripts/lib/packages.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
-import { consumerSource } from './support/consumer.ts';
+import { publishPackages, type PublishedPackage } from '../scripts/lib/publish.ts';
+import { clientOnlySource, consumerSource } from './support/consumer.ts';
+import { useFake } from './support/fake.ts';
+import { type RunningRegistry, startRegistry } from './support/registry.ts';
 
 const run = promisify(execFile);
+const SCOPE = '@consumer-test';
+/** name@version of one of our packages in the test's scope, the version its package.json gives. */
+const spec = (name: PackageName) => `${SCOPE}/${name}@${readManifest(name).version}`;
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
 let work = '';
+let registry: RunningRegistry | undefined;
+let published: PublishedPackage[] = [];
+const { fake } = useFake({ reset: false });
+
+const publish = () =>
+  publishPackages({
+    registry: registry!.url,
+    scope: SCOPE,
+    env: { npm_config_userconfig: registry!.userconfig },
+    log: () => undefined,
+  });
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'service-api-registry-'));
+  registry = await startRegistry(join(work, 'registry'), SCOPE);
+  const started = performance.now();
+  published = await publish();
+  console.log(`npm pack and publish of the ${published.length} packages: ${seconds(started)}`);
+}, 300_000);
 
 afterAll(async () => {
+  await registry?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-async function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   try {
     const { stdout } = await run(command, args, {
       cwd,
       maxBuffer: 16 * 1024 * 1024,
-      env: { ...process.env, npm_config_loglevel: 'error', ...env },
+      env: { ...env, npm_config_loglevel: 'error' },
     });
     return stdout;
   } catch (error) {
@@ -37,64 +71,46 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
   }
 }
 
-it('packs, installs, type-checks and runs a consumer of the types, client, server, validators, fake, mock and proxy packages', async () => {
-  work = await mkdtemp(join(tmpdir(), 'service-api-tarballs-'));
-  const tarballs = join(work, 'tarballs');
-  await mkdir(tarballs);
-  // One npm process packs the seven packages.
-  await sh(
-    'npm',
-    [
-      'pack',
-      ...['types', 'client', 'server', 'validators', 'fake', 'mock', 'proxy'].map((name) =>
-        join(ROOT, 'packages', name),
-      ),
-      '--pack-destination',
-      tarballs,
-      '--silent',
-    ],
-    ROOT,
-  );
-  const files = (await readdir(tarballs)).sort();
-  expect(files).toEqual(
-    ['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators'].map((name) =>
-      expect.stringMatching(new RegExp(`^service-api-${name}-.*\\.tgz$`)),
-    ),
-  );
+const seconds = (from: number, to = performance.now()) => `${((to - from) / 1000).toFixed(1)} s`;
 
-  // Installed afresh on every run, as on CI: a project kept from an earlier run would keep the dependency versions the
-  // registry served then.
-  const project = await install(join(work, 'project'), tarballs, files);
+it('publishes the seven packages under the scope, each at the version of its package.json, and skips them once there', async () => {
+  const expected = PACKAGES.map((p) => ({ name: `${SCOPE}/${p.name}`, version: readManifest(p.name).version }));
+  expect(published).toEqual(expected.map((p) => ({ ...p, action: 'published' })));
+  expect(await publish()).toEqual(expected.map((p) => ({ ...p, action: 'skipped' })));
+}, 60_000);
+
+it('installs the seven packages by name and version, type-checks and runs a consumer of them all', async () => {
+  const started = performance.now();
+  const project = await install(join(work, 'project'), [...PACKAGES.map((p) => spec(p.name)), ...EXTRA_DEPENDENCIES]);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
-  await writeFile(
-    join(project, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          lib: ['ES2022', 'DOM'],
-          types: ['node'],
-          outDir: 'out',
-          skipLibCheck: false,
-          skipDefaultLibCheck: true,
-        },
-        files: ['consumer.ts'],
-      },
-      null,
-      2,
-    ),
-  );
-  await writeFile(join(project, 'consumer.ts'), consumerSource);
+  await writeTsconfig(project, { lib: ['ES2022', 'DOM'], types: ['node'] });
+  await writeFile(join(project, 'consumer.ts'), consumerSource(SCOPE));
+  const installed = performance.now();
+  await sh(process.execPath, [TSC, '-p', project], project);
+  console.log(`consumer of the seven packages: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
 
-  // One copy of the types: the three packages re-export @service-api/types instead of shipping their own.
-  const modules = join(project, 'node_modules', '@service-api');
-  expect((await stat(join(modules, 'types', 'dist', 'schema.d.ts'))).size).toBeGreaterThan(100_000);
+  const modules = join(project, 'node_modules');
+  expect(await readdir(join(modules, SCOPE))).toEqual([
+    'client',
+    'fake',
+    'mock',
+    'proxy',
+    'server',
+    'types',
+    'validators',
+  ]);
+  // Our packages depend on each other under the names the code imports, npm aliases of the scope's packages.
+  expect(await readdir(join(modules, '@service-api'))).toEqual(['server', 'types', 'validators']);
+  const client = JSON.parse(await readFile(join(modules, SCOPE, 'client', 'package.json'), 'utf8'));
+  expect(client.dependencies['@service-api/types']).toBe(
+    `npm:${SCOPE}/types@${readManifest('client').dependencies!['@service-api/types']}`,
+  );
+  const aliased = JSON.parse(await readFile(join(modules, '@service-api', 'types', 'package.json'), 'utf8'));
+  expect(aliased.name).toBe(`${SCOPE}/types`);
+  // The types are in the types package; the three others re-export them instead of shipping their own.
+  expect((await stat(join(modules, '@service-api', 'types', 'dist', 'schema.d.ts'))).size).toBeGreaterThan(100_000);
   for (const name of ['client', 'server', 'validators'])
-    expect((await stat(join(modules, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
-  expect(await readdir(modules)).toEqual(['client', 'fake', 'mock', 'proxy', 'server', 'types', 'validators']);
+    expect((await stat(join(modules, SCOPE, name, 'dist', 'types.d.ts'))).size, name).toBeLessThan(1_000);
 
   // The mock's command first, alone, so that its start is timed on its own.
   const mock = await mockCommand(project);
@@ -107,15 +123,17 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
     expect(mock.jobs).toEqual([200, 'failed']);
     // A figure, not a check: speed targets are measured by `npm run bench`, never asserted in a test.
     console.log(
-      `npx service-api-mock from the packed tarball: first answer ${Math.round(mock.firstAnswerMs)} ms after the command started`,
+      `npx service-api-mock from the registry: first answer ${Math.round(mock.firstAnswerMs)} ms after the command started`,
     );
     expect(await proxyCommand(project, new URL(mock.api).origin)).toEqual({
       help: expect.stringContaining('Usage: service-api-proxy --upstream'),
       jobs: [200, 'failed'],
       calls: 1,
     });
-    await sh(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
-    output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project, { SERVICE_API_MOCK: mock.api });
+    output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project, {
+      ...process.env,
+      SERVICE_API_MOCK: mock.api,
+    });
   } finally {
     // SIGTERM to npx alone: it passes the signal on, and the mock frees its port (no orphan process holding it).
     expect(await mock.stop()).toBe(false);
@@ -152,32 +170,114 @@ it('packs, installs, type-checks and runs a consumer of the types, client, serve
   expect(report.mock).toEqual({ jobs: true, missing: 404 });
   // The embedded proxy in front of it: the answer forwarded, the call in its report.
   expect(report.proxy).toEqual({ status: 200, calls: 1 });
-}, 300_000); // about 15 s of CPU (npm pack and install, tsc): generous for a machine shared with the other steps of npm test
+}, 300_000); // about 15 s of CPU (npm install, tsc): generous for a machine shared with the other steps of npm test
 
-/** @types/node for Fastify's declarations; the same exact version the repository uses, so the npm cache serves it. */
+it('installs the client alone by name and version, type-checks and runs a program with it against the fake', async () => {
+  const started = performance.now();
+  const project = await install(join(work, 'client-only'), [spec('client')]);
+  await writeTsconfig(project, { lib: ['ES2022', 'DOM'], types: [] });
+  await writeFile(join(project, 'consumer.ts'), clientOnlySource(SCOPE, fake.url));
+  const installed = performance.now();
+  await sh(process.execPath, [TSC, '-p', project], project);
+  console.log(`consumer of the client alone: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
+  expect(await readdir(join(project, 'node_modules', SCOPE))).toEqual(['client']);
+  expect(await readdir(join(project, 'node_modules', '@service-api'))).toEqual(['types']);
+
+  const output = await sh(process.execPath, [join(project, 'out', 'consumer.js')], project);
+  expect(JSON.parse(output.trim())).toEqual({ titles: expect.arrayContaining(['Add login page']), missing: 404 });
+
+  // The project's npm reaches no other registry: a lookup elsewhere (its cache empty, so that nothing answers from it) fails.
+  await expect(
+    sh(
+      'npm',
+      [
+        'view',
+        'openapi-fetch',
+        'version',
+        '--registry=https://registry.npmjs.org/',
+        `--cache=${join(work, 'empty-cache')}`,
+      ],
+      project,
+      consumerEnv(project),
+    ),
+  ).rejects.toThrow(/ECONNREFUSED|proxy/i);
+}, 120_000);
+
+/** The types the consumers need beside our packages: @types/node for Fastify's, the version the repository uses. */
 const EXTRA_DEPENDENCIES = ['@types/node@20.19.43'];
 
-/** A project outside the repository (so nothing resolves from the repository's node_modules) with the tarballs installed. */
-async function install(project: string, tarballs: string, files: string[]): Promise<string> {
+/**
+ * npm's environment in a consumer project: none of the npm_config_* variables of an `npm test` that started this test
+ * (its userconfig, its registry settings), only the project's .npmrc.
+ */
+function consumerEnv(project: string): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
+  return { ...env, npm_config_userconfig: join(project, '.npmrc') };
+}
+
+/** A port nothing listens on: the consumers' proxy for every host but the registry's. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A project outside the repository (so nothing resolves from the repository's node_modules), installed afresh on every
+ * run as on CI, with `specs` from the test's registry: its .npmrc names that registry alone, and any other host goes
+ * to a proxy that answers nothing, without retries.
+ */
+async function install(project: string, specs: string[]): Promise<string> {
   await mkdir(project, { recursive: true });
   await writeFile(
     join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
   );
+  const proxy = `http://127.0.0.1:${await deadPort()}/`;
+  await writeFile(
+    join(project, '.npmrc'),
+    [
+      `registry=${registry!.url}`,
+      `proxy=${proxy}`,
+      `https-proxy=${proxy}`,
+      'noproxy=127.0.0.1',
+      'fetch-retries=0',
+      '',
+    ].join('\n'),
+  );
   await sh(
     'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      ...files.map((f) => join(tarballs, f)),
-      ...EXTRA_DEPENDENCIES,
-    ],
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', ...specs],
     project,
+    consumerEnv(project),
   );
   return project;
+}
+
+/** A tsconfig that checks every declaration file (the packages' and their dependencies'), not TypeScript's own lib.*.d.ts. */
+async function writeTsconfig(project: string, options: { lib: string[]; types: string[] }): Promise<void> {
+  await writeFile(
+    join(project, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          ...options,
+          outDir: 'out',
+          skipLibCheck: false,
+          skipDefaultLibCheck: true,
+        },
+        files: ['consumer.ts'],
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** `npx service-api-fake --help`, then the command on a free port answering one real call; the process is stopped. */

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_FOLDERS } from '../scripts/lib/packages.ts';
 
 const readme = readFileSync('README.md', 'utf8');
 
@@ -46,9 +47,7 @@ describe('README.md', () => {
   });
 
   it("links to the changelog, the maintainers' guide, docs/, every package README and the HTML reference", () => {
-    const packages = ['mock', 'fake', 'proxy', 'client', 'server', 'validators', 'types'].map(
-      (p) => `packages/${p}/README.md`,
-    );
+    const packages = PACKAGE_FOLDERS.map((folder) => `${folder}/README.md`);
     const expected = [
       'CHANGELOG.md',
       'CONTRIBUTING.md',

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { toJson } from '../generators/published.ts';
+import { HOME_SCOPE, PACKAGES, readManifest, type PackageManifest } from '../scripts/lib/packages.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
+import { scopedManifest, targetProblem } from '../scripts/lib/publish.ts';
 import {
   changelogSection,
   formatGate,
@@ -25,10 +27,7 @@ const readJson = (path: string) =>
 
 describe('versions', () => {
   const contract = readJson('generated/openapi/openapi.json').info!.version;
-  const packages = readdirSync(join(ROOT, 'packages')).map((name) => ({
-    name,
-    manifest: readJson(`packages/${name}/package.json`) as unknown as Manifest,
-  }));
+  const packages = PACKAGES.map(({ name }) => ({ name, manifest: readManifest(name) }));
 
   it('the contract version is info.version, and the root package.json carries it', () => {
     expect(readJson('package.json').version).toBe(contract);
@@ -60,13 +59,6 @@ describe('versions', () => {
         );
   });
 });
-
-interface Manifest {
-  name: string;
-  version: string;
-  contractVersion?: string;
-  dependencies?: Record<string, string>;
-}
 
 describe('recorded releases', () => {
   it('are intact: every file recorded in releases/SHA256SUMS with the hash it was released with', () => {
@@ -261,5 +253,77 @@ describe('a stale generated/ is refused before any verdict', () => {
       expect(stale).toMatch(/^generated\/ is stale: .*: run npm run build$/);
       expect(stale).toMatch(where);
     } else expect(stale).toBeUndefined();
+  });
+});
+
+describe('publishing under a scope', () => {
+  const client: PackageManifest = {
+    name: '@service-api/client',
+    version: '0.5.0',
+    dependencies: { 'openapi-fetch': '0.17.0', '@service-api/types': '0.5.0' },
+  };
+  const server: PackageManifest = {
+    name: '@service-api/server',
+    version: '0.6.1',
+    dependencies: { '@service-api/validators': '0.6.0', '@service-api/types': '^0.5.2' },
+    peerDependencies: { fastify: '^5.0.0' },
+  };
+  it.each([
+    ['the home scope keeps the manifest', client, HOME_SCOPE, client],
+    [
+      'another scope renames the package and aliases its dependency on another of ours',
+      client,
+      '@acme',
+      {
+        ...client,
+        name: '@acme/client',
+        dependencies: { 'openapi-fetch': '0.17.0', '@service-api/types': 'npm:@acme/types@0.5.0' },
+      },
+    ],
+    [
+      'each dependency keeps its own range; peer dependencies on others stay',
+      server,
+      '@acme',
+      {
+        ...server,
+        name: '@acme/server',
+        dependencies: {
+          '@service-api/validators': 'npm:@acme/validators@0.6.0',
+          '@service-api/types': 'npm:@acme/types@^0.5.2',
+        },
+      },
+    ],
+  ] as [string, PackageManifest, string, PackageManifest][])('%s', (_name, manifest, scope, expected) => {
+    expect(scopedManifest(manifest, scope)).toEqual(expected);
+  });
+
+  it.each(PACKAGES.map((p) => p.name))(
+    '%s: under @acme, every dependency on one of ours is an alias into @acme',
+    (name) => {
+      const scoped = scopedManifest(readManifest(name), '@acme');
+      expect(scoped.name).toBe(`@acme/${name}`);
+      const ours = Object.entries({ ...scoped.dependencies, ...scoped.peerDependencies }).filter(([dependency]) =>
+        dependency.startsWith(`${HOME_SCOPE}/`),
+      );
+      for (const [dependency, range] of ours)
+        expect(range, dependency).toMatch(new RegExp(`^npm:@acme/${dependency.split('/')[1]}@\\S+$`));
+    },
+  );
+
+  it.each([
+    ['http://localhost:4873/', '@service-api', undefined],
+    ['https://npm.acme.example/repository/npm/', '@acme', undefined],
+    ['localhost:4873', '@acme', /not an http\(s\) URL/],
+    ['ftp://npm.acme.example/', '@acme', /not an http\(s\) URL/],
+    ['npm.acme.example', '@acme', /not a URL/],
+    ['http://localhost:4873/', 'acme', /not an npm scope/],
+    ['http://localhost:4873/', '@Acme', /not an npm scope/],
+    ['http://localhost:4873/', '@acme/client', /not an npm scope/],
+    ['https://registry.npmjs.org/', '@service-api', /not ours/],
+    ['https://registry.npmjs.org/', '@acme', undefined],
+  ] as [string, string, RegExp | undefined][])('registry %s, scope %s', (registry, scope, problem) => {
+    const found = targetProblem(registry, scope);
+    if (problem) expect(found).toMatch(problem);
+    else expect(found).toBeUndefined();
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The consumer program of the pack-and-install test: it uses each published package the way another team would,
- * from an npm install of the tarballs, without a cast. It reads the API root of the mock its client calls go to from
+ * The consumer programs of the pack-and-install test. The first uses each published package the way another team
+ * would, installed from a registry under `scope` (`@acme/client`), without a cast. It reads the API root of the mock its client calls go to from
  * `SERVICE_API_MOCK` (so that its source, and tsc's incremental record of it, stay the same from run to run); the fake,
  * another mock and a proxy in front of it are started in the program itself.
  */
-export const consumerSource = `import Fastify from 'fastify';
+export const consumerSource = (scope: string): string =>
+  `import Fastify from 'fastify';
 import {
   createServiceApi,
   createServiceClient,
@@ -127,4 +128,22 @@ await proxy.close();
 await mock.close();
 
 console.log(JSON.stringify(report));
+`.replaceAll("from '@service-api/", `from '${scope}/`);
+
+/**
+ * The second needs the client alone: typed calls to the API at `host` (its address written into the source, so that
+ * the program needs no Node.js types), the status of a refusal.
+ */
+export const clientOnlySource = (
+  scope: string,
+  host: string,
+): string => `import { createServiceApi, isServiceApiError, type MergeRequest } from '${scope}/client';
+
+const api = createServiceApi({ host: ${JSON.stringify(host)}, auth: { privateToken: 'developer-token' } });
+const mergeRequests: MergeRequest[] = await api.mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/my-project' } });
+const outsider = createServiceApi({ host: ${JSON.stringify(host)}, auth: { privateToken: 'outsider-token' } });
+const missing = await outsider.mergeRequests
+  .listProjectMergeRequests({ path: { id: 'my-group/secret' } })
+  .then(() => 200, (error: unknown) => (isServiceApiError(error) ? error.status : 'other'));
+console.log(JSON.stringify({ titles: mergeRequests.map((mr) => mr.title), missing }));
 `;
