@@ -8,6 +8,8 @@
  *                          (scripts/lib/stamps.ts): the lint as `npm run build` does, and the regeneration when neither
  *                          generated/ nor anything the generators read changed since it last matched (npm test's check
  *                          step; a fresh clone has no stamps, so CI lints and regenerates everything)
+ *   build.ts --check --cache --no-lint   the regeneration and the packages' dist/ only (npm test's first step)
+ *   build.ts --check --cache --lint-only the lint only (a step of npm test that runs beside the tests)
  * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
  * succeed. Each step prints its time.
  */
@@ -119,14 +121,18 @@ async function generate(doc: OpenApiDocument): Promise<Output[]> {
   return out;
 }
 
-const LINT_SKIPPED =
-  '[2/4] Lint skipped: openapi/, the lint rules and this script are unchanged since the last clean lint on this machine (npm run check always lints)';
+const LINT_SKIPPED = noLint
+  ? '[2/4] Lint not run here (--no-lint: npm test lints in a step of its own)'
+  : '[2/4] Lint skipped: openapi/, the lint rules and this script are unchanged since the last clean lint on this machine (npm run check always lints)';
 const lintHash = await inputsHash(LINT);
-const lintCurrent = lintCache && (await stamped(LINT, lintHash));
+const noLint = process.argv.includes('--no-lint');
+const lintOnly = process.argv.includes('--lint-only');
+const lintCurrent = noLint || (lintCache && (await stamped(LINT, lintHash)));
 const generatedHash = generatedCache ? await inputsHash(GENERATED) : '';
-const generatedCurrent = generatedCache && (await stamped(GENERATED, generatedHash));
-const GENERATED_SKIPPED =
-  '[3/4] Regeneration skipped: generated/, openapi/, generators/ and the locked tool versions are unchanged since generated/ last matched on this machine (npm run check always regenerates)';
+const generatedCurrent = lintOnly || (generatedCache && (await stamped(GENERATED, generatedHash)));
+const GENERATED_SKIPPED = lintOnly
+  ? '[3/4] Regeneration not run here (--lint-only)'
+  : '[3/4] Regeneration skipped: generated/, openapi/, generators/ and the locked tool versions are unchanged since generated/ last matched on this machine (npm run check always regenerates)';
 if (lintCurrent && generatedCurrent) {
   console.log(`[1/4] Bundle skipped: nothing to lint or regenerate\n${LINT_SKIPPED}\n${GENERATED_SKIPPED}`);
   console.log(`[4/4] Done in ${seconds(started)}`);

@@ -1,7 +1,8 @@
 /**
- * npm test [-- vitest arguments]: check (regenerate and compare generated/, lint), typecheck (tsc), gate (breaking
- * changes), lint (Biome) and vitest, started together. None of them reads what another writes, and each alone leaves a core idle
- * for much of its run (tsc and the gate use one core, check waits on its linters); together they keep both cores busy.
+ * npm test [-- vitest arguments]: check (regenerate and compare generated/, build the packages' dist/) first, since the
+ * others read dist/; then lint-contract (Redocly, Spectral), typecheck (tsc), gate (breaking changes), lint (Biome) and
+ * vitest, started together. None of these reads what another writes, and each alone leaves a core idle for much of its
+ * run (tsc and the gate use one core, the contract lint waits on its linters); together they keep both cores busy.
  * Vitest writes to the terminal as it runs; the other steps' output follows it. Every step runs to its end, and
  * `npm test` fails if any of them fails. The summary gives each step's wall and CPU time.
  */
@@ -10,8 +11,16 @@ import { machineCpuSeconds, runStep, stepTimes, testSteps, type StepResult } fro
 const started = performance.now();
 const machineStarted = machineCpuSeconds();
 const steps = testSteps(process.argv.slice(2));
-const quiet = steps.filter((step) => step.name !== 'vitest');
 const vitest = steps.find((step) => step.name === 'vitest')!;
+const first = steps.find((step) => step.name === 'check')!;
+const quiet = steps.filter((step) => step !== vitest && step !== first);
+
+console.log(`npm test: ${first.name} (${first.what})…`);
+const firstResult = await runStep(first, true);
+if (firstResult.code !== 0) {
+  console.log(`\n✖ npm test: ${first.name} FAILED in ${stepTimes(firstResult)}: the other steps need it`);
+  process.exit(1);
+}
 
 const background = quiet.map((step) =>
   runStep(step, false).then((result) => {
@@ -22,9 +31,9 @@ const background = quiet.map((step) =>
   }),
 );
 const vitestResult = await runStep(vitest, true);
-const results: StepResult[] = [...(await Promise.all(background)), vitestResult];
+const results: StepResult[] = [firstResult, ...(await Promise.all(background)), vitestResult];
 
-for (const result of results.slice(0, -1)) {
+for (const result of results.slice(1, -1)) {
   console.log(`\n── ${result.name} (${quiet.find((s) => s.name === result.name)!.what}) ──`);
   console.log(
     result.output
@@ -37,9 +46,9 @@ for (const result of results.slice(0, -1)) {
 
 const wall = (performance.now() - started) / 1000;
 const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
-console.log('\nnpm test, steps run together:');
+console.log('\nnpm test, its steps (check first, then the others together):');
 for (const result of results)
-  console.log(`  ${result.code === 0 ? '✓' : '✖'} ${result.name.padEnd(10)} ${stepTimes(result)}`);
+  console.log(`  ${result.code === 0 ? '✓' : '✖'} ${result.name.padEnd(13)} ${stepTimes(result)}`);
 console.log(`  in all: ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU`);
 const machine = machineCpuSeconds() - machineStarted;
 if (machine > 0)

@@ -58,8 +58,13 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
   return [
     {
       name: 'check',
-      what: 'regenerate and compare generated/, lint (layout, Redocly, Spectral); each skipped when nothing it reads changed since it passed here',
-      args: tsx('build.ts', '--check', '--cache'),
+      what: "regenerate and compare generated/, build the packages' dist/ (skipped when nothing it reads changed since it passed here); runs first: the other steps read dist/",
+      args: tsx('build.ts', '--check', '--cache', '--no-lint'),
+    },
+    {
+      name: 'lint-contract',
+      what: 'lint openapi/ and the bundle (layout, Redocly, Spectral); skipped when nothing it reads changed since it passed here',
+      args: tsx('build.ts', '--check', '--cache', '--lint-only'),
     },
     {
       name: 'typecheck',
