@@ -121,12 +121,12 @@ async function generate(doc: OpenApiDocument): Promise<Output[]> {
   return out;
 }
 
+const noLint = process.argv.includes('--no-lint');
+const lintOnly = process.argv.includes('--lint-only');
 const LINT_SKIPPED = noLint
   ? '[2/4] Lint not run here (--no-lint: npm test lints in a step of its own)'
   : '[2/4] Lint skipped: openapi/, the lint rules and this script are unchanged since the last clean lint on this machine (npm run check always lints)';
 const lintHash = await inputsHash(LINT);
-const noLint = process.argv.includes('--no-lint');
-const lintOnly = process.argv.includes('--lint-only');
 const lintCurrent = noLint || (lintCache && (await stamped(LINT, lintHash)));
 const generatedHash = generatedCache ? await inputsHash(GENERATED) : '';
 const generatedCurrent = lintOnly || (generatedCache && (await stamped(GENERATED, generatedHash)));
