@@ -14,7 +14,6 @@
  * succeed. Each step prints its time.
  */
 import { join } from 'node:path';
-import { generators } from '../generators/index.ts';
 import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { bundleSource } from './lib/bundle.ts';
@@ -106,6 +105,9 @@ interface Output {
 
 /** Every generator's files and every package's dist/, in memory, with the time each took. */
 async function generate(doc: OpenApiDocument): Promise<Output[]> {
+  // Loaded only when something is generated: the generators bring TypeScript, openapi-typescript and Ajv, a second of
+  // CPU that a run with nothing to regenerate (npm test's contract lint, a package's prepack) does not need.
+  const { generators } = await import('../generators/index.ts');
   const out: Output[] = [];
   for (const generator of generators) {
     const failed = (error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`);
