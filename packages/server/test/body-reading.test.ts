@@ -3,7 +3,7 @@
  * media type reads as, and the 4xx of each refusal.
  */
 import { describe, expect, it } from 'vitest';
-import { InputError, parseBody, parseJsonBody } from '@service-api/server';
+import { InputError, parseBody, parseJsonBody } from '../src/runtime.ts';
 
 const limits = { bodyFields: 10, jsonValues: 20 };
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -2,7 +2,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { describe, expect, it } from 'vitest';
 import * as fast from '../dist/fast.js';
 import * as full from '../dist/standalone.js';
-import { dateTime, uri } from '../dist/formats.js';
+import { dateTime, uri } from '../src/formats.ts';
 import * as validators from '@service-api/validators';
 import { pascalCase } from '../../../generators/lib/naming.ts';
 import { publishedDocument } from '../../../test/support/documents.ts';
