@@ -25,7 +25,7 @@ function ajvCode(doc: OpenApiDocument): ReturnType<typeof buildValidators> {
 }
 
 /**
- * The generated sources of `@service-api/validators`: the validator tables and guards of the document (`index.ts`),
+ * The generated sources of `@service-api/validators`: the validator tables (`tables.ts`) and type guards (`guards.ts`) of the document,
  * the declarations of Ajv's standalone modules and the contract version. Its hand-written `src/` formats Ajv's errors.
  * Ajv's standalone code itself (no schema compilation at run time) is JavaScript, written to `dist/` by the build.
  */
@@ -35,9 +35,10 @@ export async function generateValidators(doc: OpenApiDocument): Promise<Generate
   return [
     { path: `${folder}/contract.ts`, contents: banner + contractModule(doc, 'const') },
     { path: `${folder}/fast.d.ts`, contents: banner + code.declarations('fast') },
-    { path: `${folder}/index.ts`, contents: banner + indexModule(doc, code.index) },
+    { path: `${folder}/guards.ts`, contents: banner + guardsModule(code.index) },
     { path: `${folder}/requests.d.ts`, contents: banner + code.declarations('requests') },
     { path: `${folder}/standalone.d.ts`, contents: banner + code.declarations('schemas') },
+    { path: `${folder}/tables.ts`, contents: banner + tablesModule(doc, code.index) },
   ];
 }
 
@@ -81,31 +82,19 @@ export async function validatorsDeclarations(doc: OpenApiDocument): Promise<Gene
   return dist.filter((f) => f.path.endsWith('.d.ts'));
 }
 
-function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
-  const guards = new Map<string, string>();
-  for (const name of Object.keys(index.schemas)) {
-    const guard = `is${pascalCase(name)}`;
-    if (guards.has(guard)) throw new Error(`Schemas ${guards.get(guard)} and ${name} both give the guard ${guard}`);
-    guards.set(guard, name);
-  }
+/**
+ * The validator tables of the document (`tables.ts`): by schema name, by operationId and status, with the fast twin of
+ * each exact validator where there is one. The package's hand-written `index.ts` validates with them.
+ */
+function tablesModule(doc: OpenApiDocument, index: ValidatorIndex): string {
   const q = JSON.stringify;
   const ops = operationModels(doc);
-  // The fast twin of an exact validator where there is one, else the exact validator itself.
-  const quick = (exportName: string) => (index.fast[exportName] ? `f.${index.fast[exportName]}` : `s.${exportName}`);
   const lines = [
     `import * as s from './standalone.js';`,
     `import * as f from './fast.js';`,
     `import * as r from './requests.js';`,
-    `import { checkRequest, checkResponse, checkWith, type RequestParts, type RequestValidationResult, type ValidateFunction, type ValidationResult } from './validation.js';`,
-    `import type { components } from './types.js';`,
+    `import type { ValidateFunction } from './validation.js';`,
     ``,
-    `export { formatErrors, formatRequestErrors, MAX_ERRORS } from './validation.js';`,
-    `export type { RequestParts, RequestValidationResult, ValidateFunction, ValidationError, ValidationResult } from './validation.js';`,
-    `export type * from './types.js';`,
-    ``,
-    `export { contractVersion } from './contract.js';`,
-    ``,
-    `type Schemas = components['schemas'];`,
     `export type SchemaName = ${
       Object.keys(index.schemas)
         .map((n) => q(n))
@@ -117,15 +106,10 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: s.${fn},`),
     `};`,
     ``,
-    `/** Fast validators (first failure, no messages) of the component schemas, by schema name; for guards. */`,
-    `const schemaChecks: Record<SchemaName, ValidateFunction> = {`,
-    ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: ${quick(fn)},`),
+    `/** Fast validators (first failure, no messages) of the component schemas, by schema name. */`,
+    `export const schemaChecks: Record<SchemaName, ValidateFunction> = {`,
+    ...Object.entries(index.schemas).map(([name, fn]) => `  ${q(name)}: ${quick(index, fn)},`),
     `};`,
-    ``,
-    ...[...guards].map(
-      ([guard, name]) =>
-        `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index.schemas[name]!)}(value);\n}`,
-    ),
     ``,
     `/** For each operationId, the statuses whose JSON body has a validator. */`,
     `export interface ResponseStatuses {`,
@@ -148,18 +132,20 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     `};`,
     ``,
     `/** Fast validators of JSON response bodies, by operationId and status. */`,
-    `const responseChecks: Record<string, Record<string, ValidateFunction>> = {`,
+    `export const responseChecks: Record<string, Record<string, ValidateFunction>> = {`,
     ...Object.entries(index.responses).map(
       ([op, byStatus]) =>
         `  ${q(op)}: { ${Object.entries(byStatus)
-          .map(([st, fn]) => `${q(st)}: ${quick(fn)}`)
+          .map(([st, fn]) => `${q(st)}: ${quick(index, fn)}`)
           .join(', ')} },`,
     ),
     `};`,
     ``,
+    `export type RequestOperationId = ${ops.map((o) => q(o.operationId)).join(' | ') || 'never'};`,
+    ``,
     `/** Fast validators of JSON request bodies, by operationId. */`,
-    `const bodyChecks: Partial<Record<RequestOperationId, ValidateFunction>> = {`,
-    ...Object.entries(index.bodies).map(([op, fn]) => `  ${q(op)}: ${quick(fn)},`),
+    `export const bodyChecks: Partial<Record<RequestOperationId, ValidateFunction>> = {`,
+    ...Object.entries(index.bodies).map(([op, fn]) => `  ${q(op)}: ${quick(index, fn)},`),
     `};`,
     ``,
     `/** Exact validators of JSON request bodies, by operationId. */`,
@@ -167,10 +153,8 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ...Object.entries(index.bodies).map(([op, fn]) => `  ${q(op)}: s.${fn},`),
     `};`,
     ``,
-    `export type RequestOperationId = ${ops.map((o) => q(o.operationId)).join(' | ') || 'never'};`,
-    ``,
     `/** The rules across the query parameters (\`x-query-schema\`) of the operations that state some, in order. */`,
-    `const queryRules: Partial<Record<RequestOperationId, readonly string[]>> = {`,
+    `export const queryRules: Partial<Record<RequestOperationId, readonly string[]>> = {`,
     ...Object.entries(index.queryRules).map(([op, rules]) => `  ${q(op)}: ${q(rules)},`),
     `};`,
     ``,
@@ -179,30 +163,35 @@ function indexModule(doc: OpenApiDocument, index: ValidatorIndex): string {
     ...Object.entries(index.requests).map(([op, fn]) => `  ${q(op)}: r.${fn},`),
     `};`,
     ``,
-    `/**`,
-    ` * Validates a value against a component schema by name. A fast check answers valid values; the full error list`,
-    ` * (at most MAX_ERRORS messages, then a count) is computed only for invalid ones.`,
-    ` */`,
-    `export function validateSchema(name: SchemaName, value: unknown): ValidationResult {`,
-    `  const validate = schemaValidators[name];`,
-    `  if (!validate) throw new Error(\`Unknown schema \${String(name)}\`);`,
-    `  return checkWith(schemaChecks[name], validate, value);`,
-    `}`,
-    ``,
-    `/** Validates a JSON response body of an operation; statuses without a JSON body have no validator. */`,
-    `export function validateResponse<Op extends keyof ResponseStatuses>(operationId: Op, status: ResponseStatuses[Op] | number, body: unknown): ValidationResult {`,
-    `  const byStatus = responseValidators[operationId] as Record<string, ValidateFunction> | undefined;`,
-    `  if (!byStatus) throw new Error(\`Unknown operation \${String(operationId)}\`);`,
-    `  return checkResponse(operationId, byStatus, responseChecks[operationId]!, status, body);`,
-    `}`,
-    ``,
-    `/** Validates a request of an operation; errors name the bad field (\`query parameter per_page must be <= 100\`). */`,
-    `export function validateRequest(operationId: RequestOperationId, request: RequestParts): RequestValidationResult {`,
-    `  const validate = requestValidators[operationId];`,
-    `  if (!validate) throw new Error(\`Unknown operation \${String(operationId)}\`);`,
-    `  return checkRequest({ request: validate, body: bodyValidators[operationId], bodyCheck: bodyChecks[operationId], queryRules: queryRules[operationId] }, request);`,
-    `}`,
-    ``,
   ];
   return lines.join('\n');
+}
+
+/** A type guard per component schema (`isJob`), on the fast validator (`guards.ts`). */
+function guardsModule(index: ValidatorIndex): string {
+  const guards = new Map<string, string>();
+  for (const name of Object.keys(index.schemas)) {
+    const guard = `is${pascalCase(name)}`;
+    if (guards.has(guard)) throw new Error(`Schemas ${guards.get(guard)} and ${name} both give the guard ${guard}`);
+    guards.set(guard, name);
+  }
+  const q = JSON.stringify;
+  return [
+    `import * as s from './standalone.js';`,
+    `import * as f from './fast.js';`,
+    `import type { components } from './types.js';`,
+    ``,
+    `type Schemas = components['schemas'];`,
+    ``,
+    ...[...guards].map(
+      ([guard, name]) =>
+        `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index, index.schemas[name]!)}(value);\n}`,
+    ),
+    ``,
+  ].join('\n');
+}
+
+/** The fast twin of an exact validator where there is one, else the exact validator itself. */
+function quick(index: ValidatorIndex, exportName: string): string {
+  return index.fast[exportName] ? `f.${index.fast[exportName]}` : `s.${exportName}`;
 }
