@@ -4,42 +4,20 @@
  * (here: npm run fake -- …). Serves the stateful fake under http://HOST:PORT/api/v4.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { fail, readCommand, startOrFail, stopOnSignals } from '@service-api/server/command';
 import type { FakeData } from './data.ts';
 import { implementedOperations, startFake } from './index.ts';
 
-const usage = 'Usage: service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--verbose]';
-
-function fail(text: string): never {
-  console.error(`✖ ${text}`);
-  process.exit(1);
-}
-
 const started = performance.now();
-const { values } = (() => {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string', default: process.env.PORT ?? '4010' },
-        host: { type: 'string', default: '127.0.0.1' },
-        data: { type: 'string' },
-        'any-token': { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n${usage}`);
-  }
-})();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535)
-  fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+const { values, port, host } = readCommand({
+  usage: 'Usage: service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--verbose]',
+  options: {
+    data: { type: 'string' },
+    'any-token': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+  },
+  defaultPort: 4010,
+});
 
 let data: FakeData | undefined;
 if (values.data) {
@@ -56,18 +34,10 @@ if (values.data) {
   }
 }
 
-const fake = await startFake({
+const fake = await startOrFail(
+  startFake({ port, host, data, anyToken: values['any-token'], logger: values.verbose }),
+  'fake',
   port,
-  host: values.host,
-  data,
-  anyToken: values['any-token'],
-  logger: values.verbose,
-}).catch((error: NodeJS.ErrnoException) =>
-  fail(
-    error.code === 'EADDRINUSE'
-      ? `Port ${port} is in use: pass --port with a free port`
-      : `Could not start the fake: ${error.message}`,
-  ),
 );
 
 console.log(
@@ -79,8 +49,4 @@ console.log(
 console.log(
   `Try: curl -H 'PRIVATE-TOKEN: developer-token' ${fake.url}/api/v4/projects/my-group%2Fmy-project/merge_requests   (Ctrl-C to stop)`,
 );
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void fake.close().then(() => process.exit(0));
-  });
-}
+stopOnSignals(() => fake.close());
