@@ -73,6 +73,18 @@ describe('the stamps of npm test name every input their check depends on', () =>
     ['the regeneration', 'scripts/lib/output.ts', 'how generated/ is compared', GENERATED],
     ['the regeneration', 'generators/index.ts', 'the generators', GENERATED],
     ['the regeneration', 'generated/openapi/openapi.json', 'what is compared', GENERATED],
+    [
+      'the regeneration',
+      'packages/server/src/runtime.ts',
+      "a package's hand-written sources, compiled into dist/",
+      GENERATED,
+    ],
+    [
+      'the regeneration',
+      'packages/validators/dist/index.js',
+      'the dist/ it wrote (removed or changed, built again)',
+      GENERATED,
+    ],
   ] as const)('%s reads %s (%s)', (_check, file, _why, stamp) => {
     expect(covers(stamp, file)).toBe(true);
   });

@@ -1,5 +1,5 @@
 /**
- * Requests that make sense against the fake's default data set (fake/src/default-data.ts), for the conformance cases
+ * Requests that make sense against the fake's default data set (packages/fake/src/default-data.ts), for the conformance cases
  * and the third-party client calls run against the fake: the records each path parameter names, filters that would
  * leave a list empty dropped, bodies naming existing branches and users, and a setup that first creates what a
  * request needs (an invitation to update, a finished export to download). Each aims at a 2xx answer.

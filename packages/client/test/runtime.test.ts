@@ -1,4 +1,4 @@
-/** The hand-written client runtime (generators/templates/client-runtime.ts), table-driven: given → want. */
+/** The client runtime (packages/client/src/runtime.ts), table-driven: given → want. */
 import { describe, expect, it } from 'vitest';
 import {
   fillPath,

@@ -1,5 +1,5 @@
 /**
- * The fake's commit trees (fake/src/tree.ts): a persistent hash trie whose commits share every node their change did
+ * The fake's commit trees (packages/fake/src/tree.ts): a persistent hash trie whose commits share every node their change did
  * not touch, read and changed like a map of paths.
  */
 import { describe, expect, it } from 'vitest';
