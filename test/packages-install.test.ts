@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { API_URL, PROXY_URL, printedUrl } from './support/command.ts';
 import { PACKAGES, type PackageName, readManifest } from '../scripts/lib/packages.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 import { publishPackages, type PublishedPackage } from '../scripts/lib/publish.ts';
@@ -289,17 +290,7 @@ async function fakeCommand(project: string): Promise<{ help: string; mergeReques
     detached: true,
   });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+\/api\/v4)/.exec(output);
-        if (match) resolve(match[1]!);
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      child.on('exit', (code) => reject(new Error(`service-api-fake exited with ${code}: ${output}`)));
-    });
+    const url = await printedUrl(child, API_URL, 'service-api-fake').url;
     const response = await fetch(`${url}/projects/my-group%2Fmy-project/merge_requests?iids[]=1`, {
       headers: { 'PRIVATE-TOKEN': 'developer-token' },
     });
@@ -323,17 +314,7 @@ async function proxyCommand(
     detached: true,
   });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+?);/.exec(output);
-        if (match) resolve(match[1]!);
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      child.on('exit', (code) => reject(new Error(`service-api-proxy exited with ${code}: ${output}`)));
-    });
+    const url = await printedUrl(child, PROXY_URL, 'service-api-proxy').url;
     const response = await fetch(`${url}/api/v4/projects/my-group%2Fmy-project/jobs?scope[]=failed`, {
       headers: { 'PRIVATE-TOKEN': 'any' },
     });
@@ -399,17 +380,7 @@ async function mockCommand(project: string): Promise<{
     return held;
   };
   try {
-    const api = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+\/api\/v4)/.exec(output);
-        if (match) resolve(match[1]!);
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      void exited.then(() => reject(new Error(`service-api-mock exited with ${child.exitCode}: ${output}`)));
-    });
+    const api = await printedUrl(child, API_URL, 'service-api-mock').url;
     port = Number(new URL(api).port);
     const response = await fetch(`${api}/projects/my-group%2Fmy-project/jobs?scope[]=failed`, {
       headers: { 'PRIVATE-TOKEN': 'any' },

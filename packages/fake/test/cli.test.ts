@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { printedUrl } from '../../../test/support/command.ts';
 import { defaultData, implementedOperations } from '../src/index.ts';
 import { routes } from '@service-api/server';
 
@@ -21,16 +22,8 @@ function run(args: string[]): Promise<{ url: string; child: ChildProcess; output
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)\/api\/v4/.exec(output);
-      if (match) resolve({ url: match[1]!, child, output: () => output });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
+  const started = printedUrl(child, /listening on (http:\/\/\S+)\/api\/v4/, 'service-api-fake');
+  return started.url.then((url) => ({ url, child, output: started.output }));
 }
 
 describe('service-api-fake command', () => {

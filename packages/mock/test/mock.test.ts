@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { API_URL, printedUrl } from '../../../test/support/command.ts';
 import { parsePrefer, resolvePreference } from '../src/prefer.ts';
 import { toleranceLogLine, violationsHeader } from '../src/violations.ts';
 import { ROOT } from '../../../scripts/lib/paths.ts';
@@ -557,18 +558,8 @@ describe('the command', () => {
       ['--import', 'tsx', join(ROOT, 'packages', 'mock', 'src', 'cli.ts'), '--port', '0', '--quiet'],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+\/api\/v4)/.exec(output);
-        if (match) resolve(match[1]!);
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      void exited.then((code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
-    });
+    const { url: listeningUrl, exited } = printedUrl(child, API_URL, 'the mock');
+    const url = await listeningUrl;
     expect((await fetch(`${url}/projects/42/jobs`, { headers: auth })).status).toBe(200);
     const port = Number(new URL(url).port);
     expect(await listening(port)).toBe(true);

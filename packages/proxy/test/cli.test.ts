@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PROXY_URL, printedUrl } from '../../../test/support/command.ts';
 import { startWrongUpstream, type WrongUpstream } from '../../../test/support/proxy-upstream.ts';
 
 const children: ChildProcess[] = [];
@@ -25,19 +26,7 @@ function run(args: string[]): {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const url = new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+?);/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    void exited.then((code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  return { child, output: () => output, url, exited };
+  return { child, ...printedUrl(child, PROXY_URL, 'service-api-proxy') };
 }
 
 async function until(condition: () => boolean, ms = 5000): Promise<void> {
