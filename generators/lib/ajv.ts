@@ -67,7 +67,7 @@ function schemaExportOf(index: ValidatorIndex, ref: string): string | undefined 
  * small; `fast` stops at the first failure and inlines small referenced schemas, for guards and the success path.
  * Formats come from the package's own `formats.js` (ajv-formats' exact formats, common shapes answered faster).
  */
-function newAjv(mode: 'full' | 'fast', coerce: boolean) {
+function newAjv(mode: 'full' | 'fast', coerce: boolean, tracking = true) {
   // ajv and its plugins are CommonJS: under NodeNext their classes and functions sit on `.default`.
   const ajv = new ajv2020.default({
     code: { source: true, esm: true, formats: ajv2020._`require("./formats.js").formats` },
@@ -78,9 +78,10 @@ function newAjv(mode: 'full' | 'fast', coerce: boolean) {
     allowUnionTypes: true,
     coerceTypes: coerce ? 'array' : false,
   });
-  if (mode === 'fast') {
+  if (mode === 'fast' || !tracking) {
     // Draft 2020's bookkeeping of evaluated properties costs every call and keeps every function alive in a bundle;
-    // schemas that need it (unevaluated*, $dynamicRef) are left out of the fast module and use the full validator.
+    // schemas that need it (unevaluated*, $dynamicRef) are left out of the fast module and use the full validator,
+    // which keeps it only when the document has such a schema.
     const opts = ajv.opts as { unevaluated?: boolean; dynamicRef?: boolean };
     opts.unevaluated = false;
     opts.dynamicRef = false;
@@ -98,6 +99,15 @@ function newAjv(mode: 'full' | 'fast', coerce: boolean) {
 }
 
 const TRACKING_KEYWORDS = new Set(['unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef']);
+
+/** Whether any schema of the document uses a keyword that needs Ajv's tracking of evaluated properties. */
+function usesTracking(doc: OpenApiDocument): boolean {
+  const visit = (value: unknown): boolean =>
+    typeof value === 'object' &&
+    value !== null &&
+    Object.entries(value).some(([key, child]) => TRACKING_KEYWORDS.has(key) || visit(child));
+  return visit(doc);
+}
 
 /** Whether a schema, or a component it references, needs Ajv's tracking of evaluated properties. */
 function tracker(components: Record<string, unknown>) {
@@ -221,9 +231,10 @@ function nullFirst(components: Record<string, unknown>) {
 export function buildValidators(doc: OpenApiDocument): BuiltValidators {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   const components = componentsSchema(doc);
-  const exact = newAjv('full', false);
+  const tracking = usesTracking(doc);
+  const exact = newAjv('full', false, tracking);
   const fast = newAjv('fast', false);
-  const coercing = newAjv('full', true);
+  const coercing = newAjv('full', true, tracking);
   exact.addSchema(components);
   const quicker = nullFirst(components.$defs as Record<string, unknown>);
   fast.addSchema(quicker(components) as JsonSchema);
