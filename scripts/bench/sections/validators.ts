@@ -54,7 +54,13 @@ export async function run(options: { rounds: number; iterations: number }): Prom
   const dereferenced = JSON.parse(
     readFileSync(join(ROOT, 'generated', 'openapi', 'openapi.dereferenced.json'), 'utf8'),
   );
-  const zodSchema = z.fromJSONSchema(dereferenced.components.schemas.MergeRequest);
+  // zod converts only part of JSON Schema: MergeRequest's state rules (if/then) are beyond it, so it sits out then.
+  let zodSchema: ReturnType<typeof z.fromJSONSchema> | undefined;
+  try {
+    zodSchema = z.fromJSONSchema(dereferenced.components.schemas.MergeRequest);
+  } catch (error) {
+    console.log(`zod 4: left out, z.fromJSONSchema cannot convert MergeRequest (${(error as Error).message})`);
+  }
   const typia = await typiaGuard();
   if (typia.why) console.log(`typia: ${typia.why}`);
   else
@@ -67,14 +73,16 @@ export async function run(options: { rounds: number; iterations: number }): Prom
     'ours: validateSchema (fast path + result)': (v) => validateSchema('MergeRequest', v).valid,
     'Ajv at run time, our fast options (allErrors off, inlineRefs, our formats)': sameFast,
     '0.2.0 validator (Ajv, allErrors, inlineRefs off, ajv-formats)': old,
-    'zod 4 safeParse (z.fromJSONSchema of the same schema)': (v) => zodSchema.safeParse(v).success,
+    ...(zodSchema
+      ? { 'zod 4 safeParse (z.fromJSONSchema of the same schema)': (v: unknown) => zodSchema.safeParse(v).success }
+      : {}),
     ...(typia.is ? { 'typia createIs (no formats)': typia.is } : {}),
   };
   const withMessages: Record<string, Check> = {
     'ours: validateSchema (fast fails, then full list)': (v) => validateSchema('MergeRequest', v).errors,
     'Ajv at run time, our full options + formatErrors': (v) => (sameFull(v) ? [] : formatErrors(sameFull.errors)),
     '0.2.0 validator + formatErrors': (v) => (old(v) ? [] : formatErrors(old.errors)),
-    'zod 4 safeParse (issues)': (v) => zodSchema.safeParse(v).error?.issues,
+    ...(zodSchema ? { 'zod 4 safeParse (issues)': (v: unknown) => zodSchema.safeParse(v).error?.issues } : {}),
     'ours: isMergeRequest guard (boolean only)': isMergeRequest,
     ...(typia.is ? { 'typia createIs (boolean only)': typia.is } : {}),
   };
