@@ -68,7 +68,7 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
     },
     {
       name: 'typecheck',
-      what: 'tsc --noEmit over the repository (with the type tests), incremental: a warm run rechecks what changed',
+      what: "tsc --noEmit over the repository (the type tests are vitest's typecheck), incremental: a warm run rechecks what changed",
       args: [
         join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
         '--noEmit',
