@@ -3,7 +3,7 @@
  * and a clock that moves one second per write so timestamps are deterministic.
  */
 import { createHash } from 'node:crypto';
-import type { AccessLevel, FakeData, FakeGroup, FakeProject, FakeUser } from './data.ts';
+import type { AccessLevel, FakeData, FakeGroup, FakeMergeRequest, FakeProject, FakeUser } from './data.ts';
 import { EMPTY_TREE, recordOf, treeOf, withChanges, type Commit, type Repository, type TreeEntry } from './tree.ts';
 
 export type Project = Omit<FakeProject, 'repository'> & { repository: Repository };
@@ -321,6 +321,36 @@ export class Store {
       this.commitIndexes.set(commits, index);
     }
     return index;
+  }
+
+  /**
+   * Merge requests by project and source branch (which never changes), derived from `data.merge_requests`: the
+   * records appended since the last lookup are added; a list replaced, shortened or no longer ending where it ended (a
+   * delete, an import, a reset) is indexed again. The handlers only append, delete or replace the list. A create then looks at the few from its branch, not at every merge request.
+   */
+  private mergeRequestIndex?: {
+    list: FakeMergeRequest[];
+    length: number;
+    last: FakeMergeRequest | undefined;
+    byBranch: Map<string, FakeMergeRequest[]>;
+  };
+
+  mergeRequestsFrom(projectId: number, sourceBranch: string): readonly FakeMergeRequest[] {
+    const list = this.data.merge_requests;
+    let index = this.mergeRequestIndex;
+    if (!index || index.list !== list || list.length < index.length || list[index.length - 1] !== index.last)
+      index = { list, length: 0, last: undefined, byBranch: new Map() };
+    const key = (projectId: number, branch: string) => `${projectId}\0${branch}`;
+    for (const mr of list.slice(index.length)) {
+      const at = key(mr.project_id, mr.source_branch);
+      const same = index.byBranch.get(at);
+      if (same) same.push(mr);
+      else index.byBranch.set(at, [mr]);
+    }
+    index.length = list.length;
+    index.last = list[list.length - 1];
+    this.mergeRequestIndex = index;
+    return index.byBranch.get(key(projectId, sourceBranch)) ?? [];
   }
 
   findCommit(project: Project, id: string): Commit | undefined {

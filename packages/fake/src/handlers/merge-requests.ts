@@ -334,13 +334,9 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
           },
         };
       if (
-        store.data.merge_requests.some(
-          (m) =>
-            m.project_id === project.id &&
-            m.source_branch === body.source_branch &&
-            m.target_branch === body.target_branch &&
-            (m.state === 'opened' || m.state === 'locked'),
-        )
+        store
+          .mergeRequestsFrom(project.id, body.source_branch)
+          .some((m) => m.target_branch === body.target_branch && (m.state === 'opened' || m.state === 'locked'))
       )
         return CONFLICT;
       const ids = (value: number[] | number | undefined) =>
