@@ -6,8 +6,8 @@
 import { defaultData, startFake, type FakeCommit } from '../../../packages/fake/src/index.ts';
 import { benchBranch, createMergeRequestBody } from '../lib/fixtures.ts';
 
-/** More than the POSTs of a `--full` run of the fake section on a fast machine (5 rounds of 1.5 s at ~20 k/s). */
-const BRANCHES = 200_000;
+/** More than the POSTs of a `--full` run of the fake section on a fast machine (5 rounds of 1.5 s and their warm-ups at up to ~60 k/s). */
+const BRANCHES = 1_000_000;
 
 const body = createMergeRequestBody as { source_branch: string; target_branch: string };
 const head: FakeCommit = {
