@@ -65,7 +65,19 @@ describe('bench --write', () => {
   it('docs/performance.md has a goals table with every goal of the bench sections', () => {
     const rows = rowsOf(readFileSync(PERFORMANCE_DOC, 'utf8'));
     expect(new Set(rows.map((r) => r[0]))).toEqual(
-      new Set(['validators', 'client', 'bundle', 'mock', 'server', 'soak', 'fake', 'build', 'test']),
+      new Set([
+        'validators',
+        'client',
+        'bundle',
+        'mock',
+        'server',
+        'soak',
+        'fake',
+        'fake-load',
+        'proxy',
+        'build',
+        'test',
+      ]),
     );
     for (const r of rows) expect(r).toHaveLength(4);
   });

@@ -5,7 +5,10 @@ export interface LoadJob {
   url: string;
   method: string;
   headers: Record<string, string>;
-  /** Each `[<n>]` in it becomes the request's number, counted across the whole run (each request its own). */
+  /**
+   * Each `[<n>]` in it becomes the request's number, counted per server (per origin of `url`) across the whole run:
+   * each request to a server its own, from 0 (the stateful fake holds that many numbered branches).
+   */
   body?: string;
   connections: number;
   durationS: number;
@@ -20,16 +23,22 @@ export interface LoadResult {
 }
 
 const REQUEST_NUMBER = '[<n>]';
-let requestNumber = 0;
+const requestNumbers = new Map<string, number>();
 
 process.on('message', (job: LoadJob) => {
   const body = job.body;
+  const server = new URL(job.url).origin;
+  const nextNumber = () => {
+    const n = requestNumbers.get(server) ?? 0;
+    requestNumbers.set(server, n + 1);
+    return n;
+  };
   const requests = body?.includes(REQUEST_NUMBER)
     ? [
         {
           setupRequest: (request: object) => ({
             ...request,
-            body: body.replaceAll(REQUEST_NUMBER, String(requestNumber++)),
+            body: body.replaceAll(REQUEST_NUMBER, String(nextNumber())),
           }),
         },
       ]
