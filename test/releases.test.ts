@@ -51,6 +51,18 @@ describe('versions', () => {
       expect(range, dependency).toBe(packages.find((p) => p.manifest.name === dependency)!.manifest.version);
   });
 
+  it('every package exports the contract version it is built from as contractVersion', async () => {
+    const exported = await Promise.all([
+      import('@service-api/validators'),
+      import('@service-api/client'),
+      import('@service-api/server'),
+      import('../packages/mock/src/index.ts'),
+      import('../packages/fake/src/index.ts'),
+      import('../packages/proxy/src/index.ts'),
+    ]);
+    expect(exported.map((module) => module.contractVersion)).toEqual(exported.map(() => contract));
+  });
+
   it('no generated source names a version in its banner: a new contract version changes only what it changes', () => {
     for (const name of ['types', 'validators', 'client', 'server'])
       for (const file of readdirSync(join(ROOT, 'generated', name)))
