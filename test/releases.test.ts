@@ -51,6 +51,16 @@ describe('versions', () => {
       expect(range, dependency).toBe(packages.find((p) => p.manifest.name === dependency)!.manifest.version);
   });
 
+  it.each(packages)("package $name's README installs its current version", ({ name, manifest }) => {
+    const readme = readFileSync(join(ROOT, 'packages', name, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install ${manifest.name}@${manifest.version} --save-exact`);
+  });
+
+  it("the README's pinning example installs the client's current version", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install @acme/client@${readManifest('client').version} --save-exact`);
+  });
+
   it('every package exports the contract version it is built from as contractVersion', async () => {
     const exported = await Promise.all([
       import('@service-api/validators'),
