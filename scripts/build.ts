@@ -18,6 +18,7 @@ import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { bundleSource } from './lib/bundle.ts';
 import { checkLayout } from './lib/layout.ts';
+import { NODE_PACKAGES, compileNodePackage } from './lib/node-packages.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
 import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT } from './lib/paths.ts';
 import { run } from './lib/run.ts';
@@ -178,6 +179,21 @@ for (const { name, build } of outputs) {
   await writeOutput(build.folder, build.files);
   console.log(
     `      ${name.padEnd(10)} ${String(build.files.length).padStart(3)} file(s) in ${build.folder.padEnd(20)} ${build.time} (compiled)`,
+  );
+}
+// Then the packages written by hand, which import the ones above (their declarations, through node_modules).
+for (const name of NODE_PACKAGES) {
+  const folder = `packages/${name}/dist`;
+  const [files, time] = await timedHere(async () => {
+    try {
+      return compileNodePackage(name);
+    } catch (error) {
+      return fail(`Compiling packages/${name} failed: ${(error as Error).message}`);
+    }
+  });
+  await writeOutput(folder, files);
+  console.log(
+    `      ${name.padEnd(10)} ${String(files.length).padStart(3)} file(s) in ${folder.padEnd(20)} ${time} (compiled)`,
   );
 }
 // generated/ is now what the generators make of the inputs: a later `npm test` with the same files may skip regenerating.

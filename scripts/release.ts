@@ -78,8 +78,8 @@ if (args.publish) {
   const problem = targetProblem(registry, scope);
   if (problem) fail(problem);
   console.log(`Publishing the packages under ${scope} to ${registry}${args['dry-run'] ? ' (dry run)' : ''}…`);
-  const published = await publishPackages({ registry, scope, dryRun: args['dry-run'] }).catch((error: Error) =>
-    fail(error.message),
+  const published = await publishPackages({ registry, scope, dryRun: args['dry-run'], built: true }).catch(
+    (error: Error) => fail(error.message),
   );
   const count = published.filter((p) => p.action === 'published').length;
   console.log(

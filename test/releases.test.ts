@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { toJson } from '../generators/published.ts';
 import { HOME_SCOPE, PACKAGES, readManifest, type PackageManifest } from '../scripts/lib/packages.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
-import { scopedManifest, targetProblem } from '../scripts/lib/publish.ts';
+import { dependencyLevels, scopedManifest, targetProblem } from '../scripts/lib/publish.ts';
 import {
   changelogSection,
   formatGate,
@@ -317,6 +317,31 @@ describe('publishing under a scope', () => {
     ],
   ] as [string, PackageManifest, string, PackageManifest][])('%s', (_name, manifest, scope, expected) => {
     expect(scopedManifest(manifest, scope)).toEqual(expected);
+  });
+
+  it.each(PACKAGES)(
+    "$name's prepack builds its dist/ with the check, from the package's folder",
+    ({ name, folder }) => {
+      const { scripts } = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as {
+        scripts?: { prepack?: string };
+      };
+      const build = /^node --import tsx (\S+) --check --cache >&2( && |$)/.exec(scripts?.prepack ?? '');
+      expect(build, `${name}: ${scripts?.prepack}`).not.toBeNull();
+      expect(existsSync(join(ROOT, folder, build![1]!))).toBe(true);
+    },
+  );
+
+  it('publishes each package in a level after every one of ours it depends on, each package once', () => {
+    const levels = dependencyLevels(PACKAGES.map((p) => p.name));
+    const levelOf = (name: string) => levels.findIndex((level) => level.includes(name as never));
+    expect(levels.flat().sort()).toEqual(PACKAGES.map((p) => p.name).sort());
+    for (const { name } of PACKAGES)
+      for (const dependency of Object.keys(readManifest(name).dependencies ?? {}).filter((d) =>
+        d.startsWith(`${HOME_SCOPE}/`),
+      ))
+        expect(levelOf(dependency.slice(HOME_SCOPE.length + 1)), `${name} after ${dependency}`).toBeLessThan(
+          levelOf(name),
+        );
   });
 
   it.each(PACKAGES.map((p) => p.name))(

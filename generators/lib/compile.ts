@@ -10,6 +10,12 @@ export interface CompileOptions {
   declarations?: GeneratedFile[];
   /** Generated packages the sources import, by package name: their `.d.ts` files (the entry is `dist/index.d.ts`). */
   packages?: Record<string, GeneratedFile[]>;
+  /** Code for Node only (the mock, the fake, the proxy): the ES2023 library, which browsers' code may not assume. */
+  nodeOnly?: boolean;
+  /** Sources that import each other as `./x.ts` (run as they are by tsx): compiled to `./x.js`. */
+  tsImports?: boolean;
+  /** The folder of the sources, relative to the repository (default: that of the first source). */
+  rootDir?: string;
 }
 
 /**
@@ -51,7 +57,7 @@ export function compilePackage(sources: GeneratedFile[], options: CompileOptions
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ES2022,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    lib: [options.nodeOnly ? 'lib.es2023.d.ts' : 'lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
     types: options.types ?? [],
     strict: true,
     noUncheckedIndexedAccess: true,
@@ -60,6 +66,7 @@ export function compilePackage(sources: GeneratedFile[], options: CompileOptions
     newLine: ts.NewLineKind.LineFeed,
     removeComments: false,
     noEmitOnError: true,
+    ...(options.tsImports ? { rewriteRelativeImportExtensions: true } : {}),
     ...(Object.keys(paths).length ? { paths } : {}),
   };
   const host = ts.createCompilerHost(compilerOptions, true);
@@ -80,7 +87,7 @@ export function compilePackage(sources: GeneratedFile[], options: CompileOptions
     outputs.push({ path, contents: text });
   };
   const roots = sources.filter((f) => f.path.endsWith('.ts')).map((f) => join(ROOT, f.path));
-  const srcDir = dirname(roots[0]!);
+  const srcDir = options.rootDir ? join(ROOT, options.rootDir) : dirname(roots[0]!);
   const program = ts.createProgram(
     roots,
     { ...compilerOptions, rootDir: srcDir, outDir: join(srcDir, '..', 'dist') },

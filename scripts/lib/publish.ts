@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './paths.ts';
-import { HOME_SCOPE, PACKAGES, type PackageManifest, readManifest } from './packages.ts';
+import { HOME_SCOPE, PACKAGES, type PackageManifest, type PackageName, readManifest } from './packages.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -25,6 +25,11 @@ export interface PublishOptions {
   scope: string;
   /** Everything but the publishing itself: `npm publish --dry-run`. */
   dryRun?: boolean;
+  /**
+   * Every package's `dist/` is current (the caller has just run the check, which builds them): packed without running
+   * each package's `prepack`, which would check the same again.
+   */
+  built?: boolean;
   /** Extra environment for npm, such as `npm_config_userconfig` naming an .npmrc with the registry's token. */
   env?: Record<string, string>;
   log?: (line: string) => void;
@@ -95,23 +100,28 @@ export async function publishPackages(options: PublishOptions): Promise<Publishe
   const missing = planned.filter((p) => !p.present);
   const work = await mkdtemp(join(tmpdir(), 'service-api-publish-'));
   try {
-    // One npm process packs them all; it runs each package's prepack (the build of its dist/).
+    // One npm process packs them all; unless `built`, it runs each package's prepack (the build of its dist/).
     const packed =
       missing.length === 0
         ? []
         : (JSON.parse(
             await runNpm(
-              ['pack', ...missing.map((p) => join(ROOT, p.pkg.folder)), '--pack-destination', work, '--json'],
+              [
+                'pack',
+                ...missing.map((p) => join(ROOT, p.pkg.folder)),
+                '--pack-destination',
+                work,
+                '--json',
+                ...(options.built ? ['--ignore-scripts'] : []),
+              ],
               ROOT,
               options.env,
             ),
           ) as { name: string; filename: string }[]);
-    const published: PublishedPackage[] = [];
-    for (const { pkg, name, version, present } of planned) {
+    const publishOne = async ({ pkg, name, version, present }: (typeof planned)[number]): Promise<PublishedPackage> => {
       if (present) {
         log(`skipped ${name}@${version}: the registry has it already`);
-        published.push({ name, version, action: 'skipped' });
-        continue;
+        return { name, version, action: 'skipped' };
       }
       const tarball = packed.find((p) => p.name === `${HOME_SCOPE}/${pkg.name}`)!.filename;
       const folder = join(work, pkg.name);
@@ -123,12 +133,38 @@ export async function publishPackages(options: PublishOptions): Promise<Publishe
       // The packed copy is built already: its prepack must not run again.
       await npm(['publish', join(folder, 'package'), '--ignore-scripts', ...(options.dryRun ? ['--dry-run'] : [])]);
       log(`${options.dryRun ? 'would publish' : 'published'} ${name}@${version}`);
-      published.push({ name, version, action: 'published' });
-    }
-    return published;
+      return { name, version, action: 'published' };
+    };
+    // Level by level (a package after the ones it depends on), the packages of one level together.
+    const published = new Map<string, PublishedPackage>();
+    for (const level of dependencyLevels(planned.map((p) => p.pkg.name)))
+      for (const result of await Promise.all(planned.filter((p) => level.includes(p.pkg.name)).map(publishOne)))
+        published.set(result.name, result);
+    return planned.map((p) => published.get(p.name)!);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Our packages in levels: each after every one of ours it depends on (`dependencies` of its package.json), so that a
+ * registry never holds a package whose dependency is missing; the packages of one level do not depend on each other.
+ */
+export function dependencyLevels(names: readonly PackageName[]): PackageName[][] {
+  const depth = new Map<PackageName, number>();
+  const depthOf = (name: PackageName): number => {
+    const known = depth.get(name);
+    if (known !== undefined) return known;
+    const ours = Object.keys(readManifest(name).dependencies ?? {})
+      .filter((d) => d.startsWith(`${HOME_SCOPE}/`))
+      .map((d) => d.slice(HOME_SCOPE.length + 1) as PackageName);
+    const value = ours.length === 0 ? 0 : 1 + Math.max(...ours.map(depthOf));
+    depth.set(name, value);
+    return value;
+  };
+  const levels: PackageName[][] = [];
+  for (const name of names) (levels[depthOf(name)] ??= []).push(name);
+  return levels.filter(Boolean);
 }
 
 /** The registry for every package, and for the scope too: a `@scope:registry` in the user's .npmrc would win otherwise. */

@@ -57,7 +57,11 @@ export const GENERATED: Stamp = {
     'generated',
     // The packages built from the document: their hand-written src/ and the dist/ the build wrote (a dist/ removed or
     // changed since is built again).
-    ...['types', 'validators', 'client', 'server'].flatMap((name) => [`packages/${name}/src`, `packages/${name}/dist`]),
+    ...['types', 'validators', 'client', 'server', 'mock', 'fake', 'proxy'].flatMap((name) => [
+      `packages/${name}/src`,
+      `packages/${name}/dist`,
+    ]),
+    'scripts/lib/node-packages.ts',
   ],
 };
 

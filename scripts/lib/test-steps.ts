@@ -14,8 +14,7 @@ const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
 /**
  * What a second `npm test` reuses from the first, none of it in a fresh clone: the stamps of the lint and the
  * regeneration (scripts/lib/stamps.ts), the fixture packages with their stamp (test/support/fixture-packages.ts), tsc's
- * build info and that of vitest's typecheck of the type tests, and every package's dist/ (the check step builds those of the
- * packages built from the document; `npm pack` of the fake, the mock and the proxy runs `tsc -b`, with its build info). Each is keyed by every input it
+ * build info and that of vitest's typecheck of the type tests, and every package's dist/ (the check step builds them). Each is keyed by every input it
  * depends on.
  */
 export const TEST_CACHES = [
@@ -24,9 +23,6 @@ export const TEST_CACHES = [
   join(WORK_DIR, 'fixture-packages.sha256'),
   TSC_BUILD_INFO,
   join(ROOT, 'node_modules', 'vitest', 'dist', 'tsconfig.tmp.tsbuildinfo'),
-  join(WORK_DIR, 'fake-build'),
-  join(WORK_DIR, 'mock-build'),
-  join(WORK_DIR, 'proxy-build'),
   ...['types', 'validators', 'client', 'server', 'fake', 'mock', 'proxy'].map((name) =>
     join(ROOT, 'packages', name, 'dist'),
   ),
