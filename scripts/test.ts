@@ -1,39 +1,47 @@
 /**
- * npm test [-- vitest arguments]: check (regenerate and compare generated/, build the packages' dist/) first, since the
- * others read dist/; then lint-contract (Redocly, Spectral), typecheck (tsc), gate (breaking changes), lint (Biome) and
- * vitest, started together. None of these reads what another writes, and each alone leaves a core idle for much of its
- * run (tsc and the gate use one core, the contract lint waits on its linters); together they keep both cores busy.
- * Vitest writes to the terminal as it runs; the other steps' output follows it. Every step runs to its end, and
- * `npm test` fails if any of them fails. The summary gives each step's wall and CPU time.
+ * npm test [-- vitest arguments]: check (regenerate and compare generated/, build the packages' dist/), the contract lint
+ * (Redocly, Spectral), the gate (breaking changes) and lint (Biome) start together; typecheck (tsc) and vitest, which
+ * read dist/, start when check has passed. No step reads what another writes (except dist/), and each alone leaves a
+ * core idle for much of its run; together they keep both cores busy. Vitest writes to the terminal as it runs; the
+ * other steps' output follows it. Every step runs to its end, and `npm test` fails if any of them fails. The summary
+ * gives each step's wall and CPU time.
  */
-import { machineCpuSeconds, runStep, stepTimes, testSteps, type StepResult } from './lib/test-steps.ts';
+import { machineCpuSeconds, runStep, stepTimes, testSteps, type Step, type StepResult } from './lib/test-steps.ts';
 
 const started = performance.now();
 const machineStarted = machineCpuSeconds();
 const steps = testSteps(process.argv.slice(2));
 const vitest = steps.find((step) => step.name === 'vitest')!;
-const first = steps.find((step) => step.name === 'check')!;
-const quiet = steps.filter((step) => step !== vitest && step !== first);
+const check = steps.find((step) => step.name === 'check')!;
+/** The steps that read the packages' dist/, which check builds. */
+const afterCheck = new Set(['typecheck', 'vitest']);
+const quiet = steps.filter((step) => step !== vitest && step !== check);
 
-console.log(`npm test: ${first.name} (${first.what})…`);
-const firstResult = await runStep(first, true);
-if (firstResult.code !== 0) {
-  console.log(`\n✖ npm test: ${first.name} FAILED in ${stepTimes(firstResult)}: the other steps need it`);
-  process.exit(1);
-}
-
-const background = quiet.map((step) =>
+const inBackground = (step: Step) =>
   runStep(step, false).then((result) => {
     console.log(
       `\n${result.code === 0 ? '✓' : '✖'} npm test: ${step.name} ${result.code === 0 ? 'passed' : 'FAILED'} in ${stepTimes(result)}; its output follows the tests`,
     );
     return result;
-  }),
-);
-const vitestResult = await runStep(vitest, true);
-const results: StepResult[] = [firstResult, ...(await Promise.all(background)), vitestResult];
+  });
 
-for (const result of results.slice(1, -1)) {
+const early = quiet.filter((step) => !afterCheck.has(step.name)).map(inBackground);
+console.log(`npm test: ${check.name} (${check.what})…`);
+const checkResult = await runStep(check, false);
+console.log(checkResult.output.trim());
+if (checkResult.code !== 0) {
+  await Promise.all(early);
+  console.log(`\n✖ npm test: ${check.name} FAILED in ${stepTimes(checkResult)}: typecheck and vitest need it`);
+  process.exit(1);
+}
+const late = quiet.filter((step) => afterCheck.has(step.name)).map(inBackground);
+const vitestResult = await runStep(vitest, true);
+const byName = new Map((await Promise.all([...early, ...late])).map((result) => [result.name, result]));
+byName.set(check.name, checkResult);
+byName.set(vitest.name, vitestResult);
+const results: StepResult[] = steps.map((step) => byName.get(step.name)!);
+
+for (const result of results.filter((r) => r !== checkResult && r !== vitestResult)) {
   console.log(`\n── ${result.name} (${quiet.find((s) => s.name === result.name)!.what}) ──`);
   console.log(
     result.output
@@ -46,7 +54,7 @@ for (const result of results.slice(1, -1)) {
 
 const wall = (performance.now() - started) / 1000;
 const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
-console.log('\nnpm test, its steps (check first, then the others together):');
+console.log('\nnpm test, its steps (typecheck and vitest after check, the others from the start):');
 for (const result of results)
   console.log(`  ${result.code === 0 ? '✓' : '✖'} ${result.name.padEnd(13)} ${stepTimes(result)}`);
 console.log(`  in all: ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU`);
