@@ -54,7 +54,7 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
   return [
     {
       name: 'check',
-      what: "regenerate and compare generated/, build the packages' dist/ (skipped when nothing it reads changed since it passed here); runs first: the other steps read dist/",
+      what: "regenerate and compare generated/, build the packages' dist/ (skipped when nothing it reads changed since it passed here); typecheck and vitest wait for it",
       args: tsx('build.ts', '--check', '--cache', '--no-lint'),
     },
     {

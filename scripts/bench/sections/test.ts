@@ -57,8 +57,8 @@ async function once(): Promise<Run | undefined> {
 export async function run(options: { sequential: boolean }): Promise<void> {
   heading(
     'npm test',
-    '`npm test` twice, as CI and then a developer run it (scripts/test.ts runs check first, then the contract lint,\n' +
-      'typecheck, gate, lint and vitest together): cold, with what a fresh clone lacks removed first (the stamps of the lint, the regeneration, the whole\n' +
+    '`npm test` twice, as CI and then a developer run it (scripts/test.ts starts check, the contract lint, gate and lint\n' +
+      'together, then typecheck and vitest once check has passed): cold, with what a fresh clone lacks removed first (the stamps of the lint, the regeneration, the whole\n' +
       "HTML reference rendered in Chromium and the fixture packages; the installed consumer project; tsc's build info;\n" +
       "every package's dist/), then warm, right after, with nothing changed. Each step's wall time\n" +
       "and CPU time (user + system of its process and every process it waited for: tsc, npm), and the machine's\n" +
