@@ -13,12 +13,13 @@
  * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
  * succeed. Each step prints its time.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GeneratedFile } from '../generators/lib/files.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { bundleSource } from './lib/bundle.ts';
 import { checkLayout } from './lib/layout.ts';
-import { NODE_PACKAGES, compileNodePackage } from './lib/node-packages.ts';
+import { buildNodePackage, NODE_PACKAGES } from './lib/node-packages.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
 import { BIN, BUNDLE_JSON, LINT_BUNDLE_JSON, ROOT, SOURCE_ROOT } from './lib/paths.ts';
 import { run } from './lib/run.ts';
@@ -188,14 +189,16 @@ for (const name of NODE_PACKAGES) {
   const folder = `packages/${name}/dist`;
   const [files, time] = await timedHere(async () => {
     try {
-      return compileNodePackage(name);
+      return buildNodePackage(name);
     } catch (error) {
       return fail(`Compiling packages/${name} failed: ${(error as Error).message}`);
     }
   });
-  await writeOutput(folder, files);
+  const dist = files.filter((file) => file.path.startsWith(`${folder}/`));
+  await writeOutput(folder, dist);
+  for (const file of files.filter((f) => !dist.includes(f))) await writeFile(join(ROOT, file.path), file.contents);
   console.log(
-    `      ${name.padEnd(10)} ${String(files.length).padStart(3)} file(s) in ${folder.padEnd(20)} ${time} (compiled)`,
+    `      ${name.padEnd(10)} ${String(dist.length).padStart(3)} file(s) in ${folder.padEnd(20)} ${time} (compiled)`,
   );
 }
 // generated/ is now what the generators make of the inputs: a later `npm test` with the same files may skip regenerating.

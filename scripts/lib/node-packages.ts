@@ -11,6 +11,9 @@ import { ROOT } from './paths.ts';
 
 export const NODE_PACKAGES = ['mock', 'fake', 'proxy'] as const;
 
+/** The packages that ship the published document (`openapi.json` beside their `dist/`): the mock and the proxy read it. */
+export const WITH_DOCUMENT: readonly string[] = ['mock', 'proxy'];
+
 /** Every `.ts` module under `packages/<name>/src/`. */
 function sources(name: string): GeneratedFile[] {
   const dir = join(ROOT, 'packages', name, 'src');
@@ -20,12 +23,18 @@ function sources(name: string): GeneratedFile[] {
     .map((file) => ({ path: relative(ROOT, join(dir, file)), contents: readFileSync(join(dir, file), 'utf8') }));
 }
 
-/** The compiled `dist/` of one of them (`.js` and `.d.ts`), type-checked first. */
-export function compileNodePackage(name: string): GeneratedFile[] {
-  return compilePackage(sources(name), {
+/**
+ * What the build writes into one of them: its compiled `dist/` (`.js` and `.d.ts`, type-checked first) and, for the
+ * mock and the proxy, the published document they ship.
+ */
+export function buildNodePackage(name: string): GeneratedFile[] {
+  const dist = compilePackage(sources(name), {
     types: ['node'],
     nodeOnly: true,
     tsImports: true,
     rootDir: `packages/${name}/src`,
   });
+  if (!WITH_DOCUMENT.includes(name)) return dist;
+  const document = readFileSync(join(ROOT, 'generated', 'openapi', 'openapi.json'), 'utf8');
+  return [...dist, { path: `packages/${name}/openapi.json`, contents: document }];
 }

@@ -62,6 +62,9 @@ export const GENERATED: Stamp = {
       `packages/${name}/dist`,
     ]),
     'scripts/lib/node-packages.ts',
+    // The published document the mock and the proxy ship, copied beside their dist/.
+    'packages/mock/openapi.json',
+    'packages/proxy/openapi.json',
   ],
 };
 

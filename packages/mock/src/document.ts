@@ -1,6 +1,6 @@
 /**
  * The document the mock serves: the published `openapi.json` of the contract, shipped inside the package (copied there
- * when it is packed). Run from the repository's sources (`npm run mock`), it is the one `npm run build` publishes.
+ * by the build). Run from the repository's sources (`npm run mock`), it is the one `npm run build` publishes.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 /**
  * What the contract says an answer looks like, per operation and status: its documented content types and the headers
  * a client relies on (`Link`, `X-Total`, `Location`, and any header marked required). Read from the published
- * `openapi.json`, shipped inside the package (copied there when it is packed; from the sources, the one
+ * `openapi.json`, shipped inside the package (copied there by the build; from the sources, the one
  * `npm run build` publishes).
  */
 import { readFile } from 'node:fs/promises';
