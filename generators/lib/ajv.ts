@@ -73,6 +73,9 @@ function newAjv(mode: 'full' | 'fast', coerce: boolean, tracking = true) {
     code: { source: true, esm: true, formats: ajv2020._`require("./formats.js").formats` },
     allErrors: mode === 'full',
     inlineRefs: mode === 'fast',
+    // With every error reported, a required list or an enum unrolled is one statement per name or value, each with its
+    // own error object: a loop says the same in a fraction of the code (records here require up to 60 fields).
+    ...(mode === 'full' ? { loopRequired: 4, loopEnum: 4 } : {}),
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
