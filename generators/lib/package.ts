@@ -16,10 +16,9 @@ export interface ContractPackage {
 }
 
 export const packageDir = (pkg: ContractPackage) => `packages/${pkg.id}`;
-export const generatedDir = (pkg: ContractPackage) => `generated/${pkg.id}`;
 
 /** The hand-written modules of a package's `src/`, as files to compile. */
-export function handWrittenSources(pkg: ContractPackage): GeneratedFile[] {
+function handWrittenSources(pkg: ContractPackage): GeneratedFile[] {
   const dir = `${packageDir(pkg)}/src`;
   return readdirSync(join(ROOT, dir))
     .filter((name) => name.endsWith('.ts'))
@@ -31,7 +30,7 @@ export function handWrittenSources(pkg: ContractPackage): GeneratedFile[] {
  * `generated/<id>/<file>` as a file of `packages/<id>/src/`: generated and hand-written modules import each other by
  * relative paths (`./schema.js`, `./runtime.js`), as one folder.
  */
-export function asSource(pkg: ContractPackage, file: GeneratedFile): GeneratedFile {
+function asSource(pkg: ContractPackage, file: GeneratedFile): GeneratedFile {
   return { path: `${packageDir(pkg)}/src/${basename(file.path)}`, contents: file.contents };
 }
 
