@@ -164,33 +164,16 @@ function operationsModule(models: OperationModel[], inputs: Map<string, string>)
     .join('\n');
   const variants = models.filter((m) => m.variants);
   const inputDecls = models.map((m) => inputType(m, inputs.get(m.operationId)!)).join('\n\n');
-  return `import type { Args, BinaryMethod, HeadMethod, Method, PageOptions, PaginatedMethod } from './methods.js';
-import type { ApiResponse, OperationDescriptor } from './runtime.js';
+  return `import type { BinaryMethod, HeadMethod, Method, PaginatedMethod, PaginatedVariantMethod, VariantMethod } from './methods.js';
+import type { OperationDescriptor } from './runtime.js';
 import type * as T from './types.js';
 import type { ExtraParameters, Input, Item, Success, When } from './types.js';
 
-/** For each operation with \`x-variants\`: the success body for the input \`I\` the call passes. */
-export interface VariantResults<I> {
-${variants.map(variantType).join('\n')}
-}
-type VariantId = keyof VariantResults<unknown>;
-type ElementOf<L> = L extends readonly (infer E)[] ? E : never;
-
-/**
- * A method whose success body depends on a parameter (\`x-variants\`): \`view: 'simple'\` gives the reduced record,
- * no parameter the full one, a parameter whose value the type does not fix gives either. (\`I\` is \`never\` for a
- * call without input.)
- */
-export interface VariantMethod<K extends VariantId, In, Optional extends boolean, Headers = Record<string, never>> {
-  <const I extends In = never>(...args: Args<I, Optional>): Promise<VariantResults<I>[K]>;
-  withResponse<const I extends In = never>(...args: Args<I, Optional>): Promise<ApiResponse<VariantResults<I>[K], Headers>>;
-}
-
-/** A list method with \`x-variants\`: items typed by the call, as for \`VariantMethod\`. */
-export interface PaginatedVariantMethod<K extends VariantId, In, Optional extends boolean, Headers = Record<string, never>> extends VariantMethod<K, In, Optional, Headers> {
-  pages<const I extends In = never>(...args: Args<I, Optional, PageOptions>): AsyncGenerator<ElementOf<VariantResults<I>[K]>[], void, undefined>;
-  iterate<const I extends In = never>(...args: Args<I, Optional, PageOptions>): AsyncGenerator<ElementOf<VariantResults<I>[K]>, void, undefined>;
-  all<const I extends In = never>(...args: Args<I, Optional, PageOptions>): Promise<ElementOf<VariantResults<I>[K]>[]>;
+declare module './methods.js' {
+  /** For each operation with \`x-variants\`: the success body for the input \`I\` the call passes. */
+  interface VariantResults<I> {
+${variants.map((m) => `  ${variantType(m)}`).join('\n')}
+  }
 }
 
 ${inputDecls}
