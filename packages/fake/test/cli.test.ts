@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,6 +47,30 @@ describe('service-api-fake command', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'fake-')), 'bad.json');
     writeFileSync(file, '{"users": 1}');
     await expect(run(['--port', '0', '--data', file])).rejects.toThrow(/"users" must be an array/);
+  });
+
+  // The command helpers of @service-api/server/command, which the mock and the proxy share.
+  it.each([
+    [['--port', '99999'], /--port must be a number from 0 to 65535, got "99999"/],
+    [['--port', 'abc'], /--port must be a number from 0 to 65535, got "abc"/],
+    [['--port'], /--port.*argument missing/],
+    [['--bogus'], /Unknown option '--bogus'[\s\S]*Usage: service-api-fake/],
+  ])('fails with exit 1 and a clear message for %j', async (args, message) => {
+    await expect(run(args)).rejects.toThrow(message);
+    expect(children.at(-1)!.exitCode).toBe(1);
+  });
+
+  it('names --port when the port is in use', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      await expect(run(['--port', String(port)])).rejects.toThrow(
+        `Port ${port} is in use: pass --port with a free port`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 });
 
