@@ -1,11 +1,17 @@
-import { buildClient, folder as clientFolder, generateClient } from './client.ts';
+import { buildClient, clientPackage, folder as clientFolder, generateClient } from './client.ts';
 import type { GeneratedFile } from './lib/files.ts';
+import { type ContractPackage, packageDir } from './lib/package.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
 import { generateReference } from './reference.ts';
-import { buildServer, folder as serverFolder, generateServer } from './server.ts';
-import { buildTypes, folder as typesFolder, generateTypes } from './types.ts';
-import { buildValidatorsPackage, folder as validatorsFolder, generateValidators } from './validators.ts';
+import { buildServer, folder as serverFolder, generateServer, serverPackage } from './server.ts';
+import { buildTypes, folder as typesFolder, generateTypes, typesPackage } from './types.ts';
+import {
+  buildValidatorsPackage,
+  folder as validatorsFolder,
+  generateValidators,
+  validatorsPackage,
+} from './validators.ts';
 
 export interface GeneratorModule {
   name: string;
@@ -19,7 +25,7 @@ export interface GeneratorModule {
   build?: { folder: string; files(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> };
 }
 
-const dist = (name: string) => `packages/${name}/dist`;
+const dist = (pkg: ContractPackage) => `${packageDir(pkg)}/dist`;
 
 /** Every output, in the order the build runs them (a package after those it depends on). */
 export const generators: GeneratorModule[] = [
@@ -33,24 +39,24 @@ export const generators: GeneratorModule[] = [
     name: 'types',
     folder: typesFolder,
     generate: generateTypes,
-    build: { folder: dist('types'), files: async (doc, generated) => buildTypes(doc, generated) },
+    build: { folder: dist(typesPackage), files: async (doc, generated) => buildTypes(doc, generated) },
   },
   {
     name: 'validators',
     folder: validatorsFolder,
     generate: generateValidators,
-    build: { folder: dist('validators'), files: buildValidatorsPackage },
+    build: { folder: dist(validatorsPackage), files: buildValidatorsPackage },
   },
   {
     name: 'client',
     folder: clientFolder,
     generate: generateClient,
-    build: { folder: dist('client'), files: buildClient },
+    build: { folder: dist(clientPackage), files: buildClient },
   },
   {
     name: 'server',
     folder: serverFolder,
     generate: generateServer,
-    build: { folder: dist('server'), files: buildServer },
+    build: { folder: dist(serverPackage), files: buildServer },
   },
 ];

@@ -17,10 +17,9 @@ export interface ContractPackage {
 
 export const packageDir = (pkg: ContractPackage) => `packages/${pkg.id}`;
 
-/** The hand-written modules of a package's `src/`, as files to compile. */
-function handWrittenSources(pkg: ContractPackage): GeneratedFile[] {
-  const dir = `${packageDir(pkg)}/src`;
-  return readdirSync(join(ROOT, dir))
+/** Every `.ts` module under a folder of the repository (`packages/<name>/src`), as files to compile. */
+export function moduleSources(dir: string): GeneratedFile[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts'))
     .sort()
     .map((name) => ({ path: `${dir}/${name}`, contents: readFileSync(join(ROOT, dir, name), 'utf8') }));
@@ -44,7 +43,7 @@ export function compileContractPackage(
   generated: GeneratedFile[],
   options: CompileOptions = {},
 ): GeneratedFile[] {
-  const own = handWrittenSources(pkg);
+  const own = moduleSources(`${packageDir(pkg)}/src`);
   const taken = new Set(own.map((f) => basename(f.path)));
   const clash = generated.find((f) => taken.has(basename(f.path)));
   if (clash)

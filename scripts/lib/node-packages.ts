@@ -3,10 +3,11 @@
  * modules import each other as `./x.ts` (tsx runs them as they are), compiled into `dist/` by the build, after the
  * packages built from the document whose declarations they import (through node_modules, as a consumer would).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compilePackage } from '../../generators/lib/compile.ts';
 import type { GeneratedFile } from '../../generators/lib/files.ts';
+import { moduleSources } from '../../generators/lib/package.ts';
 import { ROOT } from './paths.ts';
 
 export const NODE_PACKAGES = ['mock', 'fake', 'proxy'] as const;
@@ -14,21 +15,12 @@ export const NODE_PACKAGES = ['mock', 'fake', 'proxy'] as const;
 /** The packages that ship the published document (`openapi.json` beside their `dist/`): the mock and the proxy read it. */
 export const WITH_DOCUMENT: readonly string[] = ['mock', 'proxy'];
 
-/** Every `.ts` module under `packages/<name>/src/`. */
-function sources(name: string): GeneratedFile[] {
-  const dir = join(ROOT, 'packages', name, 'src');
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
-    .sort()
-    .map((file) => ({ path: relative(ROOT, join(dir, file)), contents: readFileSync(join(dir, file), 'utf8') }));
-}
-
 /**
  * What the build writes into one of them: its compiled `dist/` (`.js` and `.d.ts`, type-checked first) and, for the
  * mock and the proxy, the published document they ship.
  */
 export function buildNodePackage(name: string): GeneratedFile[] {
-  const dist = compilePackage(sources(name), {
+  const dist = compilePackage(moduleSources(`packages/${name}/src`), {
     types: ['node'],
     nodeOnly: true,
     tsImports: true,

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { PACKAGES } from './packages.ts';
 import { ROOT, WORK_DIR } from './paths.ts';
 
 export interface Stamp {
@@ -57,10 +58,7 @@ export const GENERATED: Stamp = {
     'generated',
     // The packages built from the document: their hand-written src/ and the dist/ the build wrote (a dist/ removed or
     // changed since is built again).
-    ...['types', 'validators', 'client', 'server', 'mock', 'fake', 'proxy'].flatMap((name) => [
-      `packages/${name}/src`,
-      `packages/${name}/dist`,
-    ]),
+    ...PACKAGES.flatMap(({ folder }) => [`${folder}/src`, `${folder}/dist`]),
     'scripts/lib/node-packages.ts',
     // The published document the mock and the proxy ship, copied beside their dist/.
     'packages/mock/openapi.json',

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, WORK_DIR } from './paths.ts';
+import { PACKAGES } from './packages.ts';
 import { GENERATED, LINT } from './stamps.ts';
 
 /** tsc's record of what it checked (git-ignored .tmp/): a clean clone has none and checks everything. */
@@ -23,9 +24,7 @@ export const TEST_CACHES = [
   join(WORK_DIR, 'fixture-packages.sha256'),
   TSC_BUILD_INFO,
   join(ROOT, 'node_modules', 'vitest', 'dist', 'tsconfig.tmp.tsbuildinfo'),
-  ...['types', 'validators', 'client', 'server', 'fake', 'mock', 'proxy'].map((name) =>
-    join(ROOT, 'packages', name, 'dist'),
-  ),
+  ...PACKAGES.map(({ folder }) => join(ROOT, folder, 'dist')),
 ];
 
 export interface Step {

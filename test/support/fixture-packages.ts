@@ -22,7 +22,8 @@ export function fixtureDocument(): OpenApiDocument {
  */
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(WORK_DIR, name);
-  const ids = ['types', 'validators', 'client', 'server'];
+  const built = generators.filter((g) => g.build);
+  const ids = built.map((g) => g.name);
   const stamp: Stamp = {
     file: `${name}.sha256`,
     inputs: [
@@ -38,13 +39,13 @@ export async function generateFixturePackages(name: string): Promise<string> {
   await rm(join(WORK_DIR, stamp.file), { force: true });
   await rm(out, { recursive: true, force: true });
   const doc = fixtureDocument();
-  for (const generator of generators.filter((g) => ids.includes(g.name))) {
-    const built = await generator.build!.files(doc, await generator.generate(doc));
+  for (const generator of built) {
+    const dist = await generator.build!.files(doc, await generator.generate(doc));
     const manifest = {
       path: `packages/${generator.name}/package.json`,
       contents: readFileSync(join(ROOT, 'packages', generator.name, 'package.json'), 'utf8'),
     };
-    for (const file of [manifest, ...built]) {
+    for (const file of [manifest, ...dist]) {
       const local = file.path.replace(/^packages\//, '');
       const shared = ['types', 'validators'].includes(generator.name) ? [`node_modules/@service-api/${local}`] : [];
       for (const path of [local, ...shared].map((p) => join(out, p))) {

@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { PACKAGES } from '../../lib/packages.ts';
 import { ROOT } from '../../lib/paths.ts';
 import { format, goal, heading, table } from '../lib/report.ts';
 
@@ -129,12 +130,11 @@ export async function run(): Promise<void> {
   }
   console.log(table(['entry', 'minified bytes', 'gzip bytes'], rows));
   await perOperation(wholeValidateResponse);
-  const packages = ['types', 'validators', 'client', 'server'];
   console.log('\nPackages on disk (every file of packages/<package>/dist, as packed):');
   console.log(
     table(
       ['package', 'bytes'],
-      packages.map((name) => [name, format(folderBytes(join(ROOT, 'packages', name, 'dist')))]),
+      PACKAGES.map(({ name, folder }) => [name, format(folderBytes(join(ROOT, folder, 'dist')))]),
     ),
   );
 }
