@@ -22,6 +22,7 @@ export const TIERS = {
     'packages/server/test/*.test.ts',
     'packages/client/test/client.test.ts',
     'packages/client/test/network.test.ts',
+    'packages/client/test/query.test.ts',
     'test/conformance.test.ts',
     'test/document-rules.test.ts',
     'test/fuzz.test.ts',

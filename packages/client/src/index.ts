@@ -13,6 +13,7 @@ export type * from './types.js';
 export type * from './methods.js';
 export type * from './operations.js';
 export { ServiceApiError, nextLink, readPagination, retryDelay, serializeQuery } from './runtime.js';
+export { throwServiceErrors } from './middleware.js';
 export type {
   ApiResponse,
   CallOptions,

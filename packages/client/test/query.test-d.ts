@@ -1,0 +1,77 @@
+/**
+ * The types TanStack Query sees through @service-api/client/query: data and error typed from the options alone, with
+ * no cast and no type argument written by the caller.
+ */
+import { InfiniteQueryObserver, MutationObserver, QueryClient, QueryObserver } from '@tanstack/query-core';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createServiceApi,
+  type Job,
+  type MergeRequest,
+  type MergeRequestSimple,
+  type ServiceApiError,
+} from '@service-api/client';
+import { type PageParam, type ServicePage, serviceQueries } from '@service-api/client/query';
+
+const queries = serviceQueries(createServiceApi({ host: 'https://service.example' }));
+const queryClient = new QueryClient();
+const input = { path: { id: 'my-group/my-project' } };
+
+describe('@service-api/client/query types', () => {
+  it('types a query’s data and error, and the data under its key', () => {
+    const options = queries.mergeRequests.listProjectMergeRequests.queryOptions(input);
+    const result = new QueryObserver(queryClient, options).getCurrentResult();
+    expectTypeOf(result.data).toEqualTypeOf<MergeRequest[] | undefined>();
+    expectTypeOf(result.error).toEqualTypeOf<ServiceApiError | null>();
+    expectTypeOf(queryClient.getQueryData(options.queryKey)).toEqualTypeOf<MergeRequest[] | undefined>();
+    expectTypeOf(queryClient.fetchQuery(options)).resolves.toEqualTypeOf<MergeRequest[]>();
+    expectTypeOf(queryClient.getQueryState(options.queryKey)?.error).toEqualTypeOf<
+      ServiceApiError | null | undefined
+    >();
+  });
+
+  it('types a variant by the input passed', () => {
+    const simple = queries.mergeRequests.listMergeRequests.queryOptions({ query: { view: 'simple' } });
+    expectTypeOf(queryClient.fetchQuery(simple)).resolves.toEqualTypeOf<MergeRequestSimple[]>();
+    const full = queries.mergeRequests.listMergeRequests.queryOptions();
+    expectTypeOf(queryClient.fetchQuery(full)).resolves.toEqualTypeOf<MergeRequest[]>();
+  });
+
+  it('requires the input an operation requires, and checks it', () => {
+    // @ts-expect-error: the project id is required
+    queries.jobs.listProjectJobs.queryOptions();
+    // @ts-expect-error: not a scope of the list
+    queries.jobs.listProjectJobs.queryOptions({ path: { id: 1 }, query: { 'scope[]': ['nope'] } });
+    expectTypeOf(queryClient.fetchQuery(queries.jobs.listProjectJobs.queryOptions(input))).resolves.toEqualTypeOf<
+      Job[]
+    >();
+  });
+
+  it('types an infinite query’s pages', () => {
+    const options = queries.jobs.listProjectJobs.infiniteQueryOptions(input);
+    const result = new InfiniteQueryObserver(queryClient, options).getCurrentResult();
+    expectTypeOf(result.data?.pages).toEqualTypeOf<ServicePage<Job>[] | undefined>();
+    expectTypeOf(result.data?.pageParams).toEqualTypeOf<PageParam[] | undefined>();
+    expectTypeOf(result.error).toEqualTypeOf<ServiceApiError | null>();
+    // Only lists have pages.
+    // @ts-expect-error: merge is not paginated
+    queries.mergeRequests.merge.infiniteQueryOptions;
+  });
+
+  it('types a mutation’s variables, data and error', () => {
+    const observer = new MutationObserver(queryClient, queries.mergeRequests.createMergeRequest.mutationOptions());
+    expectTypeOf(observer.getCurrentResult().data).toEqualTypeOf<MergeRequest | undefined>();
+    expectTypeOf(observer.getCurrentResult().error).toEqualTypeOf<ServiceApiError | null>();
+    expectTypeOf(observer.mutate)
+      .parameter(0)
+      .toHaveProperty('body')
+      .toMatchTypeOf<{ source_branch: string; target_branch: string; title: string }>();
+  });
+
+  it('keys by operation id, for invalidateQueries', () => {
+    expectTypeOf(queries.mergeRequests.listProjectMergeRequests.operationKey).toEqualTypeOf<
+      readonly [operationId: string]
+    >();
+    expectTypeOf(queries).not.toHaveProperty('raw');
+  });
+});
