@@ -11,7 +11,7 @@ import {
   type MergeRequestSimple,
   type ServiceApiError,
 } from '@service-api/client';
-import { type PageParam, type ServicePage, serviceQueries } from '@service-api/client/query';
+import { type PageParam, type ServicePage, type ServiceQueries, serviceQueries } from '@service-api/client/query';
 
 const queries = serviceQueries(createServiceApi({ host: 'https://service.example' }));
 const queryClient = new QueryClient();
@@ -66,6 +66,24 @@ describe('@service-api/client/query types', () => {
       .parameter(0)
       .toHaveProperty('body')
       .toMatchTypeOf<{ source_branch: string; target_branch: string; title: string }>();
+  });
+
+  it('gives every method helpers: downloads a Blob, HEAD operations their headers', () => {
+    const blob = queries.projectImportExport.downloadExport.queryOptions({ path: { id: 1 } });
+    expectTypeOf(queryClient.fetchQuery(blob)).resolves.toEqualTypeOf<Blob>();
+    const head = queries.repository.getFileMetadata.queryOptions({
+      path: { id: 1, file_path: 'README.md' },
+      query: { ref: 'main' },
+    });
+    expectTypeOf(queryClient.fetchQuery(head))
+      .resolves.toHaveProperty('X-Service-Size')
+      .toEqualTypeOf<number | undefined>();
+    type Unmatched = {
+      [G in keyof ServiceQueries]: {
+        [N in keyof ServiceQueries[G]]: [ServiceQueries[G][N]] extends [never] ? `${G}.${N & string}` : never;
+      }[keyof ServiceQueries[G]];
+    }[keyof ServiceQueries];
+    expectTypeOf<Unmatched>().toEqualTypeOf<never>();
   });
 
   it('keys by operation id, for invalidateQueries', () => {
