@@ -3802,7 +3802,7 @@ export interface components {
             maximum_timeout?: number;
             /** @description Free-form maintenance note, at most 1024 characters. */
             maintenance_note?: string;
-        } & (Record<string, unknown> & Record<string, unknown>);
+        } & (unknown & unknown);
         /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
         RunnerCreation: {
             /** Format: int64 */
@@ -4396,7 +4396,7 @@ export interface components {
              * @description Maximum job timeout in seconds, or null when none is set.
              */
             maximum_timeout: number | null;
-        } & Record<string, unknown>;
+        } & unknown;
         /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
         UpdateRunnerRequest: {
             /** @description Description of the runner. */
@@ -4710,7 +4710,7 @@ export interface components {
             confluence_url?: string;
             api_url?: string;
             archive_trace_events?: boolean;
-        } & Record<string, unknown> & Record<string, unknown>) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
+        } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
         /** @description The namespace (user or group) the project belongs to. */
         ProjectNamespace: {
             /** Format: int64 */
@@ -5198,7 +5198,7 @@ export interface components {
              * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
              */
             approvals_before_merge?: unknown;
-        } & (Record<string, unknown> & Record<string, unknown>);
+        } & (unknown & unknown);
         /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
         MergeRequestSimple: {
             /** Format: int64 */
@@ -5302,7 +5302,7 @@ export interface components {
              * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
              */
             approvals_before_merge?: unknown;
-        } & (Record<string, unknown> & Record<string, unknown>);
+        } & (unknown & unknown);
         /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
         CreateMergeRequestRequest: {
             /** @description The source branch. */
@@ -8622,7 +8622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
+                    "application/json": components["schemas"]["ProjectImport"] & unknown;
                 };
             };
             301: components["responses"]["MovedPermanently"];

@@ -61,7 +61,8 @@ export function isRuleOnlySchema(schema: object): boolean {
   const keys = Object.keys(schema);
   return (
     'if' in schema &&
-    keys.every((key) => ['if', 'then', 'else', 'type', 'description'].includes(key)) &&
+    // openapi-typescript hands an `allOf` member the record's `required` list too.
+    keys.every((key) => ['if', 'then', 'else', 'type', 'description', 'required'].includes(key)) &&
     (schema as { type?: unknown }).type === 'object'
   );
 }
