@@ -28,6 +28,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Widget: {
+            /** Format: int64 */
             id: number;
             /** @enum {string} */
             state: "on" | "off";
