@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { listOperations } from '../generators/lib/document.ts';
+import { fileLimits } from '../generators/lib/input-shape.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { portableShapes } from '../scripts/lib/portable-shapes.ts';
 
@@ -140,5 +142,38 @@ describe('integer formats', () => {
     );
     expect(schemasOf(out).A).toEqual({ type: 'object', examples: [example], default: { type: 'integer' } });
     expect((out.paths['/a'] as { get: Record<string, unknown> }).get['x-query-schema']).toEqual(querySchema);
+  });
+});
+
+describe("a file's size limit", () => {
+  const upload = (avatar: Record<string, unknown>) =>
+    doc(
+      {},
+      {
+        '/avatar': {
+          put: {
+            operationId: 'users/upload-avatar',
+            requestBody: {
+              content: {
+                'multipart/form-data': { schema: { type: 'object', properties: { avatar, note: { type: 'string' } } } },
+              },
+            },
+            responses: {},
+          },
+        },
+      },
+    );
+  const cases: [string, Record<string, unknown>, number | null][] = [
+    [
+      'x-max-file-size is the limit the server enforces',
+      { type: 'string', format: 'binary', 'x-max-file-size': 204800 },
+      204800,
+    ],
+    ['a file without one has no limit of its own', { type: 'string', format: 'binary' }, null],
+    ['maxLength on a file is no byte limit', { type: 'string', format: 'binary', maxLength: 10 }, null],
+  ];
+  it.each(cases)('%s', (_title, avatar, limit) => {
+    const [entry] = listOperations(upload(avatar));
+    expect(fileLimits(upload(avatar), entry!)).toEqual({ avatar: limit });
   });
 });
