@@ -15321,7 +15321,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created rule; what the body carries beyond a rule record is not documented. */
+            /** @description The created rule. The response is not documented in full: what it carries beyond a rule record is not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;
