@@ -192,7 +192,7 @@ describe('integrations by slug', () => {
         await api.integrations.getIntegration({ path }),
       ]) {
         expect(read).toMatchObject({ slug, active: true, properties: shown });
-        const properties = (read as { properties: Record<string, unknown> }).properties;
+        const properties = (read as typeof read & { properties: Record<string, unknown> }).properties;
         for (const secret of secrets) expect(secret in properties).toBe(false);
         for (const [key, value] of Object.entries(given))
           if (!(secrets as readonly string[]).includes(key) && typeof value === 'string')
