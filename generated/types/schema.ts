@@ -3485,7 +3485,7 @@ export interface components {
             group_id: number;
             active: boolean;
         };
-        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
         UserAdmin: components["schemas"]["User"] & {
             /** @description Primary e-mail address. */
             email: string;
