@@ -167,7 +167,7 @@ function tablesModule(doc: OpenApiDocument, index: ValidatorIndex): string {
   return lines.join('\n');
 }
 
-/** A type guard per component schema (`isJob`), on the fast validator (`guards.ts`). */
+/** A type guard per component schema (`isJob`), on the fast validator, with its Standard Schema (`guards.ts`). */
 function guardsModule(index: ValidatorIndex): string {
   const guards = new Map<string, string>();
   for (const name of Object.keys(index.schemas)) {
@@ -179,14 +179,21 @@ function guardsModule(index: ValidatorIndex): string {
   return [
     `import * as s from './standalone.js';`,
     `import * as f from './fast.js';`,
+    `import { type Guard, guard } from './standard.js';`,
     `import type { components } from './types.js';`,
     ``,
     `type Schemas = components['schemas'];`,
     ``,
-    ...[...guards].map(
-      ([guard, name]) =>
-        `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index, index.schemas[name]!)}(value);\n}`,
-    ),
+    ...[...guards].map(([guard, name]) => {
+      const exact = index.schemas[name]!;
+      return [
+        `/**`,
+        ` * Whether \`value\` is a valid \`${name}\` (stops at the first failure). Also a Standard Schema:`,
+        ` * \`${guard}['~standard'].validate(value)\` gives the issues with their paths.`,
+        ` */`,
+        `export const ${guard}: Guard<Schemas[${q(name)}]> = /* @__PURE__ */ guard(${quick(index, exact)}, s.${exact});`,
+      ].join('\n');
+    }),
     ``,
   ].join('\n');
 }
