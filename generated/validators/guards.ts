@@ -2,1012 +2,1010 @@
 import * as s from './standalone.js';
 import * as f from './fast.js';
 import { type Guard, guard } from './standard.js';
-import type { components } from './types.js';
-
-type Schemas = components['schemas'];
+import type * as T from './types.js';
 
 /**
  * Whether `value` is a valid `ProjectOrGroupRef` (stops at the first failure). Also a Standard Schema:
  * `isProjectOrGroupRef['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectOrGroupRef: Guard<Schemas["ProjectOrGroupRef"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectOrGroupRef, s.schema_ProjectOrGroupRef);
+export const isProjectOrGroupRef: Guard<T.ProjectOrGroupRef> = /* @__PURE__ */ guard(f.fast_schema_ProjectOrGroupRef, s.schema_ProjectOrGroupRef);
 /**
  * Whether `value` is a valid `JobStatus` (stops at the first failure). Also a Standard Schema:
  * `isJobStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobStatus: Guard<Schemas["JobStatus"]> = /* @__PURE__ */ guard(f.fast_schema_JobStatus, s.schema_JobStatus);
+export const isJobStatus: Guard<T.JobStatus> = /* @__PURE__ */ guard(f.fast_schema_JobStatus, s.schema_JobStatus);
 /**
  * Whether `value` is a valid `SudoUser` (stops at the first failure). Also a Standard Schema:
  * `isSudoUser['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isSudoUser: Guard<Schemas["SudoUser"]> = /* @__PURE__ */ guard(f.fast_schema_SudoUser, s.schema_SudoUser);
+export const isSudoUser: Guard<T.SudoUser> = /* @__PURE__ */ guard(f.fast_schema_SudoUser, s.schema_SudoUser);
 /**
  * Whether `value` is a valid `NullableTimestamp` (stops at the first failure). Also a Standard Schema:
  * `isNullableTimestamp['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isNullableTimestamp: Guard<Schemas["NullableTimestamp"]> = /* @__PURE__ */ guard(f.fast_schema_NullableTimestamp, s.schema_NullableTimestamp);
+export const isNullableTimestamp: Guard<T.NullableTimestamp> = /* @__PURE__ */ guard(f.fast_schema_NullableTimestamp, s.schema_NullableTimestamp);
 /**
  * Whether `value` is a valid `Timestamp` (stops at the first failure). Also a Standard Schema:
  * `isTimestamp['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTimestamp: Guard<Schemas["Timestamp"]> = /* @__PURE__ */ guard(f.fast_schema_Timestamp, s.schema_Timestamp);
+export const isTimestamp: Guard<T.Timestamp> = /* @__PURE__ */ guard(f.fast_schema_Timestamp, s.schema_Timestamp);
 /**
  * Whether `value` is a valid `JobCommit` (stops at the first failure). Also a Standard Schema:
  * `isJobCommit['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobCommit: Guard<Schemas["JobCommit"]> = /* @__PURE__ */ guard(f.fast_schema_JobCommit, s.schema_JobCommit);
+export const isJobCommit: Guard<T.JobCommit> = /* @__PURE__ */ guard(f.fast_schema_JobCommit, s.schema_JobCommit);
 /**
  * Whether `value` is a valid `JobPipeline` (stops at the first failure). Also a Standard Schema:
  * `isJobPipeline['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobPipeline: Guard<Schemas["JobPipeline"]> = /* @__PURE__ */ guard(f.fast_schema_JobPipeline, s.schema_JobPipeline);
+export const isJobPipeline: Guard<T.JobPipeline> = /* @__PURE__ */ guard(f.fast_schema_JobPipeline, s.schema_JobPipeline);
 /**
  * Whether `value` is a valid `JobProject` (stops at the first failure). Also a Standard Schema:
  * `isJobProject['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobProject: Guard<Schemas["JobProject"]> = /* @__PURE__ */ guard(f.fast_schema_JobProject, s.schema_JobProject);
+export const isJobProject: Guard<T.JobProject> = /* @__PURE__ */ guard(f.fast_schema_JobProject, s.schema_JobProject);
 /**
  * Whether `value` is a valid `UserBasic` (stops at the first failure). Also a Standard Schema:
  * `isUserBasic['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserBasic: Guard<Schemas["UserBasic"]> = /* @__PURE__ */ guard(f.fast_schema_UserBasic, s.schema_UserBasic);
+export const isUserBasic: Guard<T.UserBasic> = /* @__PURE__ */ guard(f.fast_schema_UserBasic, s.schema_UserBasic);
 /**
  * Whether `value` is a valid `JobUser` (stops at the first failure). Also a Standard Schema:
  * `isJobUser['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobUser: Guard<Schemas["JobUser"]> = /* @__PURE__ */ guard(f.fast_schema_JobUser, s.schema_JobUser);
+export const isJobUser: Guard<T.JobUser> = /* @__PURE__ */ guard(f.fast_schema_JobUser, s.schema_JobUser);
 /**
  * Whether `value` is a valid `JobBase` (stops at the first failure). Also a Standard Schema:
  * `isJobBase['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobBase: Guard<Schemas["JobBase"]> = /* @__PURE__ */ guard(f.fast_schema_JobBase, s.schema_JobBase);
+export const isJobBase: Guard<T.JobBase> = /* @__PURE__ */ guard(f.fast_schema_JobBase, s.schema_JobBase);
 /**
  * Whether `value` is a valid `JobArtifactsFile` (stops at the first failure). Also a Standard Schema:
  * `isJobArtifactsFile['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobArtifactsFile: Guard<Schemas["JobArtifactsFile"]> = /* @__PURE__ */ guard(f.fast_schema_JobArtifactsFile, s.schema_JobArtifactsFile);
+export const isJobArtifactsFile: Guard<T.JobArtifactsFile> = /* @__PURE__ */ guard(f.fast_schema_JobArtifactsFile, s.schema_JobArtifactsFile);
 /**
  * Whether `value` is a valid `JobArtifact` (stops at the first failure). Also a Standard Schema:
  * `isJobArtifact['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJobArtifact: Guard<Schemas["JobArtifact"]> = /* @__PURE__ */ guard(f.fast_schema_JobArtifact, s.schema_JobArtifact);
+export const isJobArtifact: Guard<T.JobArtifact> = /* @__PURE__ */ guard(f.fast_schema_JobArtifact, s.schema_JobArtifact);
 /**
  * Whether `value` is a valid `Job` (stops at the first failure). Also a Standard Schema:
  * `isJob['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isJob: Guard<Schemas["Job"]> = /* @__PURE__ */ guard(f.fast_schema_Job, s.schema_Job);
+export const isJob: Guard<T.Job> = /* @__PURE__ */ guard(f.fast_schema_Job, s.schema_Job);
 /**
  * Whether `value` is a valid `ErrorBody` (stops at the first failure). Also a Standard Schema:
  * `isErrorBody['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isErrorBody: Guard<Schemas["ErrorBody"]> = /* @__PURE__ */ guard(f.fast_schema_ErrorBody, s.schema_ErrorBody);
+export const isErrorBody: Guard<T.ErrorBody> = /* @__PURE__ */ guard(f.fast_schema_ErrorBody, s.schema_ErrorBody);
 /**
  * Whether `value` is a valid `ErrorMessage` (stops at the first failure). Also a Standard Schema:
  * `isErrorMessage['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isErrorMessage: Guard<Schemas["ErrorMessage"]> = /* @__PURE__ */ guard(f.fast_schema_ErrorMessage, s.schema_ErrorMessage);
+export const isErrorMessage: Guard<T.ErrorMessage> = /* @__PURE__ */ guard(f.fast_schema_ErrorMessage, s.schema_ErrorMessage);
 /**
  * Whether `value` is a valid `InsufficientScopeError` (stops at the first failure). Also a Standard Schema:
  * `isInsufficientScopeError['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isInsufficientScopeError: Guard<Schemas["InsufficientScopeError"]> = /* @__PURE__ */ guard(f.fast_schema_InsufficientScopeError, s.schema_InsufficientScopeError);
+export const isInsufficientScopeError: Guard<T.InsufficientScopeError> = /* @__PURE__ */ guard(f.fast_schema_InsufficientScopeError, s.schema_InsufficientScopeError);
 /**
  * Whether `value` is a valid `TriggerJobPipeline` (stops at the first failure). Also a Standard Schema:
  * `isTriggerJobPipeline['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTriggerJobPipeline: Guard<Schemas["TriggerJobPipeline"]> = /* @__PURE__ */ guard(f.fast_schema_TriggerJobPipeline, s.schema_TriggerJobPipeline);
+export const isTriggerJobPipeline: Guard<T.TriggerJobPipeline> = /* @__PURE__ */ guard(f.fast_schema_TriggerJobPipeline, s.schema_TriggerJobPipeline);
 /**
  * Whether `value` is a valid `DownstreamPipeline` (stops at the first failure). Also a Standard Schema:
  * `isDownstreamPipeline['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDownstreamPipeline: Guard<Schemas["DownstreamPipeline"]> = /* @__PURE__ */ guard(f.fast_schema_DownstreamPipeline, s.schema_DownstreamPipeline);
+export const isDownstreamPipeline: Guard<T.DownstreamPipeline> = /* @__PURE__ */ guard(f.fast_schema_DownstreamPipeline, s.schema_DownstreamPipeline);
 /**
  * Whether `value` is a valid `TriggerJob` (stops at the first failure). Also a Standard Schema:
  * `isTriggerJob['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTriggerJob: Guard<Schemas["TriggerJob"]> = /* @__PURE__ */ guard(f.fast_schema_TriggerJob, s.schema_TriggerJob);
+export const isTriggerJob: Guard<T.TriggerJob> = /* @__PURE__ */ guard(f.fast_schema_TriggerJob, s.schema_TriggerJob);
 /**
  * Whether `value` is a valid `AgentConfigProject` (stops at the first failure). Also a Standard Schema:
  * `isAgentConfigProject['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isAgentConfigProject: Guard<Schemas["AgentConfigProject"]> = /* @__PURE__ */ guard(f.fast_schema_AgentConfigProject, s.schema_AgentConfigProject);
+export const isAgentConfigProject: Guard<T.AgentConfigProject> = /* @__PURE__ */ guard(f.fast_schema_AgentConfigProject, s.schema_AgentConfigProject);
 /**
  * Whether `value` is a valid `AllowedAgent` (stops at the first failure). Also a Standard Schema:
  * `isAllowedAgent['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isAllowedAgent: Guard<Schemas["AllowedAgent"]> = /* @__PURE__ */ guard(f.fast_schema_AllowedAgent, s.schema_AllowedAgent);
+export const isAllowedAgent: Guard<T.AllowedAgent> = /* @__PURE__ */ guard(f.fast_schema_AllowedAgent, s.schema_AllowedAgent);
 /**
  * Whether `value` is a valid `IdOnly` (stops at the first failure). Also a Standard Schema:
  * `isIdOnly['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isIdOnly: Guard<Schemas["IdOnly"]> = /* @__PURE__ */ guard(f.fast_schema_IdOnly, s.schema_IdOnly);
+export const isIdOnly: Guard<T.IdOnly> = /* @__PURE__ */ guard(f.fast_schema_IdOnly, s.schema_IdOnly);
 /**
  * Whether `value` is a valid `AllowedAgents` (stops at the first failure). Also a Standard Schema:
  * `isAllowedAgents['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isAllowedAgents: Guard<Schemas["AllowedAgents"]> = /* @__PURE__ */ guard(f.fast_schema_AllowedAgents, s.schema_AllowedAgents);
+export const isAllowedAgents: Guard<T.AllowedAgents> = /* @__PURE__ */ guard(f.fast_schema_AllowedAgents, s.schema_AllowedAgents);
 /**
  * Whether `value` is a valid `ProjectExportState` (stops at the first failure). Also a Standard Schema:
  * `isProjectExportState['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectExportState: Guard<Schemas["ProjectExportState"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportState, s.schema_ProjectExportState);
+export const isProjectExportState: Guard<T.ProjectExportState> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportState, s.schema_ProjectExportState);
 /**
  * Whether `value` is a valid `ProjectExportLinks` (stops at the first failure). Also a Standard Schema:
  * `isProjectExportLinks['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectExportLinks: Guard<Schemas["ProjectExportLinks"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportLinks, s.schema_ProjectExportLinks);
+export const isProjectExportLinks: Guard<T.ProjectExportLinks> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportLinks, s.schema_ProjectExportLinks);
 /**
  * Whether `value` is a valid `ProjectExportStatus` (stops at the first failure). Also a Standard Schema:
  * `isProjectExportStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectExportStatus: Guard<Schemas["ProjectExportStatus"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportStatus, s.schema_ProjectExportStatus);
+export const isProjectExportStatus: Guard<T.ProjectExportStatus> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportStatus, s.schema_ProjectExportStatus);
 /**
  * Whether `value` is a valid `ExportProjectRequest` (stops at the first failure). Also a Standard Schema:
  * `isExportProjectRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isExportProjectRequest: Guard<Schemas["ExportProjectRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ExportProjectRequest, s.schema_ExportProjectRequest);
+export const isExportProjectRequest: Guard<T.ExportProjectRequest> = /* @__PURE__ */ guard(f.fast_schema_ExportProjectRequest, s.schema_ExportProjectRequest);
 /**
  * Whether `value` is a valid `ProjectExportScheduled` (stops at the first failure). Also a Standard Schema:
  * `isProjectExportScheduled['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectExportScheduled: Guard<Schemas["ProjectExportScheduled"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportScheduled, s.schema_ProjectExportScheduled);
+export const isProjectExportScheduled: Guard<T.ProjectExportScheduled> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportScheduled, s.schema_ProjectExportScheduled);
 /**
  * Whether `value` is a valid `ProjectImportOverrideParams` (stops at the first failure). Also a Standard Schema:
  * `isProjectImportOverrideParams['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectImportOverrideParams: Guard<Schemas["ProjectImportOverrideParams"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectImportOverrideParams, s.schema_ProjectImportOverrideParams);
+export const isProjectImportOverrideParams: Guard<T.ProjectImportOverrideParams> = /* @__PURE__ */ guard(f.fast_schema_ProjectImportOverrideParams, s.schema_ProjectImportOverrideParams);
 /**
  * Whether `value` is a valid `ImportProjectRequest` (stops at the first failure). Also a Standard Schema:
  * `isImportProjectRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImportProjectRequest: Guard<Schemas["ImportProjectRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ImportProjectRequest, s.schema_ImportProjectRequest);
+export const isImportProjectRequest: Guard<T.ImportProjectRequest> = /* @__PURE__ */ guard(f.fast_schema_ImportProjectRequest, s.schema_ImportProjectRequest);
 /**
  * Whether `value` is a valid `ProjectImportStatus` (stops at the first failure). Also a Standard Schema:
  * `isProjectImportStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectImportStatus: Guard<Schemas["ProjectImportStatus"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectImportStatus, s.schema_ProjectImportStatus);
+export const isProjectImportStatus: Guard<T.ProjectImportStatus> = /* @__PURE__ */ guard(f.fast_schema_ProjectImportStatus, s.schema_ProjectImportStatus);
 /**
  * Whether `value` is a valid `ProjectImport` (stops at the first failure). Also a Standard Schema:
  * `isProjectImport['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectImport: Guard<Schemas["ProjectImport"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectImport, s.schema_ProjectImport);
+export const isProjectImport: Guard<T.ProjectImport> = /* @__PURE__ */ guard(f.fast_schema_ProjectImport, s.schema_ProjectImport);
 /**
  * Whether `value` is a valid `RemoteImportProjectRequest` (stops at the first failure). Also a Standard Schema:
  * `isRemoteImportProjectRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRemoteImportProjectRequest: Guard<Schemas["RemoteImportProjectRequest"]> = /* @__PURE__ */ guard(f.fast_schema_RemoteImportProjectRequest, s.schema_RemoteImportProjectRequest);
+export const isRemoteImportProjectRequest: Guard<T.RemoteImportProjectRequest> = /* @__PURE__ */ guard(f.fast_schema_RemoteImportProjectRequest, s.schema_RemoteImportProjectRequest);
 /**
  * Whether `value` is a valid `RemoteImportS3ProjectRequest` (stops at the first failure). Also a Standard Schema:
  * `isRemoteImportS3ProjectRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRemoteImportS3ProjectRequest: Guard<Schemas["RemoteImportS3ProjectRequest"]> = /* @__PURE__ */ guard(f.fast_schema_RemoteImportS3ProjectRequest, s.schema_RemoteImportS3ProjectRequest);
+export const isRemoteImportS3ProjectRequest: Guard<T.RemoteImportS3ProjectRequest> = /* @__PURE__ */ guard(f.fast_schema_RemoteImportS3ProjectRequest, s.schema_RemoteImportS3ProjectRequest);
 /**
  * Whether `value` is a valid `ImportRelation` (stops at the first failure). Also a Standard Schema:
  * `isImportRelation['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImportRelation: Guard<Schemas["ImportRelation"]> = /* @__PURE__ */ guard(f.fast_schema_ImportRelation, s.schema_ImportRelation);
+export const isImportRelation: Guard<T.ImportRelation> = /* @__PURE__ */ guard(f.fast_schema_ImportRelation, s.schema_ImportRelation);
 /**
  * Whether `value` is a valid `ImportRelationRequest` (stops at the first failure). Also a Standard Schema:
  * `isImportRelationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImportRelationRequest: Guard<Schemas["ImportRelationRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ImportRelationRequest, s.schema_ImportRelationRequest);
+export const isImportRelationRequest: Guard<T.ImportRelationRequest> = /* @__PURE__ */ guard(f.fast_schema_ImportRelationRequest, s.schema_ImportRelationRequest);
 /**
  * Whether `value` is a valid `RelationImportStatus` (stops at the first failure). Also a Standard Schema:
  * `isRelationImportStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRelationImportStatus: Guard<Schemas["RelationImportStatus"]> = /* @__PURE__ */ guard(f.fast_schema_RelationImportStatus, s.schema_RelationImportStatus);
+export const isRelationImportStatus: Guard<T.RelationImportStatus> = /* @__PURE__ */ guard(f.fast_schema_RelationImportStatus, s.schema_RelationImportStatus);
 /**
  * Whether `value` is a valid `RelationImport` (stops at the first failure). Also a Standard Schema:
  * `isRelationImport['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRelationImport: Guard<Schemas["RelationImport"]> = /* @__PURE__ */ guard(f.fast_schema_RelationImport, s.schema_RelationImport);
+export const isRelationImport: Guard<T.RelationImport> = /* @__PURE__ */ guard(f.fast_schema_RelationImport, s.schema_RelationImport);
 /**
  * Whether `value` is a valid `BulkImportStatus` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportStatus: Guard<Schemas["BulkImportStatus"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportStatus, s.schema_BulkImportStatus);
+export const isBulkImportStatus: Guard<T.BulkImportStatus> = /* @__PURE__ */ guard(f.fast_schema_BulkImportStatus, s.schema_BulkImportStatus);
 /**
  * Whether `value` is a valid `BulkImport` (stops at the first failure). Also a Standard Schema:
  * `isBulkImport['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImport: Guard<Schemas["BulkImport"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImport, s.schema_BulkImport);
+export const isBulkImport: Guard<T.BulkImport> = /* @__PURE__ */ guard(f.fast_schema_BulkImport, s.schema_BulkImport);
 /**
  * Whether `value` is a valid `BulkImportSourceType` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportSourceType['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportSourceType: Guard<Schemas["BulkImportSourceType"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportSourceType, s.schema_BulkImportSourceType);
+export const isBulkImportSourceType: Guard<T.BulkImportSourceType> = /* @__PURE__ */ guard(f.fast_schema_BulkImportSourceType, s.schema_BulkImportSourceType);
 /**
  * Whether `value` is a valid `BulkImportEntityRequest` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportEntityRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportEntityRequest: Guard<Schemas["BulkImportEntityRequest"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntityRequest, s.schema_BulkImportEntityRequest);
+export const isBulkImportEntityRequest: Guard<T.BulkImportEntityRequest> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntityRequest, s.schema_BulkImportEntityRequest);
 /**
  * Whether `value` is a valid `CreateBulkImportRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateBulkImportRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateBulkImportRequest: Guard<Schemas["CreateBulkImportRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateBulkImportRequest, s.schema_CreateBulkImportRequest);
+export const isCreateBulkImportRequest: Guard<T.CreateBulkImportRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateBulkImportRequest, s.schema_CreateBulkImportRequest);
 /**
  * Whether `value` is a valid `BulkImportEntityFailure` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportEntityFailure['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportEntityFailure: Guard<Schemas["BulkImportEntityFailure"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntityFailure, s.schema_BulkImportEntityFailure);
+export const isBulkImportEntityFailure: Guard<T.BulkImportEntityFailure> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntityFailure, s.schema_BulkImportEntityFailure);
 /**
  * Whether `value` is a valid `BulkImportRelationStats` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportRelationStats['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportRelationStats: Guard<Schemas["BulkImportRelationStats"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportRelationStats, s.schema_BulkImportRelationStats);
+export const isBulkImportRelationStats: Guard<T.BulkImportRelationStats> = /* @__PURE__ */ guard(f.fast_schema_BulkImportRelationStats, s.schema_BulkImportRelationStats);
 /**
  * Whether `value` is a valid `BulkImportEntityStats` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportEntityStats['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportEntityStats: Guard<Schemas["BulkImportEntityStats"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntityStats, s.schema_BulkImportEntityStats);
+export const isBulkImportEntityStats: Guard<T.BulkImportEntityStats> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntityStats, s.schema_BulkImportEntityStats);
 /**
  * Whether `value` is a valid `BulkImportEntity` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportEntity['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportEntity: Guard<Schemas["BulkImportEntity"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntity, s.schema_BulkImportEntity);
+export const isBulkImportEntity: Guard<T.BulkImportEntity> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntity, s.schema_BulkImportEntity);
 /**
  * Whether `value` is a valid `BulkImportEntitySummary` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportEntitySummary['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportEntitySummary: Guard<Schemas["BulkImportEntitySummary"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntitySummary, s.schema_BulkImportEntitySummary);
+export const isBulkImportEntitySummary: Guard<T.BulkImportEntitySummary> = /* @__PURE__ */ guard(f.fast_schema_BulkImportEntitySummary, s.schema_BulkImportEntitySummary);
 /**
  * Whether `value` is a valid `BulkImportFailure` (stops at the first failure). Also a Standard Schema:
  * `isBulkImportFailure['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBulkImportFailure: Guard<Schemas["BulkImportFailure"]> = /* @__PURE__ */ guard(f.fast_schema_BulkImportFailure, s.schema_BulkImportFailure);
+export const isBulkImportFailure: Guard<T.BulkImportFailure> = /* @__PURE__ */ guard(f.fast_schema_BulkImportFailure, s.schema_BulkImportFailure);
 /**
  * Whether `value` is a valid `RepositoryFile` (stops at the first failure). Also a Standard Schema:
  * `isRepositoryFile['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRepositoryFile: Guard<Schemas["RepositoryFile"]> = /* @__PURE__ */ guard(f.fast_schema_RepositoryFile, s.schema_RepositoryFile);
+export const isRepositoryFile: Guard<T.RepositoryFile> = /* @__PURE__ */ guard(f.fast_schema_RepositoryFile, s.schema_RepositoryFile);
 /**
  * Whether `value` is a valid `RepositoryFileEncoding` (stops at the first failure). Also a Standard Schema:
  * `isRepositoryFileEncoding['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRepositoryFileEncoding: Guard<Schemas["RepositoryFileEncoding"]> = /* @__PURE__ */ guard(f.fast_schema_RepositoryFileEncoding, s.schema_RepositoryFileEncoding);
+export const isRepositoryFileEncoding: Guard<T.RepositoryFileEncoding> = /* @__PURE__ */ guard(f.fast_schema_RepositoryFileEncoding, s.schema_RepositoryFileEncoding);
 /**
  * Whether `value` is a valid `UpdateRepositoryFileRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateRepositoryFileRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateRepositoryFileRequest: Guard<Schemas["UpdateRepositoryFileRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateRepositoryFileRequest, s.schema_UpdateRepositoryFileRequest);
+export const isUpdateRepositoryFileRequest: Guard<T.UpdateRepositoryFileRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateRepositoryFileRequest, s.schema_UpdateRepositoryFileRequest);
 /**
  * Whether `value` is a valid `FileWriteResult` (stops at the first failure). Also a Standard Schema:
  * `isFileWriteResult['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isFileWriteResult: Guard<Schemas["FileWriteResult"]> = /* @__PURE__ */ guard(f.fast_schema_FileWriteResult, s.schema_FileWriteResult);
+export const isFileWriteResult: Guard<T.FileWriteResult> = /* @__PURE__ */ guard(f.fast_schema_FileWriteResult, s.schema_FileWriteResult);
 /**
  * Whether `value` is a valid `CreateRepositoryFileRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateRepositoryFileRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateRepositoryFileRequest: Guard<Schemas["CreateRepositoryFileRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateRepositoryFileRequest, s.schema_CreateRepositoryFileRequest);
+export const isCreateRepositoryFileRequest: Guard<T.CreateRepositoryFileRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateRepositoryFileRequest, s.schema_CreateRepositoryFileRequest);
 /**
  * Whether `value` is a valid `DeleteRepositoryFileRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteRepositoryFileRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteRepositoryFileRequest: Guard<Schemas["DeleteRepositoryFileRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteRepositoryFileRequest, s.schema_DeleteRepositoryFileRequest);
+export const isDeleteRepositoryFileRequest: Guard<T.DeleteRepositoryFileRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteRepositoryFileRequest, s.schema_DeleteRepositoryFileRequest);
 /**
  * Whether `value` is a valid `BlameCommit` (stops at the first failure). Also a Standard Schema:
  * `isBlameCommit['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBlameCommit: Guard<Schemas["BlameCommit"]> = /* @__PURE__ */ guard(f.fast_schema_BlameCommit, s.schema_BlameCommit);
+export const isBlameCommit: Guard<T.BlameCommit> = /* @__PURE__ */ guard(f.fast_schema_BlameCommit, s.schema_BlameCommit);
 /**
  * Whether `value` is a valid `BlameRange` (stops at the first failure). Also a Standard Schema:
  * `isBlameRange['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBlameRange: Guard<Schemas["BlameRange"]> = /* @__PURE__ */ guard(f.fast_schema_BlameRange, s.schema_BlameRange);
+export const isBlameRange: Guard<T.BlameRange> = /* @__PURE__ */ guard(f.fast_schema_BlameRange, s.schema_BlameRange);
 /**
  * Whether `value` is a valid `TreeEntry` (stops at the first failure). Also a Standard Schema:
  * `isTreeEntry['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTreeEntry: Guard<Schemas["TreeEntry"]> = /* @__PURE__ */ guard(f.fast_schema_TreeEntry, s.schema_TreeEntry);
+export const isTreeEntry: Guard<T.TreeEntry> = /* @__PURE__ */ guard(f.fast_schema_TreeEntry, s.schema_TreeEntry);
 /**
  * Whether `value` is a valid `RepositoryBlob` (stops at the first failure). Also a Standard Schema:
  * `isRepositoryBlob['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRepositoryBlob: Guard<Schemas["RepositoryBlob"]> = /* @__PURE__ */ guard(f.fast_schema_RepositoryBlob, s.schema_RepositoryBlob);
+export const isRepositoryBlob: Guard<T.RepositoryBlob> = /* @__PURE__ */ guard(f.fast_schema_RepositoryBlob, s.schema_RepositoryBlob);
 /**
  * Whether `value` is a valid `CompareCommit` (stops at the first failure). Also a Standard Schema:
  * `isCompareCommit['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCompareCommit: Guard<Schemas["CompareCommit"]> = /* @__PURE__ */ guard(f.fast_schema_CompareCommit, s.schema_CompareCommit);
+export const isCompareCommit: Guard<T.CompareCommit> = /* @__PURE__ */ guard(f.fast_schema_CompareCommit, s.schema_CompareCommit);
 /**
  * Whether `value` is a valid `RepositoryDiff` (stops at the first failure). Also a Standard Schema:
  * `isRepositoryDiff['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRepositoryDiff: Guard<Schemas["RepositoryDiff"]> = /* @__PURE__ */ guard(f.fast_schema_RepositoryDiff, s.schema_RepositoryDiff);
+export const isRepositoryDiff: Guard<T.RepositoryDiff> = /* @__PURE__ */ guard(f.fast_schema_RepositoryDiff, s.schema_RepositoryDiff);
 /**
  * Whether `value` is a valid `CompareResult` (stops at the first failure). Also a Standard Schema:
  * `isCompareResult['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCompareResult: Guard<Schemas["CompareResult"]> = /* @__PURE__ */ guard(f.fast_schema_CompareResult, s.schema_CompareResult);
+export const isCompareResult: Guard<T.CompareResult> = /* @__PURE__ */ guard(f.fast_schema_CompareResult, s.schema_CompareResult);
 /**
  * Whether `value` is a valid `Contributor` (stops at the first failure). Also a Standard Schema:
  * `isContributor['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isContributor: Guard<Schemas["Contributor"]> = /* @__PURE__ */ guard(f.fast_schema_Contributor, s.schema_Contributor);
+export const isContributor: Guard<T.Contributor> = /* @__PURE__ */ guard(f.fast_schema_Contributor, s.schema_Contributor);
 /**
  * Whether `value` is a valid `MergeBaseCommit` (stops at the first failure). Also a Standard Schema:
  * `isMergeBaseCommit['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeBaseCommit: Guard<Schemas["MergeBaseCommit"]> = /* @__PURE__ */ guard(f.fast_schema_MergeBaseCommit, s.schema_MergeBaseCommit);
+export const isMergeBaseCommit: Guard<T.MergeBaseCommit> = /* @__PURE__ */ guard(f.fast_schema_MergeBaseCommit, s.schema_MergeBaseCommit);
 /**
  * Whether `value` is a valid `ChangelogVersion` (stops at the first failure). Also a Standard Schema:
  * `isChangelogVersion['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isChangelogVersion: Guard<Schemas["ChangelogVersion"]> = /* @__PURE__ */ guard(f.fast_schema_ChangelogVersion, s.schema_ChangelogVersion);
+export const isChangelogVersion: Guard<T.ChangelogVersion> = /* @__PURE__ */ guard(f.fast_schema_ChangelogVersion, s.schema_ChangelogVersion);
 /**
  * Whether `value` is a valid `CreateChangelogRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateChangelogRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateChangelogRequest: Guard<Schemas["CreateChangelogRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateChangelogRequest, s.schema_CreateChangelogRequest);
+export const isCreateChangelogRequest: Guard<T.CreateChangelogRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateChangelogRequest, s.schema_CreateChangelogRequest);
 /**
  * Whether `value` is a valid `Iso8601DateTime` (stops at the first failure). Also a Standard Schema:
  * `isIso8601DateTime['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isIso8601DateTime: Guard<Schemas["Iso8601DateTime"]> = /* @__PURE__ */ guard(f.fast_schema_Iso8601DateTime, s.schema_Iso8601DateTime);
+export const isIso8601DateTime: Guard<T.Iso8601DateTime> = /* @__PURE__ */ guard(f.fast_schema_Iso8601DateTime, s.schema_Iso8601DateTime);
 /**
  * Whether `value` is a valid `UserState` (stops at the first failure). Also a Standard Schema:
  * `isUserState['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserState: Guard<Schemas["UserState"]> = /* @__PURE__ */ guard(f.fast_schema_UserState, s.schema_UserState);
+export const isUserState: Guard<T.UserState> = /* @__PURE__ */ guard(f.fast_schema_UserState, s.schema_UserState);
 /**
  * Whether `value` is a valid `User` (stops at the first failure). Also a Standard Schema:
  * `isUser['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUser: Guard<Schemas["User"]> = /* @__PURE__ */ guard(f.fast_schema_User, s.schema_User);
+export const isUser: Guard<T.User> = /* @__PURE__ */ guard(f.fast_schema_User, s.schema_User);
 /**
  * Whether `value` is a valid `UserIdentity` (stops at the first failure). Also a Standard Schema:
  * `isUserIdentity['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserIdentity: Guard<Schemas["UserIdentity"]> = /* @__PURE__ */ guard(f.fast_schema_UserIdentity, s.schema_UserIdentity);
+export const isUserIdentity: Guard<T.UserIdentity> = /* @__PURE__ */ guard(f.fast_schema_UserIdentity, s.schema_UserIdentity);
 /**
  * Whether `value` is a valid `UserScimIdentity` (stops at the first failure). Also a Standard Schema:
  * `isUserScimIdentity['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserScimIdentity: Guard<Schemas["UserScimIdentity"]> = /* @__PURE__ */ guard(f.fast_schema_UserScimIdentity, s.schema_UserScimIdentity);
+export const isUserScimIdentity: Guard<T.UserScimIdentity> = /* @__PURE__ */ guard(f.fast_schema_UserScimIdentity, s.schema_UserScimIdentity);
 /**
  * Whether `value` is a valid `UserAdmin` (stops at the first failure). Also a Standard Schema:
  * `isUserAdmin['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserAdmin: Guard<Schemas["UserAdmin"]> = /* @__PURE__ */ guard(f.fast_schema_UserAdmin, s.schema_UserAdmin);
+export const isUserAdmin: Guard<T.UserAdmin> = /* @__PURE__ */ guard(f.fast_schema_UserAdmin, s.schema_UserAdmin);
 /**
  * Whether `value` is a valid `CreateUserRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateUserRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateUserRequest: Guard<Schemas["CreateUserRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateUserRequest, s.schema_CreateUserRequest);
+export const isCreateUserRequest: Guard<T.CreateUserRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateUserRequest, s.schema_CreateUserRequest);
 /**
  * Whether `value` is a valid `UserAdminSingle` (stops at the first failure). Also a Standard Schema:
  * `isUserAdminSingle['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserAdminSingle: Guard<Schemas["UserAdminSingle"]> = /* @__PURE__ */ guard(f.fast_schema_UserAdminSingle, s.schema_UserAdminSingle);
+export const isUserAdminSingle: Guard<T.UserAdminSingle> = /* @__PURE__ */ guard(f.fast_schema_UserAdminSingle, s.schema_UserAdminSingle);
 /**
  * Whether `value` is a valid `UserSingle` (stops at the first failure). Also a Standard Schema:
  * `isUserSingle['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserSingle: Guard<Schemas["UserSingle"]> = /* @__PURE__ */ guard(f.fast_schema_UserSingle, s.schema_UserSingle);
+export const isUserSingle: Guard<T.UserSingle> = /* @__PURE__ */ guard(f.fast_schema_UserSingle, s.schema_UserSingle);
 /**
  * Whether `value` is a valid `ImpersonationTokenScope` (stops at the first failure). Also a Standard Schema:
  * `isImpersonationTokenScope['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImpersonationTokenScope: Guard<Schemas["ImpersonationTokenScope"]> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationTokenScope, s.schema_ImpersonationTokenScope);
+export const isImpersonationTokenScope: Guard<T.ImpersonationTokenScope> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationTokenScope, s.schema_ImpersonationTokenScope);
 /**
  * Whether `value` is a valid `CalendarDate` (stops at the first failure). Also a Standard Schema:
  * `isCalendarDate['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCalendarDate: Guard<Schemas["CalendarDate"]> = /* @__PURE__ */ guard(f.fast_schema_CalendarDate, s.schema_CalendarDate);
+export const isCalendarDate: Guard<T.CalendarDate> = /* @__PURE__ */ guard(f.fast_schema_CalendarDate, s.schema_CalendarDate);
 /**
  * Whether `value` is a valid `ImpersonationTokenBase` (stops at the first failure). Also a Standard Schema:
  * `isImpersonationTokenBase['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImpersonationTokenBase: Guard<Schemas["ImpersonationTokenBase"]> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationTokenBase, s.schema_ImpersonationTokenBase);
+export const isImpersonationTokenBase: Guard<T.ImpersonationTokenBase> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationTokenBase, s.schema_ImpersonationTokenBase);
 /**
  * Whether `value` is a valid `ImpersonationToken` (stops at the first failure). Also a Standard Schema:
  * `isImpersonationToken['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImpersonationToken: Guard<Schemas["ImpersonationToken"]> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationToken, s.schema_ImpersonationToken);
+export const isImpersonationToken: Guard<T.ImpersonationToken> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationToken, s.schema_ImpersonationToken);
 /**
  * Whether `value` is a valid `DeleteImpersonationTokenRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteImpersonationTokenRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteImpersonationTokenRequest: Guard<Schemas["DeleteImpersonationTokenRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteImpersonationTokenRequest, s.schema_DeleteImpersonationTokenRequest);
+export const isDeleteImpersonationTokenRequest: Guard<T.DeleteImpersonationTokenRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteImpersonationTokenRequest, s.schema_DeleteImpersonationTokenRequest);
 /**
  * Whether `value` is a valid `CreateImpersonationTokenRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateImpersonationTokenRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateImpersonationTokenRequest: Guard<Schemas["CreateImpersonationTokenRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateImpersonationTokenRequest, s.schema_CreateImpersonationTokenRequest);
+export const isCreateImpersonationTokenRequest: Guard<T.CreateImpersonationTokenRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateImpersonationTokenRequest, s.schema_CreateImpersonationTokenRequest);
 /**
  * Whether `value` is a valid `ImpersonationTokenCreated` (stops at the first failure). Also a Standard Schema:
  * `isImpersonationTokenCreated['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isImpersonationTokenCreated: Guard<Schemas["ImpersonationTokenCreated"]> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationTokenCreated, s.schema_ImpersonationTokenCreated);
+export const isImpersonationTokenCreated: Guard<T.ImpersonationTokenCreated> = /* @__PURE__ */ guard(f.fast_schema_ImpersonationTokenCreated, s.schema_ImpersonationTokenCreated);
 /**
  * Whether `value` is a valid `CreateUserPersonalAccessTokenRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateUserPersonalAccessTokenRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateUserPersonalAccessTokenRequest: Guard<Schemas["CreateUserPersonalAccessTokenRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateUserPersonalAccessTokenRequest, s.schema_CreateUserPersonalAccessTokenRequest);
+export const isCreateUserPersonalAccessTokenRequest: Guard<T.CreateUserPersonalAccessTokenRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateUserPersonalAccessTokenRequest, s.schema_CreateUserPersonalAccessTokenRequest);
 /**
  * Whether `value` is a valid `PersonalAccessToken` (stops at the first failure). Also a Standard Schema:
  * `isPersonalAccessToken['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isPersonalAccessToken: Guard<Schemas["PersonalAccessToken"]> = /* @__PURE__ */ guard(f.fast_schema_PersonalAccessToken, s.schema_PersonalAccessToken);
+export const isPersonalAccessToken: Guard<T.PersonalAccessToken> = /* @__PURE__ */ guard(f.fast_schema_PersonalAccessToken, s.schema_PersonalAccessToken);
 /**
  * Whether `value` is a valid `PersonalAccessTokenCreated` (stops at the first failure). Also a Standard Schema:
  * `isPersonalAccessTokenCreated['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isPersonalAccessTokenCreated: Guard<Schemas["PersonalAccessTokenCreated"]> = /* @__PURE__ */ guard(f.fast_schema_PersonalAccessTokenCreated, s.schema_PersonalAccessTokenCreated);
+export const isPersonalAccessTokenCreated: Guard<T.PersonalAccessTokenCreated> = /* @__PURE__ */ guard(f.fast_schema_PersonalAccessTokenCreated, s.schema_PersonalAccessTokenCreated);
 /**
  * Whether `value` is a valid `CreatePersonalAccessTokenRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreatePersonalAccessTokenRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreatePersonalAccessTokenRequest: Guard<Schemas["CreatePersonalAccessTokenRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreatePersonalAccessTokenRequest, s.schema_CreatePersonalAccessTokenRequest);
+export const isCreatePersonalAccessTokenRequest: Guard<T.CreatePersonalAccessTokenRequest> = /* @__PURE__ */ guard(f.fast_schema_CreatePersonalAccessTokenRequest, s.schema_CreatePersonalAccessTokenRequest);
 /**
  * Whether `value` is a valid `UserActivity` (stops at the first failure). Also a Standard Schema:
  * `isUserActivity['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserActivity: Guard<Schemas["UserActivity"]> = /* @__PURE__ */ guard(f.fast_schema_UserActivity, s.schema_UserActivity);
+export const isUserActivity: Guard<T.UserActivity> = /* @__PURE__ */ guard(f.fast_schema_UserActivity, s.schema_UserActivity);
 /**
  * Whether `value` is a valid `AccessLevel` (stops at the first failure). Also a Standard Schema:
  * `isAccessLevel['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isAccessLevel: Guard<Schemas["AccessLevel"]> = /* @__PURE__ */ guard(f.fast_schema_AccessLevel, s.schema_AccessLevel);
+export const isAccessLevel: Guard<T.AccessLevel> = /* @__PURE__ */ guard(f.fast_schema_AccessLevel, s.schema_AccessLevel);
 /**
  * Whether `value` is a valid `UserMembership` (stops at the first failure). Also a Standard Schema:
  * `isUserMembership['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserMembership: Guard<Schemas["UserMembership"]> = /* @__PURE__ */ guard(f.fast_schema_UserMembership, s.schema_UserMembership);
+export const isUserMembership: Guard<T.UserMembership> = /* @__PURE__ */ guard(f.fast_schema_UserMembership, s.schema_UserMembership);
 /**
  * Whether `value` is a valid `DisableTwoFactorRequest` (stops at the first failure). Also a Standard Schema:
  * `isDisableTwoFactorRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDisableTwoFactorRequest: Guard<Schemas["DisableTwoFactorRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DisableTwoFactorRequest, s.schema_DisableTwoFactorRequest);
+export const isDisableTwoFactorRequest: Guard<T.DisableTwoFactorRequest> = /* @__PURE__ */ guard(f.fast_schema_DisableTwoFactorRequest, s.schema_DisableTwoFactorRequest);
 /**
  * Whether `value` is a valid `RunnerType` (stops at the first failure). Also a Standard Schema:
  * `isRunnerType['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerType: Guard<Schemas["RunnerType"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerType, s.schema_RunnerType);
+export const isRunnerType: Guard<T.RunnerType> = /* @__PURE__ */ guard(f.fast_schema_RunnerType, s.schema_RunnerType);
 /**
  * Whether `value` is a valid `RunnerAccessLevel` (stops at the first failure). Also a Standard Schema:
  * `isRunnerAccessLevel['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerAccessLevel: Guard<Schemas["RunnerAccessLevel"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerAccessLevel, s.schema_RunnerAccessLevel);
+export const isRunnerAccessLevel: Guard<T.RunnerAccessLevel> = /* @__PURE__ */ guard(f.fast_schema_RunnerAccessLevel, s.schema_RunnerAccessLevel);
 /**
  * Whether `value` is a valid `UserRunnerCreateRequest` (stops at the first failure). Also a Standard Schema:
  * `isUserRunnerCreateRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserRunnerCreateRequest: Guard<Schemas["UserRunnerCreateRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UserRunnerCreateRequest, s.schema_UserRunnerCreateRequest);
+export const isUserRunnerCreateRequest: Guard<T.UserRunnerCreateRequest> = /* @__PURE__ */ guard(f.fast_schema_UserRunnerCreateRequest, s.schema_UserRunnerCreateRequest);
 /**
  * Whether `value` is a valid `RunnerCreation` (stops at the first failure). Also a Standard Schema:
  * `isRunnerCreation['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerCreation: Guard<Schemas["RunnerCreation"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerCreation, s.schema_RunnerCreation);
+export const isRunnerCreation: Guard<T.RunnerCreation> = /* @__PURE__ */ guard(f.fast_schema_RunnerCreation, s.schema_RunnerCreation);
 /**
  * Whether `value` is a valid `UploadUserAvatarRequest` (stops at the first failure). Also a Standard Schema:
  * `isUploadUserAvatarRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUploadUserAvatarRequest: Guard<Schemas["UploadUserAvatarRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UploadUserAvatarRequest, s.schema_UploadUserAvatarRequest);
+export const isUploadUserAvatarRequest: Guard<T.UploadUserAvatarRequest> = /* @__PURE__ */ guard(f.fast_schema_UploadUserAvatarRequest, s.schema_UploadUserAvatarRequest);
 /**
  * Whether `value` is a valid `UserAvatar` (stops at the first failure). Also a Standard Schema:
  * `isUserAvatar['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUserAvatar: Guard<Schemas["UserAvatar"]> = /* @__PURE__ */ guard(f.fast_schema_UserAvatar, s.schema_UserAvatar);
+export const isUserAvatar: Guard<T.UserAvatar> = /* @__PURE__ */ guard(f.fast_schema_UserAvatar, s.schema_UserAvatar);
 /**
  * Whether `value` is a valid `GroupVisibility` (stops at the first failure). Also a Standard Schema:
  * `isGroupVisibility['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupVisibility: Guard<Schemas["GroupVisibility"]> = /* @__PURE__ */ guard(f.fast_schema_GroupVisibility, s.schema_GroupVisibility);
+export const isGroupVisibility: Guard<T.GroupVisibility> = /* @__PURE__ */ guard(f.fast_schema_GroupVisibility, s.schema_GroupVisibility);
 /**
  * Whether `value` is a valid `GroupBranchProtectionAccessLevel` (stops at the first failure). Also a Standard Schema:
  * `isGroupBranchProtectionAccessLevel['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupBranchProtectionAccessLevel: Guard<Schemas["GroupBranchProtectionAccessLevel"]> = /* @__PURE__ */ guard(f.fast_schema_GroupBranchProtectionAccessLevel, s.schema_GroupBranchProtectionAccessLevel);
+export const isGroupBranchProtectionAccessLevel: Guard<T.GroupBranchProtectionAccessLevel> = /* @__PURE__ */ guard(f.fast_schema_GroupBranchProtectionAccessLevel, s.schema_GroupBranchProtectionAccessLevel);
 /**
  * Whether `value` is a valid `GroupDefaultBranchProtectionDefaults` (stops at the first failure). Also a Standard Schema:
  * `isGroupDefaultBranchProtectionDefaults['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupDefaultBranchProtectionDefaults: Guard<Schemas["GroupDefaultBranchProtectionDefaults"]> = /* @__PURE__ */ guard(f.fast_schema_GroupDefaultBranchProtectionDefaults, s.schema_GroupDefaultBranchProtectionDefaults);
+export const isGroupDefaultBranchProtectionDefaults: Guard<T.GroupDefaultBranchProtectionDefaults> = /* @__PURE__ */ guard(f.fast_schema_GroupDefaultBranchProtectionDefaults, s.schema_GroupDefaultBranchProtectionDefaults);
 /**
  * Whether `value` is a valid `GroupStatistics` (stops at the first failure). Also a Standard Schema:
  * `isGroupStatistics['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupStatistics: Guard<Schemas["GroupStatistics"]> = /* @__PURE__ */ guard(f.fast_schema_GroupStatistics, s.schema_GroupStatistics);
+export const isGroupStatistics: Guard<T.GroupStatistics> = /* @__PURE__ */ guard(f.fast_schema_GroupStatistics, s.schema_GroupStatistics);
 /**
  * Whether `value` is a valid `Group` (stops at the first failure). Also a Standard Schema:
  * `isGroup['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroup: Guard<Schemas["Group"]> = /* @__PURE__ */ guard(f.fast_schema_Group, s.schema_Group);
+export const isGroup: Guard<T.Group> = /* @__PURE__ */ guard(f.fast_schema_Group, s.schema_Group);
 /**
  * Whether `value` is a valid `GroupProject` (stops at the first failure). Also a Standard Schema:
  * `isGroupProject['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupProject: Guard<Schemas["GroupProject"]> = /* @__PURE__ */ guard(f.fast_schema_GroupProject, s.schema_GroupProject);
+export const isGroupProject: Guard<T.GroupProject> = /* @__PURE__ */ guard(f.fast_schema_GroupProject, s.schema_GroupProject);
 /**
  * Whether `value` is a valid `UpdateGroupHookRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateGroupHookRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateGroupHookRequest: Guard<Schemas["UpdateGroupHookRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupHookRequest, s.schema_UpdateGroupHookRequest);
+export const isUpdateGroupHookRequest: Guard<T.UpdateGroupHookRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupHookRequest, s.schema_UpdateGroupHookRequest);
 /**
  * Whether `value` is a valid `GroupHook` (stops at the first failure). Also a Standard Schema:
  * `isGroupHook['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupHook: Guard<Schemas["GroupHook"]> = /* @__PURE__ */ guard(f.fast_schema_GroupHook, s.schema_GroupHook);
+export const isGroupHook: Guard<T.GroupHook> = /* @__PURE__ */ guard(f.fast_schema_GroupHook, s.schema_GroupHook);
 /**
  * Whether `value` is a valid `DeleteGroupHookRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteGroupHookRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteGroupHookRequest: Guard<Schemas["DeleteGroupHookRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteGroupHookRequest, s.schema_DeleteGroupHookRequest);
+export const isDeleteGroupHookRequest: Guard<T.DeleteGroupHookRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteGroupHookRequest, s.schema_DeleteGroupHookRequest);
 /**
  * Whether `value` is a valid `SyncGroupLdapRequest` (stops at the first failure). Also a Standard Schema:
  * `isSyncGroupLdapRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isSyncGroupLdapRequest: Guard<Schemas["SyncGroupLdapRequest"]> = /* @__PURE__ */ guard(f.fast_schema_SyncGroupLdapRequest, s.schema_SyncGroupLdapRequest);
+export const isSyncGroupLdapRequest: Guard<T.SyncGroupLdapRequest> = /* @__PURE__ */ guard(f.fast_schema_SyncGroupLdapRequest, s.schema_SyncGroupLdapRequest);
 /**
  * Whether `value` is a valid `LdapGroupLink` (stops at the first failure). Also a Standard Schema:
  * `isLdapGroupLink['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isLdapGroupLink: Guard<Schemas["LdapGroupLink"]> = /* @__PURE__ */ guard(f.fast_schema_LdapGroupLink, s.schema_LdapGroupLink);
+export const isLdapGroupLink: Guard<T.LdapGroupLink> = /* @__PURE__ */ guard(f.fast_schema_LdapGroupLink, s.schema_LdapGroupLink);
 /**
  * Whether `value` is a valid `CreateLdapGroupLinkRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateLdapGroupLinkRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateLdapGroupLinkRequest: Guard<Schemas["CreateLdapGroupLinkRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateLdapGroupLinkRequest, s.schema_CreateLdapGroupLinkRequest);
+export const isCreateLdapGroupLinkRequest: Guard<T.CreateLdapGroupLinkRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateLdapGroupLinkRequest, s.schema_CreateLdapGroupLinkRequest);
 /**
  * Whether `value` is a valid `DeleteLdapGroupLinkRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteLdapGroupLinkRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteLdapGroupLinkRequest: Guard<Schemas["DeleteLdapGroupLinkRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteLdapGroupLinkRequest, s.schema_DeleteLdapGroupLinkRequest);
+export const isDeleteLdapGroupLinkRequest: Guard<T.DeleteLdapGroupLinkRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteLdapGroupLinkRequest, s.schema_DeleteLdapGroupLinkRequest);
 /**
  * Whether `value` is a valid `DeleteLdapGroupLinkByCnRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteLdapGroupLinkByCnRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteLdapGroupLinkByCnRequest: Guard<Schemas["DeleteLdapGroupLinkByCnRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteLdapGroupLinkByCnRequest, s.schema_DeleteLdapGroupLinkByCnRequest);
+export const isDeleteLdapGroupLinkByCnRequest: Guard<T.DeleteLdapGroupLinkByCnRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteLdapGroupLinkByCnRequest, s.schema_DeleteLdapGroupLinkByCnRequest);
 /**
  * Whether `value` is a valid `DeleteLdapGroupLinkByProviderRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteLdapGroupLinkByProviderRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteLdapGroupLinkByProviderRequest: Guard<Schemas["DeleteLdapGroupLinkByProviderRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteLdapGroupLinkByProviderRequest, s.schema_DeleteLdapGroupLinkByProviderRequest);
+export const isDeleteLdapGroupLinkByProviderRequest: Guard<T.DeleteLdapGroupLinkByProviderRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteLdapGroupLinkByProviderRequest, s.schema_DeleteLdapGroupLinkByProviderRequest);
 /**
  * Whether `value` is a valid `SamlGroupLink` (stops at the first failure). Also a Standard Schema:
  * `isSamlGroupLink['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isSamlGroupLink: Guard<Schemas["SamlGroupLink"]> = /* @__PURE__ */ guard(f.fast_schema_SamlGroupLink, s.schema_SamlGroupLink);
+export const isSamlGroupLink: Guard<T.SamlGroupLink> = /* @__PURE__ */ guard(f.fast_schema_SamlGroupLink, s.schema_SamlGroupLink);
 /**
  * Whether `value` is a valid `CreateSamlGroupLinkRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateSamlGroupLinkRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateSamlGroupLinkRequest: Guard<Schemas["CreateSamlGroupLinkRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateSamlGroupLinkRequest, s.schema_CreateSamlGroupLinkRequest);
+export const isCreateSamlGroupLinkRequest: Guard<T.CreateSamlGroupLinkRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateSamlGroupLinkRequest, s.schema_CreateSamlGroupLinkRequest);
 /**
  * Whether `value` is a valid `DeleteSamlGroupLinkRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteSamlGroupLinkRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteSamlGroupLinkRequest: Guard<Schemas["DeleteSamlGroupLinkRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteSamlGroupLinkRequest, s.schema_DeleteSamlGroupLinkRequest);
+export const isDeleteSamlGroupLinkRequest: Guard<T.DeleteSamlGroupLinkRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteSamlGroupLinkRequest, s.schema_DeleteSamlGroupLinkRequest);
 /**
  * Whether `value` is a valid `ShareGroupRequest` (stops at the first failure). Also a Standard Schema:
  * `isShareGroupRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isShareGroupRequest: Guard<Schemas["ShareGroupRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ShareGroupRequest, s.schema_ShareGroupRequest);
+export const isShareGroupRequest: Guard<T.ShareGroupRequest> = /* @__PURE__ */ guard(f.fast_schema_ShareGroupRequest, s.schema_ShareGroupRequest);
 /**
  * Whether `value` is a valid `UnshareGroupRequest` (stops at the first failure). Also a Standard Schema:
  * `isUnshareGroupRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUnshareGroupRequest: Guard<Schemas["UnshareGroupRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UnshareGroupRequest, s.schema_UnshareGroupRequest);
+export const isUnshareGroupRequest: Guard<T.UnshareGroupRequest> = /* @__PURE__ */ guard(f.fast_schema_UnshareGroupRequest, s.schema_UnshareGroupRequest);
 /**
  * Whether `value` is a valid `GroupPushRule` (stops at the first failure). Also a Standard Schema:
  * `isGroupPushRule['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupPushRule: Guard<Schemas["GroupPushRule"]> = /* @__PURE__ */ guard(f.fast_schema_GroupPushRule, s.schema_GroupPushRule);
+export const isGroupPushRule: Guard<T.GroupPushRule> = /* @__PURE__ */ guard(f.fast_schema_GroupPushRule, s.schema_GroupPushRule);
 /**
  * Whether `value` is a valid `CreateGroupPushRuleRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateGroupPushRuleRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateGroupPushRuleRequest: Guard<Schemas["CreateGroupPushRuleRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateGroupPushRuleRequest, s.schema_CreateGroupPushRuleRequest);
+export const isCreateGroupPushRuleRequest: Guard<T.CreateGroupPushRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateGroupPushRuleRequest, s.schema_CreateGroupPushRuleRequest);
 /**
  * Whether `value` is a valid `UpdateGroupPushRuleRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateGroupPushRuleRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateGroupPushRuleRequest: Guard<Schemas["UpdateGroupPushRuleRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupPushRuleRequest, s.schema_UpdateGroupPushRuleRequest);
+export const isUpdateGroupPushRuleRequest: Guard<T.UpdateGroupPushRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupPushRuleRequest, s.schema_UpdateGroupPushRuleRequest);
 /**
  * Whether `value` is a valid `GroupBadgeUrlTemplate` (stops at the first failure). Also a Standard Schema:
  * `isGroupBadgeUrlTemplate['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupBadgeUrlTemplate: Guard<Schemas["GroupBadgeUrlTemplate"]> = /* @__PURE__ */ guard(f.fast_schema_GroupBadgeUrlTemplate, s.schema_GroupBadgeUrlTemplate);
+export const isGroupBadgeUrlTemplate: Guard<T.GroupBadgeUrlTemplate> = /* @__PURE__ */ guard(f.fast_schema_GroupBadgeUrlTemplate, s.schema_GroupBadgeUrlTemplate);
 /**
  * Whether `value` is a valid `Badge` (stops at the first failure). Also a Standard Schema:
  * `isBadge['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBadge: Guard<Schemas["Badge"]> = /* @__PURE__ */ guard(f.fast_schema_Badge, s.schema_Badge);
+export const isBadge: Guard<T.Badge> = /* @__PURE__ */ guard(f.fast_schema_Badge, s.schema_Badge);
 /**
  * Whether `value` is a valid `CreateGroupBadgeRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateGroupBadgeRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateGroupBadgeRequest: Guard<Schemas["CreateGroupBadgeRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateGroupBadgeRequest, s.schema_CreateGroupBadgeRequest);
+export const isCreateGroupBadgeRequest: Guard<T.CreateGroupBadgeRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateGroupBadgeRequest, s.schema_CreateGroupBadgeRequest);
 /**
  * Whether `value` is a valid `UpdateGroupBadgeRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateGroupBadgeRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateGroupBadgeRequest: Guard<Schemas["UpdateGroupBadgeRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupBadgeRequest, s.schema_UpdateGroupBadgeRequest);
+export const isUpdateGroupBadgeRequest: Guard<T.UpdateGroupBadgeRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupBadgeRequest, s.schema_UpdateGroupBadgeRequest);
 /**
  * Whether `value` is a valid `DeleteGroupBadgeRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteGroupBadgeRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteGroupBadgeRequest: Guard<Schemas["DeleteGroupBadgeRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteGroupBadgeRequest, s.schema_DeleteGroupBadgeRequest);
+export const isDeleteGroupBadgeRequest: Guard<T.DeleteGroupBadgeRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteGroupBadgeRequest, s.schema_DeleteGroupBadgeRequest);
 /**
  * Whether `value` is a valid `GroupBadgeRender` (stops at the first failure). Also a Standard Schema:
  * `isGroupBadgeRender['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isGroupBadgeRender: Guard<Schemas["GroupBadgeRender"]> = /* @__PURE__ */ guard(f.fast_schema_GroupBadgeRender, s.schema_GroupBadgeRender);
+export const isGroupBadgeRender: Guard<T.GroupBadgeRender> = /* @__PURE__ */ guard(f.fast_schema_GroupBadgeRender, s.schema_GroupBadgeRender);
 /**
  * Whether `value` is a valid `MemberCreatedBy` (stops at the first failure). Also a Standard Schema:
  * `isMemberCreatedBy['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMemberCreatedBy: Guard<Schemas["MemberCreatedBy"]> = /* @__PURE__ */ guard(f.fast_schema_MemberCreatedBy, s.schema_MemberCreatedBy);
+export const isMemberCreatedBy: Guard<T.MemberCreatedBy> = /* @__PURE__ */ guard(f.fast_schema_MemberCreatedBy, s.schema_MemberCreatedBy);
 /**
  * Whether `value` is a valid `MemberGroupSamlIdentity` (stops at the first failure). Also a Standard Schema:
  * `isMemberGroupSamlIdentity['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMemberGroupSamlIdentity: Guard<Schemas["MemberGroupSamlIdentity"]> = /* @__PURE__ */ guard(f.fast_schema_MemberGroupSamlIdentity, s.schema_MemberGroupSamlIdentity);
+export const isMemberGroupSamlIdentity: Guard<T.MemberGroupSamlIdentity> = /* @__PURE__ */ guard(f.fast_schema_MemberGroupSamlIdentity, s.schema_MemberGroupSamlIdentity);
 /**
  * Whether `value` is a valid `Member` (stops at the first failure). Also a Standard Schema:
  * `isMember['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMember: Guard<Schemas["Member"]> = /* @__PURE__ */ guard(f.fast_schema_Member, s.schema_Member);
+export const isMember: Guard<T.Member> = /* @__PURE__ */ guard(f.fast_schema_Member, s.schema_Member);
 /**
  * Whether `value` is a valid `BillableMember` (stops at the first failure). Also a Standard Schema:
  * `isBillableMember['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBillableMember: Guard<Schemas["BillableMember"]> = /* @__PURE__ */ guard(f.fast_schema_BillableMember, s.schema_BillableMember);
+export const isBillableMember: Guard<T.BillableMember> = /* @__PURE__ */ guard(f.fast_schema_BillableMember, s.schema_BillableMember);
 /**
  * Whether `value` is a valid `Invitation` (stops at the first failure). Also a Standard Schema:
  * `isInvitation['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isInvitation: Guard<Schemas["Invitation"]> = /* @__PURE__ */ guard(f.fast_schema_Invitation, s.schema_Invitation);
+export const isInvitation: Guard<T.Invitation> = /* @__PURE__ */ guard(f.fast_schema_Invitation, s.schema_Invitation);
 /**
  * Whether `value` is a valid `CreateInvitationRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateInvitationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateInvitationRequest: Guard<Schemas["CreateInvitationRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateInvitationRequest, s.schema_CreateInvitationRequest);
+export const isCreateInvitationRequest: Guard<T.CreateInvitationRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateInvitationRequest, s.schema_CreateInvitationRequest);
 /**
  * Whether `value` is a valid `InvitationCreateResult` (stops at the first failure). Also a Standard Schema:
  * `isInvitationCreateResult['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isInvitationCreateResult: Guard<Schemas["InvitationCreateResult"]> = /* @__PURE__ */ guard(f.fast_schema_InvitationCreateResult, s.schema_InvitationCreateResult);
+export const isInvitationCreateResult: Guard<T.InvitationCreateResult> = /* @__PURE__ */ guard(f.fast_schema_InvitationCreateResult, s.schema_InvitationCreateResult);
 /**
  * Whether `value` is a valid `UpdateInvitationRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateInvitationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateInvitationRequest: Guard<Schemas["UpdateInvitationRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateInvitationRequest, s.schema_UpdateInvitationRequest);
+export const isUpdateInvitationRequest: Guard<T.UpdateInvitationRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateInvitationRequest, s.schema_UpdateInvitationRequest);
 /**
  * Whether `value` is a valid `InvitationUpdateResult` (stops at the first failure). Also a Standard Schema:
  * `isInvitationUpdateResult['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isInvitationUpdateResult: Guard<Schemas["InvitationUpdateResult"]> = /* @__PURE__ */ guard(f.fast_schema_InvitationUpdateResult, s.schema_InvitationUpdateResult);
+export const isInvitationUpdateResult: Guard<T.InvitationUpdateResult> = /* @__PURE__ */ guard(f.fast_schema_InvitationUpdateResult, s.schema_InvitationUpdateResult);
 /**
  * Whether `value` is a valid `DeleteInvitationRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteInvitationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteInvitationRequest: Guard<Schemas["DeleteInvitationRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteInvitationRequest, s.schema_DeleteInvitationRequest);
+export const isDeleteInvitationRequest: Guard<T.DeleteInvitationRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteInvitationRequest, s.schema_DeleteInvitationRequest);
 /**
  * Whether `value` is a valid `RunnerStatus` (stops at the first failure). Also a Standard Schema:
  * `isRunnerStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerStatus: Guard<Schemas["RunnerStatus"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerStatus, s.schema_RunnerStatus);
+export const isRunnerStatus: Guard<T.RunnerStatus> = /* @__PURE__ */ guard(f.fast_schema_RunnerStatus, s.schema_RunnerStatus);
 /**
  * Whether `value` is a valid `RunnerSummary` (stops at the first failure). Also a Standard Schema:
  * `isRunnerSummary['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerSummary: Guard<Schemas["RunnerSummary"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerSummary, s.schema_RunnerSummary);
+export const isRunnerSummary: Guard<T.RunnerSummary> = /* @__PURE__ */ guard(f.fast_schema_RunnerSummary, s.schema_RunnerSummary);
 /**
  * Whether `value` is a valid `RunnerProject` (stops at the first failure). Also a Standard Schema:
  * `isRunnerProject['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerProject: Guard<Schemas["RunnerProject"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerProject, s.schema_RunnerProject);
+export const isRunnerProject: Guard<T.RunnerProject> = /* @__PURE__ */ guard(f.fast_schema_RunnerProject, s.schema_RunnerProject);
 /**
  * Whether `value` is a valid `RunnerDetails` (stops at the first failure). Also a Standard Schema:
  * `isRunnerDetails['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isRunnerDetails: Guard<Schemas["RunnerDetails"]> = /* @__PURE__ */ guard(f.fast_schema_RunnerDetails, s.schema_RunnerDetails);
+export const isRunnerDetails: Guard<T.RunnerDetails> = /* @__PURE__ */ guard(f.fast_schema_RunnerDetails, s.schema_RunnerDetails);
 /**
  * Whether `value` is a valid `UpdateRunnerRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateRunnerRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateRunnerRequest: Guard<Schemas["UpdateRunnerRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateRunnerRequest, s.schema_UpdateRunnerRequest);
+export const isUpdateRunnerRequest: Guard<T.UpdateRunnerRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateRunnerRequest, s.schema_UpdateRunnerRequest);
 /**
  * Whether `value` is a valid `IntegrationSummary` (stops at the first failure). Also a Standard Schema:
  * `isIntegrationSummary['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isIntegrationSummary: Guard<Schemas["IntegrationSummary"]> = /* @__PURE__ */ guard(f.fast_schema_IntegrationSummary, s.schema_IntegrationSummary);
+export const isIntegrationSummary: Guard<T.IntegrationSummary> = /* @__PURE__ */ guard(f.fast_schema_IntegrationSummary, s.schema_IntegrationSummary);
 /**
  * Whether `value` is a valid `IssueTrackerIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isIssueTrackerIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isIssueTrackerIntegrationSettingsRequest: Guard<Schemas["IssueTrackerIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_IssueTrackerIntegrationSettingsRequest, s.schema_IssueTrackerIntegrationSettingsRequest);
+export const isIssueTrackerIntegrationSettingsRequest: Guard<T.IssueTrackerIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_IssueTrackerIntegrationSettingsRequest, s.schema_IssueTrackerIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `DisableIntegrationRequest` (stops at the first failure). Also a Standard Schema:
  * `isDisableIntegrationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDisableIntegrationRequest: Guard<Schemas["DisableIntegrationRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DisableIntegrationRequest, s.schema_DisableIntegrationRequest);
+export const isDisableIntegrationRequest: Guard<T.DisableIntegrationRequest> = /* @__PURE__ */ guard(f.fast_schema_DisableIntegrationRequest, s.schema_DisableIntegrationRequest);
 /**
  * Whether `value` is a valid `MobileStoreConnectorIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isMobileStoreConnectorIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMobileStoreConnectorIntegrationSettingsRequest: Guard<Schemas["MobileStoreConnectorIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_MobileStoreConnectorIntegrationSettingsRequest, s.schema_MobileStoreConnectorIntegrationSettingsRequest);
+export const isMobileStoreConnectorIntegrationSettingsRequest: Guard<T.MobileStoreConnectorIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_MobileStoreConnectorIntegrationSettingsRequest, s.schema_MobileStoreConnectorIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `TestGenerationIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isTestGenerationIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTestGenerationIntegrationSettingsRequest: Guard<Schemas["TestGenerationIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_TestGenerationIntegrationSettingsRequest, s.schema_TestGenerationIntegrationSettingsRequest);
+export const isTestGenerationIntegrationSettingsRequest: Guard<T.TestGenerationIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_TestGenerationIntegrationSettingsRequest, s.schema_TestGenerationIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `TaskTrackerIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isTaskTrackerIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTaskTrackerIntegrationSettingsRequest: Guard<Schemas["TaskTrackerIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_TaskTrackerIntegrationSettingsRequest, s.schema_TaskTrackerIntegrationSettingsRequest);
+export const isTaskTrackerIntegrationSettingsRequest: Guard<T.TaskTrackerIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_TaskTrackerIntegrationSettingsRequest, s.schema_TaskTrackerIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `TokenSubdomainIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isTokenSubdomainIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isTokenSubdomainIntegrationSettingsRequest: Guard<Schemas["TokenSubdomainIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_TokenSubdomainIntegrationSettingsRequest, s.schema_TokenSubdomainIntegrationSettingsRequest);
+export const isTokenSubdomainIntegrationSettingsRequest: Guard<T.TokenSubdomainIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_TokenSubdomainIntegrationSettingsRequest, s.schema_TokenSubdomainIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `BuildServerIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isBuildServerIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isBuildServerIntegrationSettingsRequest: Guard<Schemas["BuildServerIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_BuildServerIntegrationSettingsRequest, s.schema_BuildServerIntegrationSettingsRequest);
+export const isBuildServerIntegrationSettingsRequest: Guard<T.BuildServerIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_BuildServerIntegrationSettingsRequest, s.schema_BuildServerIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `ShortIssueTrackerIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isShortIssueTrackerIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isShortIssueTrackerIntegrationSettingsRequest: Guard<Schemas["ShortIssueTrackerIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ShortIssueTrackerIntegrationSettingsRequest, s.schema_ShortIssueTrackerIntegrationSettingsRequest);
+export const isShortIssueTrackerIntegrationSettingsRequest: Guard<T.ShortIssueTrackerIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_ShortIssueTrackerIntegrationSettingsRequest, s.schema_ShortIssueTrackerIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `PipelineNotifierIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isPipelineNotifierIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isPipelineNotifierIntegrationSettingsRequest: Guard<Schemas["PipelineNotifierIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_PipelineNotifierIntegrationSettingsRequest, s.schema_PipelineNotifierIntegrationSettingsRequest);
+export const isPipelineNotifierIntegrationSettingsRequest: Guard<T.PipelineNotifierIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_PipelineNotifierIntegrationSettingsRequest, s.schema_PipelineNotifierIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `WikiWorkspaceIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isWikiWorkspaceIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isWikiWorkspaceIntegrationSettingsRequest: Guard<Schemas["WikiWorkspaceIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_WikiWorkspaceIntegrationSettingsRequest, s.schema_WikiWorkspaceIntegrationSettingsRequest);
+export const isWikiWorkspaceIntegrationSettingsRequest: Guard<T.WikiWorkspaceIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_WikiWorkspaceIntegrationSettingsRequest, s.schema_WikiWorkspaceIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `MonitoringIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isMonitoringIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMonitoringIntegrationSettingsRequest: Guard<Schemas["MonitoringIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_MonitoringIntegrationSettingsRequest, s.schema_MonitoringIntegrationSettingsRequest);
+export const isMonitoringIntegrationSettingsRequest: Guard<T.MonitoringIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_MonitoringIntegrationSettingsRequest, s.schema_MonitoringIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `ChatNotificationsIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isChatNotificationsIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isChatNotificationsIntegrationSettingsRequest: Guard<Schemas["ChatNotificationsIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ChatNotificationsIntegrationSettingsRequest, s.schema_ChatNotificationsIntegrationSettingsRequest);
+export const isChatNotificationsIntegrationSettingsRequest: Guard<T.ChatNotificationsIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_ChatNotificationsIntegrationSettingsRequest, s.schema_ChatNotificationsIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `OtherIntegrationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isOtherIntegrationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isOtherIntegrationSettingsRequest: Guard<Schemas["OtherIntegrationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_OtherIntegrationSettingsRequest, s.schema_OtherIntegrationSettingsRequest);
+export const isOtherIntegrationSettingsRequest: Guard<T.OtherIntegrationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_OtherIntegrationSettingsRequest, s.schema_OtherIntegrationSettingsRequest);
 /**
  * Whether `value` is a valid `SetUpIntegrationRequest` (stops at the first failure). Also a Standard Schema:
  * `isSetUpIntegrationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isSetUpIntegrationRequest: Guard<Schemas["SetUpIntegrationRequest"]> = /* @__PURE__ */ guard(f.fast_schema_SetUpIntegrationRequest, s.schema_SetUpIntegrationRequest);
+export const isSetUpIntegrationRequest: Guard<T.SetUpIntegrationRequest> = /* @__PURE__ */ guard(f.fast_schema_SetUpIntegrationRequest, s.schema_SetUpIntegrationRequest);
 /**
  * Whether `value` is a valid `ProjectNamespace` (stops at the first failure). Also a Standard Schema:
  * `isProjectNamespace['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectNamespace: Guard<Schemas["ProjectNamespace"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectNamespace, s.schema_ProjectNamespace);
+export const isProjectNamespace: Guard<T.ProjectNamespace> = /* @__PURE__ */ guard(f.fast_schema_ProjectNamespace, s.schema_ProjectNamespace);
 /**
  * Whether `value` is a valid `ProjectSimple` (stops at the first failure). Also a Standard Schema:
  * `isProjectSimple['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectSimple: Guard<Schemas["ProjectSimple"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectSimple, s.schema_ProjectSimple);
+export const isProjectSimple: Guard<T.ProjectSimple> = /* @__PURE__ */ guard(f.fast_schema_ProjectSimple, s.schema_ProjectSimple);
 /**
  * Whether `value` is a valid `ProjectLinks` (stops at the first failure). Also a Standard Schema:
  * `isProjectLinks['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectLinks: Guard<Schemas["ProjectLinks"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectLinks, s.schema_ProjectLinks);
+export const isProjectLinks: Guard<T.ProjectLinks> = /* @__PURE__ */ guard(f.fast_schema_ProjectLinks, s.schema_ProjectLinks);
 /**
  * Whether `value` is a valid `ProjectContainerExpirationPolicy` (stops at the first failure). Also a Standard Schema:
  * `isProjectContainerExpirationPolicy['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectContainerExpirationPolicy: Guard<Schemas["ProjectContainerExpirationPolicy"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectContainerExpirationPolicy, s.schema_ProjectContainerExpirationPolicy);
+export const isProjectContainerExpirationPolicy: Guard<T.ProjectContainerExpirationPolicy> = /* @__PURE__ */ guard(f.fast_schema_ProjectContainerExpirationPolicy, s.schema_ProjectContainerExpirationPolicy);
 /**
  * Whether `value` is a valid `ProjectPermissions` (stops at the first failure). Also a Standard Schema:
  * `isProjectPermissions['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectPermissions: Guard<Schemas["ProjectPermissions"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectPermissions, s.schema_ProjectPermissions);
+export const isProjectPermissions: Guard<T.ProjectPermissions> = /* @__PURE__ */ guard(f.fast_schema_ProjectPermissions, s.schema_ProjectPermissions);
 /**
  * Whether `value` is a valid `Project` (stops at the first failure). Also a Standard Schema:
  * `isProject['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProject: Guard<Schemas["Project"]> = /* @__PURE__ */ guard(f.fast_schema_Project, s.schema_Project);
+export const isProject: Guard<T.Project> = /* @__PURE__ */ guard(f.fast_schema_Project, s.schema_Project);
 /**
  * Whether `value` is a valid `MergeRequestState` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestState['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestState: Guard<Schemas["MergeRequestState"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestState, s.schema_MergeRequestState);
+export const isMergeRequestState: Guard<T.MergeRequestState> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestState, s.schema_MergeRequestState);
 /**
  * Whether `value` is a valid `MergeRequestLabel` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestLabel['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestLabel: Guard<Schemas["MergeRequestLabel"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestLabel, s.schema_MergeRequestLabel);
+export const isMergeRequestLabel: Guard<T.MergeRequestLabel> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestLabel, s.schema_MergeRequestLabel);
 /**
  * Whether `value` is a valid `MergeRequestMilestone` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestMilestone['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestMilestone: Guard<Schemas["MergeRequestMilestone"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestMilestone, s.schema_MergeRequestMilestone);
+export const isMergeRequestMilestone: Guard<T.MergeRequestMilestone> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestMilestone, s.schema_MergeRequestMilestone);
 /**
  * Whether `value` is a valid `MergeRequestReferences` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestReferences['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestReferences: Guard<Schemas["MergeRequestReferences"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestReferences, s.schema_MergeRequestReferences);
+export const isMergeRequestReferences: Guard<T.MergeRequestReferences> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestReferences, s.schema_MergeRequestReferences);
 /**
  * Whether `value` is a valid `MergeRequestTimeStats` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestTimeStats['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestTimeStats: Guard<Schemas["MergeRequestTimeStats"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestTimeStats, s.schema_MergeRequestTimeStats);
+export const isMergeRequestTimeStats: Guard<T.MergeRequestTimeStats> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestTimeStats, s.schema_MergeRequestTimeStats);
 /**
  * Whether `value` is a valid `MergeRequestPipeline` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestPipeline['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestPipeline: Guard<Schemas["MergeRequestPipeline"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestPipeline, s.schema_MergeRequestPipeline);
+export const isMergeRequestPipeline: Guard<T.MergeRequestPipeline> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestPipeline, s.schema_MergeRequestPipeline);
 /**
  * Whether `value` is a valid `MergeRequestDiffRefs` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestDiffRefs['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestDiffRefs: Guard<Schemas["MergeRequestDiffRefs"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestDiffRefs, s.schema_MergeRequestDiffRefs);
+export const isMergeRequestDiffRefs: Guard<T.MergeRequestDiffRefs> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestDiffRefs, s.schema_MergeRequestDiffRefs);
 /**
  * Whether `value` is a valid `MergeRequestTaskCompletionStatus` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestTaskCompletionStatus['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestTaskCompletionStatus: Guard<Schemas["MergeRequestTaskCompletionStatus"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestTaskCompletionStatus, s.schema_MergeRequestTaskCompletionStatus);
+export const isMergeRequestTaskCompletionStatus: Guard<T.MergeRequestTaskCompletionStatus> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestTaskCompletionStatus, s.schema_MergeRequestTaskCompletionStatus);
 /**
  * Whether `value` is a valid `MergeRequestFields` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestFields['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestFields: Guard<Schemas["MergeRequestFields"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestFields, s.schema_MergeRequestFields);
+export const isMergeRequestFields: Guard<T.MergeRequestFields> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestFields, s.schema_MergeRequestFields);
 /**
  * Whether `value` is a valid `MergeRequest` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequest: Guard<Schemas["MergeRequest"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequest, s.schema_MergeRequest);
+export const isMergeRequest: Guard<T.MergeRequest> = /* @__PURE__ */ guard(f.fast_schema_MergeRequest, s.schema_MergeRequest);
 /**
  * Whether `value` is a valid `MergeRequestSimple` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequestSimple['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeRequestSimple: Guard<Schemas["MergeRequestSimple"]> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestSimple, s.schema_MergeRequestSimple);
+export const isMergeRequestSimple: Guard<T.MergeRequestSimple> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestSimple, s.schema_MergeRequestSimple);
 /**
  * Whether `value` is a valid `CreateMergeRequestRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateMergeRequestRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateMergeRequestRequest: Guard<Schemas["CreateMergeRequestRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateMergeRequestRequest, s.schema_CreateMergeRequestRequest);
+export const isCreateMergeRequestRequest: Guard<T.CreateMergeRequestRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateMergeRequestRequest, s.schema_CreateMergeRequestRequest);
 /**
  * Whether `value` is a valid `UpdateMergeRequestRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateMergeRequestRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateMergeRequestRequest: Guard<Schemas["UpdateMergeRequestRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateMergeRequestRequest, s.schema_UpdateMergeRequestRequest);
+export const isUpdateMergeRequestRequest: Guard<T.UpdateMergeRequestRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateMergeRequestRequest, s.schema_UpdateMergeRequestRequest);
 /**
  * Whether `value` is a valid `DeleteMergeRequestRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteMergeRequestRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteMergeRequestRequest: Guard<Schemas["DeleteMergeRequestRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteMergeRequestRequest, s.schema_DeleteMergeRequestRequest);
+export const isDeleteMergeRequestRequest: Guard<T.DeleteMergeRequestRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteMergeRequestRequest, s.schema_DeleteMergeRequestRequest);
 /**
  * Whether `value` is a valid `MergeMergeRequestRequest` (stops at the first failure). Also a Standard Schema:
  * `isMergeMergeRequestRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isMergeMergeRequestRequest: Guard<Schemas["MergeMergeRequestRequest"]> = /* @__PURE__ */ guard(f.fast_schema_MergeMergeRequestRequest, s.schema_MergeMergeRequestRequest);
+export const isMergeMergeRequestRequest: Guard<T.MergeMergeRequestRequest> = /* @__PURE__ */ guard(f.fast_schema_MergeMergeRequestRequest, s.schema_MergeMergeRequestRequest);
 /**
  * Whether `value` is a valid `ApprovalRuleType` (stops at the first failure). Also a Standard Schema:
  * `isApprovalRuleType['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isApprovalRuleType: Guard<Schemas["ApprovalRuleType"]> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRuleType, s.schema_ApprovalRuleType);
+export const isApprovalRuleType: Guard<T.ApprovalRuleType> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRuleType, s.schema_ApprovalRuleType);
 /**
  * Whether `value` is a valid `ApprovalRuleAccessLevel` (stops at the first failure). Also a Standard Schema:
  * `isApprovalRuleAccessLevel['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isApprovalRuleAccessLevel: Guard<Schemas["ApprovalRuleAccessLevel"]> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRuleAccessLevel, s.schema_ApprovalRuleAccessLevel);
+export const isApprovalRuleAccessLevel: Guard<T.ApprovalRuleAccessLevel> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRuleAccessLevel, s.schema_ApprovalRuleAccessLevel);
 /**
  * Whether `value` is a valid `ApprovalRuleProtectedBranch` (stops at the first failure). Also a Standard Schema:
  * `isApprovalRuleProtectedBranch['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isApprovalRuleProtectedBranch: Guard<Schemas["ApprovalRuleProtectedBranch"]> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRuleProtectedBranch, s.schema_ApprovalRuleProtectedBranch);
+export const isApprovalRuleProtectedBranch: Guard<T.ApprovalRuleProtectedBranch> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRuleProtectedBranch, s.schema_ApprovalRuleProtectedBranch);
 /**
  * Whether `value` is a valid `ApprovalRule` (stops at the first failure). Also a Standard Schema:
  * `isApprovalRule['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isApprovalRule: Guard<Schemas["ApprovalRule"]> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRule, s.schema_ApprovalRule);
+export const isApprovalRule: Guard<T.ApprovalRule> = /* @__PURE__ */ guard(f.fast_schema_ApprovalRule, s.schema_ApprovalRule);
 /**
  * Whether `value` is a valid `CreateGroupApprovalRuleRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateGroupApprovalRuleRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateGroupApprovalRuleRequest: Guard<Schemas["CreateGroupApprovalRuleRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateGroupApprovalRuleRequest, s.schema_CreateGroupApprovalRuleRequest);
+export const isCreateGroupApprovalRuleRequest: Guard<T.CreateGroupApprovalRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateGroupApprovalRuleRequest, s.schema_CreateGroupApprovalRuleRequest);
 /**
  * Whether `value` is a valid `UpdateGroupApprovalRuleRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateGroupApprovalRuleRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateGroupApprovalRuleRequest: Guard<Schemas["UpdateGroupApprovalRuleRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupApprovalRuleRequest, s.schema_UpdateGroupApprovalRuleRequest);
+export const isUpdateGroupApprovalRuleRequest: Guard<T.UpdateGroupApprovalRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateGroupApprovalRuleRequest, s.schema_UpdateGroupApprovalRuleRequest);
 /**
  * Whether `value` is a valid `ProjectApprovalSettingsUpdated` (stops at the first failure). Also a Standard Schema:
  * `isProjectApprovalSettingsUpdated['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectApprovalSettingsUpdated: Guard<Schemas["ProjectApprovalSettingsUpdated"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectApprovalSettingsUpdated, s.schema_ProjectApprovalSettingsUpdated);
+export const isProjectApprovalSettingsUpdated: Guard<T.ProjectApprovalSettingsUpdated> = /* @__PURE__ */ guard(f.fast_schema_ProjectApprovalSettingsUpdated, s.schema_ProjectApprovalSettingsUpdated);
 /**
  * Whether `value` is a valid `ProjectApprovalSettings` (stops at the first failure). Also a Standard Schema:
  * `isProjectApprovalSettings['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectApprovalSettings: Guard<Schemas["ProjectApprovalSettings"]> = /* @__PURE__ */ guard(f.fast_schema_ProjectApprovalSettings, s.schema_ProjectApprovalSettings);
+export const isProjectApprovalSettings: Guard<T.ProjectApprovalSettings> = /* @__PURE__ */ guard(f.fast_schema_ProjectApprovalSettings, s.schema_ProjectApprovalSettings);
 /**
  * Whether `value` is a valid `UpdateProjectApprovalSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateProjectApprovalSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateProjectApprovalSettingsRequest: Guard<Schemas["UpdateProjectApprovalSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateProjectApprovalSettingsRequest, s.schema_UpdateProjectApprovalSettingsRequest);
+export const isUpdateProjectApprovalSettingsRequest: Guard<T.UpdateProjectApprovalSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateProjectApprovalSettingsRequest, s.schema_UpdateProjectApprovalSettingsRequest);
 /**
  * Whether `value` is a valid `CreateProjectApprovalRuleRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateProjectApprovalRuleRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateProjectApprovalRuleRequest: Guard<Schemas["CreateProjectApprovalRuleRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateProjectApprovalRuleRequest, s.schema_CreateProjectApprovalRuleRequest);
+export const isCreateProjectApprovalRuleRequest: Guard<T.CreateProjectApprovalRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateProjectApprovalRuleRequest, s.schema_CreateProjectApprovalRuleRequest);
 /**
  * Whether `value` is a valid `DefaultBranchProtectionDefaults` (stops at the first failure). Also a Standard Schema:
  * `isDefaultBranchProtectionDefaults['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDefaultBranchProtectionDefaults: Guard<Schemas["DefaultBranchProtectionDefaults"]> = /* @__PURE__ */ guard(f.fast_schema_DefaultBranchProtectionDefaults, s.schema_DefaultBranchProtectionDefaults);
+export const isDefaultBranchProtectionDefaults: Guard<T.DefaultBranchProtectionDefaults> = /* @__PURE__ */ guard(f.fast_schema_DefaultBranchProtectionDefaults, s.schema_DefaultBranchProtectionDefaults);
 /**
  * Whether `value` is a valid `ApplicationSettings` (stops at the first failure). Also a Standard Schema:
  * `isApplicationSettings['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isApplicationSettings: Guard<Schemas["ApplicationSettings"]> = /* @__PURE__ */ guard(f.fast_schema_ApplicationSettings, s.schema_ApplicationSettings);
+export const isApplicationSettings: Guard<T.ApplicationSettings> = /* @__PURE__ */ guard(f.fast_schema_ApplicationSettings, s.schema_ApplicationSettings);
 /**
  * Whether `value` is a valid `DefaultBranchProtectionDefaultsInput` (stops at the first failure). Also a Standard Schema:
  * `isDefaultBranchProtectionDefaultsInput['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDefaultBranchProtectionDefaultsInput: Guard<Schemas["DefaultBranchProtectionDefaultsInput"]> = /* @__PURE__ */ guard(f.fast_schema_DefaultBranchProtectionDefaultsInput, s.schema_DefaultBranchProtectionDefaultsInput);
+export const isDefaultBranchProtectionDefaultsInput: Guard<T.DefaultBranchProtectionDefaultsInput> = /* @__PURE__ */ guard(f.fast_schema_DefaultBranchProtectionDefaultsInput, s.schema_DefaultBranchProtectionDefaultsInput);
 /**
  * Whether `value` is a valid `UpdateApplicationSettingsRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateApplicationSettingsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdateApplicationSettingsRequest: Guard<Schemas["UpdateApplicationSettingsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdateApplicationSettingsRequest, s.schema_UpdateApplicationSettingsRequest);
+export const isUpdateApplicationSettingsRequest: Guard<T.UpdateApplicationSettingsRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdateApplicationSettingsRequest, s.schema_UpdateApplicationSettingsRequest);
 /**
  * Whether `value` is a valid `PlanLimits` (stops at the first failure). Also a Standard Schema:
  * `isPlanLimits['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isPlanLimits: Guard<Schemas["PlanLimits"]> = /* @__PURE__ */ guard(f.fast_schema_PlanLimits, s.schema_PlanLimits);
+export const isPlanLimits: Guard<T.PlanLimits> = /* @__PURE__ */ guard(f.fast_schema_PlanLimits, s.schema_PlanLimits);
 /**
  * Whether `value` is a valid `UpdatePlanLimitsRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdatePlanLimitsRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isUpdatePlanLimitsRequest: Guard<Schemas["UpdatePlanLimitsRequest"]> = /* @__PURE__ */ guard(f.fast_schema_UpdatePlanLimitsRequest, s.schema_UpdatePlanLimitsRequest);
+export const isUpdatePlanLimitsRequest: Guard<T.UpdatePlanLimitsRequest> = /* @__PURE__ */ guard(f.fast_schema_UpdatePlanLimitsRequest, s.schema_UpdatePlanLimitsRequest);
 /**
  * Whether `value` is a valid `DependencyPackageManager` (stops at the first failure). Also a Standard Schema:
  * `isDependencyPackageManager['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDependencyPackageManager: Guard<Schemas["DependencyPackageManager"]> = /* @__PURE__ */ guard(f.fast_schema_DependencyPackageManager, s.schema_DependencyPackageManager);
+export const isDependencyPackageManager: Guard<T.DependencyPackageManager> = /* @__PURE__ */ guard(f.fast_schema_DependencyPackageManager, s.schema_DependencyPackageManager);
 /**
  * Whether `value` is a valid `DependencyVulnerability` (stops at the first failure). Also a Standard Schema:
  * `isDependencyVulnerability['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDependencyVulnerability: Guard<Schemas["DependencyVulnerability"]> = /* @__PURE__ */ guard(f.fast_schema_DependencyVulnerability, s.schema_DependencyVulnerability);
+export const isDependencyVulnerability: Guard<T.DependencyVulnerability> = /* @__PURE__ */ guard(f.fast_schema_DependencyVulnerability, s.schema_DependencyVulnerability);
 /**
  * Whether `value` is a valid `DependencyLicense` (stops at the first failure). Also a Standard Schema:
  * `isDependencyLicense['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDependencyLicense: Guard<Schemas["DependencyLicense"]> = /* @__PURE__ */ guard(f.fast_schema_DependencyLicense, s.schema_DependencyLicense);
+export const isDependencyLicense: Guard<T.DependencyLicense> = /* @__PURE__ */ guard(f.fast_schema_DependencyLicense, s.schema_DependencyLicense);
 /**
  * Whether `value` is a valid `Dependency` (stops at the first failure). Also a Standard Schema:
  * `isDependency['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDependency: Guard<Schemas["Dependency"]> = /* @__PURE__ */ guard(f.fast_schema_Dependency, s.schema_Dependency);
+export const isDependency: Guard<T.Dependency> = /* @__PURE__ */ guard(f.fast_schema_Dependency, s.schema_Dependency);
 /**
  * Whether `value` is a valid `ProductAnalyticsQuery` (stops at the first failure). Also a Standard Schema:
  * `isProductAnalyticsQuery['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProductAnalyticsQuery: Guard<Schemas["ProductAnalyticsQuery"]> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsQuery, s.schema_ProductAnalyticsQuery);
+export const isProductAnalyticsQuery: Guard<T.ProductAnalyticsQuery> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsQuery, s.schema_ProductAnalyticsQuery);
 /**
  * Whether `value` is a valid `ProductAnalyticsQueryRequest` (stops at the first failure). Also a Standard Schema:
  * `isProductAnalyticsQueryRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProductAnalyticsQueryRequest: Guard<Schemas["ProductAnalyticsQueryRequest"]> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsQueryRequest, s.schema_ProductAnalyticsQueryRequest);
+export const isProductAnalyticsQueryRequest: Guard<T.ProductAnalyticsQueryRequest> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsQueryRequest, s.schema_ProductAnalyticsQueryRequest);
 /**
  * Whether `value` is a valid `CreateClientKeyRequest` (stops at the first failure). Also a Standard Schema:
  * `isCreateClientKeyRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isCreateClientKeyRequest: Guard<Schemas["CreateClientKeyRequest"]> = /* @__PURE__ */ guard(f.fast_schema_CreateClientKeyRequest, s.schema_CreateClientKeyRequest);
+export const isCreateClientKeyRequest: Guard<T.CreateClientKeyRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateClientKeyRequest, s.schema_CreateClientKeyRequest);
 /**
  * Whether `value` is a valid `DeleteClientKeyRequest` (stops at the first failure). Also a Standard Schema:
  * `isDeleteClientKeyRequest['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isDeleteClientKeyRequest: Guard<Schemas["DeleteClientKeyRequest"]> = /* @__PURE__ */ guard(f.fast_schema_DeleteClientKeyRequest, s.schema_DeleteClientKeyRequest);
+export const isDeleteClientKeyRequest: Guard<T.DeleteClientKeyRequest> = /* @__PURE__ */ guard(f.fast_schema_DeleteClientKeyRequest, s.schema_DeleteClientKeyRequest);

@@ -2,17 +2,15 @@
 import * as s from './standalone.js';
 import * as f from './fast.js';
 import { type Guard, guard } from './standard.js';
-import type { components } from './types.js';
-
-type Schemas = components['schemas'];
+import type * as T from './types.js';
 
 /**
  * Whether `value` is a valid `Widget` (stops at the first failure). Also a Standard Schema:
  * `isWidget['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isWidget: Guard<Schemas["Widget"]> = /* @__PURE__ */ guard(f.fast_schema_Widget, s.schema_Widget);
+export const isWidget: Guard<T.Widget> = /* @__PURE__ */ guard(f.fast_schema_Widget, s.schema_Widget);
 /**
  * Whether `value` is a valid `ErrorMessage` (stops at the first failure). Also a Standard Schema:
  * `isErrorMessage['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isErrorMessage: Guard<Schemas["ErrorMessage"]> = /* @__PURE__ */ guard(f.fast_schema_ErrorMessage, s.schema_ErrorMessage);
+export const isErrorMessage: Guard<T.ErrorMessage> = /* @__PURE__ */ guard(f.fast_schema_ErrorMessage, s.schema_ErrorMessage);
