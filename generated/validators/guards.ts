@@ -855,11 +855,6 @@ export const isMergeRequestDiffRefs: Guard<T.MergeRequestDiffRefs> = /* @__PURE_
  */
 export const isMergeRequestTaskCompletionStatus: Guard<T.MergeRequestTaskCompletionStatus> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestTaskCompletionStatus, s.schema_MergeRequestTaskCompletionStatus);
 /**
- * Whether `value` is a valid `MergeRequestFields` (stops at the first failure). Also a Standard Schema:
- * `isMergeRequestFields['~standard'].validate(value)` gives the issues with their paths.
- */
-export const isMergeRequestFields: Guard<T.MergeRequestFields> = /* @__PURE__ */ guard(f.fast_schema_MergeRequestFields, s.schema_MergeRequestFields);
-/**
  * Whether `value` is a valid `MergeRequest` (stops at the first failure). Also a Standard Schema:
  * `isMergeRequest['~standard'].validate(value)` gives the issues with their paths.
  */
