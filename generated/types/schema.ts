@@ -260,7 +260,7 @@ export interface paths {
         put?: never;
         /**
          * Import a project from an S3-compatible bucket
-         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
+         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` are optional; their defaults and the role a namespace requires are not documented for this endpoint. The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
          *
          *     Answers with the import record including `import_error`. The status is 201, as for every POST that creates a resource.
          */
@@ -811,7 +811,7 @@ export interface paths {
         };
         /**
          * Generate changelog data without committing it
-         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented.
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` in the POST's list (`message`, `to`, `trailer`) and the response body are not documented.
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
@@ -823,7 +823,7 @@ export interface paths {
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          *
-         *     The status is 200, also when `file` already has a section for `version` (then nothing is committed). The response body is not documented, so its schema is open.
+         *     Two success statuses are seen. By the API's general rule a POST that creates answers 201. The Service's implementation of this operation answers 200, also when `file` already has a section for `version` (then nothing is committed). A client treats both as success. The response body is not documented.
          */
         post: operations["repository/create-changelog"];
         delete?: never;
@@ -2847,7 +2847,7 @@ export interface components {
         /** @description CI job record. */
         Job: components["schemas"]["JobBase"] & {
             /**
-             * @description Why the job failed; present only on failed jobs. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
+             * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented, so it is optional. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
              * @example script_failure
              * @example stuck_or_timeout_failure
              */
@@ -2861,7 +2861,7 @@ export interface components {
             /** @description The runner that ran the job, or null. The object's shape is not documented. */
             runner: Record<string, unknown> | null;
         };
-        /** @description Error body whose shape is not documented; open to any fields. The Service usually sends a `message`, which may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+        /** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
         ErrorBody: {
             /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
             message?: unknown;
@@ -3021,7 +3021,7 @@ export interface components {
             correlation_id: string;
             /** @description Relations that failed to import; may be present when `import_status` is `failed`, `started` or `finished`. The item shape is not documented, so items are open. */
             failed_relations?: unknown[];
-            /** @description The import error. Present only for remote and object-storage imports and, on the import status endpoint, when `import_status` is `failed`. */
+            /** @description The import error. Present for remote and object-storage imports; on the import status endpoint it is filled (a string) when `import_status` is `failed`. */
             import_error?: string | null;
         };
         /** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
@@ -3055,9 +3055,9 @@ export interface components {
             region: string;
             /** @description Secret access key of the bucket credentials. Sent only; never returned. */
             secret_access_key: string;
-            /** @description Name of the new project; defaults to `path`. */
+            /** @description Name of the new project (optional); its default is not documented for this endpoint. */
             name?: string;
-            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+            /** @description ID or path of the namespace to import into (optional); its default and the role it requires are not documented for this endpoint. */
             namespace?: components["schemas"]["ProjectOrGroupRef"];
         };
         /**
@@ -3181,7 +3181,7 @@ export interface components {
             bulk_import_id: number;
             status: components["schemas"]["BulkImportStatus"];
             /**
-             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`).
+             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). The entity lists and the entity summary carry it; whether every entity record does is not documented, so it is optional.
              * @example group_entity
              * @example project_entity
              */
@@ -3358,10 +3358,10 @@ export interface components {
         RepositoryDiff: {
             old_path: string;
             new_path: string;
-            /** @description File mode before the change. */
-            a_mode: string;
-            /** @description File mode after the change. */
-            b_mode: string;
+            /** @description File mode before the change. For an added file there is no mode before the change: the Service sends `0` or null. */
+            a_mode: string | null;
+            /** @description File mode after the change. For a deleted file there is no mode after the change: the Service sends `0` or null. */
+            b_mode: string | null;
             /** @description The diff text; can be empty when diff limits are reached. */
             diff: string;
             new_file: boolean;
@@ -3408,6 +3408,13 @@ export interface components {
          * @example v1.2.0
          */
         ChangelogVersion: string;
+        /**
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
+         * @example 2026-06-30T12:00:00Z
+         * @example 2026-06-30T12:00:00
+         * @example 20260630T120000Z
+         */
+        Iso8601DateTime: string;
         /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
         CreateChangelogRequest: {
             version: components["schemas"]["ChangelogVersion"];
@@ -3418,11 +3425,8 @@ export interface components {
              * @default .gitlab/changelog_config.yml
              */
             config_file?: string;
-            /**
-             * Format: date-time
-             * @description A datetime; defaults to now.
-             */
-            date?: string;
+            /** @description A datetime; defaults to now. */
+            date?: components["schemas"]["Iso8601DateTime"];
             /**
              * @description The changelog file.
              * @default CHANGELOG.md
@@ -3440,13 +3444,6 @@ export interface components {
              */
             trailer?: string;
         };
-        /**
-         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
-         * @example 2026-06-30T12:00:00Z
-         * @example 2026-06-30T12:00:00
-         * @example 20260630T120000Z
-         */
-        Iso8601DateTime: string;
         /**
          * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
          * @example active
@@ -4995,8 +4992,10 @@ export interface components {
             merge_commit_sha?: string | null;
             squash_commit_sha?: string | null;
             discussion_locked?: boolean | null;
-            should_remove_source_branch?: boolean;
-            force_remove_source_branch?: boolean;
+            /** @description Whether the source branch is removed when the merge request is merged. The Service sends null when the option was never set on the merge request. */
+            should_remove_source_branch?: boolean | null;
+            /** @description Whether removing the source branch was requested for the merge request. The Service sends null when the option was never set on the merge request. */
+            force_remove_source_branch?: boolean | null;
             /** @description Alias of `allow_maintainer_to_push`. */
             allow_collaboration?: boolean;
             /** @description Alias of `allow_collaboration`. */
@@ -6206,7 +6205,7 @@ export interface components {
          * @description A datetime; defaults to now.
          * @example 2025-03-11T10:00:00.000Z
          */
-        ChangelogDateQuery: string;
+        ChangelogDateQuery: components["schemas"]["Iso8601DateTime"];
         /**
          * @description The changelog file.
          * @example CHANGELOG.md
@@ -7024,8 +7023,8 @@ export type CompareResult = components['schemas']['CompareResult'];
 export type Contributor = components['schemas']['Contributor'];
 export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
 export type ChangelogVersion = components['schemas']['ChangelogVersion'];
-export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
 export type Iso8601DateTime = components['schemas']['Iso8601DateTime'];
+export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
 export type UserState = components['schemas']['UserState'];
 export type User = components['schemas']['User'];
 export type UserIdentity = components['schemas']['UserIdentity'];
@@ -9587,8 +9586,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
+            /** @description Success as the Service's implementation answers it: the changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Success as the API's general rule for a POST states it: the changelog was committed. Response body not documented. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

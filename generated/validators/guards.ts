@@ -269,13 +269,13 @@ export function isMergeBaseCommit(value: unknown): value is Schemas["MergeBaseCo
 export function isChangelogVersion(value: unknown): value is Schemas["ChangelogVersion"] {
   return f.fast_schema_ChangelogVersion(value);
 }
-/** Whether `value` is a valid `CreateChangelogRequest` (stops at the first failure). */
-export function isCreateChangelogRequest(value: unknown): value is Schemas["CreateChangelogRequest"] {
-  return f.fast_schema_CreateChangelogRequest(value);
-}
 /** Whether `value` is a valid `Iso8601DateTime` (stops at the first failure). */
 export function isIso8601DateTime(value: unknown): value is Schemas["Iso8601DateTime"] {
   return f.fast_schema_Iso8601DateTime(value);
+}
+/** Whether `value` is a valid `CreateChangelogRequest` (stops at the first failure). */
+export function isCreateChangelogRequest(value: unknown): value is Schemas["CreateChangelogRequest"] {
+  return f.fast_schema_CreateChangelogRequest(value);
 }
 /** Whether `value` is a valid `UserState` (stops at the first failure). */
 export function isUserState(value: unknown): value is Schemas["UserState"] {
