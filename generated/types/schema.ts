@@ -841,7 +841,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
+         * @description Users of the instance. The filters of the public view are open to everyone; an anonymous caller gets only public data (whether the Service accepts anonymous calls here is not documented; the single-user read requires a signed-in caller). Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
          *
          *     Pagination: keyset pagination is supported (follow the `Link` header's `rel="next"` URL) and enforced above 50,000 requested records; offset pagination (`page`) is deprecated for this endpoint. The parameters that select keyset mode here are not documented.
          */
@@ -1468,7 +1468,7 @@ export interface paths {
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group; it takes the same attributes as the create operation, with their types. Further attributes of the update and the response body are not documented. Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
@@ -2240,7 +2240,7 @@ export interface paths {
         };
         /**
          * List a user's projects
-         * @description Projects in the user's own namespace; an empty list when the user's profile is private. Which project view the items use, and what `simple=true` changes, is not documented: each item is the full view (`Project`) or the simple view (`ProjectSimple`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
+         * @description Projects in the user's own namespace; an empty list when the user's profile is private. `simple=true` selects the simple view (`ProjectSimple`), which is also the view of anonymous callers; otherwise the items use the full view (`Project`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
          */
         get: operations["projects/list-user-projects"];
         put?: never;
@@ -2283,7 +2283,7 @@ export interface paths {
         };
         /**
          * List project merge requests
-         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in alphabetical order, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
+         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in the order of that list's parameter table, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The items are full or reduced records, as on the global list; which parameter selects the reduced records on this list is not documented.
          */
         get: operations["merge-requests/list-project-merge-requests"];
         put?: never;
@@ -2680,13 +2680,13 @@ export interface paths {
         };
         /**
          * List client keys
-         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
+         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
          */
         get: operations["error-tracking/list-client-keys"];
         put?: never;
         /**
          * Create a client key (DSN)
-         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
+         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
          */
         post: operations["error-tracking/create-client-key"];
         delete?: never;
@@ -2715,7 +2715,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a client key
-         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
+         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
          */
         delete: operations["error-tracking/delete-client-key"];
         options?: never;
@@ -2977,7 +2977,7 @@ export interface components {
         ProjectExportScheduled: {
             message: string;
         };
-        /** @description Project fields that override the values in the export file; any project field may be given, so the object is open. */
+        /** @description Project fields that override the values in the export file; any project field may be given. */
         ProjectImportOverrideParams: {
             [key: string]: unknown;
         };
@@ -3021,7 +3021,7 @@ export interface components {
             correlation_id: string;
             /** @description Relations that failed to import; may be present when `import_status` is `failed`, `started` or `finished`. The item shape is not documented, so items are open. */
             failed_relations?: unknown[];
-            /** @description The import error. Present for remote and object-storage imports; on the import status endpoint it is filled (a string) when `import_status` is `failed`. */
+            /** @description The import error. Conditional: present for remote and object-storage imports; on the import status endpoint it is filled (a string) when `import_status` is `failed`. */
             import_error?: string | null;
         };
         /** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
@@ -3337,7 +3337,7 @@ export interface components {
             /** @description File mode. */
             mode: string;
         };
-        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented, so the object is open. */
+        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented. */
         RepositoryBlob: {
             /** @description Size in bytes. */
             size: number;
@@ -3409,7 +3409,7 @@ export interface components {
          */
         ChangelogVersion: string;
         /**
-         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12; day 01–31, at most 30 in April, June, September and November and at most 29 in February (whether 29 February exists in the year is not checked); hour 00–23, or 24 only as `24:00` or `24:00:00` (the end of the day); minute 00–59; second 00–60; seconds, their fraction and the time zone designator may be left out.
          * @example 2026-06-30T12:00:00Z
          * @example 2026-06-30T12:00:00
          * @example 20260630T120000Z
@@ -3445,7 +3445,7 @@ export interface components {
             trailer?: string;
         };
         /**
-         * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
+         * @description Account state. Values seen: `active`, `blocked`; other values may appear. `locked` is a separate boolean. State transitions are not documented.
          * @example active
          * @example blocked
          */
@@ -3482,7 +3482,7 @@ export interface components {
             group_id: number;
             active: boolean;
         };
-        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field it lists is present, except the Premium and Ultimate fields (`shared_runners_minutes_limit`, `extra_shared_runners_minutes_limit`, `is_auditor`, `using_license_seat`, `provisioned_by_group_id`, `scim_identities`), which exist only on those tiers. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
         UserAdmin: components["schemas"]["User"] & {
             /** @description Primary e-mail address. */
             email: string;
@@ -3504,13 +3504,13 @@ export interface components {
             theme_id: number;
             /**
              * Format: date
-             * @description Day of the last activity (`YYYY-MM-DD`); null before any activity.
+             * @description Day of the last activity (`YYYY-MM-DD`), updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before any activity.
              */
             last_activity_on: string | null;
             color_scheme_id: number;
             /** @description Maximum number of projects the user may create. */
             projects_limit: number;
-            /** @description Time of the current sign-in; updated by signing in, Git over HTTP/SSH and API use; null before the first sign-in. */
+            /** @description Time of the current sign-in; an activity timestamp, updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before the first sign-in. */
             current_sign_in_at: components["schemas"]["NullableTimestamp"];
             /** @description Administrator note about the user. */
             note: string | null;
@@ -3540,7 +3540,7 @@ export interface components {
             scim_identities?: components["schemas"]["UserScimIdentity"][];
         };
         /**
-         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The body is open (`x-not-shown`): the service accepts further user attributes that are not listed here.
+         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The Service accepts further user attributes that are not listed here.
          *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
          */
         CreateUserRequest: ({
@@ -3641,7 +3641,7 @@ export interface components {
             name: string;
             /** @description Expiry date. Default is the maximum allowed lifetime. */
             expires_at?: components["schemas"]["CalendarDate"];
-            /** @description Scopes of the token. The accepted values are not listed for this operation, so the items stay open strings; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+            /** @description Scopes of the token. The accepted values are not listed for this operation; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
         };
         /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
@@ -3710,7 +3710,7 @@ export interface components {
          * @enum {string}
          */
         RunnerAccessLevel: "not_protected" | "ref_protected";
-        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
+        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type`. */
         UserRunnerCreateRequest: {
             /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
             runner_type: components["schemas"]["RunnerType"];
@@ -3783,7 +3783,7 @@ export interface components {
             snippets_size: number;
             uploads_size: number;
         };
-        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Fields without a type here have no documented type. */
+        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; `wiki_access_level`, `assistant_features_enabled` and `lock_assistant_features_enabled` only on Premium and Ultimate. Fields without a type have no documented type. */
         Group: {
             id: number;
             name?: string;
@@ -3873,6 +3873,48 @@ export interface components {
             /** @description The project's namespace. Its type and shape are not documented. */
             namespace: unknown;
         };
+        /** @description The namespace (user or group) the project belongs to. */
+        ProjectNamespace: {
+            id: number;
+            name: string;
+            path: string;
+            /** @description Kind of namespace (user or group); the set of values is not documented. */
+            kind: string;
+            full_path: string;
+            /** @description ID of the parent namespace; null for a top-level namespace. */
+            parent_id: number | null;
+            /** @description Avatar URL of the namespace; null when it has none. */
+            avatar_url: string | null;
+            web_url: string;
+        };
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
+        ProjectSimple: {
+            id: number;
+            /** @description Project description; null or empty when none was given. */
+            description: string | null;
+            name: string;
+            name_with_namespace: string;
+            path: string;
+            path_with_namespace: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Name of the default branch; null when the repository is empty. */
+            default_branch: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated, use `topics`; planned for removal in a future v5. An array of strings, as `topics`.
+             */
+            tag_list: string[];
+            topics: string[];
+            ssh_url_to_repo: string;
+            http_url_to_repo: string;
+            web_url: string;
+            /** @description Avatar URL of the project; null when it has none. */
+            avatar_url: string | null;
+            star_count: number;
+            /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
+            last_activity_at: components["schemas"]["Timestamp"];
+            namespace: components["schemas"]["ProjectNamespace"];
+        };
         /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
         UpdateGroupHookRequest: {
             /** @description The hook URL. Changing it resets the secret `token`. */
@@ -3917,12 +3959,12 @@ export interface components {
             enable_ssl_verification?: boolean;
             /** @description Whether expiration is enforced for service access tokens. */
             service_access_tokens_expiration_enforced?: boolean;
-            /** @description Secret token to validate received payloads. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
+            /** @description Secret token of the hook. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
             token?: string;
             /** @description Custom payload template (its syntax is not documented). */
             custom_webhook_template?: string;
         };
-        /** @description Group hook record. Its fields are not documented, so the object is open. The secret `token` set by the update is never returned, so it is never present here. */
+        /** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
         GroupHook: {
             token?: never;
         };
@@ -3932,7 +3974,7 @@ export interface components {
         SyncGroupLdapRequest: Record<string, unknown>;
         /** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
         LdapGroupLink: Record<string, unknown>;
-        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
         CreateLdapGroupLinkRequest: {
             /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
             cn?: string;
@@ -3943,7 +3985,7 @@ export interface components {
             /** @description LDAP provider ID. */
             provider: string;
         } & (unknown | unknown);
-        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. */
+        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter`, plus the required `provider`. */
         DeleteLdapGroupLinkRequest: {
             /** @description CN of the LDAP group. */
             cn?: string;
@@ -4009,13 +4051,13 @@ export interface components {
         CreateGroupPushRuleRequest: {
             /** @description Deny deleting tags. */
             deny_delete_tag?: boolean;
-            /** @description Only allow commits from users who are members. */
+            /** @description The `member_check` rule (boolean); its exact check is not documented. */
             member_check?: boolean;
             /** @description Reject files that are likely to contain secrets. */
             prevent_secrets?: boolean;
             /** @description Check the committer's name. */
             commit_committer_name_check?: boolean;
-            /** @description Only allow commits whose committer is a verified user. */
+            /** @description The `commit_committer_check` rule (boolean); its exact check is not documented. */
             commit_committer_check?: boolean;
             /** @description Reject commits that are not signed. */
             reject_unsigned_commits?: boolean;
@@ -4027,12 +4069,12 @@ export interface components {
             branch_name_regex?: string;
             /** @description Regular expression commit author e-mails must match. */
             author_email_regex?: string;
-            /** @description Regular expression of file names that are rejected. */
+            /** @description Regular expression on file names; how it is applied is not documented. */
             file_name_regex?: string;
             /** @description Maximum file size, in MB. */
             max_file_size?: number;
         };
-        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); the update's parameters beyond `member_check` are not documented further, so other properties are allowed without a declared shape (`x-not-shown`). All attributes are optional, so `{}` is accepted. */
+        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); further attributes of the update are not documented and are accepted. All attributes are optional, so `{}` is accepted. */
         UpdateGroupPushRuleRequest: {
             [key: string]: unknown;
         } & components["schemas"]["CreateGroupPushRuleRequest"];
@@ -4243,7 +4285,7 @@ export interface components {
             path: string;
             path_with_namespace: string;
         };
-        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
         RunnerDetails: components["schemas"]["RunnerSummary"] & {
             /**
              * @deprecated
@@ -4589,48 +4631,6 @@ export interface components {
             api_url?: string;
             archive_trace_events?: boolean;
         } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
-        /** @description The namespace (user or group) the project belongs to. */
-        ProjectNamespace: {
-            id: number;
-            name: string;
-            path: string;
-            /** @description Kind of namespace (user or group); the set of values is not documented. */
-            kind: string;
-            full_path: string;
-            /** @description ID of the parent namespace; null for a top-level namespace. */
-            parent_id: number | null;
-            /** @description Avatar URL of the namespace; null when it has none. */
-            avatar_url: string | null;
-            web_url: string;
-        };
-        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
-        ProjectSimple: {
-            id: number;
-            /** @description Project description; null or empty when none was given. */
-            description: string | null;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description Name of the default branch; null when the repository is empty. */
-            default_branch: string | null;
-            /**
-             * @deprecated
-             * @description Deprecated, use `topics`; planned for removal in a future v5. Typed as its replacement `topics` (array of string).
-             */
-            tag_list: string[];
-            topics: string[];
-            ssh_url_to_repo: string;
-            http_url_to_repo: string;
-            web_url: string;
-            /** @description Avatar URL of the project; null when it has none. */
-            avatar_url: string | null;
-            star_count: number;
-            /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
-            last_activity_at: components["schemas"]["Timestamp"];
-            namespace: components["schemas"]["ProjectNamespace"];
-        };
         /** @description API links of the project (URLs). */
         ProjectLinks: {
             self: string;
@@ -4642,7 +4642,7 @@ export interface components {
             members: string;
             cluster_agents: string;
         };
-        /** @description Cleanup policy of the project's container registry. The API documents the field names only: `cadence`, `keep_n` and `older_than` are left untyped, and the fields that may be unset are nullable. */
+        /** @description Cleanup policy of the project's container registry. Only the field names are documented: the types of `cadence`, `keep_n` and `older_than` are not documented, and the fields that may be unset can be null. */
         ProjectContainerExpirationPolicy: {
             /** @description How often the policy runs. Type not documented. */
             cadence: unknown;
@@ -4665,7 +4665,7 @@ export interface components {
             /** @description Access through group membership; null without one. Shape not documented. */
             group_access: unknown;
         };
-        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type here have no documented type. */
+        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
         Project: components["schemas"]["ProjectSimple"] & {
             /** @description The description rendered as HTML. */
             description_html?: string;
@@ -4695,73 +4695,73 @@ export interface components {
             service_desk_enabled?: boolean;
             can_create_merge_request_in?: boolean;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             issues_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             repository_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             merge_requests_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             forking_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             wiki_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             builds_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             snippets_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             pages_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             analytics_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             container_registry_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
             security_and_compliance_access_level?: string;
             /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+             * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
              * @example enabled
              * @example private
              */
@@ -4776,7 +4776,7 @@ export interface components {
             import_url?: string | null;
             /** @description Kind of import the project came from; null when it was not imported. */
             import_type?: string | null;
-            /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); the set stays open. */
+            /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); other values may appear. */
             import_status?: string;
             /** @description Error of a failed import; null otherwise. */
             import_error?: string | null;
@@ -4845,7 +4845,7 @@ export interface components {
             marked_for_deletion_on?: unknown;
             /**
              * @deprecated
-             * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. Typed integer as the same setting in `POST /projects/{id}/approvals`.
+             * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. An integer, as the same setting of `POST /projects/{id}/approvals`.
              */
             approvals_before_merge?: number;
         };
@@ -4931,7 +4931,7 @@ export interface components {
             count: number;
             completed_count: number;
         };
-        /** @description The fields of a merge request record and their types, and the rules of the state table on them; a rule on a field applies when the field is present. Which fields are always there is stated by the full record (`MergeRequest`) and the reduced record (`MergeRequestSimple`). */
+        /** @description The fields of a merge request record and their types. Which fields are always there is stated by the full record (`MergeRequest`) and the reduced record (`MergeRequestSimple`). */
         MergeRequestFields: {
             id?: number;
             /** @description ID of the merge request inside its project. */
@@ -5025,7 +5025,7 @@ export interface components {
              * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
              */
             approvals_before_merge?: unknown;
-        } & (unknown & unknown);
+        };
         /**
          * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
          *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
@@ -5042,11 +5042,13 @@ export interface components {
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
          *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
-         *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
-         *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
+         *     The merge's answer carries `merged_at` and `merge_user`, and a close sets `closed_at`. Whether a merge request
+         *     that reached `merged` or `closed` otherwise (an imported one) carries them is not documented, so a merged or
+         *     closed record in a list may have them null. `merge_commit_sha` can stay null after a merge: the `ff` merge
+         *     method creates no merge commit.
          */
         MergeRequest: WithRequired<components["schemas"]["MergeRequestFields"], "id" | "iid" | "project_id" | "title" | "state" | "source_branch" | "target_branch" | "web_url">;
-        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
+        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented beyond the fields that identify the merge request; every field it shares with the full record has that field's type. */
         MergeRequestSimple: WithRequired<components["schemas"]["MergeRequestFields"], "id" | "iid" | "project_id">;
         /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
         CreateMergeRequestRequest: {
@@ -5190,8 +5192,8 @@ export interface components {
             approvals_required: number;
             /** @description Users of the rule. */
             users: components["schemas"]["UserBasic"][];
-            /** @description Groups of the rule; the group object's shape is not documented. */
-            groups: Record<string, unknown>[];
+            /** @description Groups of the rule, as group records. */
+            groups: components["schemas"]["Group"][];
             contains_hidden_groups: boolean;
             /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored. */
             applies_to_all_protected_branches: boolean;
@@ -5328,7 +5330,7 @@ export interface components {
             /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
             developer_can_initial_push?: boolean;
         };
-        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
+        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the description says so or gives the type the field's meaning implies. The last twelve fields and `allow_account_deletion` exist on Premium and Ultimate only and are absent on other tiers. */
         ApplicationSettings: {
             id: number;
             created_at: components["schemas"]["Timestamp"];
@@ -5458,8 +5460,8 @@ export interface components {
             globally_allowed_ips: string;
             /** @description Premium and Ultimate. */
             group_owners_can_manage_default_branch_protection?: boolean;
-            /** @description Premium and Ultimate. */
-            file_template_project_id?: number;
+            /** @description Premium and Ultimate. The ID of the file template project; null when none is set. */
+            file_template_project_id?: number | null;
             /** @description Type not documented. Premium and Ultimate. */
             geo_status_timeout?: unknown;
             /** @description Premium and Ultimate. */
@@ -5474,11 +5476,11 @@ export interface components {
             security_approval_policies_limit?: unknown;
             /** @description Premium and Ultimate. */
             delete_unconfirmed_users?: boolean;
-            /** @description Integer. Self-managed, Premium and Ultimate. */
+            /** @description Self-managed, Premium and Ultimate. */
             unconfirmed_users_delete_after_days?: number;
-            /** @description Boolean. Self-managed, Premium and Ultimate. */
+            /** @description Self-managed, Premium and Ultimate. */
             assistant_features_enabled?: boolean;
-            /** @description Boolean. Self-managed, Premium and Ultimate. */
+            /** @description Self-managed, Premium and Ultimate. */
             lock_assistant_features_enabled?: boolean;
         };
         /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional; other keys are not documented. */
@@ -5846,9 +5848,9 @@ export interface components {
             /** @description Optional; only for funnel generation. */
             include_token?: boolean;
         };
-        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented, so the schema is open. */
+        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented. */
         CreateClientKeyRequest: Record<string, unknown>;
-        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented, so the schema is open. */
+        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented. */
         DeleteClientKeyRequest: Record<string, unknown>;
     };
     responses: {
@@ -6114,7 +6116,7 @@ export interface components {
          */
         RepositoryTreeRecursive: boolean;
         /**
-         * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+         * @description `keyset` selects keyset mode; other values are not documented. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
          * @example keyset
          */
         RepositoryTreePagination: string;
@@ -6217,7 +6219,7 @@ export interface components {
          */
         ChangelogFromQuery: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key). Administrators only.
          * @example {
          *       "location": "Amsterdam"
          *     }
@@ -6295,7 +6297,7 @@ export interface components {
          */
         GroupsWithCustomAttributes: boolean;
         /**
-         * @description Only groups explicitly owned by the caller.
+         * @description Limit to groups owned by the caller.
          * @example true
          */
         GroupsOwned: boolean;
@@ -6487,7 +6489,7 @@ export interface components {
          */
         RunnerJobsSort: "asc" | "desc";
         /**
-         * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+         * @description Scope filter of the project runner list. Its values are not documented for this endpoint (`GET /runners` uses the deprecated values active, paused, online, offline).
          * @example online
          */
         ProjectRunnersScope: string;
@@ -6652,7 +6654,7 @@ export interface components {
          */
         ProjectListWithProgrammingLanguage: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
          * @example {
          *       "location": "Antarctica"
          *     }
@@ -6677,9 +6679,9 @@ export interface components {
          * @example true
          */
         UserProjectListWithCustomAttributes: boolean;
-        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
         MergeRequestListApprovedByIds: number[] | ("None" | "Any");
-        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
         MergeRequestListApproverIds: number[] | ("None" | "Any");
         /**
          * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -6775,7 +6777,7 @@ export interface components {
          */
         MergeRequestListNotAuthorUsername: string;
         /**
-         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
          * @example 3
          */
         MergeRequestListNotAssigneeId: number;
@@ -6785,7 +6787,7 @@ export interface components {
          */
         MergeRequestListNotAssigneeUsername: string;
         /**
-         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
          * @example 3
          */
         MergeRequestListNotReviewerId: number;
@@ -7060,6 +7062,8 @@ export type GroupDefaultBranchProtectionDefaults = components['schemas']['GroupD
 export type GroupStatistics = components['schemas']['GroupStatistics'];
 export type Group = components['schemas']['Group'];
 export type GroupProject = components['schemas']['GroupProject'];
+export type ProjectNamespace = components['schemas']['ProjectNamespace'];
+export type ProjectSimple = components['schemas']['ProjectSimple'];
 export type UpdateGroupHookRequest = components['schemas']['UpdateGroupHookRequest'];
 export type GroupHook = components['schemas']['GroupHook'];
 export type DeleteGroupHookRequest = components['schemas']['DeleteGroupHookRequest'];
@@ -7113,8 +7117,6 @@ export type MonitoringIntegrationSettingsRequest = components['schemas']['Monito
 export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
 export type OtherIntegrationSettingsRequest = components['schemas']['OtherIntegrationSettingsRequest'];
 export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
-export type ProjectNamespace = components['schemas']['ProjectNamespace'];
-export type ProjectSimple = components['schemas']['ProjectSimple'];
 export type ProjectLinks = components['schemas']['ProjectLinks'];
 export type ProjectContainerExpirationPolicy = components['schemas']['ProjectContainerExpirationPolicy'];
 export type ProjectPermissions = components['schemas']['ProjectPermissions'];
@@ -9006,7 +9008,7 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+                 * @description `keyset` selects keyset mode; other values are not documented. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["RepositoryTreePagination"];
@@ -9676,12 +9678,12 @@ export interface operations {
                  */
                 without_project_bots?: boolean;
                 /**
-                 * @description External identity UID (used with `provider`). Administrators only.
+                 * @description External identity UID. Administrators only.
                  * @example 1234567
                  */
                 extern_uid?: string;
                 /**
-                 * @description External identity provider (used with `extern_uid`). Administrators only.
+                 * @description External identity provider. Administrators only.
                  * @example ldapmain
                  */
                 provider?: string;
@@ -9726,7 +9728,7 @@ export interface operations {
                  */
                 skip_ldap?: boolean;
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key). Administrators only.
                  * @example {
                  *       "location": "Amsterdam"
                  *     }
@@ -10128,7 +10130,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only activity on or after this date, `YEAR-MM-DD`. Default: six months ago.
+                 * @description Activity from this date, `YEAR-MM-DD`. Default: six months ago.
                  * @example 2025-01-01
                  */
                 from?: components["schemas"]["CalendarDate"];
@@ -10480,7 +10482,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -10500,7 +10502,7 @@ export interface operations {
                  */
                 repository_storage?: string;
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter).
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
                  * @example {
                  *       "department": "platform"
                  *     }
@@ -10599,7 +10601,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -10702,7 +10704,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -10772,7 +10774,7 @@ export interface operations {
                  */
                 archived?: boolean;
                 /**
-                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private), so the string stays open.
+                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private); other values may be accepted.
                  * @example internal
                  */
                 visibility?: string;
@@ -10792,7 +10794,7 @@ export interface operations {
                  */
                 search?: string;
                 /**
-                 * @description A flag whose effect on the returned records is not documented.
+                 * @description When true, each item is the simple view of the project (`ProjectSimple`), as `simple=true` gives it on the other project lists.
                  * @example true
                  */
                 simple?: boolean;
@@ -10877,7 +10879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Projects of the group. */
+            /** @description Projects of the group; simple views with `simple=true`. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -10886,7 +10888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GroupProject"][];
+                    "application/json": (components["schemas"]["GroupProject"] | components["schemas"]["ProjectSimple"])[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13470,7 +13472,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint (`GET /runners` uses the deprecated values active, paused, online, offline).
                  * @example online
                  */
                 scope?: components["parameters"]["ProjectRunnersScope"];
@@ -14145,7 +14147,7 @@ export interface operations {
                  */
                 with_programming_language?: components["parameters"]["ProjectListWithProgrammingLanguage"];
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
                  * @example {
                  *       "location": "Antarctica"
                  *     }
@@ -14314,7 +14316,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Projects in the user's namespace; empty when the profile is private. The project view is not documented. */
+            /** @description Projects in the user's namespace; empty when the profile is private. Simple views with `simple=true` or for an anonymous caller, full views otherwise. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -14338,9 +14340,9 @@ export interface operations {
     "merge-requests/list-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -14436,7 +14438,7 @@ export interface operations {
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
@@ -14446,7 +14448,7 @@ export interface operations {
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
@@ -14571,9 +14573,9 @@ export interface operations {
     "merge-requests/list-project-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -14667,7 +14669,7 @@ export interface operations {
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
@@ -14677,7 +14679,7 @@ export interface operations {
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
@@ -14727,7 +14729,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Merge requests: full records, or reduced records with `view=simple`; `labels` holds objects with `with_labels_details=true`. */
+            /** @description Merge requests: full or reduced records; `labels` holds strings, or objects as `with_labels_details=true` gives them on the global list. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -14791,7 +14793,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description 409 Conflict. No conflict case of this operation is documented. The Service answers 409 when the branches do not allow a new merge request, for example when another open merge request exists for the same source and target branches. Body shape not documented. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14949,7 +14959,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"] & {
                         /** @enum {unknown} */
                         state?: "merged" | "opened" | "locked";
-                    };
+                    } & Record<string, unknown>;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -15601,7 +15611,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only dependencies of these package managers. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `package_manager=bundler&package_manager=yarn`).
+                 * @description Only dependencies of these package managers. The wire form of the array is not documented; send the values repeated (`package_manager=bundler&package_manager=yarn`).
                  * @example [
                  *       "bundler",
                  *       "yarn"
@@ -15701,7 +15711,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15751,7 +15760,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15797,7 +15805,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -103,6 +103,8 @@ export declare const fast_schema_GroupDefaultBranchProtectionDefaults: ValidateF
 export declare const fast_schema_GroupStatistics: ValidateFunction;
 export declare const fast_schema_Group: ValidateFunction;
 export declare const fast_schema_GroupProject: ValidateFunction;
+export declare const fast_schema_ProjectNamespace: ValidateFunction;
+export declare const fast_schema_ProjectSimple: ValidateFunction;
 export declare const fast_schema_UpdateGroupHookRequest: ValidateFunction;
 export declare const fast_schema_GroupHook: ValidateFunction;
 export declare const fast_schema_DeleteGroupHookRequest: ValidateFunction;
@@ -156,8 +158,6 @@ export declare const fast_schema_MonitoringIntegrationSettingsRequest: ValidateF
 export declare const fast_schema_ChatNotificationsIntegrationSettingsRequest: ValidateFunction;
 export declare const fast_schema_OtherIntegrationSettingsRequest: ValidateFunction;
 export declare const fast_schema_SetUpIntegrationRequest: ValidateFunction;
-export declare const fast_schema_ProjectNamespace: ValidateFunction;
-export declare const fast_schema_ProjectSimple: ValidateFunction;
 export declare const fast_schema_ProjectLinks: ValidateFunction;
 export declare const fast_schema_ProjectContainerExpirationPolicy: ValidateFunction;
 export declare const fast_schema_ProjectPermissions: ValidateFunction;

@@ -417,6 +417,14 @@ export function isGroup(value: unknown): value is Schemas["Group"] {
 export function isGroupProject(value: unknown): value is Schemas["GroupProject"] {
   return f.fast_schema_GroupProject(value);
 }
+/** Whether `value` is a valid `ProjectNamespace` (stops at the first failure). */
+export function isProjectNamespace(value: unknown): value is Schemas["ProjectNamespace"] {
+  return f.fast_schema_ProjectNamespace(value);
+}
+/** Whether `value` is a valid `ProjectSimple` (stops at the first failure). */
+export function isProjectSimple(value: unknown): value is Schemas["ProjectSimple"] {
+  return f.fast_schema_ProjectSimple(value);
+}
 /** Whether `value` is a valid `UpdateGroupHookRequest` (stops at the first failure). */
 export function isUpdateGroupHookRequest(value: unknown): value is Schemas["UpdateGroupHookRequest"] {
   return f.fast_schema_UpdateGroupHookRequest(value);
@@ -628,14 +636,6 @@ export function isOtherIntegrationSettingsRequest(value: unknown): value is Sche
 /** Whether `value` is a valid `SetUpIntegrationRequest` (stops at the first failure). */
 export function isSetUpIntegrationRequest(value: unknown): value is Schemas["SetUpIntegrationRequest"] {
   return f.fast_schema_SetUpIntegrationRequest(value);
-}
-/** Whether `value` is a valid `ProjectNamespace` (stops at the first failure). */
-export function isProjectNamespace(value: unknown): value is Schemas["ProjectNamespace"] {
-  return f.fast_schema_ProjectNamespace(value);
-}
-/** Whether `value` is a valid `ProjectSimple` (stops at the first failure). */
-export function isProjectSimple(value: unknown): value is Schemas["ProjectSimple"] {
-  return f.fast_schema_ProjectSimple(value);
 }
 /** Whether `value` is a valid `ProjectLinks` (stops at the first failure). */
 export function isProjectLinks(value: unknown): value is Schemas["ProjectLinks"] {
