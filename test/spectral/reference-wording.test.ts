@@ -18,7 +18,11 @@ const cases: [string, unknown, number][] = [
   ['rejects schema talk', 'The fields are left untyped. Typed as its replacement. `Project` validates both views.', 1],
   ['rejects an extension as the reason', 'The body is open (`x-not-shown`).', 1],
   ['accepts a header named x-…', 'Answers with `x-next-page` and `x-page` headers.', 0],
-  ['accepts the list of extensions the info explains', 'Vendor extensions (`x-tiers`, `x-offerings`, …) mark tiers.', 0],
+  [
+    'accepts the list of extensions the info explains',
+    'Vendor extensions (`x-tiers`, `x-offerings`, …) mark tiers.',
+    0,
+  ],
   ['ignores what is not text', 42, 0],
 ];
 
