@@ -632,7 +632,7 @@ export interface paths {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -660,7 +660,7 @@ export interface paths {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -6127,7 +6127,7 @@ export interface components {
         RepositoryTreePageToken: string;
         /**
          * @description The blob SHA.
-         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         * @example 379658a509ada63ec96bc0deace84c2ac3613d77
          */
         RepositoryBlobSha: string;
         /**
@@ -9081,7 +9081,7 @@ export interface operations {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -9129,7 +9129,7 @@ export interface operations {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
