@@ -88,7 +88,7 @@ describe('projects of a group', () => {
       expect(response.rawHeaders.get('x-total')).toBe('26');
       expect(response.headers.Link).toContain('rel="last"');
       seen.push(...response.data.map((p) => p.id));
-      const next = response.headers['x-next-page'];
+      const next: unknown = response.headers['x-next-page'];
       page = next ? Number(next) : undefined;
     }
     expect(seen).toHaveLength(26);

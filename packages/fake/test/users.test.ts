@@ -13,6 +13,16 @@ const newUser = {
 };
 
 describe('users', () => {
+  it('an anonymous caller lists users and gets the public view; the single-user read needs a signed-in caller', async () => {
+    const anonymous = await send('/users?username=dev');
+    expect(anonymous.status).toBe(200);
+    const users = (await anonymous.json()) as Record<string, unknown>[];
+    expect(users.length).toBeGreaterThan(0);
+    for (const user of users) expect(user).not.toHaveProperty('is_admin');
+    expect((await send(`/users/${users[0]!.id}`)).status).toBe(401);
+    expect((await send('/users', { token: 'no-such-token' })).status).toBe(401);
+  });
+
   it('create (administrators only) → get in both views → list; invalid and taken attributes refused, undocumented identity attributes derived', async () => {
     const admin = as('admin-token');
     expect((await failure(as('owner-token').users.createUser({ body: newUser }))).status).toBe(403);
