@@ -70,6 +70,24 @@ function referToAliases(
   );
 }
 
+/** Whether the type is `unknown` (also `(unknown & unknown)` or `unknown | unknown`, which an `if`/`then` member gives). */
+function isUnknown(node: ts.TypeNode): boolean {
+  if (ts.isParenthesizedTypeNode(node)) return isUnknown(node.type);
+  if (ts.isIntersectionTypeNode(node) || ts.isUnionTypeNode(node)) return node.types.every(isUnknown);
+  return node.kind === ts.SyntaxKind.UnknownKeyword;
+}
+
+/**
+ * `X & unknown` written as `X`: the same type, but TypeScript names a type after an alias only when the alias's body
+ * is that type, and an intersection that reduces to its object member is not.
+ */
+function withoutUnknownMembers(node: ts.TypeNode): ts.TypeNode {
+  if (!ts.isIntersectionTypeNode(node)) return node;
+  const known = node.types.filter((t) => !isUnknown(t));
+  if (known.length === node.types.length || known.length === 0) return node;
+  return known.length === 1 ? known[0]! : f.createIntersectionTypeNode(known);
+}
+
 /**
  * openapi-typescript's nodes with every component schema's type written in its root alias, and `components.schemas`
  * referring to the aliases (by schema name: the alias names). The schema's JSDoc goes with its type.
@@ -86,7 +104,8 @@ export function nameSchemaTypes(nodes: readonly ts.Node[]): { nodes: ts.Node[]; 
     const schema = rootAliasOf(node);
     const found = schema ? schemas.get(schema) : undefined;
     if (!found || !ts.isTypeAliasDeclaration(node)) return node;
-    const alias = f.updateTypeAliasDeclaration(node, node.modifiers, node.name, node.typeParameters, found.type);
+    const type = withoutUnknownMembers(found.type);
+    const alias = f.updateTypeAliasDeclaration(node, node.modifiers, node.name, node.typeParameters, type);
     return ts.setSyntheticLeadingComments(alias, [...(ts.getSyntheticLeadingComments(found.member) ?? [])]);
   });
   return { nodes: named, aliases };
