@@ -37,6 +37,10 @@ describe('versions', () => {
     );
   });
 
+  it("@service-api/openapi's version is the contract version: the package is the document", () => {
+    expect(readManifest('openapi').version).toBe(contract);
+  });
+
   it.each(packages)(
     'package $name records the contract version it is built from and has its own semver',
     ({ manifest }) => {
@@ -70,6 +74,7 @@ describe('versions', () => {
       import('../packages/mock/src/index.ts'),
       import('../packages/fake/src/index.ts'),
       import('../packages/proxy/src/index.ts'),
+      import('../packages/openapi/src/index.ts'),
     ]);
     expect(exported.map((module) => module.contractVersion)).toEqual(exported.map(() => contract));
   });
