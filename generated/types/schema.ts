@@ -260,7 +260,7 @@ export interface paths {
         put?: never;
         /**
          * Import a project from an S3-compatible bucket
-         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
+         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` are optional; their defaults and the role a namespace requires are not documented for this endpoint. The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
          *
          *     Answers with the import record including `import_error`. The status is 201, as for every POST that creates a resource.
          */
@@ -630,7 +630,7 @@ export interface paths {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -658,7 +658,7 @@ export interface paths {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -809,7 +809,7 @@ export interface paths {
         };
         /**
          * Generate changelog data without committing it
-         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented.
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` in the POST's list (`message`, `to`, `trailer`) and the response body are not documented.
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
@@ -821,7 +821,7 @@ export interface paths {
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          *
-         *     The status is 200, also when `file` already has a section for `version` (then nothing is committed). The response body is not documented, so its schema is open.
+         *     Two success statuses are seen. By the API's general rule a POST that creates answers 201. The Service's implementation of this operation answers 200, also when `file` already has a section for `version` (then nothing is committed). A client treats both as success. The response body is not documented.
          */
         post: operations["repository/create-changelog"];
         delete?: never;
@@ -839,7 +839,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
+         * @description Users of the instance. The filters of the public view are open to everyone; an anonymous caller gets only public data (whether the Service accepts anonymous calls here is not documented; the single-user read requires a signed-in caller). Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
          *
          *     Pagination: keyset pagination is supported (follow the `Link` header's `rel="next"` URL) and enforced above 50,000 requested records; offset pagination (`page`) is deprecated for this endpoint. The parameters that select keyset mode here are not documented.
          */
@@ -1466,7 +1466,7 @@ export interface paths {
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). The response is the push rule, not documented in full. Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group; it takes the same attributes as the create operation, with their types. Further attributes of the update are not documented; the response is the push rule, not documented in full. Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
@@ -2238,7 +2238,7 @@ export interface paths {
         };
         /**
          * List a user's projects
-         * @description Projects in the user's own namespace; an empty list when the user's profile is private. Which project view the items use, and what `simple=true` changes, is not documented: each item is the full view (`Project`) or the simple view (`ProjectSimple`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
+         * @description Projects in the user's own namespace; an empty list when the user's profile is private. `simple=true` selects the simple view (`ProjectSimple`), which is also the view of anonymous callers; otherwise the items use the full view (`Project`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
          */
         get: operations["projects/list-user-projects"];
         put?: never;
@@ -2281,7 +2281,7 @@ export interface paths {
         };
         /**
          * List project merge requests
-         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in alphabetical order, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
+         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in the order of that list's parameter table, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The items are full or reduced records, as on the global list; which parameter selects the reduced records on this list is not documented.
          */
         get: operations["merge-requests/list-project-merge-requests"];
         put?: never;
@@ -2678,13 +2678,13 @@ export interface paths {
         };
         /**
          * List client keys
-         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
+         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
          */
         get: operations["error-tracking/list-client-keys"];
         put?: never;
         /**
          * Create a client key (DSN)
-         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
+         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
          */
         post: operations["error-tracking/create-client-key"];
         delete?: never;
@@ -2713,7 +2713,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a client key
-         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
+         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
          */
         delete: operations["error-tracking/delete-client-key"];
         options?: never;
@@ -2762,7 +2762,7 @@ export interface components {
         JobArtifact: JobArtifact;
         /** @description CI job record. */
         Job: Job;
-        /** @description Error body whose shape is not documented; open to any fields. The Service usually sends a `message`, which may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+        /** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
         ErrorBody: ErrorBody;
         /** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown. */
         ErrorMessage: ErrorMessage;
@@ -2795,7 +2795,7 @@ export interface components {
         ExportProjectRequest: ExportProjectRequest;
         /** @description Answer of `POST /projects/{id}/export`, 202 Accepted. */
         ProjectExportScheduled: ProjectExportScheduled;
-        /** @description Project fields that override the values in the export file; any project field may be given, so the object is open. */
+        /** @description Project fields that override the values in the export file; any project field may be given. */
         ProjectImportOverrideParams: ProjectImportOverrideParams;
         /** @description Multipart body of `POST /projects/import`. The size of the import is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
         ImportProjectRequest: ImportProjectRequest;
@@ -2874,7 +2874,7 @@ export interface components {
         BlameRange: BlameRange;
         /** @description An entry of the repository tree. */
         TreeEntry: TreeEntry;
-        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented, so the object is open. */
+        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented. */
         RepositoryBlob: RepositoryBlob;
         /** @description A commit in a compare result. */
         CompareCommit: CompareCommit;
@@ -2892,17 +2892,17 @@ export interface components {
          * @example v1.2.0
          */
         ChangelogVersion: ChangelogVersion;
-        /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
-        CreateChangelogRequest: CreateChangelogRequest;
         /**
-         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12; day 01–31, at most 30 in April, June, September and November and at most 29 in February (whether 29 February exists in the year is not checked); hour 00–23, or 24 only as `24:00` or `24:00:00` (the end of the day); minute 00–59; second 00–60; seconds, their fraction and the time zone designator may be left out.
          * @example 2026-06-30T12:00:00Z
          * @example 2026-06-30T12:00:00
          * @example 20260630T120000Z
          */
         Iso8601DateTime: Iso8601DateTime;
+        /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
+        CreateChangelogRequest: CreateChangelogRequest;
         /**
-         * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
+         * @description Account state. Values seen: `active`, `blocked`; other values may appear. `locked` is a separate boolean. State transitions are not documented.
          * @example active
          * @example blocked
          */
@@ -2913,10 +2913,10 @@ export interface components {
         UserIdentity: UserIdentity;
         /** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). */
         UserScimIdentity: UserScimIdentity;
-        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except the Premium and Ultimate fields (`shared_runners_minutes_limit`, `extra_shared_runners_minutes_limit`, `is_auditor`, `using_license_seat`, `provisioned_by_group_id`, `scim_identities`), which exist only on those tiers. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
         UserAdmin: UserAdmin;
         /**
-         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The body is open (`x-not-shown`): the service accepts further user attributes that are not listed here.
+         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The Service accepts further user attributes that are not listed here.
          *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
          */
         CreateUserRequest: CreateUserRequest;
@@ -2974,7 +2974,7 @@ export interface components {
          * @enum {string}
          */
         RunnerAccessLevel: RunnerAccessLevel;
-        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
+        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type`. */
         UserRunnerCreateRequest: UserRunnerCreateRequest;
         /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
         RunnerCreation: RunnerCreation;
@@ -2993,13 +2993,17 @@ export interface components {
         GroupDefaultBranchProtectionDefaults: GroupDefaultBranchProtectionDefaults;
         /** @description Storage statistics of a group, returned to administrators with `statistics=true`. The sizes are integers; their unit is not documented. */
         GroupStatistics: GroupStatistics;
-        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Fields without a type here have no documented type. */
+        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; `wiki_access_level`, `assistant_features_enabled` and `lock_assistant_features_enabled` only on Premium and Ultimate. Fields without a type have no documented type. */
         Group: Group;
         /** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented. `description` and `default_branch` may be null (a project without a description, an empty repository); the shape of `namespace` is not documented. */
         GroupProject: GroupProject;
+        /** @description The namespace (user or group) the project belongs to. */
+        ProjectNamespace: ProjectNamespace;
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
+        ProjectSimple: ProjectSimple;
         /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
         UpdateGroupHookRequest: UpdateGroupHookRequest;
-        /** @description Group hook record. Its fields are not documented, so the object is open. The secret `token` set by the update is never returned, so it is never present here. */
+        /** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
         GroupHook: GroupHook;
         /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
         DeleteGroupHookRequest: DeleteGroupHookRequest;
@@ -3007,9 +3011,9 @@ export interface components {
         SyncGroupLdapRequest: SyncGroupLdapRequest;
         /** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
         LdapGroupLink: LdapGroupLink;
-        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
         CreateLdapGroupLinkRequest: CreateLdapGroupLinkRequest;
-        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. */
+        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter`, plus the required `provider`. */
         DeleteLdapGroupLinkRequest: DeleteLdapGroupLinkRequest;
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}`. No parameters besides the path. */
         DeleteLdapGroupLinkByCnRequest: DeleteLdapGroupLinkByCnRequest;
@@ -3029,7 +3033,7 @@ export interface components {
         GroupPushRule: GroupPushRule;
         /** @description Body of `POST /groups/{id}/push_rule`. All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
         CreateGroupPushRuleRequest: CreateGroupPushRuleRequest;
-        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); the update's parameters beyond `member_check` are not documented further, so other properties are allowed without a declared shape (`x-not-shown`). All attributes are optional, so `{}` is accepted. */
+        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); further attributes of the update are not documented and are accepted. All attributes are optional, so `{}` is accepted. */
         UpdateGroupPushRuleRequest: UpdateGroupPushRuleRequest;
         /**
          * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. A URL with placeholders is not a valid URI until rendered.
@@ -3076,7 +3080,7 @@ export interface components {
         RunnerSummary: RunnerSummary;
         /** @description A project the runner is assigned to (`projects` of the runner details). */
         RunnerProject: RunnerProject;
-        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
         RunnerDetails: RunnerDetails;
         /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
         UpdateRunnerRequest: UpdateRunnerRequest;
@@ -3146,17 +3150,13 @@ export interface components {
         OtherIntegrationSettingsRequest: OtherIntegrationSettingsRequest;
         /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an object whose other parameters are not documented (`Other integrations`). Kinds overlap: a body with only `api_key` fits both "Task tracker by API key" and "Monitoring". Whatever the kind, every documented parameter has its documented type and values, and a parameter that only one kind takes makes the body that kind, with its required parameters: `webhook` (chat notifications), `new_issue_url` (issue tracker with URLs), `build_key` (build server), `confluence_url` (wiki workspace), `<vendor>_issuer_id` (mobile store connector) and `<vendor>_license_key` (test generation). */
         SetUpIntegrationRequest: SetUpIntegrationRequest;
-        /** @description The namespace (user or group) the project belongs to. */
-        ProjectNamespace: ProjectNamespace;
-        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
-        ProjectSimple: ProjectSimple;
         /** @description API links of the project (URLs). */
         ProjectLinks: ProjectLinks;
-        /** @description Cleanup policy of the project's container registry. The API documents the field names only: `cadence`, `keep_n` and `older_than` are left untyped, and the fields that may be unset are nullable. */
+        /** @description Cleanup policy of the project's container registry. Only the field names are documented: the types of `cadence`, `keep_n` and `older_than` are not documented, and the fields that may be unset can be null. */
         ProjectContainerExpirationPolicy: ProjectContainerExpirationPolicy;
         /** @description The caller's access to the project, through project membership and through group membership. The shapes of `project_access` and `group_access` are not documented; either is null when the caller has no such membership. */
         ProjectPermissions: ProjectPermissions;
-        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type here have no documented type. */
+        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
         Project: Project;
         /**
          * @description State of a merge request: opened, closed, locked, merged.
@@ -3204,11 +3204,13 @@ export interface components {
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
          *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
-         *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
-         *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
+         *     The merge's answer carries `merged_at` and `merge_user`, and a close sets `closed_at`. Whether a merge request
+         *     that reached `merged` or `closed` otherwise (an imported one) carries them is not documented, so a merged or
+         *     closed record in a list may have them null. `merge_commit_sha` can stay null after a merge: the `ff` merge
+         *     method creates no merge commit.
          */
         MergeRequest: MergeRequest;
-        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
+        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented beyond the fields that identify the merge request; every field it shares with the full record has that field's type. */
         MergeRequestSimple: MergeRequestSimple;
         /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
         CreateMergeRequestRequest: CreateMergeRequestRequest;
@@ -3243,7 +3245,7 @@ export interface components {
         CreateProjectApprovalRuleRequest: CreateProjectApprovalRuleRequest;
         /** @description Default branch protection of new projects. All keys are optional. */
         DefaultBranchProtectionDefaults: DefaultBranchProtectionDefaults;
-        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
+        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the description says so or gives the type the field's meaning implies. The last twelve fields and `allow_account_deletion` exist on Premium and Ultimate only and are absent on other tiers. */
         ApplicationSettings: ApplicationSettings;
         /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional; other keys are not documented. */
         DefaultBranchProtectionDefaultsInput: DefaultBranchProtectionDefaultsInput;
@@ -3276,9 +3278,9 @@ export interface components {
         ProductAnalyticsQuery: ProductAnalyticsQuery;
         /** @description Body of the load and dry-run operations: a query object `{query, queryType}`, plus `include_token`. */
         ProductAnalyticsQueryRequest: ProductAnalyticsQueryRequest;
-        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented, so the schema is open. */
+        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented. */
         CreateClientKeyRequest: CreateClientKeyRequest;
-        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented, so the schema is open. */
+        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented. */
         DeleteClientKeyRequest: DeleteClientKeyRequest;
     };
     responses: {
@@ -3544,7 +3546,7 @@ export interface components {
          */
         RepositoryTreeRecursive: boolean;
         /**
-         * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+         * @description `keyset` selects keyset mode; other values are not documented. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
          * @example keyset
          */
         RepositoryTreePagination: string;
@@ -3555,7 +3557,7 @@ export interface components {
         RepositoryTreePageToken: string;
         /**
          * @description The blob SHA.
-         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         * @example 379658a509ada63ec96bc0deace84c2ac3613d77
          */
         RepositoryBlobSha: string;
         /**
@@ -3635,7 +3637,7 @@ export interface components {
          * @description A datetime; defaults to now.
          * @example 2025-03-11T10:00:00.000Z
          */
-        ChangelogDateQuery: string;
+        ChangelogDateQuery: components["schemas"]["Iso8601DateTime"];
         /**
          * @description The changelog file.
          * @example CHANGELOG.md
@@ -3647,7 +3649,7 @@ export interface components {
          */
         ChangelogFromQuery: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key). Administrators only.
          * @example {
          *       "location": "Amsterdam"
          *     }
@@ -3725,7 +3727,7 @@ export interface components {
          */
         GroupsWithCustomAttributes: boolean;
         /**
-         * @description Only groups explicitly owned by the caller.
+         * @description Limit to groups owned by the caller.
          * @example true
          */
         GroupsOwned: boolean;
@@ -3917,7 +3919,7 @@ export interface components {
          */
         RunnerJobsSort: "asc" | "desc";
         /**
-         * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+         * @description Scope filter of the project runner list. Its values are not documented for this endpoint (`GET /runners` uses the deprecated values active, paused, online, offline).
          * @example online
          */
         ProjectRunnersScope: string;
@@ -4082,7 +4084,7 @@ export interface components {
          */
         ProjectListWithProgrammingLanguage: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
          * @example {
          *       "location": "Antarctica"
          *     }
@@ -4107,9 +4109,9 @@ export interface components {
          * @example true
          */
         UserProjectListWithCustomAttributes: boolean;
-        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
         MergeRequestListApprovedByIds: number[] | ("None" | "Any");
-        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
         MergeRequestListApproverIds: number[] | ("None" | "Any");
         /**
          * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -4205,7 +4207,7 @@ export interface components {
          */
         MergeRequestListNotAuthorUsername: string;
         /**
-         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
          * @example 3
          */
         MergeRequestListNotAssigneeId: number;
@@ -4215,7 +4217,7 @@ export interface components {
          */
         MergeRequestListNotAssigneeUsername: string;
         /**
-         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
          * @example 3
          */
         MergeRequestListNotReviewerId: number;
@@ -4513,7 +4515,7 @@ export type JobArtifact = {
 /** @description CI job record. */
 export type Job = components["schemas"]["JobBase"] & {
     /**
-     * @description Why the job failed; present only on failed jobs. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
+     * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented, so it is optional. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
      * @example script_failure
      * @example stuck_or_timeout_failure
      */
@@ -4527,7 +4529,7 @@ export type Job = components["schemas"]["JobBase"] & {
     /** @description The runner that ran the job, or null. The object's shape is not documented. */
     runner: Record<string, unknown> | null;
 };
-/** @description Error body whose shape is not documented; open to any fields. The Service usually sends a `message`, which may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+/** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
 export type ErrorBody = {
     /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
     message?: unknown;
@@ -4649,7 +4651,7 @@ export type ExportProjectRequest = {
 export type ProjectExportScheduled = {
     message: string;
 };
-/** @description Project fields that override the values in the export file; any project field may be given, so the object is open. */
+/** @description Project fields that override the values in the export file; any project field may be given. */
 export type ProjectImportOverrideParams = {
     [key: string]: unknown;
 };
@@ -4694,7 +4696,7 @@ export type ProjectImport = {
     correlation_id: string;
     /** @description Relations that failed to import; may be present when `import_status` is `failed`, `started` or `finished`. The item shape is not documented, so items are open. */
     failed_relations?: unknown[];
-    /** @description The import error. Present only for remote and object-storage imports and, on the import status endpoint, when `import_status` is `failed`. */
+    /** @description The import error. Conditional: present for remote and object-storage imports; on the import status endpoint it is filled (a string) when `import_status` is `failed`. */
     import_error?: string | null;
 };
 /** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
@@ -4728,9 +4730,9 @@ export type RemoteImportS3ProjectRequest = {
     region: string;
     /** @description Secret access key of the bucket credentials. Sent only; never returned. */
     secret_access_key: string;
-    /** @description Name of the new project; defaults to `path`. */
+    /** @description Name of the new project (optional); its default is not documented for this endpoint. */
     name?: string;
-    /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+    /** @description ID or path of the namespace to import into (optional); its default and the role it requires are not documented for this endpoint. */
     namespace?: components["schemas"]["ProjectOrGroupRef"];
 };
 /**
@@ -4867,7 +4869,7 @@ export type BulkImportEntity = {
     bulk_import_id: number;
     status: components["schemas"]["BulkImportStatus"];
     /**
-     * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`).
+     * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). The entity lists and the entity summary carry it; whether every entity record does is not documented, so it is optional.
      * @example group_entity
      * @example project_entity
      */
@@ -5030,7 +5032,7 @@ export type TreeEntry = {
     /** @description File mode. */
     mode: string;
 };
-/** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented, so the object is open. */
+/** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented. */
 export type RepositoryBlob = {
     /**
      * Format: int64
@@ -5054,10 +5056,10 @@ export type CompareCommit = {
 export type RepositoryDiff = {
     old_path: string;
     new_path: string;
-    /** @description File mode before the change. */
-    a_mode: string;
-    /** @description File mode after the change. */
-    b_mode: string;
+    /** @description File mode before the change. For an added file there is no mode before the change: the Service sends `0` or null. */
+    a_mode: string | null;
+    /** @description File mode after the change. For a deleted file there is no mode after the change: the Service sends `0` or null. */
+    b_mode: string | null;
     /** @description The diff text; can be empty when diff limits are reached. */
     diff: string;
     new_file: boolean;
@@ -5107,6 +5109,13 @@ export type MergeBaseCommit = {
  * @example v1.2.0
  */
 export type ChangelogVersion = string;
+/**
+ * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12; day 01–31, at most 30 in April, June, September and November and at most 29 in February (whether 29 February exists in the year is not checked); hour 00–23, or 24 only as `24:00` or `24:00:00` (the end of the day); minute 00–59; second 00–60; seconds, their fraction and the time zone designator may be left out.
+ * @example 2026-06-30T12:00:00Z
+ * @example 2026-06-30T12:00:00
+ * @example 20260630T120000Z
+ */
+export type Iso8601DateTime = string;
 /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
 export type CreateChangelogRequest = {
     version: components["schemas"]["ChangelogVersion"];
@@ -5117,11 +5126,8 @@ export type CreateChangelogRequest = {
      * @default .gitlab/changelog_config.yml
      */
     config_file?: string;
-    /**
-     * Format: date-time
-     * @description A datetime; defaults to now.
-     */
-    date?: string;
+    /** @description A datetime; defaults to now. */
+    date?: components["schemas"]["Iso8601DateTime"];
     /**
      * @description The changelog file.
      * @default CHANGELOG.md
@@ -5140,14 +5146,7 @@ export type CreateChangelogRequest = {
     trailer?: string;
 };
 /**
- * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
- * @example 2026-06-30T12:00:00Z
- * @example 2026-06-30T12:00:00
- * @example 20260630T120000Z
- */
-export type Iso8601DateTime = string;
-/**
- * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
+ * @description Account state. Values seen: `active`, `blocked`; other values may appear. `locked` is a separate boolean. State transitions are not documented.
  * @example active
  * @example blocked
  */
@@ -5186,7 +5185,7 @@ export type UserScimIdentity = {
     group_id: number;
     active: boolean;
 };
-/** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+/** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except the Premium and Ultimate fields (`shared_runners_minutes_limit`, `extra_shared_runners_minutes_limit`, `is_auditor`, `using_license_seat`, `provisioned_by_group_id`, `scim_identities`), which exist only on those tiers. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
 export type UserAdmin = components["schemas"]["User"] & {
     /** @description Primary e-mail address. */
     email: string;
@@ -5209,7 +5208,7 @@ export type UserAdmin = components["schemas"]["User"] & {
     theme_id: number;
     /**
      * Format: date
-     * @description Day of the last activity (`YYYY-MM-DD`); null before any activity.
+     * @description Day of the last activity (`YYYY-MM-DD`), updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before any activity.
      */
     last_activity_on: string | null;
     /** Format: int64 */
@@ -5219,7 +5218,7 @@ export type UserAdmin = components["schemas"]["User"] & {
      * @description Maximum number of projects the user may create.
      */
     projects_limit: number;
-    /** @description Time of the current sign-in; updated by signing in, Git over HTTP/SSH and API use; null before the first sign-in. */
+    /** @description Time of the current sign-in; an activity timestamp, updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before the first sign-in. */
     current_sign_in_at: components["schemas"]["NullableTimestamp"];
     /** @description Administrator note about the user. */
     note: string | null;
@@ -5250,7 +5249,7 @@ export type UserAdmin = components["schemas"]["User"] & {
     scim_identities?: components["schemas"]["UserScimIdentity"][];
 };
 /**
- * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The body is open (`x-not-shown`): the service accepts further user attributes that are not listed here.
+ * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The Service accepts further user attributes that are not listed here.
  *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
  */
 export type CreateUserRequest = ({
@@ -5356,7 +5355,7 @@ export type CreateUserPersonalAccessTokenRequest = {
     name: string;
     /** @description Expiry date. Default is the maximum allowed lifetime. */
     expires_at?: components["schemas"]["CalendarDate"];
-    /** @description Scopes of the token. The accepted values are not listed for this operation, so the items stay open strings; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+    /** @description Scopes of the token. The accepted values are not listed for this operation; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
     scopes: string[];
 };
 /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
@@ -5431,7 +5430,7 @@ export type RunnerType = "instance_type" | "group_type" | "project_type";
  * @enum {string}
  */
 export type RunnerAccessLevel = "not_protected" | "ref_protected";
-/** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
+/** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type`. */
 export type UserRunnerCreateRequest = {
     /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
     runner_type: components["schemas"]["RunnerType"];
@@ -5464,7 +5463,7 @@ export type UserRunnerCreateRequest = {
     maximum_timeout?: number;
     /** @description Free-form maintenance note, at most 1024 characters. */
     maintenance_note?: string;
-} & (unknown & unknown);
+};
 /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
 export type RunnerCreation = {
     /** Format: int64 */
@@ -5523,7 +5522,7 @@ export type GroupStatistics = {
     /** Format: int64 */
     uploads_size: number;
 };
-/** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Fields without a type here have no documented type. */
+/** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; `wiki_access_level`, `assistant_features_enabled` and `lock_assistant_features_enabled` only on Premium and Ultimate. Fields without a type have no documented type. */
 export type Group = {
     /** Format: int64 */
     id: number;
@@ -5626,6 +5625,54 @@ export type GroupProject = {
     /** @description The project's namespace. Its type and shape are not documented. */
     namespace: unknown;
 };
+/** @description The namespace (user or group) the project belongs to. */
+export type ProjectNamespace = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    path: string;
+    /** @description Kind of namespace (user or group); the set of values is not documented. */
+    kind: string;
+    full_path: string;
+    /**
+     * Format: int64
+     * @description ID of the parent namespace; null for a top-level namespace.
+     */
+    parent_id: number | null;
+    /** @description Avatar URL of the namespace; null when it has none. */
+    avatar_url: string | null;
+    web_url: string;
+};
+/** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
+export type ProjectSimple = {
+    /** Format: int64 */
+    id: number;
+    /** @description Project description; null or empty when none was given. */
+    description: string | null;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+    created_at: components["schemas"]["Timestamp"];
+    /** @description Name of the default branch; null when the repository is empty. */
+    default_branch: string | null;
+    /**
+     * @deprecated
+     * @description Deprecated, use `topics`; planned for removal in a future v5. An array of strings, as `topics`.
+     */
+    tag_list: string[];
+    topics: string[];
+    ssh_url_to_repo: string;
+    http_url_to_repo: string;
+    web_url: string;
+    /** @description Avatar URL of the project; null when it has none. */
+    avatar_url: string | null;
+    /** Format: int64 */
+    star_count: number;
+    /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
+    last_activity_at: components["schemas"]["Timestamp"];
+    namespace: components["schemas"]["ProjectNamespace"];
+};
 /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
 export type UpdateGroupHookRequest = {
     /** @description The hook URL. Changing it resets the secret `token`. */
@@ -5670,12 +5717,12 @@ export type UpdateGroupHookRequest = {
     enable_ssl_verification?: boolean;
     /** @description Whether expiration is enforced for service access tokens. */
     service_access_tokens_expiration_enforced?: boolean;
-    /** @description Secret token to validate received payloads. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
+    /** @description Secret token of the hook. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
     token?: string;
     /** @description Custom payload template (its syntax is not documented). */
     custom_webhook_template?: string;
 };
-/** @description Group hook record. Its fields are not documented, so the object is open. The secret `token` set by the update is never returned, so it is never present here. */
+/** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
 export type GroupHook = {
     token?: never;
 };
@@ -5685,7 +5732,7 @@ export type DeleteGroupHookRequest = Record<string, unknown>;
 export type SyncGroupLdapRequest = Record<string, unknown>;
 /** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
 export type LdapGroupLink = Record<string, unknown>;
-/** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+/** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
 export type CreateLdapGroupLinkRequest = {
     /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
     cn?: string;
@@ -5695,8 +5742,8 @@ export type CreateLdapGroupLinkRequest = {
     group_access: components["schemas"]["AccessLevel"];
     /** @description LDAP provider ID. */
     provider: string;
-} & (unknown | unknown);
-/** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. */
+};
+/** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter`, plus the required `provider`. */
 export type DeleteLdapGroupLinkRequest = {
     /** @description CN of the LDAP group. */
     cn?: string;
@@ -5704,7 +5751,7 @@ export type DeleteLdapGroupLinkRequest = {
     filter?: string;
     /** @description LDAP provider ID. */
     provider: string;
-} & (unknown | unknown);
+};
 /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}`. No parameters besides the path. */
 export type DeleteLdapGroupLinkByCnRequest = Record<string, unknown>;
 /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}`. No parameters besides the path. */
@@ -5775,13 +5822,13 @@ export type GroupPushRule = {
 export type CreateGroupPushRuleRequest = {
     /** @description Deny deleting tags. */
     deny_delete_tag?: boolean;
-    /** @description Only allow commits from users who are members. */
+    /** @description The `member_check` rule (boolean); its exact check is not documented. */
     member_check?: boolean;
     /** @description Reject files that are likely to contain secrets. */
     prevent_secrets?: boolean;
     /** @description Check the committer's name. */
     commit_committer_name_check?: boolean;
-    /** @description Only allow commits whose committer is a verified user. */
+    /** @description The `commit_committer_check` rule (boolean); its exact check is not documented. */
     commit_committer_check?: boolean;
     /** @description Reject commits that are not signed. */
     reject_unsigned_commits?: boolean;
@@ -5793,7 +5840,7 @@ export type CreateGroupPushRuleRequest = {
     branch_name_regex?: string;
     /** @description Regular expression commit author e-mails must match. */
     author_email_regex?: string;
-    /** @description Regular expression of file names that are rejected. */
+    /** @description Regular expression on file names; how it is applied is not documented. */
     file_name_regex?: string;
     /**
      * Format: int64
@@ -5801,7 +5848,7 @@ export type CreateGroupPushRuleRequest = {
      */
     max_file_size?: number;
 };
-/** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); the update's parameters beyond `member_check` are not documented further, so other properties are allowed without a declared shape (`x-not-shown`). All attributes are optional, so `{}` is accepted. */
+/** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); further attributes of the update are not documented and are accepted. All attributes are optional, so `{}` is accepted. */
 export type UpdateGroupPushRuleRequest = {
     [key: string]: unknown;
 } & components["schemas"]["CreateGroupPushRuleRequest"];
@@ -6022,7 +6069,7 @@ export type RunnerProject = {
     path: string;
     path_with_namespace: string;
 };
-/** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+/** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
 export type RunnerDetails = components["schemas"]["RunnerSummary"] & {
     /**
      * @deprecated
@@ -6058,7 +6105,7 @@ export type RunnerDetails = components["schemas"]["RunnerSummary"] & {
      * @description Maximum job timeout in seconds, or null when none is set.
      */
     maximum_timeout: number | null;
-} & unknown;
+};
 /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
 export type UpdateRunnerRequest = {
     /** @description Description of the runner. */
@@ -6373,54 +6420,6 @@ export type SetUpIntegrationRequest = ({
     api_url?: string;
     archive_trace_events?: boolean;
 } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
-/** @description The namespace (user or group) the project belongs to. */
-export type ProjectNamespace = {
-    /** Format: int64 */
-    id: number;
-    name: string;
-    path: string;
-    /** @description Kind of namespace (user or group); the set of values is not documented. */
-    kind: string;
-    full_path: string;
-    /**
-     * Format: int64
-     * @description ID of the parent namespace; null for a top-level namespace.
-     */
-    parent_id: number | null;
-    /** @description Avatar URL of the namespace; null when it has none. */
-    avatar_url: string | null;
-    web_url: string;
-};
-/** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
-export type ProjectSimple = {
-    /** Format: int64 */
-    id: number;
-    /** @description Project description; null or empty when none was given. */
-    description: string | null;
-    name: string;
-    name_with_namespace: string;
-    path: string;
-    path_with_namespace: string;
-    created_at: components["schemas"]["Timestamp"];
-    /** @description Name of the default branch; null when the repository is empty. */
-    default_branch: string | null;
-    /**
-     * @deprecated
-     * @description Deprecated, use `topics`; planned for removal in a future v5. Typed as its replacement `topics` (array of string).
-     */
-    tag_list: string[];
-    topics: string[];
-    ssh_url_to_repo: string;
-    http_url_to_repo: string;
-    web_url: string;
-    /** @description Avatar URL of the project; null when it has none. */
-    avatar_url: string | null;
-    /** Format: int64 */
-    star_count: number;
-    /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
-    last_activity_at: components["schemas"]["Timestamp"];
-    namespace: components["schemas"]["ProjectNamespace"];
-};
 /** @description API links of the project (URLs). */
 export type ProjectLinks = {
     self: string;
@@ -6432,7 +6431,7 @@ export type ProjectLinks = {
     members: string;
     cluster_agents: string;
 };
-/** @description Cleanup policy of the project's container registry. The API documents the field names only: `cadence`, `keep_n` and `older_than` are left untyped, and the fields that may be unset are nullable. */
+/** @description Cleanup policy of the project's container registry. Only the field names are documented: the types of `cadence`, `keep_n` and `older_than` are not documented, and the fields that may be unset can be null. */
 export type ProjectContainerExpirationPolicy = {
     /** @description How often the policy runs. Type not documented. */
     cadence: unknown;
@@ -6455,7 +6454,7 @@ export type ProjectPermissions = {
     /** @description Access through group membership; null without one. Shape not documented. */
     group_access: unknown;
 };
-/** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type here have no documented type. */
+/** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
 export type Project = components["schemas"]["ProjectSimple"] & {
     /** @description The description rendered as HTML. */
     description_html?: string;
@@ -6486,73 +6485,73 @@ export type Project = components["schemas"]["ProjectSimple"] & {
     service_desk_enabled?: boolean;
     can_create_merge_request_in?: boolean;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     issues_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     repository_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     merge_requests_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     forking_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     wiki_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     builds_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     snippets_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     pages_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     analytics_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     container_registry_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
     security_and_compliance_access_level?: string;
     /**
-     * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
      * @example enabled
      * @example private
      */
@@ -6568,7 +6567,7 @@ export type Project = components["schemas"]["ProjectSimple"] & {
     import_url?: string | null;
     /** @description Kind of import the project came from; null when it was not imported. */
     import_type?: string | null;
-    /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); the set stays open. */
+    /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); other values may appear. */
     import_status?: string;
     /** @description Error of a failed import; null otherwise. */
     import_error?: string | null;
@@ -6643,7 +6642,7 @@ export type Project = components["schemas"]["ProjectSimple"] & {
     /**
      * Format: int64
      * @deprecated
-     * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. Typed integer as the same setting in `POST /projects/{id}/approvals`.
+     * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. An integer, as the same setting of `POST /projects/{id}/approvals`.
      */
     approvals_before_merge?: number;
 };
@@ -6755,8 +6754,10 @@ export type MergeRequestTaskCompletionStatus = {
  *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
  *
  *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
- *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
- *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
+ *     The merge's answer carries `merged_at` and `merge_user`, and a close sets `closed_at`. Whether a merge request
+ *     that reached `merged` or `closed` otherwise (an imported one) carries them is not documented, so a merged or
+ *     closed record in a list may have them null. `merge_commit_sha` can stay null after a merge: the `ff` merge
+ *     method creates no merge commit.
  */
 export type MergeRequest = {
     /** Format: int64 */
@@ -6828,8 +6829,10 @@ export type MergeRequest = {
     merge_commit_sha?: string | null;
     squash_commit_sha?: string | null;
     discussion_locked?: boolean | null;
-    should_remove_source_branch?: boolean;
-    force_remove_source_branch?: boolean;
+    /** @description Whether the source branch is removed when the merge request is merged. The Service sends null when the option was never set on the merge request. */
+    should_remove_source_branch?: boolean | null;
+    /** @description Whether removing the source branch was requested for the merge request. The Service sends null when the option was never set on the merge request. */
+    force_remove_source_branch?: boolean | null;
     /** @description Alias of `allow_maintainer_to_push`. */
     allow_collaboration?: boolean;
     /** @description Alias of `allow_collaboration`. */
@@ -6860,8 +6863,8 @@ export type MergeRequest = {
      * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
      */
     approvals_before_merge?: unknown;
-} & (unknown & unknown);
-/** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
+};
+/** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented beyond the fields that identify the merge request; every field it shares with the full record has that field's type. */
 export type MergeRequestSimple = {
     /** Format: int64 */
     id: number;
@@ -6932,8 +6935,10 @@ export type MergeRequestSimple = {
     merge_commit_sha?: string | null;
     squash_commit_sha?: string | null;
     discussion_locked?: boolean | null;
-    should_remove_source_branch?: boolean;
-    force_remove_source_branch?: boolean;
+    /** @description Whether the source branch is removed when the merge request is merged. The Service sends null when the option was never set on the merge request. */
+    should_remove_source_branch?: boolean | null;
+    /** @description Whether removing the source branch was requested for the merge request. The Service sends null when the option was never set on the merge request. */
+    force_remove_source_branch?: boolean | null;
     /** @description Alias of `allow_maintainer_to_push`. */
     allow_collaboration?: boolean;
     /** @description Alias of `allow_collaboration`. */
@@ -6964,7 +6969,7 @@ export type MergeRequestSimple = {
      * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
      */
     approvals_before_merge?: unknown;
-} & (unknown & unknown);
+};
 /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
 export type CreateMergeRequestRequest = {
     /** @description The source branch. */
@@ -7062,7 +7067,7 @@ export type UpdateMergeRequestRequest = {
     target_branch?: string;
     /** @description Title of the merge request. */
     title?: string;
-} & (unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown);
+};
 /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}`: the operation takes no parameters besides the path, so no body is documented. */
 export type DeleteMergeRequestRequest = Record<string, unknown>;
 /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge`; every attribute is optional. */
@@ -7129,8 +7134,8 @@ export type ApprovalRule = {
     approvals_required: number;
     /** @description Users of the rule. */
     users: components["schemas"]["UserBasic"][];
-    /** @description Groups of the rule; the group object's shape is not documented. */
-    groups: Record<string, unknown>[];
+    /** @description Groups of the rule, as group records. */
+    groups: components["schemas"]["Group"][];
     contains_hidden_groups: boolean;
     /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored. */
     applies_to_all_protected_branches: boolean;
@@ -7284,7 +7289,7 @@ export type DefaultBranchProtectionDefaults = {
     /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
     developer_can_initial_push?: boolean;
 };
-/** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
+/** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the description says so or gives the type the field's meaning implies. The last twelve fields and `allow_account_deletion` exist on Premium and Ultimate only and are absent on other tiers. */
 export type ApplicationSettings = {
     /** Format: int64 */
     id: number;
@@ -7463,9 +7468,9 @@ export type ApplicationSettings = {
     group_owners_can_manage_default_branch_protection?: boolean;
     /**
      * Format: int64
-     * @description Premium and Ultimate.
+     * @description Premium and Ultimate. The ID of the file template project; null when none is set.
      */
-    file_template_project_id?: number;
+    file_template_project_id?: number | null;
     /** @description Type not documented. Premium and Ultimate. */
     geo_status_timeout?: unknown;
     /** @description Premium and Ultimate. */
@@ -7482,12 +7487,12 @@ export type ApplicationSettings = {
     delete_unconfirmed_users?: boolean;
     /**
      * Format: int64
-     * @description Integer. Self-managed, Premium and Ultimate.
+     * @description Self-managed, Premium and Ultimate.
      */
     unconfirmed_users_delete_after_days?: number;
-    /** @description Boolean. Self-managed, Premium and Ultimate. */
+    /** @description Self-managed, Premium and Ultimate. */
     assistant_features_enabled?: boolean;
-    /** @description Boolean. Self-managed, Premium and Ultimate. */
+    /** @description Self-managed, Premium and Ultimate. */
     lock_assistant_features_enabled?: boolean;
 };
 /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional; other keys are not documented. */
@@ -8059,9 +8064,9 @@ export type ProductAnalyticsQueryRequest = {
     /** @description Optional; only for funnel generation. */
     include_token?: boolean;
 };
-/** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented, so the schema is open. */
+/** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented. */
 export type CreateClientKeyRequest = Record<string, unknown>;
-/** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented, so the schema is open. */
+/** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented. */
 export type DeleteClientKeyRequest = Record<string, unknown>;
 export type ResponseMovedPermanently = components['responses']['MovedPermanently'];
 export type ResponseJobListBadRequest = components['responses']['JobListBadRequest'];
@@ -9922,7 +9927,7 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+                 * @description `keyset` selects keyset mode; other values are not documented. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["RepositoryTreePagination"];
@@ -9995,7 +10000,7 @@ export interface operations {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -10043,7 +10048,7 @@ export interface operations {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -10502,8 +10507,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
+            /** @description Success as the Service's implementation answers it: the changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Success as the API's general rule for a POST states it: the changelog was committed. Response body not documented. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10583,12 +10597,12 @@ export interface operations {
                  */
                 without_project_bots?: boolean;
                 /**
-                 * @description External identity UID (used with `provider`). Administrators only.
+                 * @description External identity UID. Administrators only.
                  * @example 1234567
                  */
                 extern_uid?: string;
                 /**
-                 * @description External identity provider (used with `extern_uid`). Administrators only.
+                 * @description External identity provider. Administrators only.
                  * @example ldapmain
                  */
                 provider?: string;
@@ -10633,7 +10647,7 @@ export interface operations {
                  */
                 skip_ldap?: boolean;
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key). Administrators only.
                  * @example {
                  *       "location": "Amsterdam"
                  *     }
@@ -11035,7 +11049,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only activity on or after this date, `YEAR-MM-DD`. Default: six months ago.
+                 * @description Activity from this date, `YEAR-MM-DD`. Default: six months ago.
                  * @example 2025-01-01
                  */
                 from?: components["schemas"]["CalendarDate"];
@@ -11387,7 +11401,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -11407,7 +11421,7 @@ export interface operations {
                  */
                 repository_storage?: string;
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter).
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
                  * @example {
                  *       "department": "platform"
                  *     }
@@ -11506,7 +11520,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -11609,7 +11623,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -11679,7 +11693,7 @@ export interface operations {
                  */
                 archived?: boolean;
                 /**
-                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private), so the string stays open.
+                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private); other values may be accepted.
                  * @example internal
                  */
                 visibility?: string;
@@ -11699,7 +11713,7 @@ export interface operations {
                  */
                 search?: string;
                 /**
-                 * @description A flag whose effect on the returned records is not documented.
+                 * @description When true, each item is the simple view of the project (`ProjectSimple`), as `simple=true` gives it on the other project lists.
                  * @example true
                  */
                 simple?: boolean;
@@ -11784,7 +11798,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Projects of the group. */
+            /** @description Projects of the group; simple views with `simple=true`. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -11793,7 +11807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GroupProject"][];
+                    "application/json": (components["schemas"]["GroupProject"] | components["schemas"]["ProjectSimple"])[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14377,7 +14391,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint (`GET /runners` uses the deprecated values active, paused, online, offline).
                  * @example online
                  */
                 scope?: components["parameters"]["ProjectRunnersScope"];
@@ -15052,7 +15066,7 @@ export interface operations {
                  */
                 with_programming_language?: components["parameters"]["ProjectListWithProgrammingLanguage"];
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
                  * @example {
                  *       "location": "Antarctica"
                  *     }
@@ -15221,7 +15235,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Projects in the user's namespace; empty when the profile is private. The project view is not documented. */
+            /** @description Projects in the user's namespace; empty when the profile is private. Simple views with `simple=true` or for an anonymous caller, full views otherwise. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -15245,9 +15259,9 @@ export interface operations {
     "merge-requests/list-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -15343,7 +15357,7 @@ export interface operations {
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
@@ -15353,7 +15367,7 @@ export interface operations {
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
@@ -15478,9 +15492,9 @@ export interface operations {
     "merge-requests/list-project-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -15574,7 +15588,7 @@ export interface operations {
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
@@ -15584,7 +15598,7 @@ export interface operations {
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
@@ -15634,7 +15648,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Merge requests: full records, or reduced records with `view=simple`; `labels` holds objects with `with_labels_details=true`. */
+            /** @description Merge requests: full or reduced records; `labels` holds strings, or objects as `with_labels_details=true` gives them on the global list. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -15698,7 +15712,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description 409 Conflict. No conflict case of this operation is documented. The Service answers 409 when the branches do not allow a new merge request, for example when another open merge request exists for the same source and target branches. Body shape not documented. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15856,7 +15878,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"] & {
                         /** @enum {unknown} */
                         state?: "merged" | "opened" | "locked";
-                    };
+                    } & unknown;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -16511,7 +16533,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only dependencies of these package managers. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `package_manager=bundler&package_manager=yarn`).
+                 * @description Only dependencies of these package managers. The wire form of the array is not documented; send the values repeated (`package_manager=bundler&package_manager=yarn`).
                  * @example [
                  *       "bundler",
                  *       "yarn"
@@ -16611,7 +16633,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16661,7 +16682,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16707,7 +16727,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -335,15 +335,15 @@ export const isMergeBaseCommit: Guard<T.MergeBaseCommit> = /* @__PURE__ */ guard
  */
 export const isChangelogVersion: Guard<T.ChangelogVersion> = /* @__PURE__ */ guard(f.fast_schema_ChangelogVersion, s.schema_ChangelogVersion);
 /**
- * Whether `value` is a valid `CreateChangelogRequest` (stops at the first failure). Also a Standard Schema:
- * `isCreateChangelogRequest['~standard'].validate(value)` gives the issues with their paths.
- */
-export const isCreateChangelogRequest: Guard<T.CreateChangelogRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateChangelogRequest, s.schema_CreateChangelogRequest);
-/**
  * Whether `value` is a valid `Iso8601DateTime` (stops at the first failure). Also a Standard Schema:
  * `isIso8601DateTime['~standard'].validate(value)` gives the issues with their paths.
  */
 export const isIso8601DateTime: Guard<T.Iso8601DateTime> = /* @__PURE__ */ guard(f.fast_schema_Iso8601DateTime, s.schema_Iso8601DateTime);
+/**
+ * Whether `value` is a valid `CreateChangelogRequest` (stops at the first failure). Also a Standard Schema:
+ * `isCreateChangelogRequest['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isCreateChangelogRequest: Guard<T.CreateChangelogRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateChangelogRequest, s.schema_CreateChangelogRequest);
 /**
  * Whether `value` is a valid `UserState` (stops at the first failure). Also a Standard Schema:
  * `isUserState['~standard'].validate(value)` gives the issues with their paths.
@@ -519,6 +519,16 @@ export const isGroup: Guard<T.Group> = /* @__PURE__ */ guard(f.fast_schema_Group
  * `isGroupProject['~standard'].validate(value)` gives the issues with their paths.
  */
 export const isGroupProject: Guard<T.GroupProject> = /* @__PURE__ */ guard(f.fast_schema_GroupProject, s.schema_GroupProject);
+/**
+ * Whether `value` is a valid `ProjectNamespace` (stops at the first failure). Also a Standard Schema:
+ * `isProjectNamespace['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProjectNamespace: Guard<T.ProjectNamespace> = /* @__PURE__ */ guard(f.fast_schema_ProjectNamespace, s.schema_ProjectNamespace);
+/**
+ * Whether `value` is a valid `ProjectSimple` (stops at the first failure). Also a Standard Schema:
+ * `isProjectSimple['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProjectSimple: Guard<T.ProjectSimple> = /* @__PURE__ */ guard(f.fast_schema_ProjectSimple, s.schema_ProjectSimple);
 /**
  * Whether `value` is a valid `UpdateGroupHookRequest` (stops at the first failure). Also a Standard Schema:
  * `isUpdateGroupHookRequest['~standard'].validate(value)` gives the issues with their paths.
@@ -784,16 +794,6 @@ export const isOtherIntegrationSettingsRequest: Guard<T.OtherIntegrationSettings
  * `isSetUpIntegrationRequest['~standard'].validate(value)` gives the issues with their paths.
  */
 export const isSetUpIntegrationRequest: Guard<T.SetUpIntegrationRequest> = /* @__PURE__ */ guard(f.fast_schema_SetUpIntegrationRequest, s.schema_SetUpIntegrationRequest);
-/**
- * Whether `value` is a valid `ProjectNamespace` (stops at the first failure). Also a Standard Schema:
- * `isProjectNamespace['~standard'].validate(value)` gives the issues with their paths.
- */
-export const isProjectNamespace: Guard<T.ProjectNamespace> = /* @__PURE__ */ guard(f.fast_schema_ProjectNamespace, s.schema_ProjectNamespace);
-/**
- * Whether `value` is a valid `ProjectSimple` (stops at the first failure). Also a Standard Schema:
- * `isProjectSimple['~standard'].validate(value)` gives the issues with their paths.
- */
-export const isProjectSimple: Guard<T.ProjectSimple> = /* @__PURE__ */ guard(f.fast_schema_ProjectSimple, s.schema_ProjectSimple);
 /**
  * Whether `value` is a valid `ProjectLinks` (stops at the first failure). Also a Standard Schema:
  * `isProjectLinks['~standard'].validate(value)` gives the issues with their paths.
