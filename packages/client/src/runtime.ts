@@ -485,16 +485,16 @@ export class Transport {
         if (!location) return response;
         const target = new URL(location, url);
         if (target.origin !== this.origin) {
-          await response.body?.cancel();
+          discard(response);
           throw offOriginError(operationId, response, url, 'redirect', target.href);
         }
         if (++redirects > (this.options.maxRedirects ?? 5)) return response;
-        await response.body?.cancel();
+        discard(response);
         url = target.href;
         continue;
       }
       if ((response.status === 429 || response.status === 503) && attempt < attempts) {
-        await response.body?.cancel();
+        discard(response);
         const delayMs = retryDelay(response.headers.get('retry-after'), attempt, retry);
         attempt += 1;
         retry.onRetry?.({ attempt, delayMs, reason: 'status', status: response.status });
@@ -575,7 +575,7 @@ export class Transport {
     const headers = readHeaders(response.headers, op.headers);
     let data: unknown;
     if (op.response === 'headers') {
-      await response.body?.cancel();
+      discard(response);
       data = headers;
     } else if (op.response === 'binary')
       data = options?.as === 'stream' ? response.body : await readBody(response.blob(), request, op.id);
@@ -634,6 +634,14 @@ export class Transport {
  * The next page: `Link`'s `rel="next"` on the API's origin, else the current URL at `x-next-page` (a gateway that
  * forwards the upstream's `Link` unchanged leaves `x-next-page` usable), else an off-origin `Link` (refused).
  */
+/**
+ * Lets go of a body the client does not read. Not awaited: cancelling one branch of a teed body (as MSW and other
+ * interceptors hand out) settles only once the other branch is cancelled too.
+ */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
+}
+
 function nextUrl(response: Response, current: string, origin: string): string | undefined {
   const link = nextLink(response.headers.get('link'));
   const linked = link === undefined ? undefined : new URL(link, current);
