@@ -27,7 +27,7 @@ export const TIERS = {
     'test/fuzz.test.ts',
   ],
   packages: ['test/packages-*.test.ts'],
-  browser: ['test/reference.test.ts'],
+  browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
 };
 
 /**
