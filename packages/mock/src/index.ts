@@ -143,7 +143,7 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
 
 /** The items of a JSON array body; undefined for any other body. */
 function jsonArray(body: Buffer | undefined): unknown[] | undefined {
-  if (!body || body[0] !== 0x5b) return undefined;
+  if (body?.[0] !== 0x5b) return undefined;
   try {
     const value: unknown = JSON.parse(body.toString('utf8'));
     return Array.isArray(value) ? value : undefined;
