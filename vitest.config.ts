@@ -29,7 +29,7 @@ export const TIERS = {
     'test/openapi30.test.ts',
   ],
   packages: ['test/packages-*.test.ts'],
-  browser: ['test/reference.test.ts'],
+  browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
 };
 
 /**

@@ -56,6 +56,20 @@ describe('versions', () => {
       expect(range, dependency).toBe(packages.find((p) => p.manifest.name === dependency)!.manifest.version);
   });
 
+  it.each(packages)(
+    "package $name names the repository it is built from (the root's) and its folder there",
+    ({ name }) => {
+      type Repository = { type?: string; url?: string; directory?: string };
+      const repositoryOf = (path: string) =>
+        (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { repository?: Repository }).repository;
+      const root = repositoryOf('package.json');
+      expect(root?.type).toBe('git');
+      expect(root?.url).toMatch(/^git\+https:\/\/\S+\.git$/);
+      const folder = PACKAGES.find((p) => p.name === name)!.folder;
+      expect(repositoryOf(`${folder}/package.json`)).toEqual({ type: 'git', url: root!.url, directory: folder });
+    },
+  );
+
   it.each(packages)("package $name's README installs its current version", ({ name, manifest }) => {
     const readme = readFileSync(join(ROOT, 'packages', name, 'README.md'), 'utf8');
     expect(readme).toContain(`npm install ${manifest.name}@${manifest.version} --save-exact`);
