@@ -26,6 +26,14 @@ export interface FakeUser {
   /** Other profile texts given at creation (public_email, location, organization, job_title, …). */
   profile?: Record<string, string>;
   created_by_id?: number | null;
+  /** External identities (LDAP, SAML, OmniAuth): what `extern_uid`, `provider`, `saml_provider_id` and `skip_ldap` select by. */
+  identities?: { provider: string; extern_uid: string; saml_provider_id?: number | null }[];
+  /** An auditor (read-only administrator of Premium and Ultimate). */
+  is_auditor?: boolean;
+  /** What kind of account (default `human`); bots are left out by `exclude_internal` and `without_project_bots`. */
+  user_type?: 'human' | 'alert_bot' | 'support_bot' | 'project_bot' | 'service_account';
+  /** Custom attributes (key → value) set by administrators: `custom_attributes[key]=value` selects by them. */
+  custom_attributes?: Record<string, string>;
 }
 
 /**
@@ -62,6 +70,10 @@ export interface FakeGroup {
   parent_id: number | null;
   visibility: 'public' | 'internal' | 'private';
   members: FakeMember[];
+  /** Custom attributes (key → value) set by administrators. */
+  custom_attributes?: Record<string, string>;
+  /** The repository storage of the group's projects (default `default`). */
+  repository_storage?: string;
 }
 
 export interface FakeFile {
@@ -107,6 +119,19 @@ export interface FakeProject {
   /** Files of the default branch as a shorthand: expanded into one initial commit when `repository` is absent. */
   files?: Record<string, FakeFile | string>;
   repository?: FakeRepository;
+  /** Topics (what `topic` and `topic_id` select by; topic ids number the data set's topics by first use). */
+  topics?: string[];
+  /** An archived project (listed only with `archived=true`). */
+  archived?: boolean;
+  /** Features (default enabled). */
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  /** Users who starred the project. */
+  starred_by?: number[];
+  /** Custom attributes (key → value) set by administrators. */
+  custom_attributes?: Record<string, string>;
+  /** The repository storage (default `default`). */
+  repository_storage?: string;
 }
 
 export interface FakePipeline {

@@ -68,12 +68,12 @@ describe('groups', () => {
     ).toEqual([1]);
     expect(
       (await as('admin-token').groups.listGroups({ query: { order_by: 'id', sort: 'desc' } })).map((g) => g.id),
-    ).toEqual([2, 1]);
+    ).toEqual([3, 2, 1]);
     expect(
       (await as('owner-token').groups.listSubgroups({ path: { id: 'my-group' } })).map((g) => g.full_path),
-    ).toEqual(['my-group/sub']);
+    ).toEqual(['my-group/docs', 'my-group/sub']);
     expect((await as('owner-token').groups.listDescendantGroups({ path: { id: 1 } })).map((g) => g.parent_id)).toEqual([
-      1,
+      1, 1,
     ]);
     expect(await status(as('owner-token').groups.listSubgroups({ path: { id: 999 } }))).toBe(404);
   });
@@ -146,7 +146,7 @@ describe('memberships and error-tracking client keys', () => {
     const memberships = await as('admin-token').users.listMemberships({ path: { id: 3 } });
     expect(memberships.map((m) => [m.source_type, m.source_id, m.access_level])).toEqual([
       ['Project', 1, 40],
-      ['Project', 3, 40],
+      ['Project', 3, 50],
     ]);
     expect(
       (await as('admin-token').users.listMemberships({ path: { id: 2 }, query: { type: 'Namespace' } })).map(

@@ -7,6 +7,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeGroup } from '../data.ts';
 import { paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
+import { customAttributes, hasCustomAttributes } from './custom-attributes.ts';
 import { GROUP_NOT_FOUND, groupDescendants, groupLevel, groupVisible, readableGroup } from './group-access.ts';
 
 interface GroupFilters {
@@ -19,6 +20,9 @@ interface GroupFilters {
   owned?: boolean;
   min_access_level?: number;
   top_level_only?: boolean;
+  repository_storage?: string;
+  custom_attributes?: unknown;
+  with_custom_attributes?: boolean;
 }
 
 /** The group record (the fields the fake's model holds). */
@@ -40,6 +44,11 @@ export function groupRecord(store: Store, group: FakeGroup) {
 
 export function groupHandlers(store: Store): Handlers<Principal> {
   const record = (group: FakeGroup) => groupRecord(store, group);
+  /** The records of a page, with their custom attributes when an administrator asks for them. */
+  const records = (groups: FakeGroup[], f: GroupFilters, principal: Principal | undefined) =>
+    f.with_custom_attributes === true && principal?.user.is_admin === true
+      ? groups.map((g) => ({ ...record(g), custom_attributes: customAttributes(g.custom_attributes) }))
+      : groups.map(record);
   const access = (group: FakeGroup, principal: Principal | undefined) => groupLevel(store, group, principal);
   const visible = (group: FakeGroup, principal: Principal | undefined) => groupVisible(store, group, principal);
 
@@ -58,7 +67,9 @@ export function groupHandlers(store: Store): Handlers<Principal> {
       if (f.visibility !== undefined && g.visibility !== f.visibility) return false;
       if (f.top_level_only === true && g.parent_id !== null) return false;
       if (f.search !== undefined && !`${g.name} ${g.path}`.toLowerCase().includes(f.search.toLowerCase())) return false;
-      return true;
+      if (admin && f.repository_storage !== undefined && (g.repository_storage ?? 'default') !== f.repository_storage)
+        return false;
+      return !admin || hasCustomAttributes(g.custom_attributes, f.custom_attributes);
     }
     const key =
       f.order_by === 'path'
@@ -80,7 +91,7 @@ export function groupHandlers(store: Store): Handlers<Principal> {
   return {
     'groups/list-groups': ({ query }, { principal, request }) => {
       const page = paginate(filtered(store.data.groups, query as GroupFilters, principal, true), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query as GroupFilters, principal), headers: page.headers };
     },
     'groups/list-subgroups': ({ params, query }, { principal, request }) => {
       const group = findGroup(params.id, principal);
@@ -90,18 +101,18 @@ export function groupHandlers(store: Store): Handlers<Principal> {
           store.data.groups.filter((g) => g.parent_id === group.id),
           query as GroupFilters,
           principal,
-          false,
+          true,
         ),
         query,
         request,
       );
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query as GroupFilters, principal), headers: page.headers };
     },
     'groups/list-descendant-groups': ({ params, query }, { principal, request }) => {
       const group = findGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const page = paginate(filtered(descendants(group), query as GroupFilters, principal, false), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      const page = paginate(filtered(descendants(group), query as GroupFilters, principal, true), query, request);
+      return { status: 200, body: records(page.items, query as GroupFilters, principal), headers: page.headers };
     },
   };
 }

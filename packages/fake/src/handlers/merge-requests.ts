@@ -8,13 +8,13 @@ import {
   paginate,
   perRevision,
   PROJECT_NOT_FOUND,
-  rawQuery,
   readableProject,
   userBasic,
   webBase,
 } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 import { entryOf, treeEntries } from '../tree.ts';
+import { parameterTables, twinQuery } from './parameters.ts';
 
 type Filters = Record<string, unknown>;
 
@@ -269,23 +269,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     'merge-requests/list-project-merge-requests': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      // The project list documents its parameters up to order_by; the Service also reads state, sort, view and the rest.
-      const extra = rawQuery(request);
-      const filters: Filters = { ...query };
-      for (const name of [
-        'state',
-        'sort',
-        'view',
-        'search',
-        'source_branch',
-        'target_branch',
-        'wip',
-        'reviewer_id',
-        'reviewer_username',
-      ]) {
-        const value = extra.get(name);
-        if (value !== null && filters[name] === undefined) filters[name] = value;
-      }
+      // The project list documents its parameters up to order_by; the Service also reads state, sort, view and the
+      // rest: they are applied as the global list validates them (its 400 for a bad value), never unchecked.
+      const { twin, names } = parameterTables['merge-requests/list-project-merge-requests']!.undocumented!;
+      const extra = twinQuery(request, twin, names);
+      if (!('values' in extra)) return extra;
+      const filters: Filters = { ...extra.values, ...query };
       const items = listed(project.id, principal.user, filters, () =>
         sort(
           filter(
