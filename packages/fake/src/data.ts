@@ -203,6 +203,14 @@ export interface FakeMergeRequest {
   closed_at?: string | null;
   created_at?: string;
   updated_at?: string;
+  /** Users who approved it. */
+  approved_by_ids?: number[];
+  /** Its eligible approvers (its own approval rules' users; the project's approval rules add theirs). */
+  approver_ids?: number[];
+  /** Reactions: emoji name and the user who reacted. */
+  award_emoji?: { name: string; user_id: number }[];
+  /** Deployments of its merge: environment name and when. */
+  deployments?: { environment: string; deployed_at: string }[];
 }
 
 export interface FakeInvitation {

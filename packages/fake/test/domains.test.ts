@@ -147,6 +147,7 @@ describe('memberships and error-tracking client keys', () => {
     expect(memberships.map((m) => [m.source_type, m.source_id, m.access_level])).toEqual([
       ['Project', 1, 40],
       ['Project', 3, 50],
+      ['Project', 4, 30],
     ]);
     expect(
       (await as('admin-token').users.listMemberships({ path: { id: 2 }, query: { type: 'Namespace' } })).map(
@@ -179,14 +180,14 @@ describe('memberships and error-tracking client keys', () => {
 describe('projects', () => {
   it('lists what the caller may see: anonymous the public ones (simple), members their private ones, with filters', async () => {
     const anonymous = await as().projects.listProjects({ query: { simple: true } });
-    expect(anonymous.map((p) => p.path_with_namespace)).toEqual(['my-group/my-project']);
+    expect(anonymous.map((p) => p.path_with_namespace)).toEqual(['dev/blog', 'my-group/my-project']);
     const outsider = await as('outsider-token').projects.listProjects();
-    expect(outsider.map((p) => p.id)).toEqual([3, 1]); // internal and public, id descending
+    expect(outsider.map((p) => p.id)).toEqual([5, 3, 1]); // internal and public, id descending
     const dev = await as('developer-token').projects.listProjects({ query: { order_by: 'name', sort: 'asc' } });
-    expect(dev.map((p) => p.name)).toEqual(['My Project', 'Secret', 'Tools']);
+    expect(dev.map((p) => p.name)).toEqual(['Blog', 'Dotfiles', 'My Project', 'Secret', 'Tools']);
     expect(
       (await as('developer-token').projects.listProjects({ query: { min_access_level: 30 } })).map((p) => p.id),
-    ).toEqual([2, 1]);
+    ).toEqual([5, 4, 2, 1]); // dev's own (Blog, Dotfiles) and those where dev is a Developer
     expect(
       (await as('owner-token').projects.listProjects({ query: { owned: true, visibility: 'private' } })).map(
         (p) => p.id,

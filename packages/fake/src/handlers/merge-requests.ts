@@ -127,6 +127,28 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
   };
   const byName = (name: unknown): number | undefined =>
     name === undefined ? undefined : (store.findUser(String(name))?.id ?? -1);
+  /** `None`, `Any`, or ids that must all be among `ids` (`every`) or one of them. */
+  const idsMatch = (value: unknown, ids: number[], every: boolean): boolean => {
+    if (value === undefined) return true;
+    const given = (Array.isArray(value) ? value : [value]).map(String);
+    if (given.length === 1 && given[0]!.toLowerCase() === 'none') return ids.length === 0;
+    if (given.length === 1 && given[0]!.toLowerCase() === 'any') return ids.length > 0;
+    const wanted = given.flatMap((v) => v.split(',')).map(Number);
+    return every ? wanted.every((id) => ids.includes(id)) : wanted.some((id) => ids.includes(id));
+  };
+  /** The caller's reactions: `None`, `Any` or one emoji name. */
+  const emojiMatch = (value: unknown, mine: string[]): boolean => {
+    if (value === undefined) return true;
+    const text = String(value);
+    if (text.toLowerCase() === 'none') return mine.length === 0;
+    if (text.toLowerCase() === 'any') return mine.length > 0;
+    return mine.includes(text);
+  };
+  /** Eligible approvers: the merge request's own and those of its project's approval rules. */
+  const approvers = (mr: FakeMergeRequest): number[] => [
+    ...(mr.approver_ids ?? []),
+    ...(store.data.approval_rules ?? []).filter((r) => r.project_id === mr.project_id).flatMap((r) => r.user_ids),
+  ];
 
   /** The list filters of the seed (those that the fake's data can answer). */
   const filter = (items: FakeMergeRequest[], f: Filters, caller: FakeUser | undefined): FakeMergeRequest[] => {
@@ -153,6 +175,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       time(f.updated_after),
       time(f.updated_before),
     ];
+    const mergeUserId = f.merge_user_id !== undefined ? Number(f.merge_user_id) : byName(f.merge_user_username);
+    const notAssignee = byName(f['not[assignee_username]']);
+    const notReviewer = byName(f['not[reviewer_username]']);
+    const deployedAfter = time(f.deployed_after);
+    const deployedBefore = time(f.deployed_before);
+    const byDeployment = f.environment !== undefined || deployedAfter !== undefined || deployedBefore !== undefined;
     const byLabels = labels !== undefined || notLabels.length > 0;
     const byTime = ca !== undefined || cb !== undefined || ua !== undefined || ub !== undefined;
     return items.filter((mr) => {
@@ -196,6 +224,29 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         const updated = Date.parse(mr.updated_at ?? '');
         if ((ca !== undefined && !(created >= ca)) || (cb !== undefined && !(created <= cb))) return false;
         if ((ua !== undefined && !(updated >= ua)) || (ub !== undefined && !(updated <= ub))) return false;
+      }
+      if (!idsMatch(f.approved_by_ids, mr.approved_by_ids ?? [], true)) return false;
+      if (!idsMatch(f.approver_ids, approvers(mr), true)) return false;
+      if (f.approved === 'yes' && (mr.approved_by_ids ?? []).length === 0) return false;
+      if (f.approved === 'no' && (mr.approved_by_ids ?? []).length > 0) return false;
+      const mergeUser = mr.merge_user_id ?? (mr.state === 'merged' ? mr.author_id : null);
+      if (mergeUserId !== undefined && mergeUser !== mergeUserId) return false;
+      if (notAssignee !== undefined && (mr.assignee_ids ?? []).includes(notAssignee)) return false;
+      if (f['not[reviewer_id]'] !== undefined && (mr.reviewer_ids ?? []).includes(Number(f['not[reviewer_id]'])))
+        return false;
+      if (notReviewer !== undefined && (mr.reviewer_ids ?? []).includes(notReviewer)) return false;
+      const mine = (mr.award_emoji ?? []).filter((a) => a.user_id === caller?.id).map((a) => a.name);
+      if (!emojiMatch(f.my_reaction_emoji, mine)) return false;
+      if (typeof f['not[my_reaction_emoji]'] === 'string' && emojiMatch(f['not[my_reaction_emoji]'], mine))
+        return false;
+      if (byDeployment) {
+        const deployed = (mr.deployments ?? []).filter(
+          (d) =>
+            (f.environment === undefined || d.environment === f.environment) &&
+            (deployedAfter === undefined || Date.parse(d.deployed_at) > deployedAfter) &&
+            (deployedBefore === undefined || Date.parse(d.deployed_at) < deployedBefore),
+        );
+        if (deployed.length === 0) return false;
       }
       if (f.scope !== undefined && caller) {
         if (f.scope === 'created_by_me' && mr.author_id !== caller.id) return false;
