@@ -61,6 +61,8 @@ export interface FakeToken {
 export interface FakeMember {
   user_id: number;
   access_level: AccessLevel;
+  /** `awaiting`: waiting for an administrator's approval (what `state=awaiting` lists; default `active`). */
+  state?: 'awaiting' | 'active';
 }
 
 export interface FakeGroup {
@@ -132,6 +134,8 @@ export interface FakeProject {
   custom_attributes?: Record<string, string>;
   /** The repository storage (default `default`). */
   repository_storage?: string;
+  /** Groups the project is shared with (listed among their projects unless `with_shared=false`). */
+  shared_with_group_ids?: number[];
 }
 
 export interface FakePipeline {
@@ -203,6 +207,8 @@ export interface FakeMergeRequest {
   closed_at?: string | null;
   created_at?: string;
   updated_at?: string;
+  /** Its milestone (one of `milestones` of its project). */
+  milestone_id?: number | null;
   /** Users who approved it. */
   approved_by_ids?: number[];
   /** Its eligible approvers (its own approval rules' users; the project's approval rules add theirs). */
@@ -211,6 +217,18 @@ export interface FakeMergeRequest {
   award_emoji?: { name: string; user_id: number }[];
   /** Deployments of its merge: environment name and when. */
   deployments?: { environment: string; deployed_at: string }[];
+}
+
+export interface FakeMilestone {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description?: string | null;
+  state: 'active' | 'closed';
+  due_date?: string | null;
+  start_date?: string | null;
+  created_at: string;
 }
 
 export interface FakeInvitation {
@@ -234,6 +252,10 @@ export interface FakeData {
   pipelines: FakePipeline[];
   jobs: FakeJob[];
   merge_requests: FakeMergeRequest[];
+  /** Project labels with their colours (a label a merge request names without one here has the default colour). */
+  labels?: { project_id: number; name: string; color: string; description?: string | null }[];
+  /** Project milestones (what merge requests' `milestone_id` names). */
+  milestones?: FakeMilestone[];
   application_settings?: Record<string, unknown>;
   plan_limits?: Record<string, Record<string, number>>;
   /** Pending invitations (e-mails without an account); inviting an existing user makes a member. */

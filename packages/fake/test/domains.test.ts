@@ -103,6 +103,8 @@ describe('invitations', () => {
     });
     const listed = await api.invitations.listProjectInvitations({ path: project });
     expect(listed.map((i) => [i.invite_email, i.access_level, i.created_by_name])).toEqual([
+      ['reviewer@example.com', 30, 'Mia Maintainer'], // the data set's two
+      ['designer@example.com', 20, 'Mia Maintainer'],
       ['new@example.com', 30, 'Mia Maintainer'],
     ]);
     expect(
@@ -125,7 +127,10 @@ describe('invitations', () => {
       ),
     ).toBe(403);
     await api.invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } });
-    expect(await api.invitations.listProjectInvitations({ path: project })).toEqual([]);
+    expect((await api.invitations.listProjectInvitations({ path: project })).map((i) => i.invite_email)).toEqual([
+      'reviewer@example.com',
+      'designer@example.com',
+    ]);
     expect(
       await status(api.invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } })),
     ).toBe(404);
@@ -137,7 +142,7 @@ describe('invitations', () => {
     ).toEqual({ status: 'success' });
     expect(
       (await as('owner-token').invitations.listGroupInvitations({ path: { id: 1 } })).map((i) => i.invite_email),
-    ).toEqual(['g@example.com']);
+    ).toEqual(['new.hire@example.com', 'contractor@example.com', 'g@example.com']);
   });
 });
 

@@ -19,6 +19,7 @@ import {
 
 interface GroupProjectFilters extends ProjectFilters {
   include_subgroups?: boolean;
+  with_shared?: boolean;
 }
 
 export function groupProjectHandlers(store: Store): Handlers<Principal> {
@@ -74,9 +75,10 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
         group.id,
         ...(f.include_subgroups === true ? descendants(group).map((g) => g.id) : []),
       ]);
-      const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id));
+      const shared = (p: Project) => f.with_shared !== false && (p.shared_with_group_ids ?? []).includes(group.id);
+      const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id) || shared(p));
       const page = paginate(ordered(filterProjects(store, inGroups, f, principal), f), query, request);
-      const body = page.items.map((p) => withAttributes(groupProject(p), p, f, principal));
+      const body = page.items.map((p) => withAttributes(store, groupProject(p), p, f, principal));
       return { status: 200, body, headers: page.headers };
     },
     'projects/list-user-projects': ({ params, query }, { principal, request }) => {
@@ -91,7 +93,7 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
       return {
         status: 200,
         body: page.items.map((p) =>
-          withAttributes(f.simple === true ? projectSimple(store, p) : projectFull(store, p), p, f, principal),
+          withAttributes(store, f.simple === true ? projectSimple(store, p) : projectFull(store, p), p, f, principal),
         ),
         headers: page.headers,
       };

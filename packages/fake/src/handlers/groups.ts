@@ -8,6 +8,7 @@ import type { FakeGroup } from '../data.ts';
 import { paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
 import { customAttributes, hasCustomAttributes } from './custom-attributes.ts';
+import { storageStatistics } from './projects.ts';
 import { GROUP_NOT_FOUND, groupDescendants, groupLevel, groupVisible, readableGroup } from './group-access.ts';
 
 interface GroupFilters {
@@ -23,6 +24,7 @@ interface GroupFilters {
   repository_storage?: string;
   custom_attributes?: unknown;
   with_custom_attributes?: boolean;
+  statistics?: boolean;
 }
 
 /** The group record (the fields the fake's model holds). */
@@ -45,10 +47,24 @@ export function groupRecord(store: Store, group: FakeGroup) {
 export function groupHandlers(store: Store): Handlers<Principal> {
   const record = (group: FakeGroup) => groupRecord(store, group);
   /** The records of a page, with their custom attributes when an administrator asks for them. */
-  const records = (groups: FakeGroup[], f: GroupFilters, principal: Principal | undefined) =>
-    f.with_custom_attributes === true && principal?.user.is_admin === true
-      ? groups.map((g) => ({ ...record(g), custom_attributes: customAttributes(g.custom_attributes) }))
-      : groups.map(record);
+  const records = (groups: FakeGroup[], f: GroupFilters, principal: Principal | undefined) => {
+    const admin = principal?.user.is_admin === true;
+    return groups.map((g) => ({
+      ...record(g),
+      ...(admin && f.with_custom_attributes === true
+        ? { custom_attributes: customAttributes(g.custom_attributes) }
+        : {}),
+      ...(admin && f.statistics === true ? { statistics: groupStatistics(g) } : {}),
+    }));
+  };
+  /** The storage statistics of a group: those of the projects of it and its descendants. */
+  const groupStatistics = (group: FakeGroup) => {
+    const ids = new Set([group.id, ...descendants(group).map((g) => g.id)]);
+    const { commit_count: _commits, ...sizes } = storageStatistics(
+      store.data.projects.filter((p) => ids.has(p.namespace_id)),
+    );
+    return sizes;
+  };
   const access = (group: FakeGroup, principal: Principal | undefined) => groupLevel(store, group, principal);
   const visible = (group: FakeGroup, principal: Principal | undefined) => groupVisible(store, group, principal);
 

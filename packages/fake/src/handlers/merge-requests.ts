@@ -73,7 +73,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       labels: [...(mr.labels ?? [])],
       draft,
       work_in_progress: draft,
-      milestone: null,
+      milestone: milestoneRecord(mr.milestone_id),
       merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds === true,
       merge_status: mr.state !== 'opened' ? 'unchecked' : mr.has_conflicts ? 'cannot_be_merged' : 'can_be_merged',
       detailed_merge_status:
@@ -101,6 +101,53 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       diverged_commits_count: 0,
       task_completion_status: { count: 0, completed_count: 0 },
     };
+  });
+
+  const milestoneOf = (id: number | null | undefined) =>
+    id == null ? undefined : (store.data.milestones ?? []).find((m) => m.id === id);
+  function milestoneRecord(id: number | null | undefined) {
+    const milestone = milestoneOf(id);
+    if (!milestone) return null;
+    const project = store.project(milestone.project_id);
+    return {
+      id: milestone.id,
+      iid: milestone.iid,
+      project_id: milestone.project_id,
+      title: milestone.title,
+      description: milestone.description ?? null,
+      state: milestone.state,
+      created_at: milestone.created_at,
+      updated_at: milestone.created_at,
+      due_date: milestone.due_date ?? null,
+      start_date: milestone.start_date ?? null,
+      web_url: `${webBase(store)}/${project ? store.projectPath(project) : ''}/-/milestones/${milestone.iid}`,
+    };
+  }
+  /** `milestone_id` of a write: 0 or empty clears it; an id of another project's or no milestone changes nothing. */
+  const milestoneIdOf = (project: Project, value: unknown, current: number | null | undefined) => {
+    if (value === undefined) return current;
+    if (value === 0 || value === '' || value === null) return null;
+    const milestone = milestoneOf(Number(value));
+    return milestone && milestone.project_id === project.id ? milestone.id : current;
+  };
+
+  /** The Service's colour for a label created on the fly (by a merge request naming it). */
+  const DEFAULT_LABEL_COLOR = '#6699cc';
+  /** A record with its labels as label objects (`with_labels_details=true`). */
+  const withLabelDetails = (mr: FakeMergeRequest, full: ReturnType<typeof record>) => ({
+    ...full,
+    labels: full.labels.map((name) => {
+      const label = (store.data.labels ?? []).find((l) => l.project_id === mr.project_id && l.name === name);
+      const color = label?.color ?? DEFAULT_LABEL_COLOR;
+      const description = label?.description ?? null;
+      return {
+        name,
+        color,
+        description,
+        description_html: description === null ? null : `<p dir="auto">${escapeHtml(description)}</p>`,
+        text_color: textColor(color),
+      };
+    }),
   });
 
   const simple = (mr: FakeMergeRequest) => {
@@ -136,6 +183,13 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     const wanted = given.flatMap((v) => v.split(',')).map(Number);
     return every ? wanted.every((id) => ids.includes(id)) : wanted.some((id) => ids.includes(id));
   };
+  /** A milestone title: `None` (no milestone), `Any` (some milestone) or the title. */
+  const titleMatch = (value: string, title: string | undefined): boolean =>
+    value.toLowerCase() === 'none'
+      ? title === undefined
+      : value.toLowerCase() === 'any'
+        ? title !== undefined
+        : title === value;
   /** The caller's reactions: `None`, `Any` or one emoji name. */
   const emojiMatch = (value: unknown, mine: string[]): boolean => {
     if (value === undefined) return true;
@@ -225,6 +279,9 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         if ((ca !== undefined && !(created >= ca)) || (cb !== undefined && !(created <= cb))) return false;
         if ((ua !== undefined && !(updated >= ua)) || (ub !== undefined && !(updated <= ub))) return false;
       }
+      const milestone = milestoneOf(mr.milestone_id)?.title;
+      if (typeof f.milestone === 'string' && !titleMatch(f.milestone, milestone)) return false;
+      if (typeof f['not[milestone]'] === 'string' && titleMatch(f['not[milestone]'], milestone)) return false;
       if (!idsMatch(f.approved_by_ids, mr.approved_by_ids ?? [], true)) return false;
       if (!idsMatch(f.approver_ids, approvers(mr), true)) return false;
       if (f.approved === 'yes' && (mr.approved_by_ids ?? []).length === 0) return false;
@@ -293,6 +350,14 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return items;
   };
 
+  /** A page of a list: simple records, records, or records with label details. */
+  const body = (items: FakeMergeRequest[], f: Filters) =>
+    f.view === 'simple'
+      ? items.map(simple)
+      : f.with_labels_details === true
+        ? items.map((mr) => withLabelDetails(mr, record(mr)))
+        : items.map(record);
+
   const findMr = (project: Project, iid: number) =>
     store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
   const touch = (mr: FakeMergeRequest) => {
@@ -312,7 +377,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const page = paginate(items, query, request);
       return {
         status: 200,
-        body: query.view === 'simple' ? page.items.map(simple) : page.items.map(record),
+        body: body(page.items, filters),
         headers: page.headers,
       };
     },
@@ -339,7 +404,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const page = paginate(items, query, request);
       return {
         status: 200,
-        body: filters.view === 'simple' ? page.items.map(simple) : page.items.map(record),
+        body: body(page.items, filters),
         headers: page.headers,
       };
     },
@@ -407,6 +472,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         squash: body.squash === true,
         should_remove_source_branch: body.remove_source_branch === true,
         allow_collaboration: body.allow_collaboration === true || body.allow_maintainer_to_push === true,
+        milestone_id: milestoneIdOf(project, body.milestone_id, null),
         created_at: now,
         updated_at: now,
       };
@@ -459,6 +525,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         mr.draft = /^(draft:|\[draft\]|\(draft\))/i.test(body.title);
       }
       if (body.description !== undefined) mr.description = body.description;
+      mr.milestone_id = milestoneIdOf(project, body.milestone_id, mr.milestone_id);
       if (body.target_branch !== undefined) {
         if (!project.repository.branches[body.target_branch])
           return {
@@ -583,4 +650,16 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       return { status: 200, body: { ...record(mr), state: 'merged' as const } };
     },
   };
+}
+
+/** Dark text on a light colour, white on a dark one (as the Service picks a label's text colour). */
+function textColor(color: string): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return '#FFFFFF';
+  const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  return r! * 0.299 + g! * 0.587 + b! * 0.114 > 186 ? '#333333' : '#FFFFFF';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -20,6 +20,10 @@ export interface Honoured {
   example: string;
   /** The token it is sent with, when not the table's. */
   token?: string;
+  /** The path it is sent to, when not the table's. */
+  path?: string;
+  /** The status the example answers when not 200 (a value the fake refuses, where no value changes the answer). */
+  status?: number;
 }
 export interface Ignored {
   ignored: string;
@@ -35,21 +39,33 @@ export interface ParameterTable {
   undocumented?: { twin: string; names: string[] };
 }
 
-const honoured = (what: string, example: string, token?: string): Honoured => ({
+const honoured = (what: string, example: string, token?: string, status?: number): Honoured => ({
   honoured: what,
   example,
   ...(token ? { token } : {}),
+  ...(status ? { status } : {}),
 });
 const ignored = (why: string): Ignored => ({ ignored: why });
 
-const NO_STATISTICS = ignored('the fake keeps no storage statistics: the answer has no `statistics`');
-const NO_SEAT_INFO = ignored('the fake keeps no license seats: the answer has no seat fields');
+const PROJECT_STATISTICS = honoured(
+  'from Reporter up: `statistics` of each project, from its repository (commits and blob bytes; the fake stores no wiki, LFS objects, artifacts, packages, snippets or uploads: 0)',
+  'statistics=true',
+);
+const GROUP_STATISTICS = honoured(
+  'administrators: `statistics` of each group, the sum of its and its subgroups’ project repositories (other storage kinds: 0)',
+  'statistics=true',
+  'admin-token',
+);
+const SEAT_INFO = honoured(
+  'adds `is_using_seat` to each member (every human member takes a seat; bots none)',
+  'show_seat_info=true',
+);
 const CUSTOM_ATTRIBUTES = honoured(
   "adds each record's `custom_attributes` (from the data set) to the answer",
   'with_custom_attributes=true',
 );
 
-const jobScope = honoured('keeps the jobs in one of the given statuses', 'scope[]=failed&scope[]=success');
+const jobScope = honoured('keeps the jobs in one of the given statuses', 'scope[]=running&scope[]=pending');
 const bulkImportFilters = (example: string): Record<string, ParameterEntry> => ({
   sort: honoured('orders by creation (`asc` oldest first; default `desc`)', `sort=asc${example}`),
   status: honoured('keeps the records in that status', `status=failed${example}`),
@@ -61,26 +77,37 @@ const groupListFilters = (everyone: string): Record<string, ParameterEntry> => (
   search: honoured('name or path contains the text', 'search=sub'),
   order_by: honoured('name, path or id (default name)', 'order_by=id&sort=desc'),
   sort: honoured('asc (default) or desc', 'sort=desc'),
-  statistics: NO_STATISTICS,
+  statistics: GROUP_STATISTICS,
   with_custom_attributes: honoured(
     "administrators: adds each group's `custom_attributes` (from the data set) to the answer",
     'with_custom_attributes=true',
     'admin-token',
   ),
-  owned: honoured('groups the caller owns', 'owned=true', 'developer-token'),
+  owned: honoured(
+    'groups the caller owns (before `all_available`)',
+    'all_available=true&owned=true',
+    'developer-token',
+  ),
   min_access_level: honoured(
-    'groups where the caller has at least that access level',
-    'min_access_level=30',
+    'groups where the caller has at least that access level (before `all_available`)',
+    'all_available=true&min_access_level=30',
     'developer-token',
   ),
 });
 
 const memberFilters = (all: boolean): Record<string, ParameterEntry> => ({
-  query: honoured('username or name contains the text', 'query=dev'),
+  query: honoured('username or name contains the text', 'query=rit'),
   user_ids: honoured('keeps the given user ids', 'user_ids=4'),
   ...(all ? {} : { skip_users: honoured('leaves out the given user ids', 'skip_users=4') }),
-  show_seat_info: NO_SEAT_INFO,
-  ...(all ? { state: honoured('`active` members (the fake has no members awaiting approval)', 'state=awaiting') } : {}),
+  show_seat_info: SEAT_INFO,
+  ...(all
+    ? {
+        state: honoured(
+          '`awaiting` or `active` members (`state` of the data set’s members, default active)',
+          'state=awaiting',
+        ),
+      }
+    : {}),
 });
 
 const runnerFilters: Record<string, ParameterEntry> = {
@@ -115,14 +142,14 @@ const projectListFilters: Record<string, ParameterEntry> = {
   simple: honoured('the simple view', 'simple=true'),
   sort: honoured('asc or desc (default desc)', 'sort=asc'),
   starred: honoured('projects the caller starred (`starred_by` in the data set)', 'starred=true', 'developer-token'),
-  statistics: NO_STATISTICS,
+  statistics: PROJECT_STATISTICS,
   updated_after: honoured(
     'last updated (last active) after it',
-    'updated_after=2025-03-11T10:00:03Z&order_by=updated_at',
+    'updated_after=2025-03-11T10:00:10Z&order_by=updated_at',
   ),
   updated_before: honoured(
     'last updated (last active) before it',
-    'updated_before=2025-03-11T10:00:03Z&order_by=updated_at',
+    'updated_before=2025-03-11T10:00:10Z&order_by=updated_at',
   ),
   visibility: honoured('public, internal or private', 'visibility=internal'),
   with_custom_attributes: honoured(
@@ -154,13 +181,16 @@ const mergeRequestFilters = (scope: string): Record<string, ParameterEntry> => (
   labels: honoured('has every given label (None, Any)', `${scope}labels=docs`),
   merge_user_id: honoured('merged by that user', `${scope}merge_user_id=3`),
   merge_user_username: honoured('merged by that user', `${scope}merge_user_username=mia`),
-  milestone: ignored('the fake does not model milestones'),
+  milestone: honoured(
+    'has the milestone of that title (None, Any; `milestones` in the data set)',
+    `${scope}milestone=v1.1`,
+  ),
   my_reaction_emoji: honoured(
     'the caller reacted with that emoji (None, Any; `award_emoji` in the data set)',
     `${scope}my_reaction_emoji=thumbsup`,
   ),
   'not[labels]': honoured('has none of the given labels', `${scope}not[labels]=docs`),
-  'not[milestone]': ignored('the fake does not model milestones'),
+  'not[milestone]': honoured('has not the milestone of that title', `${scope}not[milestone]=v1.1`),
   'not[author_id]': honoured('not created by that user', `${scope}not[author_id]=4`),
   'not[author_username]': honoured('not created by that user', `${scope}not[author_username]=dev`),
   'not[assignee_id]': honoured('not assigned to that user', `${scope}not[assignee_id]=4`),
@@ -178,7 +208,7 @@ const mergeRequestFilters = (scope: string): Record<string, ParameterEntry> => (
 export const parameterTables: Record<string, ParameterTable> = {
   'jobs/list-project-jobs': { path: '/projects/1/jobs', token: 'developer-token', parameters: { 'scope[]': jobScope } },
   'jobs/list-pipeline-jobs': {
-    path: '/projects/1/pipelines/11/jobs',
+    path: '/projects/1/pipelines/12/jobs',
     token: 'developer-token',
     parameters: {
       include_retried: honoured('lists retried jobs too (`retried` in the data set)', 'include_retried=true'),
@@ -225,8 +255,8 @@ export const parameterTables: Record<string, ParameterTable> = {
     path: '/projects/1/repository/files/README.md/blame',
     parameters: {
       ref: honoured('the branch, tag or commit read (required)', 'ref=v1.0.0'),
-      'range[start]': honoured('first line blamed', 'ref=main&range[start]=3&range[end]=4'),
-      'range[end]': honoured('last line blamed', 'ref=main&range[start]=1&range[end]=1'),
+      'range[start]': ignored('HEAD answers the file’s headers, which do not depend on the blamed range'),
+      'range[end]': ignored('HEAD answers the file’s headers, which do not depend on the blamed range'),
     },
   },
   'repository/get-raw-file': {
@@ -249,8 +279,11 @@ export const parameterTables: Record<string, ParameterTable> = {
       path: honoured('the folder listed', 'path=src'),
       ref: honoured('the branch, tag or commit listed', 'ref=v1.0.0'),
       recursive: honoured('lists sub-folders’ entries too', 'recursive=true'),
-      pagination: honoured('`keyset` pages by `page_token`', 'pagination=keyset&per_page=1'),
-      page_token: honoured('keyset: the entry after which the page starts', 'pagination=keyset&page_token=src'),
+      pagination: ignored('keyset is the tree’s only pagination: the fake pages by keyset whether or not it is sent'),
+      page_token: honoured(
+        'the id of the entry after which the page starts',
+        'pagination=keyset&page_token=b6d45415793d13350a9171a96cf67c2637b8d8b0',
+      ),
     },
   },
   'repository/download-archive': {
@@ -269,10 +302,11 @@ export const parameterTables: Record<string, ParameterTable> = {
   },
   'repository/compare': {
     path: '/projects/1/repository/compare',
+    token: 'developer-token',
     parameters: {
       from: honoured('the start of the comparison (required)', 'from=v1.0.0&to=main'),
       to: honoured('the end of the comparison (required)', 'from=v1.0.0&to=main'),
-      from_project_id: honoured('the project `from` is read in', 'from=v1.0.0&to=main&from_project_id=3'),
+      from_project_id: honoured('the project `from` is read in', 'from=main&to=main&from_project_id=3&straight=true'),
       straight: honoured('diffs against `from` itself, not the merge base', 'from=main&to=v1.0.0&straight=true'),
       unidiff: honoured('diffs with their `--- a/…` and `+++ b/…` header lines', 'from=v1.0.0&to=main&unidiff=true'),
     },
@@ -290,26 +324,24 @@ export const parameterTables: Record<string, ParameterTable> = {
   },
   'repository/get-changelog': {
     path: '/projects/1/repository/changelog',
+    token: 'developer-token',
     parameters: {
       version: honoured('the version the notes are headed with (required)', 'version=1.2.0'),
       branch: honoured(
         'the branch the commits are read from (default: the default branch)',
-        'version=1.2.0&branch=v1.0.0',
+        'version=1.2.0&branch=no-such-branch',
+        'developer-token',
+        400,
       ),
       config_file: ignored(
         'the fake reads no changelog configuration: it groups by the trailer with the default template',
       ),
-      date: honoured('the date of the heading', 'version=1.2.0&date=2025-01-01'),
-      file: honoured(
-        'read with `POST` only: GET answers the notes whatever the file',
-        'version=1.2.0&file=OTHER.md&from=v1.0.0&to=main',
-      ),
+      date: honoured('the date of the heading', 'version=1.2.0&date=2025-01-01T00:00:00Z'),
+      file: ignored('GET answers the notes only: `file` is where `POST` commits them'),
       from: honoured(
         'the commit after which commits are read (default: the last stable tag)',
-        'version=1.2.0&from=v1.0.0',
+        'version=1.2.0&from=v1.1.0-rc.1',
       ),
-      to: honoured('the last commit read (default: the branch head)', 'version=1.2.0&from=v1.0.0&to=v1.0.0'),
-      trailer: honoured('the trailer that groups commits (default `Changelog`)', 'version=1.2.0&trailer=Type'),
     },
   },
   'users/list-users': {
@@ -393,29 +425,43 @@ export const parameterTables: Record<string, ParameterTable> = {
     token: 'admin-token',
     parameters: {
       archived: projectListFilters.archived!,
-      visibility: projectListFilters.visibility!,
+      visibility: honoured('public, internal or private', 'visibility=private'),
       order_by: honoured(
-        'id, name, path, created_at, updated_at, similarity, star_count, last_activity_at',
-        'order_by=name&sort=asc',
+        'id, name, path, created_at, updated_at, similarity, star_count or last_activity_at',
+        'order_by=last_activity_at&sort=asc&include_subgroups=true',
       ),
       sort: projectListFilters.sort!,
       search: honoured('name, path or description contains the text', 'search=secret'),
-      simple: honoured('the simple view', 'simple=true'),
-      owned: honoured('projects the caller owns', 'owned=true'),
-      starred: projectListFilters.starred!,
-      topic: honoured('projects with every given topic (comma-separated)', 'topic=web'),
-      with_issues_enabled: honoured('projects with issues enabled', 'with_issues_enabled=true'),
-      with_merge_requests_enabled: honoured('projects with merge requests enabled', 'with_merge_requests_enabled=true'),
-      with_shared: honoured(
-        '`false` leaves out projects shared with the group',
-        'with_shared=false&include_subgroups=true',
+      simple: ignored('the list’s documented record is the same in both views: `simple` changes nothing'),
+      owned: honoured('projects the caller owns', 'owned=true&include_subgroups=true', 'maintainer-token'),
+      starred: honoured(
+        'projects the caller starred (`starred_by` in the data set)',
+        'starred=true',
+        'developer-token',
       ),
+      topic: honoured('projects with every given topic (comma-separated)', 'topic=web'),
+      with_issues_enabled: honoured('projects with issues enabled', 'with_issues_enabled=true&include_subgroups=true'),
+      with_merge_requests_enabled: honoured(
+        'projects with merge requests enabled',
+        'with_merge_requests_enabled=true&include_subgroups=true',
+      ),
+      with_shared: {
+        ...honoured(
+          '`false` leaves out the projects shared with the group (`shared_with_group_ids` in the data set)',
+          'with_shared=false',
+        ),
+        path: '/groups/3/projects',
+      },
       include_subgroups: honoured('the subgroups’ projects too', 'include_subgroups=true'),
-      min_access_level: honoured('projects where the caller has at least that access level', 'min_access_level=50'),
-      with_custom_attributes: CUSTOM_ATTRIBUTES,
+      min_access_level: honoured(
+        'projects where the caller has at least that access level',
+        'min_access_level=50&include_subgroups=true',
+        'maintainer-token',
+      ),
+      with_custom_attributes: projectListFilters.with_custom_attributes!,
       with_security_reports: honoured(
-        'projects with security reports (those with detected dependencies)',
-        'with_security_reports=true',
+        'projects with security scan results (the dependency lists of the data set come from dependency scanning)',
+        'with_security_reports=true&include_subgroups=true',
       ),
     },
   },
@@ -432,14 +478,14 @@ export const parameterTables: Record<string, ParameterTable> = {
       image_url: honoured('rendered with the placeholders (required)', 'link_url=x&image_url=%25%7Bproject_id%7D'),
     },
   },
-  'members/list-group-members': { path: '/groups/1/members', token: 'owner-token', parameters: memberFilters(false) },
+  'members/list-group-members': { path: '/groups/3/members', token: 'owner-token', parameters: memberFilters(false) },
   'members/list-project-members': {
     path: '/projects/1/members',
     token: 'developer-token',
     parameters: memberFilters(false),
   },
   'members/list-all-group-members': {
-    path: '/groups/2/members/all',
+    path: '/groups/3/members/all',
     token: 'owner-token',
     parameters: memberFilters(true),
   },
@@ -462,12 +508,12 @@ export const parameterTables: Record<string, ParameterTable> = {
   'invitations/list-group-invitations': {
     path: '/groups/1/invitations',
     token: 'owner-token',
-    parameters: { query: honoured('the invited e-mail', 'query=nobody%40example.com') },
+    parameters: { query: honoured('the invited e-mail', 'query=new.hire%40example.com') },
   },
   'invitations/list-project-invitations': {
     path: '/projects/1/invitations',
     token: 'maintainer-token',
-    parameters: { query: honoured('the invited e-mail', 'query=nobody%40example.com') },
+    parameters: { query: honoured('the invited e-mail', 'query=designer%40example.com') },
   },
   'runners/list-runners': { path: '/runners', token: 'admin-token', parameters: runnerFilters },
   'runners/list-all-runners': { path: '/runners/all', token: 'admin-token', parameters: runnerFilters },
@@ -477,8 +523,8 @@ export const parameterTables: Record<string, ParameterTable> = {
     parameters: {
       system_id: honoured('jobs run by that runner manager', 'system_id=s_1b2c3d4e5f60'),
       status: honoured('jobs in that status', 'status=success'),
-      order_by: honoured('`id`, the only order, which `sort` turns', 'order_by=id&sort=asc'),
-      sort: honoured('asc or desc (default desc)', 'sort=asc'),
+      order_by: honoured('`id`, the only order (required with `sort`)', 'order_by=id&sort=asc'),
+      sort: honoured('asc or desc (default desc)', 'order_by=id&sort=asc'),
     },
   },
   'runners/list-project-runners': {
@@ -504,12 +550,12 @@ export const parameterTables: Record<string, ParameterTable> = {
       imported: honoured('projects created by an import', 'imported=true'),
       include_hidden: ignored('the fake keeps no hidden projects'),
       include_pending_delete: ignored('the fake deletes no projects: none is pending deletion'),
-      last_activity_after: honoured('last active after it', 'last_activity_after=2025-03-11T00:00:00Z'),
-      last_activity_before: honoured('last active before it', 'last_activity_before=2025-03-11T00:00:00Z'),
+      last_activity_after: honoured('last active after it', 'last_activity_after=2025-03-11T10:00:10Z'),
+      last_activity_before: honoured('last active before it', 'last_activity_before=2025-03-11T10:00:10Z'),
       repository_checksum_failed: ignored('the fake verifies no repository checksums'),
       repository_storage: honoured(
-        'projects on that storage (every project is on `default`)',
-        'repository_storage=other',
+        'administrators: projects on that storage (`repository_storage` in the data set, default `default`)',
+        'repository_storage=nfs-02',
       ),
       search_namespaces: honoured('`search` also matches the namespace path', 'search=sub&search_namespaces=true'),
       topic_id: honoured(
@@ -534,19 +580,29 @@ export const parameterTables: Record<string, ParameterTable> = {
       archived: projectListFilters.archived!,
       id_after: honoured('ids above it', 'id_after=4'),
       id_before: honoured('ids below it', 'id_before=5'),
-      membership: honoured('projects the caller is a member of', 'membership=true'),
-      min_access_level: honoured('projects where the caller has at least that access level', 'min_access_level=50'),
-      order_by: honoured('id, name, path, created_at, updated_at, last_activity_at', 'order_by=name&sort=asc'),
-      owned: honoured('projects the caller owns', 'owned=true'),
+      membership: honoured('projects the caller is a member of', 'membership=true', 'maintainer-token'),
+      min_access_level: honoured(
+        'projects where the caller has at least that access level',
+        'min_access_level=30',
+        'maintainer-token',
+      ),
+      order_by: projectListFilters.order_by!,
+      owned: honoured('projects the caller owns', 'owned=true', 'maintainer-token'),
       search: honoured('name, path or description contains the text', 'search=dot'),
       simple: honoured('the simple view', 'simple=true'),
       sort: honoured('asc or desc (default desc)', 'sort=asc'),
       starred: projectListFilters.starred!,
-      statistics: NO_STATISTICS,
-      updated_after: honoured('last updated after it', 'updated_after=2025-03-01T00:00:00Z&order_by=updated_at'),
-      updated_before: honoured('last updated before it', 'updated_before=2025-03-01T00:00:00Z&order_by=updated_at'),
+      statistics: PROJECT_STATISTICS,
+      updated_after: honoured(
+        'last updated (last active) after it',
+        'updated_after=2025-03-11T10:00:04.500Z&order_by=updated_at',
+      ),
+      updated_before: honoured(
+        'last updated (last active) before it',
+        'updated_before=2025-03-11T10:00:04.500Z&order_by=updated_at',
+      ),
       visibility: honoured('public, internal or private', 'visibility=private'),
-      with_custom_attributes: CUSTOM_ATTRIBUTES,
+      with_custom_attributes: projectListFilters.with_custom_attributes!,
     },
   },
   'merge-requests/list-merge-requests': {
@@ -568,7 +624,10 @@ export const parameterTables: Record<string, ParameterTable> = {
       target_branch: honoured('that target branch', 'scope=all&target_branch=other'),
       state: honoured('opened, closed, locked, merged or all', 'scope=all&state=merged'),
       view: honoured('`simple`: the reduced record', 'scope=all&view=simple'),
-      with_labels_details: ignored('the fake keeps labels as names only: it has no colours or descriptions to detail'),
+      with_labels_details: honoured(
+        'labels as objects with colour and description (`labels` in the data set; others have the default colour #6699cc)',
+        'scope=all&with_labels_details=true',
+      ),
       with_merge_status_recheck: ignored('the fake computes `merge_status` on every read: there is nothing to recheck'),
       wip: honoured('yes (drafts only) or no', 'scope=all&wip=yes'),
     },

@@ -28,6 +28,7 @@ export interface ProjectFilters {
   repository_storage?: string;
   custom_attributes?: unknown;
   with_custom_attributes?: boolean;
+  statistics?: boolean;
   id_after?: number;
   id_before?: number;
   membership?: boolean;
@@ -219,16 +220,52 @@ export function filterProjects(
   });
 }
 
-/** A project record with its custom attributes when an administrator asks for them. */
+/**
+ * Storage statistics of projects: their repositories' bytes (each blob once) and commits; the fake stores no wiki,
+ * LFS objects, artifacts, packages, snippets or uploads, so those sizes are 0.
+ */
+export function storageStatistics(projects: Project[]) {
+  let repository = 0;
+  let commits = 0;
+  for (const project of projects) {
+    commits += project.repository.commits.length;
+    for (const content of Object.values(project.repository.blobs)) repository += Math.floor((content.length * 3) / 4);
+  }
+  return {
+    commit_count: commits,
+    storage_size: repository,
+    repository_size: repository,
+    wiki_size: 0,
+    lfs_objects_size: 0,
+    job_artifacts_size: 0,
+    pipeline_artifacts_size: 0,
+    packages_size: 0,
+    snippets_size: 0,
+    uploads_size: 0,
+  };
+}
+
+/**
+ * A project record with what the caller asked to add: custom attributes (administrators) and storage statistics (from
+ * Reporter up).
+ */
 export function withAttributes<T extends object>(
+  store: Store,
   record: T,
   project: Project,
   f: ProjectFilters,
   principal: Principal | undefined,
 ): T {
-  return f.with_custom_attributes === true && principal?.user.is_admin === true
-    ? { ...record, custom_attributes: customAttributes(project.custom_attributes) }
-    : record;
+  const admin = principal?.user.is_admin === true;
+  return {
+    ...record,
+    ...(f.with_custom_attributes === true && admin
+      ? { custom_attributes: customAttributes(project.custom_attributes) }
+      : {}),
+    ...(f.statistics === true && store.projectAccess(project, principal?.user) >= 20
+      ? { statistics: storageStatistics([project]) }
+      : {}),
+  };
 }
 
 export function projectHandlers(store: Store): Handlers<Principal> {
@@ -240,6 +277,7 @@ export function projectHandlers(store: Store): Handlers<Principal> {
         status: 200,
         body: page.items.map((p) =>
           withAttributes(
+            store,
             principal && f.simple !== true ? projectFull(store, p) : projectSimple(store, p),
             p,
             f,
