@@ -54,7 +54,7 @@ export function adminHandlers(store: Store): Handlers<Principal> {
   };
 }
 
-type UserQuery = Parameters<Handlers<Principal>['users/list-users']>[0]['query'];
+type UserQuery = Parameters<NonNullable<Handlers<Principal>['users/list-users']>>[0]['query'];
 
 /** The list filters of `GET /users`: those for everyone, and (for administrators) the administrator ones. */
 function userMatches(store: Store, u: FakeUser, q: UserQuery, admin: boolean): boolean {
