@@ -705,7 +705,19 @@ export function parameterTablesMarkdown(): string {
       ),
     );
   const { honoured: kept, total } = parameterCounts();
+  const twins = Object.entries(parameterTables)
+    .filter(([, table]) => table.undocumented)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(
+      ([id, table]) =>
+        `- \`${id}\` also reads ${table.undocumented!.names.map((n) => `\`${n}\``).join(', ')}, validated as \`${table.undocumented!.twin}\` validates them (its 400 for a bad value).`,
+    );
   return [
+    'Filters the Service reads beyond what an operation documents are applied only after the same validation as the',
+    'operation that documents them:',
+    '',
+    ...twins,
+    '',
     `${kept} of the ${total} documented query parameters of the operations the fake implements are honoured; the others`,
     'are accepted and ignored for the reason given. `sudo`, `page`, `per_page` and the credentials are left out (handled',
     'for every operation). `test/parameters.test.ts` checks this table against the document and the code, and shows',
