@@ -572,6 +572,10 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const mr = findMr(project, params.merge_request_iid);
       if (!mr) return mrNotFound;
       if (!store.hasAccess(project, principal.user, 50)) return FORBIDDEN; // administrators and owners only
+      store.keepIds('merge_requests', store.data.merge_requests, 1001);
+      store.keepIds(`merge_requests.iid.${project.id}`, () =>
+        store.data.merge_requests.filter((m) => m.project_id === project.id).map((m) => ({ id: m.iid })),
+      );
       store.data.merge_requests.splice(store.data.merge_requests.indexOf(mr), 1);
       return { status: 204 };
     },
