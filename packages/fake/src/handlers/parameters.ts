@@ -61,7 +61,7 @@ const SEAT_INFO = honoured(
   'show_seat_info=true',
 );
 const CUSTOM_ATTRIBUTES = honoured(
-  "adds each record's `custom_attributes` (from the data set) to the answer",
+  "administrators: adds the user's `custom_attributes` (from the data set) to the answer",
   'with_custom_attributes=true',
 );
 
@@ -359,23 +359,29 @@ export const parameterTables: Record<string, ParameterTable> = {
       exclude_internal: honoured('leaves out the alert and support bots', 'exclude_internal=true'),
       without_project_bots: honoured('leaves out project bots', 'without_project_bots=true'),
       extern_uid: honoured(
-        'users with an identity of this uid (of `provider` when given)',
+        'administrators: users with an identity of this uid (of `provider` when given)',
         'extern_uid=uid%3Dmia%2Cou%3Dpeople%2Cdc%3Dexample%2Cdc%3Dcom',
       ),
-      provider: honoured('users with an identity of this provider', 'provider=ldapmain'),
+      provider: honoured('administrators: users with an identity of this provider', 'provider=ldapmain'),
       order_by: honoured(
-        'id, name, username, created_at or updated_at (default id; the fake keeps no update time: updated_at is created_at)',
+        'administrators: id, name, username, created_at or updated_at (default id; the fake keeps no update time: updated_at is created_at)',
         'order_by=name',
       ),
-      sort: honoured('asc or desc (default desc)', 'sort=asc'),
-      two_factor: honoured('enabled or disabled', 'two_factor=enabled'),
-      without_projects: honoured('users who are members of no project', 'without_projects=true'),
-      admins: honoured('administrators only', 'admins=true'),
-      auditors: honoured('auditors only (`is_auditor` in the data set)', 'auditors=true'),
-      saml_provider_id: honoured('users with an identity of that SAML provider', 'saml_provider_id=1'),
-      skip_ldap: honoured('leaves out users with an LDAP identity', 'skip_ldap=true'),
-      custom_attributes: honoured('users with every given custom attribute', 'custom_attributes[team]=backend'),
-      with_custom_attributes: CUSTOM_ATTRIBUTES,
+      sort: honoured('administrators: asc or desc (default desc)', 'sort=asc'),
+      two_factor: honoured('administrators: enabled or disabled', 'two_factor=enabled'),
+      without_projects: honoured('administrators: users who are members of no project', 'without_projects=true'),
+      admins: honoured('administrators: administrators only', 'admins=true'),
+      auditors: honoured('administrators: auditors only (`is_auditor` in the data set)', 'auditors=true'),
+      saml_provider_id: honoured('administrators: users with an identity of that SAML provider', 'saml_provider_id=1'),
+      skip_ldap: honoured('administrators: leaves out users with an LDAP identity', 'skip_ldap=true'),
+      custom_attributes: honoured(
+        'administrators: users with every given custom attribute',
+        'custom_attributes[team]=backend',
+      ),
+      with_custom_attributes: honoured(
+        "administrators: adds each user's `custom_attributes` (from the data set) to the answer",
+        'with_custom_attributes=true',
+      ),
     },
   },
   'users/get-user': {
