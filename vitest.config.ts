@@ -8,7 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - integration: servers on 127.0.0.1 (the fake, the mock, the proxy, the generated server), the commands that start them, and the
  *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks with a third-party validator (the
  *   OpenAPI 3.0 rendition);
- * - packages: the generated packages packed and installed into a project outside the repository, and the packages of
+ * - packages: the generated packages packed and installed into a project outside the repository, their declarations
+ *   read by the language service as an editor reads them (type-names), and the packages of
  *   the fixture document generated, compiled and run;
  * - browser: the HTML reference in headless Chromium;
  * - unit: no server, no browser, no install, no Python; and the type tests (`*.test-d.ts`), checked by tsc.
@@ -28,7 +29,7 @@ export const TIERS = {
     'test/fuzz.test.ts',
     'test/openapi30.test.ts',
   ],
-  packages: ['test/packages-*.test.ts'],
+  packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
 };
 
