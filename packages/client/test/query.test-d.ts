@@ -13,13 +13,14 @@ import {
 } from '@service-api/client';
 import { type PageParam, type ServicePage, type ServiceQueries, serviceQueries } from '@service-api/client/query';
 
-const queries = serviceQueries(createServiceApi({ host: 'https://service.example' }));
+const api = createServiceApi({ host: 'https://service.example' });
+const queries = serviceQueries(api);
 const queryClient = new QueryClient();
 const input = { path: { id: 'my-group/my-project' } };
 
 describe('@service-api/client/query types', () => {
   it('types a query’s data and error, and the data under its key', () => {
-    const options = queries.mergeRequests.listProjectMergeRequests.queryOptions(input);
+    const options = queries.mergeRequests.listMergeRequests.queryOptions({ query: { state: 'opened' } });
     const result = new QueryObserver(queryClient, options).getCurrentResult();
     expectTypeOf(result.data).toEqualTypeOf<MergeRequest[] | undefined>();
     expectTypeOf(result.error).toEqualTypeOf<ServiceApiError | null>();
@@ -28,6 +29,13 @@ describe('@service-api/client/query types', () => {
     expectTypeOf(queryClient.getQueryState(options.queryKey)?.error).toEqualTypeOf<
       ServiceApiError | null | undefined
     >();
+  });
+
+  it('types data as the method does', () => {
+    const options = queries.mergeRequests.listProjectMergeRequests.queryOptions(input);
+    type Listed = Awaited<ReturnType<typeof api.mergeRequests.listProjectMergeRequests>>;
+    expectTypeOf(queryClient.fetchQuery(options)).resolves.toEqualTypeOf<Listed>();
+    expectTypeOf<Listed>().toEqualTypeOf<(MergeRequest | MergeRequestSimple)[]>();
   });
 
   it('types a variant by the input passed', () => {
