@@ -3,7 +3,7 @@ import ts from 'typescript';
 import { slashBanner } from './lib/banner.ts';
 import { compileContractPackage, contractModule, type ContractPackage } from './lib/package.ts';
 import type { GeneratedFile } from './lib/files.ts';
-import { isFileSchema } from './lib/json-schema.ts';
+import { isFileSchema, isNeverSchema, isRuleOnlySchema } from './lib/json-schema.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { operationModels } from './lib/model.ts';
 import { patternPropertiesType } from './lib/pattern-keys.ts';
@@ -57,6 +57,11 @@ async function openapiSource(doc: OpenApiDocument): Promise<string> {
     silent: true,
     transform(schema, options) {
       if (isFileSchema(schema)) return ts.factory.createTypeReferenceNode('Blob');
+      // `{ not: {} }` is the portable "never sent" (openapi/conventions.md): no value has this type.
+      if (isNeverSchema(schema)) return ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
+      // An `allOf` member of `if`/`then` rules says nothing of the record's shape: it adds no type (its
+      // `type: object` is there for generators that read a member without a type as `any`).
+      if (isRuleOnlySchema(schema)) return ts.factory.createKeywordTypeNode(ts.SyntaxKind.UnknownKeyword);
       return patternPropertiesType(schema as Record<string, unknown>, options);
     },
   });

@@ -508,8 +508,6 @@ export interface paths {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
-                file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
         };
@@ -2728,7 +2726,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description A project or group reference, the numeric ID or the URL-encoded full path. */
-        ProjectOrGroupRef: number | string;
+        ProjectOrGroupRef: string | number;
         /**
          * @description Status of a job; the same values are the `scope` filter values. Transitions between the values are not documented.
          * @enum {string}
@@ -2759,7 +2757,9 @@ export interface components {
         };
         /** @description The pipeline of a job. */
         JobPipeline: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             project_id: number;
             ref: string;
             sha: string;
@@ -2772,6 +2772,7 @@ export interface components {
         };
         /** @description The small user object embedded in other records: id, name, username, state, avatar_url, web_url. `avatar_url` is null for a user without an avatar (its type is not documented). */
         UserBasic: {
+            /** Format: int64 */
             id: number;
             name: string;
             username: string;
@@ -2796,6 +2797,7 @@ export interface components {
         };
         /** @description Fields shared by the job record and the trigger job record. */
         JobBase: {
+            /** Format: int64 */
             id: number;
             name: string;
             stage: string;
@@ -2822,6 +2824,7 @@ export interface components {
         /** @description The job's artifacts archive; present only on some jobs. */
         JobArtifactsFile: {
             filename: string;
+            /** Format: int64 */
             size: number;
         };
         /** @description One artifact of a job. */
@@ -2834,6 +2837,7 @@ export interface components {
              * @example junit
              */
             file_type: string;
+            /** Format: int64 */
             size: number;
             filename: string;
             /**
@@ -2886,6 +2890,7 @@ export interface components {
         };
         /** @description The pipeline a trigger job started. */
         DownstreamPipeline: {
+            /** Format: int64 */
             id: number;
             sha: string;
             ref: string;
@@ -2902,6 +2907,7 @@ export interface components {
         };
         /** @description The project that holds an agent's configuration. Field types are not documented. */
         AgentConfigProject: {
+            /** Format: int64 */
             id: number;
             /** @description The project description; null when the project has none (its type is not documented). */
             description: string | null;
@@ -2913,11 +2919,13 @@ export interface components {
         };
         /** @description An agent allowed in the job token context, with its configuration project. */
         AllowedAgent: {
+            /** Format: int64 */
             id: number;
             config_project: components["schemas"]["AgentConfigProject"];
         };
         /** @description An object that carries only the `id` of a job, pipeline or group. */
         IdOnly: {
+            /** Format: int64 */
             id: number;
         };
         /** @description Allowed-agents record in the job token context: the agents the job's project may use, with the job, pipeline, project and user of the token. */
@@ -2926,6 +2934,7 @@ export interface components {
             job: components["schemas"]["IdOnly"];
             pipeline: components["schemas"]["IdOnly"];
             project: {
+                /** Format: int64 */
                 id: number;
                 groups: components["schemas"]["IdOnly"][];
             };
@@ -2945,6 +2954,7 @@ export interface components {
         };
         /** @description Project export status record: the project's identity fields, the export state and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
         ProjectExportStatus: {
+            /** Format: int64 */
             id: number;
             /** @description The project description; null when the project has none (its type is not documented). */
             description: string | null;
@@ -3009,6 +3019,7 @@ export interface components {
         ProjectImportStatus: "none" | "scheduled" | "failed" | "started" | "finished";
         /** @description Project import record. `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished; the shape of its items is not documented. */
         ProjectImport: {
+            /** Format: int64 */
             id: number;
             /** @description The project description; null when the project has none (its type is not documented). */
             description: string | null;
@@ -3083,6 +3094,7 @@ export interface components {
         RelationImportStatus: "created" | "started" | "finished" | "failed";
         /** @description Relation import record. `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
         RelationImport: {
+            /** Format: int64 */
             id: number;
             project_path: string;
             /**
@@ -3106,6 +3118,7 @@ export interface components {
         BulkImportStatus: "created" | "started" | "finished" | "failed";
         /** @description Direct-transfer migration record. */
         BulkImport: {
+            /** Format: int64 */
             id: number;
             status: components["schemas"]["BulkImportStatus"];
             /** @description Its meaning and values are not documented. */
@@ -3164,11 +3177,20 @@ export interface components {
         };
         /** @description Counts of one relation of a migrated entity, a value of `stats`. */
         BulkImportRelationStats: {
-            /** @description Items of the relation on the source. */
+            /**
+             * Format: int64
+             * @description Items of the relation on the source.
+             */
             source: number;
-            /** @description Items fetched from the source. */
+            /**
+             * Format: int64
+             * @description Items fetched from the source.
+             */
             fetched: number;
-            /** @description Items imported. */
+            /**
+             * Format: int64
+             * @description Items imported.
+             */
             imported: number;
         };
         /** @description Statistics of a migrated entity: an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
@@ -3177,7 +3199,9 @@ export interface components {
         };
         /** @description Direct-transfer migration entity record: one group or project of a migration. */
         BulkImportEntity: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             bulk_import_id: number;
             status: components["schemas"]["BulkImportStatus"];
             /**
@@ -3189,8 +3213,11 @@ export interface components {
             source_full_path: string;
             destination_slug: string;
             destination_namespace: string;
+            /** Format: int64 */
             parent_id: number | null;
+            /** Format: int64 */
             namespace_id: number | null;
+            /** Format: int64 */
             project_id: number | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -3199,6 +3226,7 @@ export interface components {
         };
         /** @description Entity summary: `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity. Other fields are not documented; the object is open like every response. */
         BulkImportEntitySummary: {
+            /** Format: int64 */
             id: number;
             status: components["schemas"]["BulkImportStatus"];
             /**
@@ -3223,7 +3251,10 @@ export interface components {
         RepositoryFile: {
             file_name: string;
             file_path: string;
-            /** @description Size in bytes. */
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
             size: number;
             /**
              * @description Encoding of `content`, base64.
@@ -3339,7 +3370,10 @@ export interface components {
         };
         /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented, so the object is open. */
         RepositoryBlob: {
-            /** @description Size in bytes. */
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
             size: number;
             /** @description The blob content, Base64-encoded. */
             content: string;
@@ -3381,8 +3415,11 @@ export interface components {
         Contributor: {
             name: string;
             email: string;
+            /** Format: int64 */
             commits: number;
+            /** Format: int64 */
             additions: number;
+            /** Format: int64 */
             deletions: number;
         };
         /** @description The merge-base commit of two or more refs. */
@@ -3455,6 +3492,7 @@ export interface components {
         UserState: string;
         /** @description User, public view: the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). */
         User: {
+            /** Format: int64 */
             id: number;
             username: string;
             name: string;
@@ -3482,6 +3520,7 @@ export interface components {
         /** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). */
         UserScimIdentity: {
             extern_uid: string;
+            /** Format: int64 */
             group_id: number;
             active: boolean;
         };
@@ -3504,14 +3543,19 @@ export interface components {
             last_sign_in_at: components["schemas"]["NullableTimestamp"];
             /** @description When the e-mail address was confirmed; null while unconfirmed. */
             confirmed_at: components["schemas"]["NullableTimestamp"];
+            /** Format: int64 */
             theme_id: number;
             /**
              * Format: date
              * @description Day of the last activity (`YYYY-MM-DD`); null before any activity.
              */
             last_activity_on: string | null;
+            /** Format: int64 */
             color_scheme_id: number;
-            /** @description Maximum number of projects the user may create. */
+            /**
+             * Format: int64
+             * @description Maximum number of projects the user may create.
+             */
             projects_limit: number;
             /** @description Time of the current sign-in; updated by signing in, Git over HTTP/SSH and API use; null before the first sign-in. */
             current_sign_in_at: components["schemas"]["NullableTimestamp"];
@@ -3527,6 +3571,7 @@ export interface components {
             current_sign_in_ip: string | null;
             /** @description IP address of the previous sign-in; null before the user has signed in. */
             last_sign_in_ip: string | null;
+            /** Format: int64 */
             namespace_id: number;
             /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not documented. */
             created_by: unknown;
@@ -3571,6 +3616,7 @@ export interface components {
             plan?: unknown;
             /** @description Whether the user is on a trial. Enterprise edition only; absent otherwise. Its type is not documented. */
             trial?: unknown;
+            /** Format: int64 */
             sign_in_count: number;
         };
         /** @description User, single-user view for a signed-in caller: the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). Profile texts the user has not filled in may be null. */
@@ -3589,7 +3635,9 @@ export interface components {
             job_title: string | null;
             pronouns: string | null;
             work_information: string | null;
+            /** Format: int64 */
             followers: number;
+            /** Format: int64 */
             following: number;
             /** @description The user's local time, as text. */
             local_time: string;
@@ -3607,9 +3655,11 @@ export interface components {
         CalendarDate: string;
         /** @description Fields shared by the impersonation token record and its creation response. */
         ImpersonationTokenBase: {
+            /** Format: int64 */
             id: number;
             name: string;
             active: boolean;
+            /** Format: int64 */
             user_id: number;
             scopes: components["schemas"]["ImpersonationTokenScope"][];
             revoked: boolean;
@@ -3649,12 +3699,14 @@ export interface components {
         };
         /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
         PersonalAccessToken: {
+            /** Format: int64 */
             id: number;
             name: string;
             revoked: boolean;
             created_at: components["schemas"]["Timestamp"];
             /** @description Scopes of the token. The item values are not closed for this record; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
             scopes: string[];
+            /** Format: int64 */
             user_id: number;
             active: boolean;
             expires_at: components["schemas"]["CalendarDate"];
@@ -3684,13 +3736,17 @@ export interface components {
             last_activity_at: string;
         };
         /**
+         * Format: int32
          * @description Role as an integer: 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
          * @enum {integer}
          */
         AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
         /** @description A direct membership of a user (`GET /users/{id}/memberships`). */
         UserMembership: {
-            /** @description ID of the project or namespace (group). */
+            /**
+             * Format: int64
+             * @description ID of the project or namespace (group).
+             */
             source_id: number;
             source_name: string;
             /**
@@ -3717,9 +3773,15 @@ export interface components {
         UserRunnerCreateRequest: {
             /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
             runner_type: components["schemas"]["RunnerType"];
-            /** @description The group the runner belongs to; required for `group_type`. */
+            /**
+             * Format: int64
+             * @description The group the runner belongs to; required for `group_type`.
+             */
             group_id?: number;
-            /** @description The project the runner belongs to; required for `project_type`. */
+            /**
+             * Format: int64
+             * @description The project the runner belongs to; required for `project_type`.
+             */
             project_id?: number;
             /** @description Description of the runner. */
             description?: string;
@@ -3733,13 +3795,17 @@ export interface components {
             tag_list?: string[];
             /** @description Which refs the runner runs jobs for. */
             access_level?: components["schemas"]["RunnerAccessLevel"];
-            /** @description Maximum job timeout, in seconds. */
+            /**
+             * Format: int64
+             * @description Maximum job timeout, in seconds.
+             */
             maximum_timeout?: number;
             /** @description Free-form maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         } & (unknown & unknown);
         /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
         RunnerCreation: {
+            /** Format: int64 */
             id: number;
             /** @description The runner authentication token; shown only in this response. */
             token: string;
@@ -3776,18 +3842,28 @@ export interface components {
         };
         /** @description Storage statistics of a group, returned to administrators with `statistics=true`. The sizes are integers; their unit is not documented. */
         GroupStatistics: {
+            /** Format: int64 */
             storage_size: number;
+            /** Format: int64 */
             repository_size: number;
+            /** Format: int64 */
             wiki_size: number;
+            /** Format: int64 */
             lfs_objects_size: number;
+            /** Format: int64 */
             job_artifacts_size: number;
+            /** Format: int64 */
             pipeline_artifacts_size: number;
+            /** Format: int64 */
             packages_size: number;
+            /** Format: int64 */
             snippets_size: number;
+            /** Format: int64 */
             uploads_size: number;
         };
         /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Fields without a type here have no documented type. */
         Group: {
+            /** Format: int64 */
             id: number;
             name?: string;
             path?: string;
@@ -3796,7 +3872,10 @@ export interface components {
             visibility?: components["schemas"]["GroupVisibility"];
             share_with_group_lock?: boolean;
             require_two_factor_authentication?: boolean;
-            /** @description Grace period, in hours. */
+            /**
+             * Format: int64
+             * @description Grace period, in hours.
+             */
             two_factor_grace_period?: number;
             /** @description Who may create projects in the group. The values are not documented. */
             project_creation_level?: string;
@@ -3811,6 +3890,7 @@ export interface components {
             lfs_enabled?: boolean;
             /** @description Default branch name for new projects, or null when the group sets none. */
             default_branch?: string | null;
+            /** Format: int64 */
             default_branch_protection?: number;
             default_branch_protection_defaults?: components["schemas"]["GroupDefaultBranchProtectionDefaults"];
             /** @description URL of the group avatar, or null. */
@@ -3821,9 +3901,15 @@ export interface components {
             repository_storage?: string;
             full_name?: string;
             full_path?: string;
-            /** @description ID of the file template project, or null when none is set. */
+            /**
+             * Format: int64
+             * @description ID of the file template project, or null when none is set.
+             */
             file_template_project_id?: number | null;
-            /** @description ID of the parent group; null for a top-level group. */
+            /**
+             * Format: int64
+             * @description ID of the parent group; null for a top-level group.
+             */
             parent_id?: number | null;
             created_at?: components["schemas"]["Timestamp"];
             /** @description IP ranges allowed to access the group. Its type is not documented. */
@@ -3837,6 +3923,7 @@ export interface components {
         };
         /** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented. `description` and `default_branch` may be null (a project without a description, an empty repository); the shape of `namespace` is not documented. */
         GroupProject: {
+            /** Format: int64 */
             id: number;
             /** @description Project description, or null. */
             description: string | null;
@@ -3872,6 +3959,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             last_activity_at: components["schemas"]["Timestamp"];
             shared_runners_enabled: boolean;
+            /** Format: int64 */
             creator_id: number;
             /** @description The project's namespace. Its type and shape are not documented. */
             namespace: unknown;
@@ -3965,7 +4053,10 @@ export interface components {
             name: string;
             /** @description Role given to members of the SAML group (an access level). */
             access_level: components["schemas"]["AccessLevel"];
-            /** @description ID of the custom member role, when the link has one. */
+            /**
+             * Format: int64
+             * @description ID of the custom member role, when the link has one.
+             */
             member_role_id: number | null;
         };
         /** @description Body of `POST /groups/{id}/saml_group_links`. */
@@ -3974,14 +4065,20 @@ export interface components {
             saml_group_name: string;
             /** @description Role given to the SAML group's members. */
             access_level: components["schemas"]["AccessLevel"];
-            /** @description ID of a custom member role. */
+            /**
+             * Format: int64
+             * @description ID of a custom member role.
+             */
             member_role_id?: number;
         };
         /** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}`. No parameters besides the path. */
         DeleteSamlGroupLinkRequest: Record<string, unknown>;
         /** @description Body of `POST /groups/{id}/share`. */
         ShareGroupRequest: {
-            /** @description ID of the group to share with. */
+            /**
+             * Format: int64
+             * @description ID of the group to share with.
+             */
             group_id: number;
             /** @description Role given to the members of the group shared with. */
             group_access: components["schemas"]["AccessLevel"];
@@ -3992,6 +4089,7 @@ export interface components {
         UnshareGroupRequest: Record<string, unknown>;
         /** @description Group push rule (Premium and Ultimate). The checks are booleans and the `*_regex` fields strings holding regular expressions, null when the rule sets no expression. */
         GroupPushRule: {
+            /** Format: int64 */
             id: number;
             created_at: components["schemas"]["Timestamp"];
             commit_committer_check: boolean;
@@ -4005,7 +4103,10 @@ export interface components {
             prevent_secrets: boolean;
             author_email_regex: string | null;
             file_name_regex: string | null;
-            /** @description Maximum file size, in MB. */
+            /**
+             * Format: int64
+             * @description Maximum file size, in MB.
+             */
             max_file_size: number;
         };
         /** @description Body of `POST /groups/{id}/push_rule`. All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
@@ -4032,7 +4133,10 @@ export interface components {
             author_email_regex?: string;
             /** @description Regular expression of file names that are rejected. */
             file_name_regex?: string;
-            /** @description Maximum file size, in MB. */
+            /**
+             * Format: int64
+             * @description Maximum file size, in MB.
+             */
             max_file_size?: number;
         };
         /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); the update's parameters beyond `member_check` are not documented further, so other properties are allowed without a declared shape (`x-not-shown`). All attributes are optional, so `{}` is accepted. */
@@ -4047,6 +4151,7 @@ export interface components {
         GroupBadgeUrlTemplate: string;
         /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null. */
         Badge: {
+            /** Format: int64 */
             id: number;
             /** @description Name of the badge, or null when it was created without one. */
             name: string | null;
@@ -4097,7 +4202,10 @@ export interface components {
             extern_uid: string;
             /** @description Provider name. */
             provider: string;
-            /** @description ID of the SAML provider. */
+            /**
+             * Format: int64
+             * @description ID of the SAML provider.
+             */
             saml_provider_id: number;
         } | null;
         /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. */
@@ -4137,6 +4245,7 @@ export interface components {
         };
         /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry; `user_name` may be null (when is not documented). */
         Invitation: {
+            /** Format: int64 */
             id: number;
             /** @description E-mail address the invitation was sent to. */
             invite_email: string;
@@ -4165,13 +4274,16 @@ export interface components {
              * @example 12
              * @example 12,15
              */
-            user_id?: number | string;
+            user_id?: string | number;
             access_level: components["schemas"]["AccessLevel"];
             /** @description When the membership expires, a date `YYYY-MM-DD`. */
             expires_at?: components["schemas"]["CalendarDate"];
             /** @description Source of the invitation; its values are not documented. */
             invite_source?: string;
-            /** @description ID of a custom member role. Ultimate only. */
+            /**
+             * Format: int64
+             * @description ID of a custom member role. Ultimate only.
+             */
             member_role_id?: number;
         } & (Record<string, unknown> | Record<string, unknown>);
         /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
@@ -4212,7 +4324,7 @@ export interface components {
          * @enum {string}
          */
         RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
-        /** @description Runner summary, as returned by runner lists. `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists (`token: false`). */
+        /** @description Runner summary, as returned by runner lists. `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists: it is never sent. */
         RunnerSummary: {
             /**
              * @deprecated
@@ -4223,6 +4335,7 @@ export interface components {
             paused: boolean;
             /** @description Description of the runner, or null. */
             description: string | null;
+            /** Format: int64 */
             id: number;
             /**
              * @deprecated
@@ -4240,6 +4353,7 @@ export interface components {
         };
         /** @description A project the runner is assigned to (`projects` of the runner details). */
         RunnerProject: {
+            /** Format: int64 */
             id: number;
             name: string;
             name_with_namespace: string;
@@ -4277,7 +4391,10 @@ export interface components {
             /** @description Tags of the runner. */
             tag_list: string[];
             access_level: components["schemas"]["RunnerAccessLevel"];
-            /** @description Maximum job timeout in seconds, or null when none is set. */
+            /**
+             * Format: int64
+             * @description Maximum job timeout in seconds, or null when none is set.
+             */
             maximum_timeout: number | null;
         } & unknown;
         /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
@@ -4298,13 +4415,17 @@ export interface components {
             /** @description Whether the runner is locked. */
             locked?: boolean;
             access_level?: components["schemas"]["RunnerAccessLevel"];
-            /** @description Maximum job timeout in seconds. */
+            /**
+             * Format: int64
+             * @description Maximum job timeout in seconds.
+             */
             maximum_timeout?: number;
             /** @description Maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         };
         /** @description An active integration as listed by `GET /projects/{id}/integrations`, with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. */
         IntegrationSummary: {
+            /** Format: int64 */
             id: number;
             title: string;
             /** @description Slug of the integration, the last path segment of its endpoints. */
@@ -4402,7 +4523,7 @@ export interface components {
         };
         /**
          * Build server
-         * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented: the body takes at least one string parameter besides the named ones, which carries the root URL. The build server needs automatic revision labeling and a repository trigger configured on the server.
+         * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented: the body takes at least one parameter besides the named ones, one of which carries the root URL (a string); like every kind, the body may carry further parameters of any type. The build server needs automatic revision labeling and a repository trigger configured on the server.
          */
         BuildServerIntegrationSettingsRequest: {
             /**
@@ -4416,8 +4537,6 @@ export interface components {
             username: string;
             /** @description Password of that user (required; a secret). */
             password: string;
-        } & {
-            [key: string]: string;
         };
         /**
          * Issue tracker (short)
@@ -4594,13 +4713,17 @@ export interface components {
         } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
         /** @description The namespace (user or group) the project belongs to. */
         ProjectNamespace: {
+            /** Format: int64 */
             id: number;
             name: string;
             path: string;
             /** @description Kind of namespace (user or group); the set of values is not documented. */
             kind: string;
             full_path: string;
-            /** @description ID of the parent namespace; null for a top-level namespace. */
+            /**
+             * Format: int64
+             * @description ID of the parent namespace; null for a top-level namespace.
+             */
             parent_id: number | null;
             /** @description Avatar URL of the namespace; null when it has none. */
             avatar_url: string | null;
@@ -4608,6 +4731,7 @@ export interface components {
         };
         /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
         ProjectSimple: {
+            /** Format: int64 */
             id: number;
             /** @description Project description; null or empty when none was given. */
             description: string | null;
@@ -4629,6 +4753,7 @@ export interface components {
             web_url: string;
             /** @description Avatar URL of the project; null when it has none. */
             avatar_url: string | null;
+            /** Format: int64 */
             star_count: number;
             /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
             last_activity_at: components["schemas"]["Timestamp"];
@@ -4676,6 +4801,7 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description URL of the README file; null when the project has none. */
             readme_url?: string | null;
+            /** Format: int64 */
             forks_count?: number;
             container_registry_image_prefix?: string;
             _links?: components["schemas"]["ProjectLinks"];
@@ -4774,6 +4900,7 @@ export interface components {
             shared_runners_enabled?: boolean;
             group_runners_enabled?: boolean;
             lfs_enabled?: boolean;
+            /** Format: int64 */
             creator_id?: number;
             /** @description URL the project was imported from; null when it was not imported from a URL. */
             import_url?: string | null;
@@ -4783,7 +4910,9 @@ export interface components {
             import_status?: string;
             /** @description Error of a failed import; null otherwise. */
             import_error?: string | null;
+            /** Format: int64 */
             open_issues_count?: number;
+            /** Format: int64 */
             ci_default_git_depth?: number;
             ci_forward_deployment_enabled?: boolean;
             ci_forward_deployment_rollback_allowed?: boolean;
@@ -4793,7 +4922,10 @@ export interface components {
             /** @description Role needed to cancel pipelines. Type and values not documented. */
             ci_restrict_pipeline_cancellation_role?: unknown;
             public_jobs?: boolean;
-            /** @description Job timeout in seconds. */
+            /**
+             * Format: int64
+             * @description Job timeout in seconds.
+             */
             build_timeout?: number;
             /** @description Whether pending pipelines are cancelled automatically. Type not documented. */
             auto_cancel_pending_pipelines?: unknown;
@@ -4847,6 +4979,7 @@ export interface components {
             /** @description Replacement of `marked_for_deletion_at`; documented only by name. Premium and Ultimate only. Type not documented. */
             marked_for_deletion_on?: unknown;
             /**
+             * Format: int64
              * @deprecated
              * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. Typed integer as the same setting in `POST /projects/{id}/approvals`.
              */
@@ -4882,9 +5015,14 @@ export interface components {
         };
         /** @description The milestone of a merge request. `description`, `due_date` and `start_date` are null when not set. */
         MergeRequestMilestone: {
+            /** Format: int64 */
             id: number;
+            /** Format: int64 */
             iid: number;
-            /** @description Project of the milestone; may be null. */
+            /**
+             * Format: int64
+             * @description Project of the milestone; may be null.
+             */
             project_id: number | null;
             title: string;
             /** @description Milestone description; null or empty when none was given. */
@@ -4907,7 +5045,9 @@ export interface components {
         };
         /** @description Time tracking of the merge request. The estimate and time spent are numbers of seconds; the human-readable forms are null when no time was estimated or spent. */
         MergeRequestTimeStats: {
+            /** Format: int64 */
             time_estimate: number;
+            /** Format: int64 */
             total_time_spent: number;
             /** @description Human-readable estimate; null without an estimate. */
             human_time_estimate: string | null;
@@ -4916,6 +5056,7 @@ export interface components {
         };
         /** @description The latest pipeline of a merge request. */
         MergeRequestPipeline: {
+            /** Format: int64 */
             id: number;
             sha: string;
             ref: string;
@@ -4931,15 +5072,144 @@ export interface components {
         };
         /** @description Task list completion in the description. */
         MergeRequestTaskCompletionStatus: {
+            /** Format: int64 */
             count: number;
+            /** Format: int64 */
             completed_count: number;
         };
-        /** @description The fields of a merge request record and their types, and the rules of the state table on them; a rule on a field applies when the field is present. Which fields are always there is stated by the full record (`MergeRequest`) and the reduced record (`MergeRequestSimple`). */
-        MergeRequestFields: {
-            id?: number;
-            /** @description ID of the merge request inside its project. */
-            iid?: number;
-            project_id?: number;
+        /**
+         * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
+         *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
+         *     request is merged, `assignee` while it is unassigned, `milestone` without a milestone, `pipeline` before the first
+         *     pipeline. `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
+         *
+         *     Transitions:
+         *
+         *     | From | Trigger | Condition | To | Other effects |
+         *     |---|---|---|---|---|
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+         *
+         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
+         *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
+         *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
+         */
+        MergeRequest: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description ID of the merge request inside its project.
+             */
+            iid: number;
+            /** Format: int64 */
+            project_id: number;
+            title: string;
+            /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
+            description?: string | null;
+            state: components["schemas"]["MergeRequestState"];
+            imported?: boolean;
+            imported_from?: string;
+            /**
+             * @deprecated
+             * @description Deprecated, use `merge_user`. The user who merged the merge request; null until it is merged.
+             */
+            merged_by?: components["schemas"]["UserBasic"] | null;
+            /** @description The user who merged the merge request (set by the merge); null until it is merged. */
+            merge_user?: components["schemas"]["UserBasic"] | null;
+            /** @description The user who closed the merge request; may be null. */
+            closed_by?: components["schemas"]["UserBasic"] | null;
+            author?: components["schemas"]["UserBasic"];
+            /** @description The assignee; null while the merge request is unassigned. */
+            assignee?: components["schemas"]["UserBasic"] | null;
+            assignees?: components["schemas"]["UserBasic"][];
+            reviewers?: components["schemas"]["UserBasic"][];
+            merged_at?: components["schemas"]["NullableTimestamp"];
+            prepared_at?: components["schemas"]["NullableTimestamp"];
+            closed_at?: components["schemas"]["NullableTimestamp"];
+            created_at?: components["schemas"]["NullableTimestamp"];
+            updated_at?: components["schemas"]["NullableTimestamp"];
+            target_branch: string;
+            source_branch: string;
+            /** Format: int64 */
+            source_project_id?: number;
+            /** Format: int64 */
+            target_project_id?: number;
+            /** Format: int64 */
+            upvotes?: number;
+            /** Format: int64 */
+            downvotes?: number;
+            /** Format: int64 */
+            user_notes_count?: number;
+            /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
+            labels?: string[] | components["schemas"]["MergeRequestLabel"][];
+            draft?: boolean;
+            work_in_progress?: boolean;
+            /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
+            milestone?: components["schemas"]["MergeRequestMilestone"] | null;
+            merge_when_pipeline_succeeds?: boolean;
+            /**
+             * @deprecated
+             * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented. The lists do not proactively update it unless `with_merge_status_recheck=true`.
+             * @example can_be_merged
+             */
+            merge_status?: string;
+            /**
+             * @description For example `not_open`; the set of values is not documented.
+             * @example not_open
+             */
+            detailed_merge_status?: string;
+            merge_error?: string | null;
+            sha?: string | null;
+            merge_commit_sha?: string | null;
+            squash_commit_sha?: string | null;
+            discussion_locked?: boolean | null;
+            should_remove_source_branch?: boolean;
+            force_remove_source_branch?: boolean;
+            /** @description Alias of `allow_maintainer_to_push`. */
+            allow_collaboration?: boolean;
+            /** @description Alias of `allow_collaboration`. */
+            allow_maintainer_to_push?: boolean;
+            web_url: string;
+            references?: components["schemas"]["MergeRequestReferences"];
+            time_stats?: components["schemas"]["MergeRequestTimeStats"];
+            squash?: boolean;
+            subscribed?: boolean;
+            /** @description Count of changes, as a string. */
+            changes_count?: string;
+            latest_build_started_at?: components["schemas"]["NullableTimestamp"];
+            latest_build_finished_at?: components["schemas"]["NullableTimestamp"];
+            first_deployed_to_production_at?: components["schemas"]["NullableTimestamp"];
+            /** @description Latest pipeline of the merge request; null before any pipeline ran. */
+            pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
+            diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
+            /** Format: int64 */
+            diverged_commits_count?: number;
+            task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
+            /**
+             * @deprecated
+             * @description Deprecated; documented only by name (see `references`). Type not documented; no replacement named.
+             */
+            reference?: unknown;
+            /**
+             * @deprecated
+             * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
+             */
+            approvals_before_merge?: unknown;
+        } & (unknown & unknown);
+        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
+        MergeRequestSimple: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description ID of the merge request inside its project.
+             */
+            iid: number;
+            /** Format: int64 */
+            project_id: number;
             title?: string;
             /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
             description?: string | null;
@@ -4967,10 +5237,15 @@ export interface components {
             updated_at?: components["schemas"]["NullableTimestamp"];
             target_branch?: string;
             source_branch?: string;
+            /** Format: int64 */
             source_project_id?: number;
+            /** Format: int64 */
             target_project_id?: number;
+            /** Format: int64 */
             upvotes?: number;
+            /** Format: int64 */
             downvotes?: number;
+            /** Format: int64 */
             user_notes_count?: number;
             /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
             labels?: string[] | components["schemas"]["MergeRequestLabel"][];
@@ -5014,6 +5289,7 @@ export interface components {
             /** @description Latest pipeline of the merge request; null before any pipeline ran. */
             pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
             diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
+            /** Format: int64 */
             diverged_commits_count?: number;
             task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
             /**
@@ -5027,28 +5303,6 @@ export interface components {
              */
             approvals_before_merge?: unknown;
         } & (unknown & unknown);
-        /**
-         * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
-         *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
-         *     request is merged, `assignee` while it is unassigned, `milestone` without a milestone, `pipeline` before the first
-         *     pipeline. `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
-         *
-         *     Transitions:
-         *
-         *     | From | Trigger | Condition | To | Other effects |
-         *     |---|---|---|---|---|
-         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
-         *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
-         *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
-         *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
-         *
-         *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
-         *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
-         *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
-         */
-        MergeRequest: WithRequired<components["schemas"]["MergeRequestFields"], "id" | "iid" | "project_id" | "title" | "state" | "source_branch" | "target_branch" | "web_url">;
-        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
-        MergeRequestSimple: WithRequired<components["schemas"]["MergeRequestFields"], "id" | "iid" | "project_id">;
         /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
         CreateMergeRequestRequest: {
             /** @description The source branch. */
@@ -5062,11 +5316,15 @@ export interface components {
             /** @description Alias of `allow_collaboration`. */
             allow_maintainer_to_push?: boolean;
             /**
+             * Format: int64
              * @deprecated
              * @description Deprecated; the approvals API (`/projects/{id}/approvals`, approval rules) replaces it. Number of approvals required before merging. Premium and Ultimate. An integer as in `POST /projects/{id}/approvals`.
              */
             approvals_before_merge?: number;
-            /** @description The assignee's user ID. */
+            /**
+             * Format: int64
+             * @description The assignee's user ID.
+             */
             assignee_id?: number;
             /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
             assignee_ids?: number[] | 0;
@@ -5074,7 +5332,10 @@ export interface components {
             description?: string;
             /** @description Comma-separated label names; labels that do not exist are created. */
             labels?: string;
-            /** @description ID of the milestone. */
+            /**
+             * Format: int64
+             * @description ID of the milestone.
+             */
             milestone_id?: number;
             /** @description Remove the source branch when merging. */
             remove_source_branch?: boolean;
@@ -5082,7 +5343,10 @@ export interface components {
             reviewer_ids?: number[] | 0;
             /** @description Squash the commits into a single commit when merging. */
             squash?: boolean;
-            /** @description Numeric ID of the target project. */
+            /**
+             * Format: int64
+             * @description Numeric ID of the target project.
+             */
             target_project_id?: number;
         };
         /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}`. At least one of the attributes below must be given; otherwise the answer is 400. Other keys are not documented and do not count. */
@@ -5097,7 +5361,10 @@ export interface components {
             allow_collaboration?: boolean;
             /** @description Alias of `allow_collaboration`. */
             allow_maintainer_to_push?: boolean;
-            /** @description The assignee's user ID. */
+            /**
+             * Format: int64
+             * @description The assignee's user ID.
+             */
             assignee_id?: number;
             /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
             assignee_ids?: number[] | 0;
@@ -5158,10 +5425,16 @@ export interface components {
         ApprovalRuleType: "any_approver" | "regular" | "code_owner" | "report_approver";
         /** @description An entry of `push_access_levels`, `merge_access_levels` or `unprotect_access_levels` of a protected branch: `access_level` and its description; the group and user variants also carry `id`, `user_id`, `group_id` and `deploy_key_id`. */
         ApprovalRuleAccessLevel: {
-            /** @description Role as an integer, for example 40 for Maintainer. */
+            /**
+             * Format: int64
+             * @description Role as an integer, for example 40 for Maintainer.
+             */
             access_level: number;
             access_level_description: string;
-            /** @description Present only for the group and user variants of an entry. */
+            /**
+             * Format: int64
+             * @description Present only for the group and user variants of an entry.
+             */
             id?: number;
             /** @description Present only for the group and user variants of an entry. A user ID; type not documented. */
             user_id?: unknown;
@@ -5172,6 +5445,7 @@ export interface components {
         };
         /** @description A protected branch the rule applies to. */
         ApprovalRuleProtectedBranch: {
+            /** Format: int64 */
             id: number;
             name: string;
             push_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
@@ -5183,11 +5457,13 @@ export interface components {
         };
         /** @description Approval rule of a project or a group. `usernames` is shown by the project rule list only. */
         ApprovalRule: {
+            /** Format: int64 */
             id: number;
             name: string;
             rule_type: components["schemas"]["ApprovalRuleType"];
             /** @description Users who may approve under this rule. */
             eligible_approvers: components["schemas"]["UserBasic"][];
+            /** Format: int64 */
             approvals_required: number;
             /** @description Users of the rule. */
             users: components["schemas"]["UserBasic"][];
@@ -5202,7 +5478,10 @@ export interface components {
         };
         /** @description Body of `POST /groups/{id}/approval_rules`. */
         CreateGroupApprovalRuleRequest: {
-            /** @description Number of approvals required. */
+            /**
+             * Format: int64
+             * @description Number of approvals required.
+             */
             approvals_required: number;
             /** @description Name of the rule. */
             name: string;
@@ -5218,7 +5497,10 @@ export interface components {
         };
         /** @description Body of `PUT /groups/{id}/approval_rules/{approval_rule_id}`: the attributes of creation, all optional, with the same types. */
         UpdateGroupApprovalRuleRequest: {
-            /** @description Number of approvals required. */
+            /**
+             * Format: int64
+             * @description Number of approvals required.
+             */
             approvals_required?: number;
             /** @description Name of the rule. */
             name?: string;
@@ -5235,6 +5517,7 @@ export interface components {
         /** @description Project approval settings without the deprecated approver arrays, as returned by `POST /projects/{id}/approvals`. */
         ProjectApprovalSettingsUpdated: {
             /**
+             * Format: int64
              * @deprecated
              * @description Deprecated. Number of approvals required before merging.
              */
@@ -5265,6 +5548,7 @@ export interface components {
         /** @description Body of `POST /projects/{id}/approvals`; every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
         UpdateProjectApprovalSettingsRequest: {
             /**
+             * Format: int64
              * @deprecated
              * @description Deprecated. Number of approvals required before merging.
              */
@@ -5284,7 +5568,10 @@ export interface components {
         };
         /** @description Body of `POST /projects/{id}/approval_rules`. `report_type` is only for `rule_type` `report_approver`: a body with `report_type` must send `rule_type: report_approver`. */
         CreateProjectApprovalRuleRequest: {
-            /** @description Number of approvals required. */
+            /**
+             * Format: int64
+             * @description Number of approvals required.
+             */
             approvals_required: number;
             /** @description Name of the rule. */
             name: string;
@@ -5316,14 +5603,20 @@ export interface components {
         DefaultBranchProtectionDefaults: {
             /** @description Access levels allowed to push: Developer (30) or Maintainer (40). An optional key: like every key of this object, it may be absent. */
             allowed_to_push?: ((30 | 40) | {
-                /** @enum {integer} */
+                /**
+                 * Format: int32
+                 * @enum {integer}
+                 */
                 access_level: 30 | 40;
             })[];
             /** @description Allow force push for users with push access. An optional key: like every key of this object, it may be absent. */
             allow_force_push?: boolean;
             /** @description Access levels allowed to merge: 30 or 40. An optional key: like every key of this object, it may be absent. */
             allowed_to_merge?: ((30 | 40) | {
-                /** @enum {integer} */
+                /**
+                 * Format: int32
+                 * @enum {integer}
+                 */
                 access_level: 30 | 40;
             })[];
             /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
@@ -5331,32 +5624,47 @@ export interface components {
         };
         /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
         ApplicationSettings: {
+            /** Format: int64 */
             id: number;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             signup_enabled: boolean;
+            /** Format: int64 */
             default_projects_limit: number;
             /**
+             * Format: int64
              * @deprecated
              * @description Deprecated, with no documented replacement (`default_branch_protection_defaults` describes the protection).
              */
             default_branch_protection: number;
             default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
             default_preferred_language: string;
+            /** Format: int64 */
             failed_login_attempts_unlock_period_in_minutes: number;
             /** @description Item type not documented. */
             restricted_visibility_levels: unknown[];
             password_authentication_enabled_for_web: boolean;
             after_sign_out_path: string | null;
+            /** Format: int64 */
             max_attachment_size: number;
+            /** Format: int64 */
             max_decompressed_archive_size: number;
-            /** @description Maximum export size; 0 (the default) means unlimited. */
+            /**
+             * Format: int64
+             * @description Maximum export size; 0 (the default) means unlimited.
+             */
             max_export_size: number;
-            /** @description Maximum import size; 0 (the default) means unlimited. */
+            /**
+             * Format: int64
+             * @description Maximum import size; 0 (the default) means unlimited.
+             */
             max_import_size: number;
+            /** Format: int64 */
             max_import_remote_file_size: number;
+            /** Format: int64 */
             max_login_attempts: number;
             user_oauth_applications: boolean;
+            /** Format: int64 */
             session_expire_delay: number;
             home_page_url: string;
             default_snippet_visibility: string;
@@ -5373,34 +5681,50 @@ export interface components {
             default_ci_config_path: string | null;
             gravatar_enabled: boolean;
             container_expiration_policies_enable_historic_entries: boolean;
+            /** Format: int64 */
             container_registry_cleanup_tags_service_max_list_size: number;
+            /** Format: int64 */
             container_registry_delete_tags_service_timeout: number;
             container_registry_expiration_policies_caching: boolean;
+            /** Format: int64 */
             container_registry_expiration_policies_worker_capacity: number;
+            /** Format: int64 */
             container_registry_token_expire_delay: number;
+            /** Format: int64 */
             decompress_archive_file_timeout: number;
+            /** Format: int64 */
             package_registry_cleanup_policies_worker_capacity: number;
             /** @description Weight of each repository storage, keyed by storage name. */
             repository_storages_weighted: {
                 [key: string]: number;
             };
+            /** Format: int64 */
             terminal_max_session_time: number;
             /** @description A decimal number, which the answer carries either as a JSON number or as a string holding the decimal (for example `"1.0"`). */
             polling_interval_multiplier: number | string;
+            /** Format: int64 */
             rsa_key_restriction: number;
+            /** Format: int64 */
             dsa_key_restriction: number;
+            /** Format: int64 */
             ecdsa_key_restriction: number;
+            /** Format: int64 */
             ed25519_key_restriction: number;
+            /** Format: int64 */
             ecdsa_sk_key_restriction: number;
+            /** Format: int64 */
             ed25519_sk_key_restriction: number;
+            /** Format: int64 */
             first_day_of_week: number;
             enforce_terms: boolean;
             terms: string;
+            /** Format: int64 */
             performance_bar_allowed_group_id: number;
             user_show_add_ssh_key_message: boolean;
             /** @description Premium and Ultimate (the setting exists on those tiers), so absent on other tiers. */
             allow_account_deletion?: boolean;
             updating_name_disabled_for_users: boolean;
+            /** Format: int64 */
             local_markdown_version: number;
             /**
              * @deprecated
@@ -5418,11 +5742,19 @@ export interface components {
             maven_package_requests_forwarding: boolean;
             npm_package_requests_forwarding: boolean;
             pypi_package_requests_forwarding: boolean;
-            /** @description Bytes. */
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
             snippet_size_limit: number;
+            /** Format: int64 */
             issues_create_limit: number;
+            /** Format: int64 */
             raw_blob_request_limit: number;
-            /** @description Bytes; default 52428800, minimum 1024. */
+            /**
+             * Format: int64
+             * @description Bytes; default 52428800, minimum 1024.
+             */
             wiki_page_max_content_bytes: number;
             require_admin_approval_after_user_signup: boolean;
             require_personal_access_token_expiry: boolean;
@@ -5439,15 +5771,23 @@ export interface components {
             external_pipeline_validation_service_url: unknown;
             silent_mode_enabled: boolean;
             package_registry_allow_anyone_to_pull_option: boolean;
+            /** Format: int64 */
             bulk_import_max_download_file_size: number;
+            /** Format: int64 */
             project_jobs_api_rate_limit: number;
+            /** Format: int64 */
             projects_api_rate_limit_unauthenticated: number;
             /** @description Type not documented. */
             security_txt_content: unknown;
+            /** Format: int64 */
             bulk_import_concurrent_pipeline_batch_limit: number;
+            /** Format: int64 */
             downstream_pipeline_trigger_limit_per_project_user_sha: number;
+            /** Format: int64 */
             concurrent_github_import_jobs_limit: number;
+            /** Format: int64 */
             concurrent_bitbucket_import_jobs_limit: number;
+            /** Format: int64 */
             concurrent_bitbucket_server_import_jobs_limit: number;
             silent_admin_exports_enabled: boolean;
             user_defaults_to_private_profile: boolean;
@@ -5459,7 +5799,10 @@ export interface components {
             globally_allowed_ips: string;
             /** @description Premium and Ultimate. */
             group_owners_can_manage_default_branch_protection?: boolean;
-            /** @description Premium and Ultimate. */
+            /**
+             * Format: int64
+             * @description Premium and Ultimate.
+             */
             file_template_project_id?: number;
             /** @description Type not documented. Premium and Ultimate. */
             geo_status_timeout?: unknown;
@@ -5475,7 +5818,10 @@ export interface components {
             security_approval_policies_limit?: unknown;
             /** @description Premium and Ultimate. */
             delete_unconfirmed_users?: boolean;
-            /** @description Integer. Self-managed, Premium and Ultimate. */
+            /**
+             * Format: int64
+             * @description Integer. Self-managed, Premium and Ultimate.
+             */
             unconfirmed_users_delete_after_days?: number;
             /** @description Boolean. Self-managed, Premium and Ultimate. */
             assistant_features_enabled?: boolean;
@@ -5486,14 +5832,20 @@ export interface components {
         DefaultBranchProtectionDefaultsInput: {
             /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
             allowed_to_push?: ((30 | 40) | {
-                /** @enum {integer} */
+                /**
+                 * Format: int32
+                 * @enum {integer}
+                 */
                 access_level: 30 | 40;
             })[];
             /** @description Allow force push for users with push access. */
             allow_force_push?: boolean;
             /** @description Access levels allowed to merge: 30 or 40. */
             allowed_to_merge?: ((30 | 40) | {
-                /** @enum {integer} */
+                /**
+                 * Format: int32
+                 * @enum {integer}
+                 */
                 access_level: 30 | 40;
             })[];
             /** @description Developers may push the initial commit. */
@@ -5542,37 +5894,67 @@ export interface components {
             archive_builds_in_human_readable?: string;
             /** @description Requires `throttle_unauthenticated_api_period_in_seconds` and `throttle_unauthenticated_api_requests_per_period`. */
             throttle_unauthenticated_api_enabled?: boolean;
-            /** @description Period of the unauthenticated API throttle, in seconds. */
+            /**
+             * Format: int64
+             * @description Period of the unauthenticated API throttle, in seconds.
+             */
             throttle_unauthenticated_api_period_in_seconds?: number;
-            /** @description Requests allowed per period by the unauthenticated API throttle. */
+            /**
+             * Format: int64
+             * @description Requests allowed per period by the unauthenticated API throttle.
+             */
             throttle_unauthenticated_api_requests_per_period?: number;
             /** @description Requires `throttle_unauthenticated_packages_api_period_in_seconds` and `throttle_unauthenticated_packages_api_requests_per_period`. */
             throttle_unauthenticated_packages_api_enabled?: boolean;
-            /** @description Period in seconds. */
+            /**
+             * Format: int64
+             * @description Period in seconds.
+             */
             throttle_unauthenticated_packages_api_period_in_seconds?: number;
-            /** @description Requests per period. */
+            /**
+             * Format: int64
+             * @description Requests per period.
+             */
             throttle_unauthenticated_packages_api_requests_per_period?: number;
             /** @description Requires `throttle_unauthenticated_web_period_in_seconds` and `throttle_unauthenticated_web_requests_per_period`. */
             throttle_unauthenticated_web_enabled?: boolean;
-            /** @description Period in seconds. */
+            /**
+             * Format: int64
+             * @description Period in seconds.
+             */
             throttle_unauthenticated_web_period_in_seconds?: number;
-            /** @description Requests per period. */
+            /**
+             * Format: int64
+             * @description Requests per period.
+             */
             throttle_unauthenticated_web_requests_per_period?: number;
             /** @description Factory default false. */
             time_tracking_limit_to_hours?: boolean;
-            /** @description Hours; required by `require_two_factor_authentication`. */
+            /**
+             * Format: int64
+             * @description Hours; required by `require_two_factor_authentication`.
+             */
             two_factor_grace_period?: number;
             /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. */
             require_two_factor_authentication?: boolean;
-            /** @description Used when `delete_unconfirmed_users` is true. Factory default 7, minimum 1. Self-managed, Premium and Ultimate. */
+            /**
+             * Format: int64
+             * @description Used when `delete_unconfirmed_users` is true. Factory default 7, minimum 1. Self-managed, Premium and Ultimate.
+             */
             unconfirmed_users_delete_after_days?: number;
             /** @description Whether unconfirmed users are deleted (see `unconfirmed_users_delete_after_days`). Premium and Ultimate. */
             delete_unconfirmed_users?: boolean;
             /** @description Requires `unique_ips_limit_per_user` and `unique_ips_limit_time_window`. */
             unique_ips_limit_enabled?: boolean;
-            /** @description Maximum number of IPs per user. */
+            /**
+             * Format: int64
+             * @description Maximum number of IPs per user.
+             */
             unique_ips_limit_per_user?: number;
-            /** @description Time window, in seconds. */
+            /**
+             * Format: int64
+             * @description Time window, in seconds.
+             */
             unique_ips_limit_time_window?: number;
             update_runner_versions_enabled?: boolean;
             usage_ping_enabled?: boolean;
@@ -5589,10 +5971,17 @@ export interface components {
             valid_runner_registrars?: ("group" | "project")[];
             /** @enum {string} */
             whats_new_variant?: "all_tiers" | "current_tier" | "disabled";
-            /** @description Maximum wiki page content, in bytes. Factory default 52428800, minimum 1024. */
+            /**
+             * Format: int64
+             * @description Maximum wiki page content, in bytes. Factory default 52428800, minimum 1024.
+             */
             wiki_page_max_content_bytes?: number;
+            /** Format: int64 */
             bulk_import_concurrent_pipeline_batch_limit?: number;
-            /** @description Maximum AsciiDoc includes. Factory default 32, maximum 64. */
+            /**
+             * Format: int64
+             * @description Maximum AsciiDoc includes. Factory default 32, maximum 64.
+             */
             asciidoc_max_includes?: number;
             /** @description Self-managed, Premium and Ultimate. */
             assistant_features_enabled?: boolean;
@@ -5601,32 +5990,54 @@ export interface components {
             nuget_skip_metadata_url_validation?: boolean;
             /** @description Factory default false. */
             delete_inactive_projects?: boolean;
-            /** @description Factory default 2. */
+            /**
+             * Format: int64
+             * @description Factory default 2.
+             */
             inactive_projects_delete_after_months?: number;
-            /** @description Factory default 0. */
+            /**
+             * Format: int64
+             * @description Factory default 0.
+             */
             inactive_projects_min_size_mb?: number;
-            /** @description Factory default 1. */
+            /**
+             * Format: int64
+             * @description Factory default 1.
+             */
             inactive_projects_send_warning_email_after_months?: number;
-            /** @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated. */
+            /**
+             * Format: int64
+             * @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated.
+             */
             housekeeping_optimize_repository_period?: number;
             default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
             signup_enabled?: boolean;
+            /** Format: int64 */
             default_projects_limit?: number;
             /**
+             * Format: int64
              * @deprecated
              * @description Deprecated; whether it is writable is not documented.
              */
             default_branch_protection?: number;
             default_preferred_language?: string;
+            /** Format: int64 */
             failed_login_attempts_unlock_period_in_minutes?: number;
             restricted_visibility_levels?: unknown[];
             password_authentication_enabled_for_web?: boolean;
+            /** Format: int64 */
             max_attachment_size?: number;
+            /** Format: int64 */
             max_decompressed_archive_size?: number;
+            /** Format: int64 */
             max_export_size?: number;
+            /** Format: int64 */
             max_import_size?: number;
+            /** Format: int64 */
             max_import_remote_file_size?: number;
+            /** Format: int64 */
             max_login_attempts?: number;
+            /** Format: int64 */
             session_expire_delay?: number;
             home_page_url?: string;
             default_snippet_visibility?: string;
@@ -5639,29 +6050,45 @@ export interface components {
             default_ci_config_path?: string | null;
             gravatar_enabled?: boolean;
             container_expiration_policies_enable_historic_entries?: boolean;
+            /** Format: int64 */
             container_registry_cleanup_tags_service_max_list_size?: number;
+            /** Format: int64 */
             container_registry_delete_tags_service_timeout?: number;
             container_registry_expiration_policies_caching?: boolean;
+            /** Format: int64 */
             container_registry_expiration_policies_worker_capacity?: number;
+            /** Format: int64 */
             container_registry_token_expire_delay?: number;
+            /** Format: int64 */
             decompress_archive_file_timeout?: number;
+            /** Format: int64 */
             package_registry_cleanup_policies_worker_capacity?: number;
             repository_storages_weighted?: {
                 [key: string]: number;
             };
+            /** Format: int64 */
             terminal_max_session_time?: number;
             polling_interval_multiplier?: number | string;
+            /** Format: int64 */
             rsa_key_restriction?: number;
+            /** Format: int64 */
             dsa_key_restriction?: number;
+            /** Format: int64 */
             ecdsa_key_restriction?: number;
+            /** Format: int64 */
             ed25519_key_restriction?: number;
+            /** Format: int64 */
             ecdsa_sk_key_restriction?: number;
+            /** Format: int64 */
             ed25519_sk_key_restriction?: number;
+            /** Format: int64 */
             first_day_of_week?: number;
             enforce_terms?: boolean;
             terms?: string;
+            /** Format: int64 */
             performance_bar_allowed_group_id?: number;
             updating_name_disabled_for_users?: boolean;
+            /** Format: int64 */
             local_markdown_version?: number;
             asset_proxy_enabled?: boolean;
             asset_proxy_url?: string;
@@ -5670,8 +6097,11 @@ export interface components {
             maven_package_requests_forwarding?: boolean;
             npm_package_requests_forwarding?: boolean;
             pypi_package_requests_forwarding?: boolean;
+            /** Format: int64 */
             snippet_size_limit?: number;
+            /** Format: int64 */
             issues_create_limit?: number;
+            /** Format: int64 */
             raw_blob_request_limit?: number;
             require_admin_approval_after_user_signup?: boolean;
             require_personal_access_token_expiry?: boolean;
@@ -5680,12 +6110,19 @@ export interface components {
             keep_latest_artifact?: boolean;
             silent_mode_enabled?: boolean;
             package_registry_allow_anyone_to_pull_option?: boolean;
+            /** Format: int64 */
             bulk_import_max_download_file_size?: number;
+            /** Format: int64 */
             project_jobs_api_rate_limit?: number;
+            /** Format: int64 */
             projects_api_rate_limit_unauthenticated?: number;
+            /** Format: int64 */
             downstream_pipeline_trigger_limit_per_project_user_sha?: number;
+            /** Format: int64 */
             concurrent_github_import_jobs_limit?: number;
+            /** Format: int64 */
             concurrent_bitbucket_import_jobs_limit?: number;
+            /** Format: int64 */
             concurrent_bitbucket_server_import_jobs_limit?: number;
             silent_admin_exports_enabled?: boolean;
             can_create_group?: boolean;
@@ -5695,6 +6132,7 @@ export interface components {
             external_authorization_service_timeout?: number;
             globally_allowed_ips?: string;
             group_owners_can_manage_default_branch_protection?: boolean;
+            /** Format: int64 */
             file_template_project_id?: number;
             default_project_deletion_protection?: boolean;
             disable_personal_access_tokens?: boolean;
@@ -5705,82 +6143,190 @@ export interface components {
         };
         /** @description Limits of a plan, all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
         PlanLimits: {
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_pipeline_size: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_active_jobs: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_project_subscriptions: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_pipeline_schedules: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_needs_size_limit: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_registered_group_runners: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_registered_project_runners: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             conan_max_file_size: number;
-            /** @description In MiB. */
+            /**
+             * Format: int64
+             * @description In MiB.
+             */
             enforcement_limit: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             generic_packages_max_file_size: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             helm_max_file_size: number;
-            /** @description In MiB. */
+            /**
+             * Format: int64
+             * @description In MiB.
+             */
             notification_limit: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             maven_max_file_size: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             npm_max_file_size: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             nuget_max_file_size: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             pypi_max_file_size: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             terraform_module_max_file_size: number;
-            /** @description In MiB. */
+            /**
+             * Format: int64
+             * @description In MiB.
+             */
             storage_size_limit: number;
         };
         /** @description Body of `PUT /application/plan_limits`: `plan_name` and any limit of the plan limits object, as integers; `*_max_file_size` in bytes, `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
         UpdatePlanLimitsRequest: {
             /** @description Name of the plan. Only `default` exists on the community edition; other plans exist on the enterprise edition. */
             plan_name: string;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_pipeline_size?: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_active_jobs?: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_project_subscriptions?: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_pipeline_schedules?: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_needs_size_limit?: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_registered_group_runners?: number;
-            /** @description Unit not documented. */
+            /**
+             * Format: int64
+             * @description Unit not documented.
+             */
             ci_registered_project_runners?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             conan_max_file_size?: number;
-            /** @description In MiB. */
+            /**
+             * Format: int64
+             * @description In MiB.
+             */
             enforcement_limit?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             generic_packages_max_file_size?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             helm_max_file_size?: number;
-            /** @description In MiB. */
+            /**
+             * Format: int64
+             * @description In MiB.
+             */
             notification_limit?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             maven_max_file_size?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             npm_max_file_size?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             nuget_max_file_size?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             pypi_max_file_size?: number;
-            /** @description In bytes. */
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
             terraform_module_max_file_size?: number;
-            /** @description In MiB. */
+            /**
+             * Format: int64
+             * @description In MiB.
+             */
             storage_size_limit?: number;
         };
         /**
@@ -5793,6 +6339,7 @@ export interface components {
             name: string;
             /** @description Severity; the set of values is not documented. */
             severity: string;
+            /** Format: int64 */
             id: number;
             url: string | null;
         };
@@ -5833,7 +6380,10 @@ export interface components {
                 string,
                 "asc" | "desc"
             ][];
-            /** @description Maximum number of rows. */
+            /**
+             * Format: int64
+             * @description Maximum number of rows.
+             */
             limit?: number;
         };
         /** @description Body of the load and dry-run operations: a query object `{query, queryType}`, plus `include_token`. */
@@ -7128,7 +7678,6 @@ export type MergeRequestTimeStats = components['schemas']['MergeRequestTimeStats
 export type MergeRequestPipeline = components['schemas']['MergeRequestPipeline'];
 export type MergeRequestDiffRefs = components['schemas']['MergeRequestDiffRefs'];
 export type MergeRequestTaskCompletionStatus = components['schemas']['MergeRequestTaskCompletionStatus'];
-export type MergeRequestFields = components['schemas']['MergeRequestFields'];
 export type MergeRequest = components['schemas']['MergeRequest'];
 export type MergeRequestSimple = components['schemas']['MergeRequestSimple'];
 export type CreateMergeRequestRequest = components['schemas']['CreateMergeRequestRequest'];
@@ -7875,7 +8424,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
+                    "application/json": components["schemas"]["ProjectImport"] & {
+                        /** @description The import error; this answer always carries it, null when there is none. */
+                        import_error: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7919,7 +8471,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
+                    "application/json": components["schemas"]["ProjectImport"] & {
+                        /** @description The import error; this answer always carries it, null when there is none. */
+                        import_error: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8019,7 +8574,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["RelationImport"] & Record<string, unknown>)[];
+                    "application/json": (components["schemas"]["RelationImport"] & {
+                        /** @description When the relation import was created. */
+                        created_at: components["schemas"]["Timestamp"];
+                        /** @description When the relation import last changed. */
+                        updated_at: components["schemas"]["Timestamp"];
+                    })[];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -8062,7 +8622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & Record<string, unknown>;
+                    "application/json": components["schemas"]["ProjectImport"] & unknown;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -15280,7 +15840,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": WithRequired<components["schemas"]["ApprovalRule"], "usernames">[];
+                    "application/json": ({
+                        /** @description Usernames of the rule's users, an array of strings like the `usernames` create parameter. */
+                        usernames: string[];
+                    } & WithRequired<components["schemas"]["ApprovalRule"], "usernames">)[];
                 };
             };
             301: components["responses"]["MovedPermanently"];

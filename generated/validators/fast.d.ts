@@ -170,7 +170,6 @@ export declare const fast_schema_MergeRequestTimeStats: ValidateFunction;
 export declare const fast_schema_MergeRequestPipeline: ValidateFunction;
 export declare const fast_schema_MergeRequestDiffRefs: ValidateFunction;
 export declare const fast_schema_MergeRequestTaskCompletionStatus: ValidateFunction;
-export declare const fast_schema_MergeRequestFields: ValidateFunction;
 export declare const fast_schema_MergeRequest: ValidateFunction;
 export declare const fast_schema_MergeRequestSimple: ValidateFunction;
 export declare const fast_schema_CreateMergeRequestRequest: ValidateFunction;

@@ -685,10 +685,6 @@ export function isMergeRequestDiffRefs(value: unknown): value is Schemas["MergeR
 export function isMergeRequestTaskCompletionStatus(value: unknown): value is Schemas["MergeRequestTaskCompletionStatus"] {
   return f.fast_schema_MergeRequestTaskCompletionStatus(value);
 }
-/** Whether `value` is a valid `MergeRequestFields` (stops at the first failure). */
-export function isMergeRequestFields(value: unknown): value is Schemas["MergeRequestFields"] {
-  return f.fast_schema_MergeRequestFields(value);
-}
 /** Whether `value` is a valid `MergeRequest` (stops at the first failure). */
 export function isMergeRequest(value: unknown): value is Schemas["MergeRequest"] {
   return f.fast_schema_MergeRequest(value);

@@ -170,7 +170,6 @@ export declare const schema_MergeRequestTimeStats: ValidateFunction;
 export declare const schema_MergeRequestPipeline: ValidateFunction;
 export declare const schema_MergeRequestDiffRefs: ValidateFunction;
 export declare const schema_MergeRequestTaskCompletionStatus: ValidateFunction;
-export declare const schema_MergeRequestFields: ValidateFunction;
 export declare const schema_MergeRequest: ValidateFunction;
 export declare const schema_MergeRequestSimple: ValidateFunction;
 export declare const schema_CreateMergeRequestRequest: ValidateFunction;

@@ -59,9 +59,9 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
       patterns[pattern] ??= value;
     const extra = schema.additionalProperties;
     // A map (`additionalProperties` with a schema) keeps other keys, and so does a body whose fields are not all
-    // documented (`x-not-shown`) or that says other fields are accepted (`true`); otherwise unknown keys are dropped.
+    // documented (`x-not-shown`) or that says other fields are accepted (`{}`, or `true`); otherwise unknown keys are dropped.
     if (typeof extra === 'object' && extra !== null && Object.keys(extra).length > 0) additional ??= extra;
-    else if (extra === true || schema['x-not-shown'] === true) additional ??= {};
+    else if (extra === true || typeof extra === 'object' || schema['x-not-shown'] === true) additional ??= {};
   }
   if (Object.keys(properties).length === 0 && Object.keys(patterns).length === 0) return 0;
   const shape: { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> } = { o: {} };
@@ -119,7 +119,7 @@ export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credenti
   return out;
 }
 
-/** Multipart file fields of an operation with their documented maximum in bytes (`maxLength` of the file part). */
+/** Multipart file fields of an operation with their documented maximum in bytes (`x-max-file-size` of the file part). */
 export function fileLimits(doc: OpenApiDocument, entry: OperationEntry): Record<string, number | null> | undefined {
   const body = entry.operation.requestBody
     ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody)
@@ -130,7 +130,10 @@ export function fileLimits(doc: OpenApiDocument, entry: OperationEntry): Record<
   const out: Record<string, number | null> = {};
   for (const [name, raw] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) {
     const property = resolve<JsonSchema>(doc, raw as JsonSchema);
-    if (isFileSchema(property)) out[name] = typeof property.maxLength === 'number' ? property.maxLength : null;
+    if (isFileSchema(property)) {
+      const max = (property as { 'x-max-file-size'?: unknown })['x-max-file-size'];
+      out[name] = typeof max === 'number' ? max : null;
+    }
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

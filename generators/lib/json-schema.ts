@@ -44,3 +44,25 @@ export function isFileSchema(schema: object): boolean {
       !/^(text\/|application\/json)/i.test(contentMediaType))
   );
 }
+
+/** `{ not: {} }` (with annotations at most): the schema no value matches, written portably instead of `false`. */
+export function isNeverSchema(schema: object): boolean {
+  const { not, ...rest } = schema as { not?: unknown };
+  return (
+    typeof not === 'object' &&
+    not !== null &&
+    Object.keys(not).length === 0 &&
+    Object.keys(rest).every((key) => key === 'description' || key.startsWith('x-'))
+  );
+}
+
+/** An object schema that holds only conditional rules (`if`/`then`/`else`): a member of an `allOf` of rules. */
+export function isRuleOnlySchema(schema: object): boolean {
+  const keys = Object.keys(schema);
+  return (
+    'if' in schema &&
+    // openapi-typescript hands an `allOf` member the record's `required` list too.
+    keys.every((key) => ['if', 'then', 'else', 'type', 'description', 'required'].includes(key)) &&
+    (schema as { type?: unknown }).type === 'object'
+  );
+}

@@ -19,6 +19,7 @@ export interface Stamp {
 const BUILD_SCRIPT = [
   'scripts/build.ts',
   'scripts/lib/bundle.ts',
+  'scripts/lib/portable-shapes.ts',
   'scripts/lib/run.ts',
   'scripts/lib/paths.ts',
   'scripts/lib/stamps.ts',

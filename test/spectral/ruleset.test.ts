@@ -53,6 +53,19 @@ function broken(): object {
     tags: ['widgets'],
     responses: { '204': { description: 'Deleted' }, '401': { description: 'Unauthorized' } },
   };
+  // The portable shapes (scripts/spectral/portable-shapes.js), each broken once.
+  const widget = bad.components.schemas.Widget;
+  widget.properties.secret = false;
+  widget.properties.count = { type: ['integer', 'string'] };
+  widget.properties.picture = { type: 'string', format: 'binary', maxLength: 1024 };
+  widget.allOf = [{ if: { required: ['state'] }, then: { required: ['created_at'] } }];
+  bad.components.schemas.Gadget = { allOf: [{ $ref: '#/components/schemas/Widget' }], required: ['id'] };
+  bad.components.schemas.Settings = {
+    properties: { ssl: { type: 'boolean' } },
+    additionalProperties: { type: 'string' },
+  };
+  bad.servers[0].variables.base_url.description = 'Scheme and host';
+  op.parameters = [structuredClone(bad.paths['/widgets/{id}'].parameters[0])];
   bad.paths['/widgets/{id}'].put = {
     operationId: 'widgets/update-widget',
     summary: 'Update',

@@ -58,6 +58,16 @@ describe('the integration set-up body', () => {
       { bamboo_url: 'https://build.example', build_key: 'KEY', username: 'u', password: 'p' },
       true,
     ],
+    [
+      'a build server body with a boolean event toggle (extras are open in every kind)',
+      { bamboo_url: 'https://build.example', build_key: 'KEY', username: 'u', password: 'p', push_events: true },
+      true,
+    ],
+    [
+      'a build server body with no parameter for the root URL',
+      { build_key: 'KEY', username: 'u', password: 'p', enable_ssl_verification: false },
+      false,
+    ],
     ['one mobile store parameter of four', { acme_issuer_id: 'i' }, false],
     [
       'a mobile store body',

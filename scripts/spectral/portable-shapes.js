@@ -1,0 +1,245 @@
+/**
+ * The portable shapes of `openapi/conventions.md`: shapes that common generators and validators read as we mean them.
+ * One function for the whole document (`given: $`); `functionOptions.shape` names the check, one rule each.
+ */
+
+/** Keywords whose value is one subschema. */
+const ONE = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'contentSchema',
+];
+/** Keywords whose value maps names to subschemas. */
+const MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+/** Keywords whose value lists subschemas. */
+const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Where a `required` list alone is a rule over the fields its schema declares ("one of these fields"), not a shape. */
+const RULE_PLACES = new Set(['anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Every schema of the document (component schemas, `schema` of parameters, headers and media) and
+ * their subschemas, each with its path and the keyword it sits under; booleans included, each object once.
+ */
+function schemas(doc) {
+  const out = [];
+  const seen = new Set();
+  const schema = (node, path, place) => {
+    if (typeof node === 'boolean') {
+      out.push({ node, path, place });
+      return;
+    }
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    out.push({ node, path, place });
+    for (const key of ONE) if (key in node) schema(node[key], [...path, key], key);
+    for (const key of MAPS)
+      if (isObject(node[key]))
+        for (const [name, child] of Object.entries(node[key])) schema(child, [...path, key, name], key);
+    for (const key of LISTS)
+      if (Array.isArray(node[key])) for (const [i, child] of node[key].entries()) schema(child, [...path, key, i], key);
+  };
+  const walk = (node, path) => {
+    if (!isObject(node) && !Array.isArray(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      // `x-query-schema` is read by our validators only: third-party tools ignore extensions.
+      if (key === 'example' || key === 'examples' || key === 'x-query-schema') continue;
+      if (key === 'schema') schema(child, [...path, key], 'root');
+      else walk(child, [...path, key]);
+    }
+  };
+  for (const [name, child] of Object.entries(doc?.components?.schemas ?? {}))
+    schema(child, ['components', 'schemas', name], 'root');
+  walk(doc, []);
+  return out;
+}
+
+/** The component a local `$ref` names, or the node itself. */
+function resolve(doc, node) {
+  let current = node;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 10; hops++) {
+    const match = /^#\/components\/(schemas|parameters)\/([^/]+)$/.exec(current.$ref);
+    current = match ? doc?.components?.[match[1]]?.[match[2]] : undefined;
+  }
+  return current;
+}
+
+const INT32 = [-(2 ** 31), 2 ** 31 - 1];
+const inInt32 = (value) => typeof value === 'number' && value >= INT32[0] && value <= INT32[1];
+
+/** Whether a schema's own bounds keep it within 32 bits (both bounds, an enum or a const). */
+function boundedInt32(node) {
+  if (node.const !== undefined) return inInt32(node.const);
+  if (Array.isArray(node.enum)) return node.enum.every((value) => value === null || inInt32(value));
+  return inInt32(node.minimum ?? node.exclusiveMinimum) && inInt32(node.maximum ?? node.exclusiveMaximum);
+}
+
+const typesOf = (node) => [node.type].flat().filter((type) => typeof type === 'string');
+
+/** The non-null types a schema admits, read through a `$ref` and `anyOf`/`oneOf` of typed members; undefined: any. */
+function admitted(doc, raw) {
+  const node = resolve(doc, raw);
+  if (!isObject(node)) return undefined;
+  const own = typesOf(node).filter((type) => type !== 'null');
+  if (own.length > 0) return own;
+  const members = node.anyOf ?? node.oneOf;
+  if (!Array.isArray(members)) return undefined;
+  const each = members.map((member) => admitted(doc, member));
+  return each.every(Array.isArray) ? each.flat() : undefined;
+}
+
+const isFile = (node) =>
+  node.format === 'binary' ||
+  (node.type === 'string' &&
+    typeof node.contentMediaType === 'string' &&
+    !/^(text\/|application\/json)/i.test(node.contentMediaType));
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Each check: the problems of the whole document, `{ message, path }`. */
+const CHECKS = {
+  'no-boolean-schema': (doc) =>
+    schemas(doc)
+      .filter(({ node }) => typeof node === 'boolean')
+      .map(({ node, path }) => ({
+        message: node
+          ? 'Boolean schema `true`: write `{}` (orval and openapi-zod-client crash on a boolean schema)'
+          : 'Boolean schema `false`: write `{ not: {} }` for "never sent" (orval and openapi-zod-client crash on a boolean schema)',
+        path,
+      })),
+
+  'required-beside-properties': (doc) =>
+    schemas(doc).flatMap(({ node, path, place }) => {
+      if (!isObject(node) || !Array.isArray(node.required)) return [];
+      const own = isObject(node.properties) ? node.properties : {};
+      const rule = !node.properties && !node.allOf && !node.$ref && RULE_PLACES.has(place);
+      if (rule) return [];
+      const missing = node.required.filter((name) => !Object.hasOwn(own, name));
+      return missing.length === 0
+        ? []
+        : [
+            {
+              message: `\`required\` names ${missing.map((name) => `"${name}"`).join(', ')}, not declared in the \`properties\` beside it (hey-api drops a required list split from its properties)`,
+              path: [...path, 'required'],
+            },
+          ];
+    }),
+
+  'integer-format': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      if (!isObject(node) || !typesOf(node).includes('integer')) return [];
+      if (node.format === 'int64' || (node.format === 'int32' && boundedInt32(node))) return [];
+      const message =
+        node.format === 'int32'
+          ? '`format: int32` on an integer whose bounds do not keep it within 32 bits: use `int64`'
+          : 'Integer without `format: int64` (or `int32` where its bounds keep it within 32 bits): Java, Kotlin and C# generators read a bare integer as 32 bits';
+      return [{ message, path: node.format === undefined ? path : [...path, 'format'] }];
+    }),
+
+  'file-size': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      if (!isObject(node) || !isFile(node)) return [];
+      const problems = ['maxLength', 'minLength']
+        .filter((key) => key in node)
+        .map((key) => ({
+          message: `\`${key}\` on a file counts characters, not bytes (generated zod does not compile): state a size limit in words and \`x-max-file-size\``,
+          path: [...path, key],
+        }));
+      const max = node['x-max-file-size'];
+      if (max !== undefined && !(Number.isInteger(max) && max > 0))
+        problems.push({ message: '`x-max-file-size` is a number of bytes', path: [...path, 'x-max-file-size'] });
+      return problems;
+    }),
+
+  'additional-properties-admit': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      if (!isObject(node) || !isObject(node.properties) || !isObject(node.additionalProperties)) return [];
+      const extra = admitted(doc, node.additionalProperties);
+      if (!extra) return [];
+      const admits = (type) => extra.includes(type) || (type === 'integer' && extra.includes('number'));
+      return Object.entries(node.properties).flatMap(([name, property]) => {
+        const types = admitted(doc, property);
+        if (types?.every(admits)) return [];
+        return [
+          {
+            message: `\`additionalProperties\` admits ${extra.join(', ')}, not the type of "${name}" (an index signature its property breaks: TS2411 in generated code)`,
+            path: [...path, 'additionalProperties'],
+          },
+        ];
+      });
+    }),
+
+  'path-parameter-once': (doc) =>
+    Object.entries(doc?.paths ?? {}).flatMap(([route, item]) => {
+      if (!isObject(item)) return [];
+      const shared = (item.parameters ?? []).map((p) => resolve(doc, p)).filter((p) => p?.in === 'path');
+      return METHODS.filter((method) => isObject(item[method])).flatMap((method) =>
+        (item[method].parameters ?? []).flatMap((raw, i) => {
+          const parameter = resolve(doc, raw);
+          if (parameter?.in !== 'path' || !shared.some((p) => p.name === parameter.name)) return [];
+          return [
+            {
+              message: `Path parameter "${parameter.name}" is declared on the path item and again on the operation: declare it once per operation (swagger-typescript-api emits it twice)`,
+              path: ['paths', route, method, 'parameters', i],
+            },
+          ];
+        }),
+      );
+    }),
+
+  'rules-member-type': (doc) =>
+    schemas(doc).flatMap(({ node, path }) =>
+      (Array.isArray(node?.allOf) ? node.allOf : []).flatMap((member, i) =>
+        isObject(member) && ('if' in member || 'then' in member || 'else' in member) && member.type === undefined
+          ? [
+              {
+                message: 'An `allOf` member of `if`/`then` rules carries `type: object` (oazapfts reads it as `any`)',
+                path: [...path, 'allOf', i],
+              },
+            ]
+          : [],
+      ),
+    ),
+
+  'single-type': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      const types = isObject(node) ? typesOf(node).filter((type) => type !== 'null') : [];
+      return types.length <= 1
+        ? []
+        : [
+            {
+              message: `\`type\` lists ${types.join(' and ')}: write \`anyOf\` of one type each (Kubb overflows on a reference to it, orval misreads it)`,
+              path: [...path, 'type'],
+            },
+          ];
+    }),
+
+  'server-variables': (doc) =>
+    (doc?.servers ?? []).flatMap((server, s) =>
+      Object.entries(server?.variables ?? {}).flatMap(([name, variable]) =>
+        Object.keys(variable ?? {})
+          .filter((key) => key !== 'default' && key !== 'enum' && !key.startsWith('x-'))
+          .map((key) => ({
+            message: `Server variable field \`${key}\`: swagger-parser's OpenAPI 3.1 schema refuses it (it misspells \`description\`); say it in the server's description`,
+            path: ['servers', s, 'variables', name, key],
+          })),
+      ),
+    ),
+};
+
+export const shapes = Object.keys(CHECKS);
+
+export default function portableShapes(doc, options) {
+  const check = CHECKS[options?.shape];
+  if (!check) throw new Error(`portable-shapes: unknown shape ${options?.shape}; one of ${shapes.join(', ')}`);
+  return check(doc);
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { OpenApiDocument } from '../generators/lib/openapi.ts';
+import { portableShapes } from '../scripts/lib/portable-shapes.ts';
+
+/** The bundle step's rewrites (scripts/lib/portable-shapes.ts): required lists beside their properties, integer formats. */
+const doc = (schemas: Record<string, unknown>, paths: Record<string, unknown> = {}) =>
+  ({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths,
+    components: { schemas },
+  }) as unknown as OpenApiDocument;
+const schemasOf = (d: OpenApiDocument) => d.components?.schemas as Record<string, Record<string, unknown>>;
+
+const rule = { type: 'object', if: { required: ['state'] }, then: { required: ['merged_at'] } };
+const fields = {
+  description: 'The fields.',
+  'x-seed': 'Part 3',
+  'x-varies-with-caller': true,
+  type: 'object',
+  properties: { id: { type: 'integer', format: 'int64' }, state: { type: 'string' }, merged_at: { type: 'string' } },
+  allOf: [rule],
+};
+
+describe('required lists beside their properties', () => {
+  it("copies the base's properties, rules and shape keys beside the record's required list", () => {
+    const out = portableShapes(
+      doc({
+        Fields: structuredClone(fields),
+        Record: {
+          description: 'The record.',
+          allOf: [{ $ref: '#/components/schemas/Fields' }],
+          required: ['id', 'state'],
+        },
+      }),
+    );
+    expect(schemasOf(out).Record).toEqual({
+      description: 'The record.',
+      'x-varies-with-caller': true,
+      type: 'object',
+      required: ['id', 'state'],
+      properties: fields.properties,
+      allOf: [rule],
+    });
+  });
+
+  it('leaves out a base nothing names any more, and keeps one still named', () => {
+    const alone = portableShapes(
+      doc({
+        Fields: structuredClone(fields),
+        A: { allOf: [{ $ref: '#/components/schemas/Fields' }], required: ['id'] },
+      }),
+    );
+    expect(Object.keys(schemasOf(alone))).toEqual(['A']);
+    const named = portableShapes(
+      doc({
+        Fields: structuredClone(fields),
+        A: { allOf: [{ $ref: '#/components/schemas/Fields' }], required: ['id'] },
+        B: { type: 'array', items: { $ref: '#/components/schemas/Fields' } },
+      }),
+    );
+    expect(Object.keys(schemasOf(named))).toEqual(['Fields', 'A', 'B']);
+  });
+
+  it('merges a member that holds only required names, in a response', () => {
+    const out = portableShapes(
+      doc(
+        { Base: { type: 'object', required: ['id'], properties: { id: {}, error: {} } } },
+        {
+          '/a': {
+            get: {
+              responses: {
+                '200': {
+                  content: {
+                    'application/json': {
+                      schema: {
+                        allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['error'] }],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ),
+    );
+    const schema = (
+      out.paths['/a'] as { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }
+    ).get.responses['200']!.content['application/json']!.schema;
+    expect(schema).toEqual({ type: 'object', required: ['id', 'error'], properties: { id: {}, error: {} } });
+  });
+
+  it('leaves alone a record whose required list names its own properties', () => {
+    const record = {
+      allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['x'], properties: { x: {} } }],
+    };
+    const out = portableShapes(doc({ Base: { type: 'object', properties: { id: {} } }, R: structuredClone(record) }));
+    expect(schemasOf(out).R).toEqual(record);
+  });
+
+  it('refuses a base that is not a component with properties', () => {
+    expect(() =>
+      portableShapes(
+        doc({ B: { type: 'string' }, A: { allOf: [{ $ref: '#/components/schemas/B' }], required: ['id'] } }),
+      ),
+    ).toThrow(/Cannot copy #\/components\/schemas\/B/);
+  });
+});
+
+describe('integer formats', () => {
+  const cases: [string, Record<string, unknown>, string | undefined][] = [
+    ['an id', { type: 'integer' }, 'int64'],
+    ['a nullable count', { type: ['integer', 'null'] }, 'int64'],
+    ['a value bounded within 32 bits', { type: 'integer', minimum: 1, maximum: 100 }, 'int32'],
+    ['a value with one bound', { type: 'integer', minimum: 0 }, 'int64'],
+    ['a bound beyond 32 bits', { type: 'integer', minimum: 0, maximum: 2 ** 31 }, 'int64'],
+    ['an enum of small values', { type: 'integer', enum: [0, 10, 50] }, 'int32'],
+    ['a const', { type: 'integer', const: 7 }, 'int32'],
+    ['a format already given', { type: 'integer', format: 'int32', minimum: 0, maximum: 9 }, 'int32'],
+    ['a number', { type: 'number' }, undefined],
+  ];
+  it.each(cases)('%s', (_title, schema, format) => {
+    const out = portableShapes(doc({ A: { type: 'object', properties: { value: structuredClone(schema) } } }));
+    const property = (schemasOf(out).A!.properties as Record<string, Record<string, unknown>>).value!;
+    expect(property.format).toBe(format);
+    if (format) expect(Object.keys(property).slice(0, 2)).toEqual(['type', 'format']);
+  });
+
+  it('leaves data and our own query rules alone', () => {
+    const example = { type: 'integer' };
+    const querySchema = { properties: { page: { type: 'integer' } } };
+    const out = portableShapes(
+      doc(
+        { A: { type: 'object', examples: [example], default: { type: 'integer' } } },
+        {
+          '/a': { get: { 'x-query-schema': structuredClone(querySchema), responses: {} } },
+        },
+      ),
+    );
+    expect(schemasOf(out).A).toEqual({ type: 'object', examples: [example], default: { type: 'integer' } });
+    expect((out.paths['/a'] as { get: Record<string, unknown> }).get['x-query-schema']).toEqual(querySchema);
+  });
+});

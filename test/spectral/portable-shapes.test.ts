@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import portableShapes, { shapes } from '../../scripts/spectral/portable-shapes.js';
+
+/** A document whose component schemas are `schemas`. */
+const withSchemas = (schemas: Record<string, unknown>) => ({ components: { schemas } });
+/** A document with one JSON response of schema `schema`. */
+const withResponse = (schema: unknown) => ({
+  paths: { '/a': { get: { responses: { '200': { content: { 'application/json': { schema } } } } } } },
+});
+const pathParameter = (name: string, schema: object = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema,
+});
+
+/** [shape, title, document, the paths of the problems (dotted)] */
+const cases: [string, string, object, string[]][] = [
+  [
+    'no-boolean-schema',
+    'accepts { not: {} } and {}',
+    withSchemas({ A: { properties: { token: { not: {} } }, additionalProperties: {} } }),
+    [],
+  ],
+  [
+    'no-boolean-schema',
+    'rejects a false property',
+    withSchemas({ A: { properties: { token: false } } }),
+    ['components.schemas.A.properties.token'],
+  ],
+  [
+    'no-boolean-schema',
+    'rejects additionalProperties: true',
+    withSchemas({ A: { type: 'object', additionalProperties: true } }),
+    ['components.schemas.A.additionalProperties'],
+  ],
+  [
+    'no-boolean-schema',
+    'rejects a boolean items schema in a response',
+    withResponse({ type: 'array', items: true }),
+    ['paths./a.get.responses.200.content.application/json.schema.items'],
+  ],
+  ['no-boolean-schema', 'ignores booleans in examples', withSchemas({ A: { type: 'boolean', examples: [false] } }), []],
+
+  [
+    'required-beside-properties',
+    'accepts required beside its properties',
+    withSchemas({ A: { required: ['id'], properties: { id: { type: 'integer' } } } }),
+    [],
+  ],
+  [
+    'required-beside-properties',
+    'accepts "one of these fields" members',
+    withSchemas({ A: { properties: { cn: {}, filter: {} }, oneOf: [{ required: ['cn'] }, { required: ['filter'] }] } }),
+    [],
+  ],
+  [
+    'required-beside-properties',
+    'accepts a rule in if/then',
+    withSchemas({ A: { properties: { a: {} }, if: { required: ['a'] }, then: { required: ['b'] } } }),
+    [],
+  ],
+  [
+    'required-beside-properties',
+    'rejects required beside an allOf base (hey-api reads the base with every field optional)',
+    withSchemas({
+      B: { properties: { id: {} } },
+      A: { allOf: [{ $ref: '#/components/schemas/B' }], required: ['id'] },
+    }),
+    ['components.schemas.A.required'],
+  ],
+  [
+    'required-beside-properties',
+    'rejects an allOf member that holds only required',
+    withResponse({ allOf: [{ $ref: '#/components/schemas/B' }, { type: 'object', required: ['id'] }] }),
+    ['paths./a.get.responses.200.content.application/json.schema.allOf.1.required'],
+  ],
+  [
+    'required-beside-properties',
+    'rejects a name its properties lack',
+    withSchemas({ A: { required: ['id', 'name'], properties: { id: {} } } }),
+    ['components.schemas.A.required'],
+  ],
+
+  ['integer-format', 'accepts int64', withSchemas({ A: { type: 'integer', format: 'int64' } }), []],
+  [
+    'integer-format',
+    'accepts int32 within bounds',
+    withSchemas({ A: { type: 'integer', format: 'int32', minimum: 1, maximum: 100 } }),
+    [],
+  ],
+  [
+    'integer-format',
+    'accepts int32 on a small enum',
+    withSchemas({ A: { type: ['integer', 'null'], format: 'int32', enum: [10, 20, null] } }),
+    [],
+  ],
+  ['integer-format', 'ignores numbers', withSchemas({ A: { type: 'number' } }), []],
+  [
+    'integer-format',
+    'rejects an integer without a format',
+    withSchemas({ A: { properties: { id: { type: 'integer' } } } }),
+    ['components.schemas.A.properties.id'],
+  ],
+  [
+    'integer-format',
+    'rejects a nullable integer without a format',
+    withResponse({ type: ['integer', 'null'] }),
+    ['paths./a.get.responses.200.content.application/json.schema'],
+  ],
+  [
+    'integer-format',
+    'rejects int32 with one bound',
+    withSchemas({ A: { type: 'integer', format: 'int32', minimum: 0 } }),
+    ['components.schemas.A.format'],
+  ],
+  [
+    'integer-format',
+    'rejects int32 beyond 32 bits',
+    withSchemas({ A: { type: 'integer', format: 'int32', minimum: 0, maximum: 2 ** 31 } }),
+    ['components.schemas.A.format'],
+  ],
+  [
+    'integer-format',
+    'rejects a path parameter without a format',
+    { paths: { '/a/{id}': { parameters: [pathParameter('id', { type: 'integer' })] } } },
+    ['paths./a/{id}.parameters.0.schema'],
+  ],
+
+  [
+    'file-size',
+    'accepts x-max-file-size',
+    withSchemas({ A: { properties: { f: { type: 'string', format: 'binary', 'x-max-file-size': 204800 } } } }),
+    [],
+  ],
+  ['file-size', 'accepts maxLength on a text', withSchemas({ A: { type: 'string', maxLength: 255 } }), []],
+  [
+    'file-size',
+    'rejects maxLength on a binary',
+    withSchemas({ A: { type: 'string', format: 'binary', maxLength: 204800 } }),
+    ['components.schemas.A.maxLength'],
+  ],
+  [
+    'file-size',
+    'rejects maxLength on a contentMediaType file',
+    withSchemas({ A: { type: 'string', contentMediaType: 'image/png', maxLength: 10 } }),
+    ['components.schemas.A.maxLength'],
+  ],
+  [
+    'file-size',
+    'rejects a size that is not bytes',
+    withSchemas({ A: { type: 'string', format: 'binary', 'x-max-file-size': '200 KiB' } }),
+    ['components.schemas.A.x-max-file-size'],
+  ],
+
+  [
+    'additional-properties-admit',
+    'accepts an open map beside properties',
+    withSchemas({ A: { properties: { a: { type: 'boolean' } }, additionalProperties: {} } }),
+    [],
+  ],
+  [
+    'additional-properties-admit',
+    'accepts a map whose type admits every property',
+    withSchemas({
+      A: { properties: { a: { type: 'integer' } }, additionalProperties: { type: ['number', 'string'] } },
+    }),
+    [],
+  ],
+  [
+    'additional-properties-admit',
+    'rejects a string map beside a boolean (TS2411)',
+    withSchemas({
+      A: {
+        properties: { ssl: { type: 'boolean' }, key: { type: 'string' } },
+        additionalProperties: { type: 'string' },
+      },
+    }),
+    ['components.schemas.A.additionalProperties'],
+  ],
+  [
+    'additional-properties-admit',
+    'rejects a map beside a property of another component type',
+    withSchemas({
+      N: { type: 'integer' },
+      A: { properties: { n: { $ref: '#/components/schemas/N' } }, additionalProperties: { type: 'string' } },
+    }),
+    ['components.schemas.A.additionalProperties'],
+  ],
+
+  [
+    'path-parameter-once',
+    'accepts a path parameter declared on the path item only',
+    { paths: { '/f/{p}': { parameters: [pathParameter('p')], get: { parameters: [{ name: 'ref', in: 'query' }] } } } },
+    [],
+  ],
+  [
+    'path-parameter-once',
+    'accepts the parameter declared on each operation',
+    { paths: { '/f/{p}': { get: { parameters: [pathParameter('p')] }, put: { parameters: [pathParameter('p')] } } } },
+    [],
+  ],
+  [
+    'path-parameter-once',
+    'rejects a path parameter on the path item and again on an operation (through $ref)',
+    {
+      components: { parameters: { P: pathParameter('p') } },
+      paths: {
+        '/f/{p}': { parameters: [{ $ref: '#/components/parameters/P' }], put: { parameters: [pathParameter('p')] } },
+      },
+    },
+    ['paths./f/{p}.put.parameters.0'],
+  ],
+
+  [
+    'rules-member-type',
+    'accepts a typed rules member',
+    withSchemas({ A: { type: 'object', allOf: [{ type: 'object', if: {}, then: {} }] } }),
+    [],
+  ],
+  [
+    'rules-member-type',
+    'accepts a member with a $ref',
+    withSchemas({ A: { allOf: [{ $ref: '#/components/schemas/B' }] } }),
+    [],
+  ],
+  [
+    'rules-member-type',
+    'rejects an untyped if/then member',
+    withSchemas({ A: { type: 'object', allOf: [{ description: 'x', if: {}, then: {} }] } }),
+    ['components.schemas.A.allOf.0'],
+  ],
+
+  ['single-type', 'accepts one type and null', withSchemas({ A: { type: ['string', 'null'] } }), []],
+  [
+    'single-type',
+    'accepts an anyOf of single types',
+    withSchemas({ A: { anyOf: [{ type: 'string' }, { type: 'integer', format: 'int64' }] } }),
+    [],
+  ],
+  [
+    'single-type',
+    'rejects two non-null types',
+    withSchemas({ A: { type: ['integer', 'string'] } }),
+    ['components.schemas.A.type'],
+  ],
+
+  [
+    'server-variables',
+    'accepts default and enum',
+    { servers: [{ url: '{b}/v4', variables: { b: { default: 'x', enum: ['x'] } } }] },
+    [],
+  ],
+  [
+    'server-variables',
+    "rejects a variable's description (swagger-parser's 3.1 schema)",
+    { servers: [{ url: '{b}/v4', variables: { b: { default: 'x', description: 'Base' } } }] },
+    ['servers.0.variables.b.description'],
+  ],
+];
+
+describe('portable-shapes', () => {
+  it.each(cases)('%s: %s', (shape, _title, doc, want) => {
+    const problems = portableShapes(doc, { shape }) as { path: (string | number)[]; message: string }[];
+    expect(problems.map((p) => p.path.join('.'))).toEqual(want);
+    for (const problem of problems) expect(problem.message).toMatch(/\w/);
+  });
+
+  it('has a case that passes and one that fails for every shape', () => {
+    for (const shape of shapes) {
+      const mine = cases.filter(([s]) => s === shape);
+      expect(
+        mine.some(([, , , want]) => want.length === 0),
+        shape,
+      ).toBe(true);
+      expect(
+        mine.some(([, , , want]) => want.length > 0),
+        shape,
+      ).toBe(true);
+    }
+  });
+
+  it('refuses an unknown shape', () => {
+    expect(() => portableShapes({}, { shape: 'nope' })).toThrow(/unknown shape/);
+  });
+});
