@@ -6,7 +6,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The test tiers, each a vitest project (`vitest run --project <name>`, `npm run test:<name>`); `npm test` runs them
  * all. A test file belongs to at most one of the tiers below (test/tiers.test.ts checks it); every other is a unit test.
  * - integration: servers on 127.0.0.1 (the fake, the mock, the proxy, the generated server), the commands that start them, and the
- *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI);
+ *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks with a third-party validator (the
+ *   OpenAPI 3.0 rendition);
  * - packages: the generated packages packed and installed into a project outside the repository, and the packages of
  *   the fixture document generated, compiled and run;
  * - browser: the HTML reference in headless Chromium;
@@ -27,6 +28,7 @@ export const TIERS = {
     'test/conformance.test.ts',
     'test/document-rules.test.ts',
     'test/fuzz.test.ts',
+    'test/openapi30.test.ts',
   ],
   packages: ['test/packages-*.test.ts'],
   browser: ['test/reference.test.ts'],

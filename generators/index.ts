@@ -2,6 +2,7 @@ import { buildClient, clientPackage, folder as clientFolder, generateClient } fr
 import type { GeneratedFile } from './lib/files.ts';
 import { type ContractPackage, packageDir } from './lib/package.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
+import { generateOpenApi30 } from './openapi30.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
 import { generateReference } from './reference.ts';
 import { buildServer, folder as serverFolder, generateServer, serverPackage } from './server.ts';
@@ -29,11 +30,16 @@ const dist = (pkg: ContractPackage) => `${packageDir(pkg)}/dist`;
 
 /** Every output, in the order the build runs them (a package after those it depends on). */
 export const generators: GeneratorModule[] = [
-  // The HTML reference shares generated/openapi/ with the published document, so one entry owns the folder.
+  // The 3.0 rendition and the HTML reference share generated/openapi/ with the published document, so one entry owns
+  // the folder.
   {
     name: 'published',
     folder: publishedFolder,
-    generate: async (doc) => [...(await generatePublished(doc)), ...(await generateReference(doc))],
+    generate: async (doc) => [
+      ...(await generatePublished(doc)),
+      ...(await generateOpenApi30(doc)),
+      ...(await generateReference(doc)),
+    ],
   },
   {
     name: 'types',

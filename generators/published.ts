@@ -23,7 +23,7 @@ export function toJson(value: unknown): string {
 }
 
 /** YAML that YAML 1.1 readers also read back unchanged: strings that look like timestamps or booleans are quoted. */
-function toYaml(value: unknown): string {
+export function toYaml(value: unknown): string {
   return YAML.stringify(value, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false }).replace(
     /^%YAML 1\.1\n---\n/,
     '',

@@ -1,0 +1,419 @@
+/**
+ * The OpenAPI 3.0.3 rendition of an OpenAPI 3.1 document, for tools that read 3.0 only.
+ *
+ * Rule: the 3.0 schema of every value accepts at least what the 3.1 schema accepts (never stricter), as exactly as
+ * 3.0 can say it, and nothing is dropped: a JSON Schema 2020-12 keyword that 3.0 lacks is kept verbatim as
+ * `x-<keyword>` (`$comment` as `x-comment`), and a schema that loses a rule that way says so in its description.
+ * Every conversion is listed in openapi/extensions.md ("The OpenAPI 3.0 rendition") and has a table test in
+ * test/down-convert.test.ts.
+ *
+ * Why not @apiture/openapi-down-convert (0.14.2, the maintained npm package for this): it drops `patternProperties`
+ * and `contentMediaType` without a trace, leaves `if`/`then`/`else`, `prefixItems`, `dependentSchemas`,
+ * `propertyNames` and numeric `exclusiveMinimum` in place (the result fails a 3.0 validator), keeps multi-type and
+ * `oneOf [X, null]` schemas as they are, skips `const: false`/`0`, and ships TypeScript 4 as a runtime dependency.
+ */
+import type { JsonSchema, OpenApiDocument } from './openapi.ts';
+
+type Json = Record<string, unknown>;
+
+/** The keywords of the OpenAPI 3.0 Schema Object, besides `x-` extensions. */
+const SCHEMA_30 = new Set([
+  '$ref',
+  'title',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'enum',
+  'type',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  'items',
+  'properties',
+  'additionalProperties',
+  'description',
+  'format',
+  'default',
+  'nullable',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+  'example',
+  'deprecated',
+]);
+
+/**
+ * 2020-12 keywords 3.0 lacks that constrain a value: kept as `x-<keyword>`, the 3.0 schema accepts more than the 3.1
+ * one. The others 3.0 lacks (`$schema`, `$comment`, `contentMediaType` …) only annotate.
+ */
+const RULES_31 = new Set([
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'propertyNames',
+  'patternProperties',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
+
+/** Keywords that apply to one JSON type only: a multi-type schema hands them to the branch of their type. */
+const TYPE_KEYWORDS: Record<string, string[]> = {
+  string: ['minLength', 'maxLength', 'pattern', 'contentMediaType', 'contentEncoding', 'contentSchema'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'],
+  object: [
+    'properties',
+    'required',
+    'additionalProperties',
+    'patternProperties',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+    'dependentRequired',
+    'dependentSchemas',
+    'unevaluatedProperties',
+  ],
+};
+TYPE_KEYWORDS.integer = TYPE_KEYWORDS.number!;
+/** The type a `format` belongs to when a multi-type schema is split (every other format describes strings). */
+const FORMAT_TYPES: Record<string, string[]> = {
+  int32: ['integer'],
+  int64: ['integer'],
+  float: ['number'],
+  double: ['number'],
+};
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const jsonType = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+const extension = (keyword: string) => `x-${keyword.replace(/^\$/, '')}`;
+
+/** A schema that admits `null` alone: `{type: 'null'}` (with annotations) or `{const: null}`. */
+function isNullOnly(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const { type, const: constant, description, title, ...rest } = schema;
+  const onlyNull = type === 'null' || (Array.isArray(type) && type.length === 1 && type[0] === 'null');
+  return (onlyNull || ('const' in schema && constant === null && type === undefined)) && Object.keys(rest).length === 0;
+}
+
+/** A converted schema, and whether the conversion lost a rule (the 3.0 schema accepts more). */
+interface Converted {
+  schema: unknown;
+  lossy: boolean;
+}
+
+/**
+ * Converts the schemas of one document. Component schemas are converted once; a `$ref` is lossy when its target is
+ * (a reference in a cycle counts as lossy: what follows from it is never stricter).
+ */
+class SchemaConverter {
+  private readonly done = new Map<string, Converted>();
+  private readonly converting = new Set<string>();
+
+  constructor(private readonly components: Record<string, unknown>) {}
+
+  component(name: string): Converted {
+    const ref = `#/components/schemas/${name}`;
+    const known = this.done.get(ref);
+    if (known) return known;
+    this.converting.add(ref);
+    const converted = this.convert(this.components[name]);
+    this.converting.delete(ref);
+    this.done.set(ref, converted);
+    return converted;
+  }
+
+  private refLossy(ref: string): boolean {
+    if (ref.includes('/$defs/')) throw new Error(`${ref}: a reference into $defs has no OpenAPI 3.0 form`);
+    if (this.converting.has(ref)) return true;
+    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+    return name !== undefined && name in this.components ? this.component(name).lossy : false;
+  }
+
+  convert(input: unknown): Converted {
+    if (input === true) return { schema: {}, lossy: false };
+    if (input === false) return { schema: { not: {} }, lossy: false };
+    if (!isObject(input)) return { schema: input, lossy: false };
+    if (typeof input.$ref === 'string' && Object.keys(input).length === 1)
+      return { schema: { $ref: input.$ref }, lossy: this.refLossy(input.$ref) };
+    return this.convertObject(input);
+  }
+
+  private convertObject(input: Json): Converted {
+    const s: Json = { ...input };
+    let nullable = s.nullable === true;
+    // A $ref with sibling keywords: 3.0 ignores the siblings of a $ref, allOf keeps both.
+    if (typeof s.$ref === 'string') {
+      s.allOf = [{ $ref: s.$ref }, ...((s.allOf as unknown[]) ?? [])];
+      delete s.$ref;
+    }
+    nullable = takeNullMembers(s) || nullable;
+    if ('const' in s) {
+      const constant = s.const;
+      s.enum = Array.isArray(s.enum) ? s.enum.filter((value) => same(value, constant)) : [constant];
+      delete s.const;
+    }
+    if (Array.isArray(s.enum) && s.enum.includes(null)) nullable = true;
+    nullable = splitTypes(s) || nullable;
+    if (Array.isArray(s.examples)) {
+      if (!('example' in s) && s.examples.length > 0) s.example = s.examples[0];
+      if (s.examples.length > 1 || s.example !== s.examples[0]) s['x-examples'] = s.examples;
+      delete s.examples;
+    }
+    exclusiveBound(s, 'exclusiveMinimum', 'minimum', (a, b) => a >= b);
+    exclusiveBound(s, 'exclusiveMaximum', 'maximum', (a, b) => a <= b);
+    if (s.format === undefined && s.contentEncoding === 'base64') s.format = 'byte';
+    else if (s.format === undefined && typeof s.contentMediaType === 'string' && s.contentEncoding === undefined)
+      s.format = 'binary';
+    if (Array.isArray(s.required) && s.required.length === 0) delete s.required;
+
+    let lossy = false;
+    const rules: string[] = [];
+    lossy = this.tuple(s) || lossy;
+    lossy = this.patternProperties(s) || lossy;
+    lossy = this.subschemas(s) || lossy;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(s)) {
+      if (key === 'nullable') continue;
+      if (SCHEMA_30.has(key) || key.startsWith('x-')) out[key] = value;
+      else {
+        out[extension(key)] = value;
+        if (RULES_31.has(key)) rules.push(extension(key));
+      }
+      if (key === 'type' && nullable) out.nullable = true;
+    }
+    if (nullable && !('nullable' in out)) out.nullable = true;
+    const moved = Object.keys(out).filter((key) => /^x-(not|oneOf)$/.test(key) && !(key in input));
+    rules.push(...moved);
+    if (rules.length > 0) {
+      const note = `Rules OpenAPI 3.0 cannot state are kept as JSON Schema 2020-12 in ${rules.map((r) => `\`${r}\``).join(', ')}.`;
+      out.description = typeof out.description === 'string' ? `${out.description}\n\n${note}` : note;
+    }
+    return { schema: out, lossy: lossy || rules.length > 0 };
+  }
+
+  /** `prefixItems` (a tuple): 3.0's `items` admits any of the tuple's members; the tuple itself is kept. */
+  private tuple(s: Json): boolean {
+    const prefix = s.prefixItems;
+    if (!Array.isArray(prefix)) {
+      if (s.type === 'array' && !('items' in s)) s.items = {};
+      if (s.items === false) {
+        s.maxItems = 0;
+        s.items = {};
+      }
+      return false;
+    }
+    const rest = s.items;
+    if (rest === false || (isObject(rest) && same(rest, { not: {} })))
+      s.maxItems = Math.min(prefix.length, typeof s.maxItems === 'number' ? s.maxItems : Number.POSITIVE_INFINITY);
+    const open = rest === undefined || rest === true;
+    const closed = rest === false || (isObject(rest) && same(rest, { not: {} }));
+    s.items = open ? {} : { anyOf: closed ? prefix : [...prefix, rest] };
+    return true;
+  }
+
+  /**
+   * `patternProperties`, kept as `x-patternProperties`: 3.0 would hold the matching properties to
+   * `additionalProperties`, which therefore admits the pattern schemas too.
+   */
+  private patternProperties(s: Json): boolean {
+    if (!isObject(s.patternProperties)) return false;
+    const extra = s.additionalProperties;
+    if (extra !== undefined && extra !== true) {
+      const patterns = Object.values(s.patternProperties);
+      s.additionalProperties = { anyOf: extra === false ? patterns : [extra, ...patterns] };
+    }
+    return true;
+  }
+
+  /**
+   * Converts the subschemas of 3.0's keywords. A `not` whose schema lost a rule would refuse more than in 3.1: it is
+   * kept as `x-not` instead; a `oneOf` with such a member could find two matches: it becomes an `anyOf`, the original
+   * kept as `x-oneOf`.
+   */
+  private subschemas(s: Json): boolean {
+    let lossy = false;
+    const one = (value: unknown) => {
+      const converted = this.convert(value);
+      lossy = lossy || converted.lossy;
+      return converted;
+    };
+    if (isObject(s.properties))
+      s.properties = Object.fromEntries(Object.entries(s.properties).map(([name, value]) => [name, one(value).schema]));
+    if ('items' in s) s.items = one(s.items).schema;
+    if (isObject(s.additionalProperties)) s.additionalProperties = one(s.additionalProperties).schema;
+    for (const key of ['allOf', 'anyOf'] as const)
+      if (Array.isArray(s[key])) s[key] = (s[key] as unknown[]).map((member) => one(member).schema);
+    if (Array.isArray(s.oneOf)) {
+      const members = s.oneOf.map((member) => this.convert(member));
+      if (members.some((member) => member.lossy)) {
+        s['x-oneOf'] = s.oneOf;
+        delete s.oneOf;
+        const alternatives = members.map((member) => member.schema);
+        if (Array.isArray(s.anyOf)) s.allOf = [...((s.allOf as unknown[]) ?? []), { anyOf: alternatives }];
+        else s.anyOf = alternatives;
+        lossy = true;
+      } else s.oneOf = members.map((member) => member.schema);
+    }
+    if ('not' in s) {
+      const negated = this.convert(s.not);
+      if (negated.lossy) {
+        s['x-not'] = s.not;
+        delete s.not;
+        lossy = true;
+      } else s.not = negated.schema;
+    }
+    return lossy;
+  }
+}
+
+/**
+ * `oneOf`/`anyOf` with a null member: the others with `nullable: true`. One other member is merged into the schema
+ * (a `$ref`, or one whose keywords the schema has too, as `allOf: [member]`, the usual 3.0 idiom).
+ */
+function takeNullMembers(s: Json): boolean {
+  let nullable = false;
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    const members = s[keyword];
+    if (!Array.isArray(members) || !members.some(isNullOnly)) continue;
+    nullable = true;
+    const others = members.filter((member) => !isNullOnly(member));
+    if (others.length !== 1) {
+      if (others.length === 0) {
+        delete s[keyword];
+        s.enum = [null];
+      } else s[keyword] = others;
+      continue;
+    }
+    delete s[keyword];
+    const other = others[0];
+    const clash = !isObject(other) || '$ref' in other || Object.keys(other).some((key) => key in s);
+    if (clash) s.allOf = [other, ...((s.allOf as unknown[]) ?? [])];
+    else Object.assign(s, other);
+  }
+  return nullable;
+}
+
+/**
+ * `type` as 3.0 has it: one type, `null` as `nullable: true`; several types become an `anyOf` of one branch per type,
+ * each with the keywords and enum values of its type. Returns whether `null` was among the types.
+ */
+function splitTypes(s: Json): boolean {
+  const type = s.type;
+  if (type === 'null') {
+    delete s.type;
+    s.enum = [null];
+    return true;
+  }
+  if (!Array.isArray(type)) return false;
+  const nullable = type.includes('null');
+  const types = (type as string[]).filter((t) => t !== 'null');
+  if (types.length === 0) {
+    delete s.type;
+    s.enum = [null];
+  } else if (types.length === 1) s.type = types[0];
+  else {
+    const branches = types.map((t) => branchOf(s, t));
+    for (const t of types) for (const key of TYPE_KEYWORDS[t] ?? []) delete s[key];
+    if (typeof s.format === 'string') delete s.format;
+    if (Array.isArray(s.enum)) s.enum = s.enum.filter((value) => value === null);
+    if (Array.isArray(s.enum) && s.enum.length === 0) delete s.enum;
+    delete s.type;
+    if (Array.isArray(s.anyOf)) s.allOf = [...((s.allOf as unknown[]) ?? []), { anyOf: branches }];
+    else s.anyOf = branches;
+  }
+  return nullable;
+}
+
+function branchOf(s: Json, type: string): Json {
+  const branch: Json = { type };
+  for (const key of TYPE_KEYWORDS[type] ?? []) if (key in s) branch[key] = s[key];
+  if (typeof s.format === 'string' && (FORMAT_TYPES[s.format] ?? ['string']).includes(type)) branch.format = s.format;
+  if (Array.isArray(s.enum)) {
+    const values = s.enum.filter((v) => jsonType(v) === type || (type === 'number' && jsonType(v) === 'integer'));
+    branch.enum = values;
+  }
+  return branch;
+}
+
+/** A numeric `exclusiveMinimum`/`exclusiveMaximum` (2020-12) as 3.0's boolean beside `minimum`/`maximum`. */
+function exclusiveBound(s: Json, exclusive: string, inclusive: string, stricter: (a: number, b: number) => boolean) {
+  const bound = s[exclusive];
+  if (typeof bound !== 'number') return;
+  const current = s[inclusive];
+  if (typeof current !== 'number' || stricter(bound, current)) {
+    s[inclusive] = bound;
+    s[exclusive] = true;
+  } else delete s[exclusive];
+}
+
+/** Fields of the document's objects that 3.0 lacks, kept as `x-<field>`. */
+function moveField(owner: Json | undefined, field: string) {
+  if (!owner || !(field in owner)) return;
+  const entries = Object.entries(owner).map(([key, value]) => [key === field ? extension(field) : key, value]);
+  for (const key of Object.keys(owner)) delete owner[key];
+  Object.assign(owner, Object.fromEntries(entries));
+}
+
+/** OpenAPI objects whose values are not schemas and hold none: examples, defaults, extensions. */
+const OPAQUE = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/** The 3.0.3 rendition of `doc` (a new object; `doc` is not changed). */
+export function downConvert(doc: OpenApiDocument): OpenApiDocument {
+  const out = structuredClone(doc) as Json & OpenApiDocument;
+  const schemas = (out.components?.schemas ?? {}) as Record<string, unknown>;
+  const converter = new SchemaConverter(structuredClone(schemas));
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!isObject(node)) return node;
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-') || OPAQUE.has(key)) continue;
+      if (key === 'schema') node[key] = converter.convert(value).schema;
+      else if (key === 'type' && value === 'mutualTLS')
+        throw new Error('a mutualTLS security scheme has no OpenAPI 3.0 form');
+      else node[key] = walk(value);
+    }
+    return node;
+  };
+  out.openapi = '3.0.3';
+  const components = out.components as Json | undefined;
+  if (components?.schemas)
+    components.schemas = Object.fromEntries(
+      Object.keys(schemas).map((name) => [name, converter.component(name).schema]),
+    );
+  for (const [key, value] of Object.entries(out)) if (key !== 'components' || !components) walk(value);
+  if (components) for (const [key, value] of Object.entries(components)) if (key !== 'schemas') walk(value);
+  moveField(components, 'pathItems');
+  moveField(out, 'jsonSchemaDialect');
+  moveField(out, 'webhooks');
+  moveField(out.info as Json, 'summary');
+  moveField((out.info as Json).license as Json | undefined, 'identifier');
+  return out;
+}
+
+/** One schema's 3.0 form (the table tests' entry point); `$ref`s into `components` are not followed. */
+export function downConvertSchema(schema: unknown, components: Record<string, JsonSchema> = {}): unknown {
+  return new SchemaConverter(components).convert(schema).schema;
+}

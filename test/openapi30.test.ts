@@ -1,0 +1,200 @@
+/**
+ * The OpenAPI 3.0 rendition (generated/openapi/openapi.3.0.json and its dereferenced form) read by a real 3.0
+ * validator, and checked for fidelity against the 3.1 document it is made from: every operation, parameter, response,
+ * component and example is there, every field that may be null is `nullable: true`, and every documented example
+ * validates against its 3.0 schema (Ajv in draft-04 mode, the JSON Schema dialect of OpenAPI 3.0).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validate } from '@readme/openapi-parser';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { downConvert } from '../generators/lib/down-convert.ts';
+import { HTTP_METHODS, type OpenApiDocument } from '../generators/lib/openapi.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
+
+type Json = Record<string, unknown>;
+const read = (name: string) =>
+  JSON.parse(readFileSync(join(ROOT, 'generated', 'openapi', name), 'utf8')) as OpenApiDocument & Json;
+const doc31 = read('openapi.json');
+const doc30 = read('openapi.3.0.json');
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keys whose values are data (examples, defaults, enum values), never schemas or OpenAPI objects. */
+const DATA = new Set(['example', 'examples', 'default', 'enum', 'const', 'value']);
+
+/** Every object of a document with its JSON pointer, not descending into data. */
+function* objects(node: unknown, pointer = '#'): Generator<[string, Json]> {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) yield* objects(item, `${pointer}/${i}`);
+    return;
+  }
+  if (!isObject(node)) return;
+  yield [pointer, node];
+  for (const [key, value] of Object.entries(node))
+    if (!DATA.has(key) || (key === 'examples' && isObject(value) && !('value' in value)))
+      yield* objects(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+}
+
+function at(doc: unknown, pointer: string): unknown {
+  return pointer
+    .slice(2)
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Json)[key] : undefined), doc);
+}
+
+/** The document without its schemas: what must be the same in both renditions. */
+function withoutSchemas(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSchemas);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'schema')
+      .map(([key, item]) => [key, DATA.has(key) ? item : withoutSchemas(item)]),
+  );
+}
+
+describe('the 3.0 rendition', () => {
+  it('is what the converter makes of the published 3.1 document', () => {
+    expect(doc30).toEqual(downConvert(doc31));
+  });
+
+  it.each(['openapi.3.0.json', 'openapi.3.0.dereferenced.json'])(
+    '%s is a valid OpenAPI 3.0.3 document (@readme/openapi-parser)',
+    async (name) => {
+      const document = read(name);
+      expect(document.openapi).toBe('3.0.3');
+      const result = await validate(document as never);
+      expect(result.valid ? [] : result.errors.map((e) => e.message)).toEqual([]);
+      expect(result.warnings).toEqual([]);
+    },
+  );
+
+  it('the validator does refuse a 3.1 schema in a document that claims to be 3.0.3', async () => {
+    const claims = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {},
+      components: { schemas: { A: { type: ['string', 'null'] } } },
+    };
+    expect((await validate(claims as never)).valid).toBe(false);
+    expect((await validate({ ...claims, components: { schemas: { A: { type: 'string' } } } } as never)).valid).toBe(
+      true,
+    );
+  });
+
+  it('has every path, operation, parameter, request body, response, header and example of 3.1, unchanged but for schemas', () => {
+    expect(withoutSchemas(doc30.paths)).toEqual(withoutSchemas(doc31.paths));
+    const { schemas: schemas30, ...components30 } = doc30.components ?? {};
+    const { schemas: schemas31, ...components31 } = doc31.components ?? {};
+    expect(withoutSchemas(components30)).toEqual(withoutSchemas(components31));
+    expect(Object.keys(schemas30 ?? {})).toEqual(Object.keys(schemas31 ?? {}));
+    const operations = (doc: OpenApiDocument) =>
+      Object.values(doc.paths).flatMap((item) => HTTP_METHODS.filter((m) => m in item).map((m) => item[m]));
+    expect(operations(doc30).length).toBe(operations(doc31).length);
+    expect(operations(doc30).length).toBeGreaterThan(100);
+  });
+
+  it('keeps info and servers; the 3.1-only fields as extensions', () => {
+    const { summary, license, ...info } = doc31.info as Json;
+    expect(doc30.info).toEqual({
+      ...info,
+      'x-summary': summary,
+      license: { name: (license as Json).name, 'x-identifier': (license as Json).identifier },
+    });
+    expect(doc30.servers).toEqual(doc31.servers);
+    expect(doc30.security).toEqual(doc31.security);
+    expect(doc30.tags).toEqual(doc31.tags);
+  });
+
+  it('every schema that admits null in 3.1 is nullable: true at the same place (or kept verbatim in an x- field)', () => {
+    const nullable = [...objects(doc31)].filter(
+      ([, node]) =>
+        (Array.isArray(node.type) && node.type.includes('null')) ||
+        (['oneOf', 'anyOf'] as const).some(
+          (k) => Array.isArray(node[k]) && (node[k] as Json[]).some((m) => isObject(m) && m.type === 'null'),
+        ),
+    );
+    expect(nullable.length).toBeGreaterThan(100);
+    const missing = nullable
+      .map(([pointer]) => pointer)
+      .filter((pointer) => {
+        const node = at(doc30, pointer);
+        if (isObject(node)) return node.nullable !== true;
+        // Under a keyword 3.0 lacks, kept as x-<keyword>: the 3.1 schema is there as it is.
+        const verbatim = pointer.replace(
+          /\/(if|then|else|not|oneOf|dependentSchemas|patternProperties|prefixItems)\//,
+          '/x-$1/',
+        );
+        return verbatim === pointer || !isObject(at(doc30, verbatim));
+      });
+    expect(missing).toEqual([]);
+  });
+
+  it('every schema example of 3.1 is an example of 3.0 (the first as example, all of several in x-examples)', () => {
+    const key = (values: unknown[]) => JSON.stringify(values);
+    const available = new Map<string, number>();
+    for (const [, node] of objects(doc30)) {
+      const values = Array.isArray(node['x-examples'])
+        ? node['x-examples']
+        : Array.isArray(node.examples)
+          ? node.examples
+          : 'example' in node
+            ? [node.example]
+            : undefined;
+      if (values) available.set(key(values), (available.get(key(values)) ?? 0) + 1);
+    }
+    const wanted = [...objects(doc31)].filter(([, node]) => Array.isArray(node.examples));
+    expect(wanted.length).toBeGreaterThan(10);
+    for (const [pointer, node] of wanted) {
+      const count = available.get(key(node.examples as unknown[])) ?? 0;
+      expect(count, `${pointer}/examples`).toBeGreaterThan(0);
+      available.set(key(node.examples as unknown[]), count - 1);
+    }
+  });
+
+  it('every documented example of a request, response or parameter validates against its 3.0 schema', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    ajv.addSchema(asDraft04(doc30) as object, 'doc');
+    let checked = 0;
+    const problems: string[] = [];
+    for (const [pointer, node] of objects(doc30)) {
+      if (!isObject(node.schema) || pointer.includes('/x-')) continue;
+      const examples = Object.entries(isObject(node.examples) ? node.examples : {}).map(([name, example]) => {
+        const resolved = isObject(example) && typeof example.$ref === 'string' ? at(doc30, example.$ref) : example;
+        return [name, (resolved as Json).value] as const;
+      });
+      if ('example' in node) examples.push(['example', node.example]);
+      if (examples.length === 0) continue;
+      const check = ajv.compile({ $ref: `doc${pointer}/schema` });
+      for (const [name, value] of examples) {
+        checked++;
+        if (!check(value)) problems.push(`${pointer} ${name}: ${ajv.errorsText(check.errors)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(200);
+  });
+});
+
+/**
+ * OpenAPI 3.0's `nullable: true` as draft-04 says it (`anyOf` with `{type: 'null'}`), for Ajv; `x-` fields (3.1
+ * keywords kept verbatim) and examples left out (Ajv reads an `id` anywhere but in its own keywords as a schema id).
+ */
+function asDraft04(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asDraft04);
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'value') continue;
+    out[key] = DATA.has(key) ? value : asDraft04(value);
+  }
+  if (out.nullable !== true) return out;
+  const { nullable: _, ...rest } = out;
+  return { anyOf: [{ type: 'null' }, rest] };
+}
