@@ -11,7 +11,14 @@ import { loadResponseFixtures } from './support/response-fixtures.ts';
  */
 const fixtures = loadResponseFixtures();
 
-/** Component schemas that a 2xx JSON response returns: directly, as list items, or as one member of a union. */
+type Body = { items?: Body; oneOf?: unknown[]; anyOf?: unknown[]; allOf?: unknown[] };
+/** The record of a body not documented in full: the one member of its `allOf`. */
+const records = (s: Body | undefined) => (s?.allOf?.length === 1 ? s.allOf : []);
+
+/**
+ * Component schemas that a 2xx JSON response returns: directly, as list items, as one member of a union, or as the
+ * record of a body not documented in full (`allOf` of one `$ref`).
+ */
 function responseRecords(): string[] {
   const doc = publishedDocument();
   const names = new Set<string>();
@@ -19,8 +26,15 @@ function responseRecords(): string[] {
   for (const entry of listOperations(doc)) {
     for (const { status, json } of listResponses(doc, entry)) {
       if (!status.startsWith('2') || !json?.content.schema) continue;
-      const top = json.content.schema as { items?: unknown; oneOf?: unknown[]; anyOf?: unknown[] };
-      for (const s of [top, top.items, ...(top.oneOf ?? []), ...(top.anyOf ?? [])]) {
+      const top = json.content.schema as Body;
+      for (const s of [
+        top,
+        top.items,
+        ...(top.oneOf ?? []),
+        ...(top.anyOf ?? []),
+        ...records(top),
+        ...records(top.items),
+      ]) {
         const name = refName(s);
         if (name) names.add(name);
       }

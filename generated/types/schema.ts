@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * Get a single job
-         * @description A single job of the project. The response body is not documented, so its schema is an open object.
+         * @description A single job of the project: a job record. The response is not documented in full, so it may carry further fields.
          */
         get: operations["jobs/get-project-job"];
         put?: never;
@@ -847,7 +847,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Creates a user; administrators only. One of `password`, `reset_password`, `force_random_password` must be given; when `reset_password` and `force_random_password` are both false, `password` is required; the two flags take priority over `password` and can be combined. `private_profile` defaults to the instance setting for new users; `bio` defaults to the empty string. The full parameter table and the response body are not documented: the request body stays open to further attributes and the response (the created user) is an open object.
+         * @description Creates a user; administrators only. One of `password`, `reset_password`, `force_random_password` must be given; when `reset_password` and `force_random_password` are both false, `password` is required; the two flags take priority over `password` and can be combined. `private_profile` defaults to the instance setting for new users; `bio` defaults to the empty string. The full parameter table is not documented, so the request body stays open to further attributes. The response is the created user in the administrator view (`UserAdmin`); it is not documented in full, so it may carry further fields.
          */
         post: operations["users/create-user"];
         delete?: never;
@@ -1466,7 +1466,7 @@ export interface paths {
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it and the response body are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). The response is the push rule, not documented in full. Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
@@ -2051,7 +2051,7 @@ export interface paths {
         };
         /**
          * List runners available to a project
-         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners. Its filters are documented as "scope, type and related filters", without the full parameter list or the response, so only `scope` and `type` are described and the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
+         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners. Its filters are documented as "scope, type and related filters", without the full parameter list, so only `scope` and `type` are described. The items are runner summaries, as on the other runner lists; the response is not documented in full. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-project-runners"];
         put?: never;
@@ -2105,7 +2105,7 @@ export interface paths {
         };
         /**
          * List runners of a group
-         * @description Runners of the group. The operation is documented only as a paginated runner endpoint; its parameters and response are not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page`).
+         * @description Runners of the group. The operation is documented only as a paginated runner endpoint; its parameters are not documented, and its items are runner summaries, as on the other runner lists, not documented in full. Paginated, 20 per page (`page`, `per_page`).
          */
         get: operations["runners/list-group-runners"];
         put?: never;
@@ -2151,12 +2151,12 @@ export interface paths {
         };
         /**
          * Get the settings of the custom issue tracker
-         * @description The settings of the custom issue tracker. Requires a token with the Maintainer or Owner role. The fields returned are not documented, so the body is an open object.
+         * @description The settings of the custom issue tracker. Requires a token with the Maintainer or Owner role. The response is the integration's record, as on the list of integrations; the fields that hold its settings are not documented.
          */
         get: operations["integrations/get-custom-issue-tracker"];
         /**
          * Set up the custom issue tracker
-         * @description Sets up (creates or changes) the custom issue tracker, the integration whose slug is `custom-issue-tracker`. It takes the parameters of the "Issue tracker with URLs" kind: `new_issue_url`, `issues_url` and `project_url`, all required. Requires a token with the Maintainer or Owner role. The response status follows the general rule (200); the response body is not documented.
+         * @description Sets up (creates or changes) the custom issue tracker, the integration whose slug is `custom-issue-tracker`. It takes the parameters of the "Issue tracker with URLs" kind: `new_issue_url`, `issues_url` and `project_url`, all required. Requires a token with the Maintainer or Owner role. The response status follows the general rule (200); the response is the integration's record, not documented in full.
          */
         put: operations["integrations/set-up-custom-issue-tracker"];
         post?: never;
@@ -2187,12 +2187,12 @@ export interface paths {
         };
         /**
          * Get the settings of an integration
-         * @description The settings of the integration addressed by its slug. Requires a token with the Maintainer or Owner role. The fields returned are not documented, so the body is an open object.
+         * @description The settings of the integration addressed by its slug. Requires a token with the Maintainer or Owner role. The response is the integration's record, as on the list of integrations; the fields that hold its settings are not documented.
          */
         get: operations["integrations/get-integration"];
         /**
          * Set up an integration
-         * @description Sets up (creates or changes) the integration addressed by its slug. The body holds the setup parameters of the integration's kind (mobile store connector, task tracker by API key, token plus optional subdomain, build server, issue tracker with URLs, short issue tracker, pipeline notifier, wiki workspace, monitoring, test generation, chat notifications); the parameters of integrations beyond these kinds are not documented, so their bodies are open. The custom issue tracker (slug `custom-issue-tracker`) has its own path. Requires a token with the Maintainer or Owner role. The response status follows the general rule (200); the response body is not documented.
+         * @description Sets up (creates or changes) the integration addressed by its slug. The body holds the setup parameters of the integration's kind (mobile store connector, task tracker by API key, token plus optional subdomain, build server, issue tracker with URLs, short issue tracker, pipeline notifier, wiki workspace, monitoring, test generation, chat notifications); the parameters of integrations beyond these kinds are not documented, so their bodies are open. The custom issue tracker (slug `custom-issue-tracker`) has its own path. Requires a token with the Maintainer or Owner role. The response status follows the general rule (200); the response is the integration's record, not documented in full.
          */
         put: operations["integrations/set-up-integration"];
         post?: never;
@@ -4423,7 +4423,7 @@ export interface components {
             /** @description Maintenance note, at most 1024 characters. */
             maintenance_note?: string;
         };
-        /** @description An active integration as listed by `GET /projects/{id}/integrations`, with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. */
+        /** @description An integration as listed by `GET /projects/{id}/integrations` (the active ones), and as a read or a setup of one integration answers it (with further, undocumented fields that hold its settings), with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. */
         IntegrationSummary: {
             /** Format: int64 */
             id: number;
@@ -8186,13 +8186,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The job. Body shape not documented. */
+            /** @description The job record. The response is not documented in full; it may carry further fields. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -10364,13 +10364,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created user. Body not documented. */
+            /** @description The created user, in the administrator view. The response is not documented in full; it may carry further fields, such as those of the administrator's single-user view. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["UserAdmin"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -12218,13 +12218,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Push rule updated. Body not documented. */
+            /** @description The updated push rule. The response is not documented in full; it may carry further fields. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["GroupPushRule"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14062,7 +14062,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Runners of the project. Body not documented. */
+            /** @description Runners available to the project: runner summaries. The response is not documented in full; an item may carry further fields. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -14071,7 +14071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>[];
+                    "application/json": components["schemas"]["RunnerSummary"][];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -14181,7 +14181,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Runners of the group. Body not documented. */
+            /** @description Runners of the group: runner summaries. The response is not documented in full; an item may carry further fields. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -14190,7 +14190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>[];
+                    "application/json": components["schemas"]["RunnerSummary"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14282,13 +14282,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Settings of the custom issue tracker; the fields are not documented. */
+            /** @description The custom issue tracker's record, as on the list of integrations. The response is not documented in full: the fields that hold its settings are not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["IntegrationSummary"];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -14329,13 +14329,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The integration is set up; the response body is not documented. */
+            /** @description The integration is set up: its record, as on the list of integrations. The response is not documented in full; it may carry further fields. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["IntegrationSummary"];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -14422,13 +14422,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Settings of the integration; the fields are not documented. */
+            /** @description The integration's record, as on the list of integrations. The response is not documented in full: the fields that hold its settings are not documented. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["IntegrationSummary"];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -14474,13 +14474,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The integration is set up; the response body is not documented. */
+            /** @description The integration is set up: its record, as on the list of integrations. The response is not documented in full; it may carry further fields. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["IntegrationSummary"];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -15884,7 +15884,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created rule; what the body carries beyond a rule record is not documented. */
+            /** @description The created rule. The response is not documented in full: what it carries beyond a rule record is not documented. */
             201: {
                 headers: {
                     [name: string]: unknown;

@@ -224,6 +224,7 @@ export declare const fast_response_repository_list_contributors_200: ValidateFun
 export declare const fast_response_repository_get_changelog_200: ValidateFunction;
 export declare const fast_body_repository_create_changelog: ValidateFunction;
 export declare const fast_response_users_list_users_200: ValidateFunction;
+export declare const fast_response_users_create_user_201: ValidateFunction;
 export declare const fast_body_users_create_user: ValidateFunction;
 export declare const fast_response_users_get_user_200: ValidateFunction;
 export declare const fast_body_users_revoke_impersonation_token: ValidateFunction;
@@ -249,6 +250,7 @@ export declare const fast_body_groups_create_saml_group_link: ValidateFunction;
 export declare const fast_body_groups_delete_saml_group_link: ValidateFunction;
 export declare const fast_body_groups_share: ValidateFunction;
 export declare const fast_body_groups_unshare: ValidateFunction;
+export declare const fast_response_groups_update_push_rule_200: ValidateFunction;
 export declare const fast_body_groups_update_push_rule: ValidateFunction;
 export declare const fast_body_groups_create_push_rule: ValidateFunction;
 export declare const fast_response_badges_list_group_badges_200: ValidateFunction;
@@ -267,7 +269,9 @@ export declare const fast_body_invitations_delete_project_invitation: ValidateFu
 export declare const fast_response_runners_list_runners_200: ValidateFunction;
 export declare const fast_body_runners_update_runner: ValidateFunction;
 export declare const fast_response_runners_list_runner_jobs_200: ValidateFunction;
+export declare const fast_response_runners_list_project_runners_200: ValidateFunction;
 export declare const fast_response_integrations_list_integrations_200: ValidateFunction;
+export declare const fast_response_integrations_get_custom_issue_tracker_200: ValidateFunction;
 export declare const fast_body_integrations_set_up_custom_issue_tracker: ValidateFunction;
 export declare const fast_body_integrations_disable_custom_issue_tracker: ValidateFunction;
 export declare const fast_body_integrations_set_up_integration: ValidateFunction;

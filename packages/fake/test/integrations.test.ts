@@ -83,12 +83,8 @@ describe('integrations by slug', () => {
   it('chat notifications: set up → read (events and channels) → change → disable → read inactive', async () => {
     const api = as('owner-token');
     const slug = { ...project, slug: 'chat-notifications' };
-    expect(await api.integrations.getIntegration({ path: slug })).toMatchObject({
-      id: null,
-      title: 'Chat notifications',
-      active: false,
-      properties: {},
-    });
+    const never = await failure(api.integrations.getIntegration({ path: slug }));
+    expect(never).toMatchObject({ status: 404, body: { message: '404 Integration Not Found' } });
     const missing = await failure(api.integrations.setUpIntegration({ path: slug, body: { push_events: true } }));
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({
@@ -196,7 +192,7 @@ describe('integrations by slug', () => {
         await api.integrations.getIntegration({ path }),
       ]) {
         expect(read).toMatchObject({ slug, active: true, properties: shown });
-        const properties = (read as { properties: Record<string, unknown> }).properties;
+        const properties = (read as typeof read & { properties: Record<string, unknown> }).properties;
         for (const secret of secrets) expect(secret in properties).toBe(false);
         for (const [key, value] of Object.entries(given))
           if (!(secrets as readonly string[]).includes(key) && typeof value === 'string')

@@ -1,7 +1,7 @@
 /**
  * Project integrations, for Maintainers and Owners (403 below, 404 when the project cannot be read). `PUT` sets one
- * up (creates it or changes the parameters given), `GET` reads its settings, `DELETE` disables it and resets its
- * settings (the record stays, inactive); the list holds the active ones only.
+ * up (creates it or changes the parameters given), `GET` reads its settings (404 before its first setup), `DELETE`
+ * disables it and resets its settings (the record stays, inactive); the list holds the active ones only.
  *
  * The API documents kinds of integration and their required parameters, not their slugs: the data set's
  * `integration_kinds` says which kind a slug is, and a setup missing a required parameter of that kind answers 400.
@@ -122,23 +122,9 @@ export function integrationHandlers(store: Store): Handlers<Principal> {
   const read = (id: string | number, slug: string, principal: Principal) => {
     const { project, answer } = maintained(id, principal);
     if (answer) return answer;
+    // An integration that was never set up has no record to answer (the Service's 404 "Integration Not Found").
     const found = find(project!, slug);
-    if (found) return { status: 200 as const, body: settings(found) };
-    const kind = kindOf(slug);
-    if (!kind) return INTEGRATION_NOT_FOUND;
-    return {
-      status: 200 as const,
-      body: {
-        id: null,
-        title: kind.title,
-        slug,
-        created_at: null,
-        updated_at: null,
-        active: false,
-        ...flags({}),
-        properties: {},
-      },
-    };
+    return found ? { status: 200 as const, body: settings(found) } : INTEGRATION_NOT_FOUND;
   };
 
   const setUp = (id: string | number, slug: string, body: Record<string, unknown>, principal: Principal) => {
