@@ -13,8 +13,17 @@ interface Zod {
 
 describe('hey-api', () => {
   // openapi-ts.config.ts: the published 3.1 document (generated/openapi/openapi.json) into out/hey-api.
-  const hey = generatorTests('hey-api', 'generates types, the SDK (client-fetch) and zod from the 3.1 document', () =>
-    run(NODE_LTS, [toolFile('.bin', 'openapi-ts'), '--file', 'openapi-ts.config.ts']),
+  const hey = generatorTests(
+    'hey-api',
+    'generates types, the SDK (client-fetch) and zod from the 3.1 document',
+    () => run(NODE_LTS, [toolFile('.bin', 'openapi-ts'), '--file', 'openapi-ts.config.ts']),
+    [
+      {
+        title: 'its own fetch client (client/, core/) does not compile under exactOptionalPropertyTypes',
+        issue: 'hey-api/hey-api#2363',
+        diagnostic: /^out\/hey-api\/(client|core)\/.*exactOptionalPropertyTypes/s,
+      },
+    ],
   );
 
   it('hey-api: zod refuses {} as a MergeRequest and as a Job', async () => {

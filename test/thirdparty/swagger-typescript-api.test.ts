@@ -1,6 +1,6 @@
 /**
  * swagger-typescript-api (Node >= 20, runs on this Node): the fetch client and its types in one Api.ts, from the
- * published 3.1 document; compiled strict, then checked for fidelity.
+ * published 3.1 document (with swagger-typescript-api.config.ts); compiled strict, then checked for fidelity.
  */
 import { describe, expect, it } from 'vitest';
 import { ENCODED_PROJECT_PATH, fetchStub, generatorTests, PROJECT_PATH } from './support/generator.ts';

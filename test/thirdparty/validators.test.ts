@@ -20,6 +20,38 @@ const DOCUMENTS = [
 ];
 const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 
+interface RedoclyProblem {
+  ruleId: string;
+  message: string;
+  location: { pointer: string }[];
+}
+
+const redoclyRuns = new Map<string, Promise<RedoclyProblem[]>>();
+/** Redocly's problems with the document under `recommended-strict` alone (test/thirdparty/redocly.yaml), run once per document. */
+function redoclyProblems(path: string): Promise<RedoclyProblem[]> {
+  const missing = documentMissing(path);
+  if (missing) return Promise.reject(new Error(missing));
+  let problems = redoclyRuns.get(path);
+  if (!problems) {
+    problems = run(NODE_HERE, [REDOCLY, 'lint', '--config', join(TIER, 'redocly.yaml'), '--format=json', path]).then(
+      (result) => {
+        const json = result.output.slice(result.output.indexOf('{'), result.output.lastIndexOf('}') + 1);
+        try {
+          return (JSON.parse(json) as { problems: RedoclyProblem[] }).problems;
+        } catch {
+          throw new Error(`redocly lint wrote no report (exit ${result.code}):\n${result.output}`);
+        }
+      },
+    );
+    redoclyRuns.set(path, problems);
+  }
+  return problems;
+}
+const REDOCLY_EXAMPLE_BUG = (problem: RedoclyProblem) =>
+  problem.ruleId === 'no-invalid-media-type-examples' &&
+  /must NOT have unevaluated properties|must match "then" schema/.test(problem.message);
+const describeProblem = (p: RedoclyProblem) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`;
+
 describe('validators', () => {
   for (const document of DOCUMENTS) {
     for (const validator of VALIDATORS)
@@ -37,19 +69,21 @@ describe('validators', () => {
         expect(said.valid).toBe(true);
       });
 
-    it(`Redocly's recommended-strict accepts the ${document.rendition} document`, async () => {
-      const missing = documentMissing(document.path);
-      if (missing) throw new Error(missing);
-      const result = await run(NODE_HERE, [
-        REDOCLY,
-        'lint',
-        '--config',
-        join(TIER, 'redocly.yaml'),
-        '--format=stylish',
-        '--max-problems=40',
-        document.path,
-      ]);
-      expect(result.code, result.output).toBe(0);
+    it(`Redocly's recommended-strict: no problem in the ${document.rendition} document but its known example-check bug`, async () => {
+      const problems = await redoclyProblems(document.path);
+      expect(
+        problems
+          .filter((p) => !REDOCLY_EXAMPLE_BUG(p))
+          .map(describeProblem)
+          .join('\n'),
+      ).toBe('');
+    });
+
+    // Known bug (README.md): Redocly validates examples with `unevaluatedProperties: false` added to every subschema,
+    // `then` and `allOf` members included, so a valid example of a composed schema fails. This test fails once fixed.
+    it(`Redocly's recommended-strict: known bug, its example check refuses valid examples of composed schemas (${document.rendition})`, async () => {
+      const problems = await redoclyProblems(document.path);
+      expect(problems.filter(REDOCLY_EXAMPLE_BUG).length).toBeGreaterThan(0);
     });
   }
 });
