@@ -70,6 +70,9 @@ export function generatorTests(
   for (const probe of probes)
     it(`${tool}: ${probeTitle(tool, probe)} (probes/${tool}/${probe})`, () => {
       if (!compiled) throw new Error(failedGeneration());
+      // tsc that did not run to its end (killed, out of memory) reports no diagnostics: that is no pass.
+      const tsc = compiled.errors.get('(tsc)');
+      if (tsc) throw new Error(`tsc did not check the probes:\n${tsc.join('\n')}`);
       expect((compiled.errors.get(`probes/${tool}/${probe}`) ?? []).join('\n')).toBe('');
     });
 
