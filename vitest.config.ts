@@ -31,7 +31,7 @@ export const TIERS = {
     'test/openapi30.test.ts',
   ],
   packages: ['test/packages-*.test.ts'],
-  browser: ['test/reference.test.ts'],
+  browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
   thirdparty: ['test/thirdparty/*.test.ts'],
 };
 

@@ -3,6 +3,7 @@ import type { GeneratedFile } from './lib/files.ts';
 import { type ContractPackage, packageDir } from './lib/package.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { generateOpenApi30 } from './openapi30.ts';
+import { buildOpenApiPackage, openapiPackage } from './openapi-package.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
 import { generateReference } from './reference.ts';
 import { buildServer, folder as serverFolder, generateServer, serverPackage } from './server.ts';
@@ -40,6 +41,8 @@ export const generators: GeneratorModule[] = [
       ...(await generateOpenApi30(doc)),
       ...(await generateReference(doc)),
     ],
+    // @service-api/openapi: the published files, the examples and a small module.
+    build: { folder: dist(openapiPackage), files: buildOpenApiPackage },
   },
   {
     name: 'types',

@@ -4,6 +4,7 @@ import { slashBanner } from './lib/banner.ts';
 import { compileContractPackage, contractModule, type ContractPackage } from './lib/package.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import { isFileSchema, isNeverSchema, isRuleOnlySchema } from './lib/json-schema.ts';
+import { nameSchemaTypes } from './lib/named-types.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { operationModels } from './lib/model.ts';
 import { patternPropertiesType } from './lib/pattern-keys.ts';
@@ -30,14 +31,20 @@ const helperNames = [
   'ContractVersion',
 ];
 
-const sources = new WeakMap<OpenApiDocument, Promise<string>>();
+interface TypesSource {
+  source: string;
+  /** The root type of each component schema, by schema name (`Job` for `Job`): the names editors show. */
+  schemaTypes: Map<string, string>;
+}
+
+const sources = new WeakMap<OpenApiDocument, Promise<TypesSource>>();
 
 /**
- * The openapi-typescript source for the document: `paths`, `operations`, `components` and a root alias per schema.
- * Files are typed `Blob`, which is what a client uploads and a download returns. Computed once per document: the
- * types, client, server and validators generators all read it.
+ * The openapi-typescript source for the document: `paths`, `operations`, `components` and a root type per schema
+ * that holds its type (see `nameSchemaTypes`). Files are typed `Blob`, which is what a client uploads and a download
+ * returns. Computed once per document: the types, client, server and validators generators all read it.
  */
-export function typesSource(doc: OpenApiDocument): Promise<string> {
+function typesModel(doc: OpenApiDocument): Promise<TypesSource> {
   let source = sources.get(doc);
   if (!source) {
     source = openapiSource(doc);
@@ -46,7 +53,11 @@ export function typesSource(doc: OpenApiDocument): Promise<string> {
   return source;
 }
 
-async function openapiSource(doc: OpenApiDocument): Promise<string> {
+export const typesSource = async (doc: OpenApiDocument): Promise<string> => (await typesModel(doc)).source;
+export const schemaTypeNames = async (doc: OpenApiDocument): Promise<Map<string, string>> =>
+  (await typesModel(doc)).schemaTypes;
+
+async function openapiSource(doc: OpenApiDocument): Promise<TypesSource> {
   const ast = await openapiTS(structuredClone(doc) as Parameters<typeof openapiTS>[0], {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
@@ -65,7 +76,8 @@ async function openapiSource(doc: OpenApiDocument): Promise<string> {
       return patternPropertiesType(schema as Record<string, unknown>, options);
     },
   });
-  return astToString(ast);
+  const { nodes, aliases } = nameSchemaTypes(ast);
+  return { source: astToString(nodes), schemaTypes: aliases };
 }
 
 /**

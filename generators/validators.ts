@@ -5,7 +5,7 @@ import { operationModels } from './lib/model.ts';
 import { pascalCase } from './lib/naming.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 import { compileContractPackage, contractModule, packageDir, type ContractPackage } from './lib/package.ts';
-import { typesDeclarations, typesPackageName } from './types.ts';
+import { schemaTypeNames, typesDeclarations, typesPackageName } from './types.ts';
 import { buildValidators, type ValidatorIndex } from './lib/ajv.ts';
 import { operationFiles } from './lib/ajv-operations.ts';
 
@@ -35,7 +35,7 @@ export async function generateValidators(doc: OpenApiDocument): Promise<Generate
   return [
     { path: `${folder}/contract.ts`, contents: banner + contractModule(doc, 'const') },
     { path: `${folder}/fast.d.ts`, contents: banner + code.declarations('fast') },
-    { path: `${folder}/guards.ts`, contents: banner + guardsModule(code.index) },
+    { path: `${folder}/guards.ts`, contents: banner + guardsModule(code.index, await schemaTypeNames(doc)) },
     { path: `${folder}/requests.d.ts`, contents: banner + code.declarations('requests') },
     { path: `${folder}/standalone.d.ts`, contents: banner + code.declarations('schemas') },
     { path: `${folder}/tables.ts`, contents: banner + tablesModule(doc, code.index) },
@@ -167,26 +167,35 @@ function tablesModule(doc: OpenApiDocument, index: ValidatorIndex): string {
   return lines.join('\n');
 }
 
-/** A type guard per component schema (`isJob`), on the fast validator (`guards.ts`). */
-function guardsModule(index: ValidatorIndex): string {
+/** A type guard per component schema (`isJob`), on the fast validator, with its Standard Schema (`guards.ts`). */
+function guardsModule(index: ValidatorIndex, typeNames: ReadonlyMap<string, string>): string {
+  const typeName = (schema: string) => {
+    const name = typeNames.get(schema);
+    if (!name) throw new Error(`Schema ${schema} has no root type in ${typesPackageName}`);
+    return name;
+  };
   const guards = new Map<string, string>();
   for (const name of Object.keys(index.schemas)) {
     const guard = `is${pascalCase(name)}`;
     if (guards.has(guard)) throw new Error(`Schemas ${guards.get(guard)} and ${name} both give the guard ${guard}`);
     guards.set(guard, name);
   }
-  const q = JSON.stringify;
   return [
     `import * as s from './standalone.js';`,
     `import * as f from './fast.js';`,
-    `import type { components } from './types.js';`,
+    `import { type Guard, guard } from './standard.js';`,
+    `import type * as T from './types.js';`,
     ``,
-    `type Schemas = components['schemas'];`,
-    ``,
-    ...[...guards].map(
-      ([guard, name]) =>
-        `/** Whether \`value\` is a valid \`${name}\` (stops at the first failure). */\nexport function ${guard}(value: unknown): value is Schemas[${q(name)}] {\n  return ${quick(index, index.schemas[name]!)}(value);\n}`,
-    ),
+    ...[...guards].map(([guard, name]) => {
+      const exact = index.schemas[name]!;
+      return [
+        `/**`,
+        ` * Whether \`value\` is a valid \`${name}\` (stops at the first failure). Also a Standard Schema:`,
+        ` * \`${guard}['~standard'].validate(value)\` gives the issues with their paths.`,
+        ` */`,
+        `export const ${guard}: Guard<T.${typeName(name)}> = /* @__PURE__ */ guard(${quick(index, exact)}, s.${exact});`,
+      ].join('\n');
+    }),
     ``,
   ].join('\n');
 }

@@ -15,7 +15,7 @@ const input = gateInputFromRepository();
 const problems = verifyReleases();
 const result = gate(input);
 const stale = await bundling.then(
-  (bundled) => staleDocument(bundled, input.currentFiles['openapi.json']),
+  (bundled) => staleDocument(bundled, input.currentFiles['openapi.json']!),
   (error: Error) => `Bundling openapi/ failed, so generated/ cannot be judged:\n${error.message}`,
 );
 if (stale) console.error(`✖ ${stale}`);

@@ -1,6 +1,7 @@
 /**
  * `npm run release`: records the published document as release `info.version`, once.
- * Copies generated/openapi/openapi.{json,yaml} to releases/<version>/ and appends their hashes to releases/SHA256SUMS.
+ * Copies generated/openapi/openapi.{json,yaml} and the 3.0 rendition openapi.3.0.{json,yaml} to releases/<version>/
+ * and appends their hashes to releases/SHA256SUMS.
  * Refuses when the version is already released, generated/ is stale, the versions disagree, the CHANGELOG has no
  * section for the version, or the breaking-change gate fails.
  *   npm run release -- --dry-run    every check, nothing written
@@ -19,7 +20,7 @@ import {
   gate,
   gateInputFromRepository,
   HASHES_FILE,
-  RELEASE_FILES,
+  releaseFiles,
   RELEASES_DIR,
   sha256,
   verifyReleases,
@@ -107,11 +108,13 @@ if (args['dry-run']) {
   process.exit(0);
 }
 mkdirSync(target, { recursive: true });
-for (const name of RELEASE_FILES) {
+for (const name of releaseFiles(version)) {
   copyFileSync(join(ROOT, 'generated', 'openapi', name), join(target, name));
   appendFileSync(HASHES_FILE, `${sha256(readFileSync(join(target, name)))}  ${version}/${name}\n`);
 }
-console.log(`\nReleased ${version}: releases/${version}/openapi.json and openapi.yaml, hashes in releases/SHA256SUMS.`);
+console.log(
+  `\nReleased ${version}: releases/${version}/${releaseFiles(version).join(', ')}, hashes in releases/SHA256SUMS.`,
+);
 console.log(
   `Next: git add releases && git commit -m 'Release ${version}' && git tag -a v${version} -m 'Release ${version}'`,
 );

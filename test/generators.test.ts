@@ -86,27 +86,38 @@ function built(generator: GeneratorModule): Promise<GeneratedFile[]> {
   return files;
 }
 
-describe.each(packages.map((g) => [g.name, g] as const))('package %s', (_name, generator) => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', generator.name, 'package.json'), 'utf8'));
+/** The package a generator builds: `packages/<id>/dist` (the published generator builds @service-api/openapi). */
+const packageId = (generator: GeneratorModule) => generator.build!.folder.split('/')[1]!;
+
+describe.each(packages.map((g) => [packageId(g), g] as const))('package %s', (id, generator) => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', id, 'package.json'), 'utf8'));
+  /** @service-api/openapi holds the document's files and a module that reads them (its version: package.json's). */
+  const documentPackage = id === 'openapi';
 
   it('builds its dist/ from its src/ and the generated sources, nothing else', async () => {
     const files = await built(generator);
-    for (const path of ['index.js', 'index.d.ts', 'contract.js'].filter(
-      (p) => generator.name !== 'types' || p !== 'contract.js',
-    ))
-      expect(files.map((f) => f.path)).toContain(`packages/${generator.name}/dist/${path}`);
+    const expected = documentPackage
+      ? ['index.js', 'index.d.ts', 'openapi.yaml', '3.0/openapi.dereferenced.json', 'examples.json']
+      : ['index.js', 'index.d.ts', 'contract.js'].filter((p) => id !== 'types' || p !== 'contract.js');
+    for (const path of expected) expect(files.map((f) => f.path)).toContain(`packages/${id}/dist/${path}`);
     for (const file of files) expect(file.path.startsWith(`${generator.build!.folder}/`), file.path).toBe(true);
   });
 
   it('records the contract version of the document it was built from', async () => {
+    if (documentPackage) {
+      for (const name of ['openapi.json', '3.0/openapi.json']) {
+        const document = (await built(generator)).find((f) => f.path === `packages/${id}/dist/${name}`)!;
+        expect(JSON.parse(document.contents).info.version).toBe('1.2.3');
+      }
+      return;
+    }
     const contract = (await built(generator)).find((f) => f.path.endsWith('/dist/contract.d.ts'))!;
-    expect(contract.contents).toMatch(
-      generator.name === 'types' ? /ContractVersion = "1\.2\.3"/ : /contractVersion = "1\.2\.3"/,
-    );
+    expect(contract.contents).toMatch(id === 'types' ? /ContractVersion = "1\.2\.3"/ : /contractVersion = "1\.2\.3"/);
   });
 
-  // The server package runs on Node only; every other package also runs in browsers.
-  if (generator.name !== 'server')
+  // The server package runs on Node only, and so does the module that reads @service-api/openapi's files (its data
+  // files are plain JSON and YAML); every other package also runs in browsers.
+  if (id !== 'server' && !documentPackage)
     it('ships no Node-only import in its code (it also runs in browsers)', async () => {
       for (const file of (await built(generator)).filter((f) => f.path.endsWith('.js'))) {
         expect(file.contents, file.path).not.toMatch(/from\s+["']node:|require\(/);

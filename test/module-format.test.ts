@@ -24,6 +24,7 @@ const PACKAGES: [string, RegExp][] = [
   ['packages/mock', /await import\('@service-api\/mock'\)/],
   ['packages/fake', /await import\('@service-api\/fake'\)/],
   ['packages/proxy', /await import\('@service-api\/proxy'\)/],
+  ['packages/openapi', /await\s+import\('@service-api\/openapi'\)/],
 ];
 
 describe.each(PACKAGES)('%s is ESM only', (folder, loading) => {

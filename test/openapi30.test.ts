@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import ajvDraft04 from 'ajv-draft-04';
+import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { downConvert } from '../generators/lib/down-convert.ts';
 import { HTTP_METHODS, type OpenApiDocument } from '../generators/lib/openapi.ts';
@@ -158,8 +158,8 @@ describe('the 3.0 rendition', () => {
   });
 
   it('every documented example of a request, response or parameter validates against its 3.0 schema', () => {
-    const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-    addFormats(ajv);
+    const ajv = new ajvDraft04.default({ strict: false, allErrors: true, logger: false });
+    ajvFormats.default(ajv);
     ajv.addSchema(asDraft04(doc30) as object, 'doc');
     let checked = 0;
     const problems: string[] = [];

@@ -5,7 +5,7 @@
  * `"@service-api/types": "npm:@consumer-test/types@0.5.0"`, since the code imports `@service-api/<name>`). Then two
  * projects outside the repository install them by name and version, with an .npmrc naming that registry alone and a
  * proxy that answers nothing for any other host:
- * - the first takes all seven, type-checks a consumer that uses them without a cast and runs it against the mock; it
+ * - the first takes all eight, type-checks a consumer that uses them without a cast and runs it against the mock; it
  *   embeds the fake, the mock and the proxy with `startFake`, `startMock` and `startProxy`, and runs their commands
  *   with `npx service-api-fake`, `npx service-api-mock` (the consumer's client calls go to it) and
  *   `npx service-api-proxy` (in front of that mock);
@@ -78,13 +78,13 @@ async function sh(command: string, args: string[], cwd: string, env: NodeJS.Proc
 
 const seconds = (from: number, to = performance.now()) => `${((to - from) / 1000).toFixed(1)} s`;
 
-it('publishes the seven packages under the scope, each at the version of its package.json, and skips them once there', async () => {
+it('publishes the eight packages under the scope, each at the version of its package.json, and skips them once there', async () => {
   const expected = PACKAGES.map((p) => ({ name: `${SCOPE}/${p.name}`, version: readManifest(p.name).version }));
   expect(published).toEqual(expected.map((p) => ({ ...p, action: 'published' })));
   expect(await publish()).toEqual(expected.map((p) => ({ ...p, action: 'skipped' })));
 }, 60_000);
 
-it('installs the seven packages by name and version, type-checks and runs a consumer of them all', async () => {
+it('installs the eight packages by name and version, type-checks and runs a consumer of them all', async () => {
   const started = performance.now();
   const project = await install(join(work, 'project'), [...PACKAGES.map((p) => spec(p.name)), ...EXTRA_DEPENDENCIES]);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
@@ -92,13 +92,14 @@ it('installs the seven packages by name and version, type-checks and runs a cons
   await writeFile(join(project, 'consumer.ts'), consumerSource(SCOPE));
   const installed = performance.now();
   await sh(process.execPath, [TSC, '-p', project], project);
-  console.log(`consumer of the seven packages: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
+  console.log(`consumer of the eight packages: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
 
   const modules = join(project, 'node_modules');
   expect(await readdir(join(modules, SCOPE))).toEqual([
     'client',
     'fake',
     'mock',
+    'openapi',
     'proxy',
     'server',
     'types',
@@ -164,6 +165,17 @@ it('installs the seven packages by name and version, type-checks and runs a cons
   });
   expect(report.simpleCount).toBeGreaterThan(0);
   expect(report.extraCount).toBeGreaterThan(0);
+  // @service-api/openapi, installed by name and version: both renditions, their files and the examples.
+  expect(report.openapi).toEqual({
+    version: readManifest('openapi').version,
+    renditions: ['3.1.0', '3.0.3', '3.0.3'],
+    yaml: ['openapi: 3.1.0', 'openapi: 3.0.3', 'openapi: 3.0.3'],
+    yamlPath: true,
+    fixture: 'failed',
+    sameFixture: true,
+    requestExamples: expect.any(Number),
+  });
+  expect(report.openapi.requestExamples).toBeGreaterThan(0);
   expect(report.projectsArchived.every((archived: unknown) => typeof archived === 'boolean')).toBe(true);
   // The realistic new merge request: served through validateResponses, so the server accepted it as the contract says.
   expect(report.fresh.slice(0, 3)).toEqual(['!1 opened Fix it', 0, null]);
@@ -276,6 +288,7 @@ async function writeTsconfig(project: string, options: { lib: string[]; types: s
           outDir: 'out',
           skipLibCheck: false,
           skipDefaultLibCheck: true,
+          resolveJsonModule: true,
         },
         files: ['consumer.ts'],
       },

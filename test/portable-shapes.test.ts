@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { listOperations } from '../generators/lib/document.ts';
+import { fileLimits } from '../generators/lib/input-shape.ts';
+import { toJsonSchema } from '../generators/lib/json-schema.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { portableShapes } from '../scripts/lib/portable-shapes.ts';
 
@@ -140,5 +143,82 @@ describe('integer formats', () => {
     );
     expect(schemasOf(out).A).toEqual({ type: 'object', examples: [example], default: { type: 'integer' } });
     expect((out.paths['/a'] as { get: Record<string, unknown> }).get['x-query-schema']).toEqual(querySchema);
+  });
+});
+
+describe("a file's size limit", () => {
+  const upload = (avatar: Record<string, unknown>) =>
+    doc(
+      {},
+      {
+        '/avatar': {
+          put: {
+            operationId: 'users/upload-avatar',
+            requestBody: {
+              content: {
+                'multipart/form-data': { schema: { type: 'object', properties: { avatar, note: { type: 'string' } } } },
+              },
+            },
+            responses: {},
+          },
+        },
+      },
+    );
+  const cases: [string, Record<string, unknown>, number | null][] = [
+    [
+      'x-max-file-size is the limit the server enforces',
+      { type: 'string', format: 'binary', 'x-max-file-size': 204800 },
+      204800,
+    ],
+    ['a file without one has no limit of its own', { type: 'string', format: 'binary' }, null],
+    ['maxLength on a file is no byte limit', { type: 'string', format: 'binary', maxLength: 10 }, null],
+  ];
+  it.each(cases)('%s', (_title, avatar, limit) => {
+    const [entry] = listOperations(upload(avatar));
+    expect(fileLimits(upload(avatar), entry!)).toEqual({ avatar: limit });
+  });
+});
+
+describe('an anyOf of single types, as our validators compile it', () => {
+  const ref = (r: string) => r;
+  const cases: [string, unknown, unknown][] = [
+    [
+      'a string or an integer: the type list the sources wrote before (same values, same URL conversions)',
+      {
+        anyOf: [
+          { type: 'string', minLength: 1 },
+          { type: 'integer', format: 'int64' },
+        ],
+      },
+      { type: ['integer', 'string'], minLength: 1, format: 'int64' },
+    ],
+    [
+      'a property of that kind',
+      { properties: { id: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } },
+      { properties: { id: { type: ['integer', 'string'] } } },
+    ],
+    [
+      'members of one type are left alone',
+      { anyOf: [{ type: 'string' }, { type: 'string', minLength: 2 }] },
+      { anyOf: [{ type: 'string' }, { type: 'string', minLength: 2 }] },
+    ],
+    [
+      'objects are left alone',
+      { anyOf: [{ type: 'string' }, { type: 'object', properties: {} }] },
+      { anyOf: [{ type: 'string' }, { type: 'object', properties: {} }] },
+    ],
+    [
+      'a keyword of another type is left alone',
+      { anyOf: [{ type: 'string', minimum: 1 }, { type: 'integer' }] },
+      { anyOf: [{ type: 'string', minimum: 1 }, { type: 'integer' }] },
+    ],
+    [
+      'a string format is left alone',
+      { anyOf: [{ type: 'string', format: 'date' }, { type: 'integer' }] },
+      { anyOf: [{ type: 'string', format: 'date' }, { type: 'integer' }] },
+    ],
+  ];
+  it.each(cases)('%s', (_title, schema, want) => {
+    expect(toJsonSchema(schema, ref)).toEqual(want);
   });
 });

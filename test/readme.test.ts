@@ -2,8 +2,9 @@
  * The README is for consumers: short, the two set-up commands, then the mock, the fake and the client first. Its links
  * and those of CONTRIBUTING.md and docs/ lead to files that exist.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_FOLDERS } from '../scripts/lib/packages.ts';
 
@@ -59,6 +60,60 @@ describe('README.md', () => {
       ...packages,
     ];
     expect(expected.filter((target) => !links(readme).includes(target))).toEqual([]);
+  });
+});
+
+describe('README.md: what the contract does not cover', () => {
+  const text = section(readme, 'What the contract does not cover');
+
+  it('names the operations and filters a team may expect that the contract does not describe', () => {
+    const document = JSON.parse(readFileSync('generated/openapi/openapi.json', 'utf8')) as {
+      paths: Record<string, Record<string, { parameters?: { $ref?: string; name?: string }[] }>>;
+    };
+    expect(document.paths['/projects/{id}/merge_requests/{merge_request_iid}']?.get).toBeUndefined();
+    expect(Object.keys(document.paths).filter((path) => /merge_requests\/\{[^}]+\}\/(un)?approve/.test(path))).toEqual(
+      [],
+    );
+    expect(text).toMatch(/Get one merge request/);
+    expect(text).toMatch(/approve\/unapprove/);
+    const listed = JSON.stringify(document.paths['/projects/{id}/merge_requests']!.get!.parameters);
+    for (const filter of ['State', 'View', 'Search', 'Sort', 'SourceBranch', 'TargetBranch', 'Wip']) {
+      expect(listed, filter).not.toContain(`MergeRequestList${filter}"`);
+      expect(JSON.stringify(document.paths['/merge_requests']!.get!.parameters), filter).toContain(
+        `MergeRequestList${filter}"`,
+      );
+    }
+    for (const filter of ['state', 'view', 'search', 'sort', 'source_branch', 'target_branch', 'wip'])
+      expect(text).toContain(`\`${filter}\``);
+  });
+
+  it('its snippet type-checks in a strict project against the built client', () => {
+    const snippet = /```ts\n([\s\S]*?)```/.exec(text)?.[1];
+    expect(snippet).toBeDefined();
+    mkdirSync('.tmp', { recursive: true });
+    const folder = mkdtempSync(join('.tmp', 'readme-snippet-'));
+    try {
+      const file = join(folder, 'snippet.ts');
+      writeFileSync(file, `${snippet}export {};\n`);
+      const program = ts.createProgram([file], {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        noEmit: true,
+        skipLibCheck: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: [],
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

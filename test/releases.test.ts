@@ -16,6 +16,7 @@ import {
   type GateInput,
   isBreakingBump,
   listReleases,
+  releaseFiles,
   RELEASES_DIR,
   sha256,
   staleDocument,
@@ -36,6 +37,10 @@ describe('versions', () => {
     );
   });
 
+  it("@service-api/openapi's version is the contract version: the package is the document", () => {
+    expect(readManifest('openapi').version).toBe(contract);
+  });
+
   it.each(packages)(
     'package $name records the contract version it is built from and has its own semver',
     ({ manifest }) => {
@@ -50,6 +55,20 @@ describe('versions', () => {
     ))
       expect(range, dependency).toBe(packages.find((p) => p.manifest.name === dependency)!.manifest.version);
   });
+
+  it.each(packages)(
+    "package $name names the repository it is built from (the root's) and its folder there",
+    ({ name }) => {
+      type Repository = { type?: string; url?: string; directory?: string };
+      const repositoryOf = (path: string) =>
+        (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { repository?: Repository }).repository;
+      const root = repositoryOf('package.json');
+      expect(root?.type).toBe('git');
+      expect(root?.url).toMatch(/^git\+https:\/\/\S+\.git$/);
+      const folder = PACKAGES.find((p) => p.name === name)!.folder;
+      expect(repositoryOf(`${folder}/package.json`)).toEqual({ type: 'git', url: root!.url, directory: folder });
+    },
+  );
 
   it.each(packages)("package $name's README installs its current version", ({ name, manifest }) => {
     const readme = readFileSync(join(ROOT, 'packages', name, 'README.md'), 'utf8');
@@ -69,6 +88,7 @@ describe('versions', () => {
       import('../packages/mock/src/index.ts'),
       import('../packages/fake/src/index.ts'),
       import('../packages/proxy/src/index.ts'),
+      import('../packages/openapi/src/index.ts'),
     ]);
     expect(exported.map((module) => module.contractVersion)).toEqual(exported.map(() => contract));
   });
@@ -114,16 +134,21 @@ describe('recorded releases', () => {
   describe('a tampered releases folder is reported', () => {
     let dir: string;
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    /** 0.5.0, released before the 3.0 rendition existed, and 1.0.0 with it. */
     const setUp = () => {
       dir = mkdtempSync(join(tmpdir(), 'service-api-releases-'));
-      mkdirSync(join(dir, '1.0.0'));
-      const json = JSON.stringify({ info: { version: '1.0.0' } });
-      writeFileSync(join(dir, '1.0.0', 'openapi.json'), json);
-      writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.0\n');
-      writeFileSync(
-        join(dir, 'SHA256SUMS'),
-        `${sha256(json)}  1.0.0/openapi.json\n${sha256('info:\n  version: 1.0.0\n')}  1.0.0/openapi.yaml\n`,
-      );
+      const hashes: string[] = [];
+      for (const version of ['0.5.0', '1.0.0']) {
+        mkdirSync(join(dir, version));
+        for (const name of releaseFiles(version)) {
+          const text = name.endsWith('.json')
+            ? JSON.stringify({ openapi: name.includes('3.0') ? '3.0.3' : '3.1.0', info: { version } })
+            : `info:\n  version: ${version}\n`;
+          writeFileSync(join(dir, version, name), text);
+          hashes.push(`${sha256(text)}  ${version}/${name}\n`);
+        }
+      }
+      writeFileSync(join(dir, 'SHA256SUMS'), hashes.join(''));
       return dir;
     };
     it.each([
@@ -138,6 +163,11 @@ describe('recorded releases', () => {
         'a file removed',
         () => rmSync(join(dir, '1.0.0', 'openapi.yaml')),
         [/openapi\.yaml is missing/, /openapi\.yaml is recorded but missing/],
+      ],
+      [
+        'the 3.0 rendition removed from a release made with it',
+        () => rmSync(join(dir, '1.0.0', 'openapi.3.0.json')),
+        [/1\.0\.0\/openapi\.3\.0\.json is missing/, /1\.0\.0\/openapi\.3\.0\.json is recorded but missing/],
       ],
     ] as [string, () => void, RegExp[]][])('%s', (_name, tamper, expected) => {
       setUp();
@@ -183,14 +213,23 @@ describe('the gate', () => {
         },
       },
     }) as unknown as OpenApiDocument;
-  const files = (d: OpenApiDocument) => ({
+  const files = (d: OpenApiDocument, rendition30?: OpenApiDocument) => ({
     'openapi.json': JSON.stringify(d),
     'openapi.yaml': `version ${d.info.version} ${JSON.stringify(d)}`,
+    ...(rendition30 && {
+      'openapi.3.0.json': JSON.stringify(rendition30),
+      'openapi.3.0.yaml': `version ${d.info.version} ${JSON.stringify(rendition30)}`,
+    }),
   });
-  const input = (current: OpenApiDocument, changelog: string, released = doc('0.2.0')): GateInput => ({
+  const input = (
+    current: OpenApiDocument,
+    changelog: string,
+    released = doc('0.2.0'),
+    renditions: { current?: OpenApiDocument; released?: OpenApiDocument } = {},
+  ): GateInput => ({
     current,
-    currentFiles: files(current),
-    releases: [{ version: released.info.version, doc: released, files: files(released) }],
+    currentFiles: files(current, renditions.current),
+    releases: [{ version: released.info.version, doc: released, files: files(released, renditions.released) }],
     changelog,
   });
   const loosened = (version: string) => doc(version, []);
@@ -233,6 +272,63 @@ describe('the gate', () => {
       gate(input(loosened(current), `## ${current}\n- **Breaking**\n`, doc(released))).ok;
     expect(at('1.0.0', '1.1.0')).toBe(false);
     expect(at('1.0.0', '2.0.0')).toBe(true);
+  });
+
+  describe('the 3.0 rendition, judged like the 3.1 document', () => {
+    /** A 3.0 rendition whose response field `id` may be null or not. */
+    const rendition = (version: string, nullable: boolean) => {
+      const d = structuredClone(doc(version)) as unknown as { openapi: string; paths: Record<string, unknown> };
+      d.openapi = '3.0.3';
+      const schema = (d.paths['/jobs'] as { get: { responses: Record<string, { content: Record<string, unknown> }> } })
+        .get.responses['200']!.content['application/json'] as {
+        schema: { properties: { id: Record<string, unknown> } };
+      };
+      if (nullable) schema.schema.properties.id.nullable = true;
+      return d as unknown as OpenApiDocument;
+    };
+    const judged = (current: boolean, changelog: string, version = '0.2.1') =>
+      gate(
+        input(doc(version), changelog, doc('0.2.0'), {
+          current: rendition(version, current),
+          released: rendition('0.2.0', false),
+        }),
+      );
+
+    it('a field of the 3.0 rendition newly nullable is breaking, though the 3.1 document did not change', () => {
+      const result = judged(true, '## 0.2.1\n');
+      expect(result.differences.filter((d) => d.severity === 'breaking')).toEqual([]);
+      expect(result.rendition30).toContainEqual(
+        expect.objectContaining({ severity: 'breaking', rule: 'response-field-newly-nullable' }),
+      );
+      expect(result.failures).toEqual([
+        expect.stringMatching(/^0 breaking change\(s\) \(1 in the 3\.0 rendition\) since 0\.2\.0.*not a major bump/),
+        expect.stringMatching(/marks none \*\*Breaking\*\*/),
+      ]);
+      expect(formatGate(result)).toContain("The 3.0 rendition against release 0.2.0's: 1 breaking, 1 compatible");
+      expect(judged(true, '## 0.3.0\n- **Breaking**: id nullable\n', '0.3.0').ok).toBe(true);
+    });
+
+    it('an unchanged 3.0 rendition adds nothing; a release without one (before 0.6.0) is not compared', () => {
+      expect(judged(false, '## 0.2.1\n').rendition30?.filter((d) => d.rule !== 'info-changed')).toEqual([]);
+      const withoutBaseline = gate(
+        input(doc('0.2.1'), '## 0.2.1\n', doc('0.2.0'), { current: rendition('0.2.1', true) }),
+      );
+      expect(withoutBaseline.rendition30).toBeUndefined();
+      expect(withoutBaseline.ok).toBe(true);
+    });
+
+    it('the released version, its 3.0 rendition changed', () => {
+      const result = gate(
+        input(doc('0.2.0'), '## 0.2.0\n', doc('0.2.0'), {
+          current: rendition('0.2.0', true),
+          released: rendition('0.2.0', false),
+        }),
+      );
+      expect(result.failures).toEqual([
+        expect.stringMatching(/openapi\.3\.0\.json differs from releases\/0\.2\.0/),
+        expect.stringMatching(/openapi\.3\.0\.yaml differs from releases\/0\.2\.0/),
+      ]);
+    });
   });
 
   it('prints counts per rule and the breaking items', () => {

@@ -10,9 +10,10 @@ declare module './methods.js' {
     "groups/list-groups": When<I, "statistics", true, (T.Group)[], (Omit<T.Group, "statistics"> & { "statistics"?: never })[]>;
     "groups/list-subgroups": When<I, "statistics", true, (T.Group)[], (Omit<T.Group, "statistics"> & { "statistics"?: never })[]>;
     "groups/list-descendant-groups": When<I, "statistics", true, (T.Group)[], (Omit<T.Group, "statistics"> & { "statistics"?: never })[]>;
+    "groups/list-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.GroupProject)[]>;
     "projects/list-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
+    "projects/list-user-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
     "merge-requests/list-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
-    "merge-requests/list-project-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
   }
 }
 
@@ -1008,7 +1009,7 @@ export interface ServiceApiMethods {
     /** List descendant groups (`GET /groups/{id}/descendant_groups`, `groups/list-descendant-groups`). */
     listDescendantGroups: PaginatedVariantMethod<"groups/list-descendant-groups", ListDescendantGroupsInput, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** List projects of a group (`GET /groups/{id}/projects`, `groups/list-projects`). */
-    listProjects: PaginatedMethod<GroupsListProjectsInput, T.GroupProject, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
+    listProjects: PaginatedVariantMethod<"groups/list-projects", GroupsListProjectsInput, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** Update a group hook (`PUT /groups/{id}/hooks/{hook_id}`, `groups/update-hook`). */
     updateHook: Method<UpdateHookInput, T.GroupHook, false, Record<string, never>>;
     /** Delete a group hook (`DELETE /groups/{id}/hooks/{hook_id}`, `groups/delete-hook`). */
@@ -1118,13 +1119,13 @@ export interface ServiceApiMethods {
     /** List projects (`GET /projects`, `projects/list-projects`). */
     listProjects: PaginatedVariantMethod<"projects/list-projects", ProjectsListProjectsInput, true, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** List a user's projects (`GET /users/{user_id}/projects`, `projects/list-user-projects`). */
-    listUserProjects: PaginatedMethod<ListUserProjectsInput, T.Project, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
+    listUserProjects: PaginatedVariantMethod<"projects/list-user-projects", ListUserProjectsInput, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
   };
   mergeRequests: {
     /** List merge requests (`GET /merge_requests`, `merge-requests/list-merge-requests`). */
     listMergeRequests: PaginatedVariantMethod<"merge-requests/list-merge-requests", ListMergeRequestsInput, true, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** List project merge requests (`GET /projects/{id}/merge_requests`, `merge-requests/list-project-merge-requests`). */
-    listProjectMergeRequests: PaginatedVariantMethod<"merge-requests/list-project-merge-requests", ListProjectMergeRequestsInput, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
+    listProjectMergeRequests: PaginatedMethod<ListProjectMergeRequestsInput, Item<"merge-requests/list-project-merge-requests">, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** Create a merge request (`POST /projects/{id}/merge_requests`, `merge-requests/create-merge-request`). */
     createMergeRequest: Method<CreateMergeRequestInput, T.MergeRequest, false, Record<string, never>>;
     /** Update a merge request (`PUT /projects/{id}/merge_requests/{merge_request_iid}`, `merge-requests/update-merge-request`). */

@@ -260,7 +260,7 @@ export interface paths {
         put?: never;
         /**
          * Import a project from an S3-compatible bucket
-         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` work as in `POST /projects/import` (`namespace` defaults to the current user's namespace; a group needs at least the Maintainer role). The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
+         * @description Creates a project from a project export file stored in an S3-compatible bucket. `secret_access_key` is a secret: it is sent only and never returned. `name` and `namespace` are optional; their defaults and the role a namespace requires are not documented for this endpoint. The maximum import size is the administrator setting `max_import_size`, unlimited by default (0).
          *
          *     Answers with the import record including `import_error`. The status is 201, as for every POST that creates a resource.
          */
@@ -630,7 +630,7 @@ export interface paths {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -658,7 +658,7 @@ export interface paths {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -809,7 +809,7 @@ export interface paths {
         };
         /**
          * Generate changelog data without committing it
-         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` and the response body are not documented.
+         * @description Same meaning as `POST /projects/{id}/repository/changelog`, but nothing is committed. The parameters up to `from` are documented (`version`, `branch`, `config_file`, `date`, `file`, `from`); the parameters after `from` in the POST's list (`message`, `to`, `trailer`) and the response body are not documented.
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          */
@@ -821,7 +821,7 @@ export interface paths {
          *
          *     When `from` is absent, the range starts at the tag of the last stable version before `version`; recognized tag formats are `vX.Y.Z` and `X.Y.Z`, and pre-release tags are ignored. When `from` is absent and no such tag is found, an error is returned and `from` must be given explicitly; the status of that error is not documented. The commit range read is limited to 15000 commits unless a feature flag is disabled. Generated sections are Markdown; the expected version header format in an existing file is `X.Y.Z`.
          *
-         *     The status is 200, also when `file` already has a section for `version` (then nothing is committed). The response body is not documented, so its schema is open.
+         *     Two success statuses are seen. By the API's general rule a POST that creates answers 201. The Service's implementation of this operation answers 200, also when `file` already has a section for `version` (then nothing is committed). A client treats both as success. The response body is not documented.
          */
         post: operations["repository/create-changelog"];
         delete?: never;
@@ -839,7 +839,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Users of the instance. Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
+         * @description Users of the instance. The filters of the public view are open to everyone; an anonymous caller gets only public data (whether the Service accepts anonymous calls here is not documented; the single-user read requires a signed-in caller). Callers who are not administrators get the public view (`User`); administrators get the administrator view (`UserAdmin`), may use the administrator-only filters and can search private e-mail addresses too. An item that carries `is_admin` is the administrator view. For `active`, `blocked` and `external` only `true` is meaningful.
          *
          *     Pagination: keyset pagination is supported (follow the `Link` header's `rel="next"` URL) and enforced above 50,000 requested records; offset pagination (`page`) is deprecated for this endpoint. The parameters that select keyset mode here are not documented.
          */
@@ -1466,7 +1466,7 @@ export interface paths {
         get: operations["groups/get-push-rule"];
         /**
          * Update the group push rule
-         * @description Updates the push rule of the group with "the same attributes" as the create operation. The parameters are documented only up to `member_check`; the parameters after it are not documented. The body takes the create operation's attributes with their types, and stays open to further attributes (not documented). The response is the push rule, not documented in full. Premium and Ultimate. Success status from the general rule (PUT 200).
+         * @description Updates the push rule of the group; it takes the same attributes as the create operation, with their types. Further attributes of the update are not documented; the response is the push rule, not documented in full. Premium and Ultimate. Success status from the general rule (PUT 200).
          */
         put: operations["groups/update-push-rule"];
         /**
@@ -2238,7 +2238,7 @@ export interface paths {
         };
         /**
          * List a user's projects
-         * @description Projects in the user's own namespace; an empty list when the user's profile is private. Which project view the items use, and what `simple=true` changes, is not documented: each item is the full view (`Project`) or the simple view (`ProjectSimple`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
+         * @description Projects in the user's own namespace; an empty list when the user's profile is private. `simple=true` selects the simple view (`ProjectSimple`), which is also the view of anonymous callers; otherwise the items use the full view (`Project`). Keyset pagination is supported for selected orderings; which ones is not documented. Parameters after `with_custom_attributes` are not documented.
          */
         get: operations["projects/list-user-projects"];
         put?: never;
@@ -2281,7 +2281,7 @@ export interface paths {
         };
         /**
          * List project merge requests
-         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in alphabetical order, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The response schema is the same as the global list's (full or reduced records).
+         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in the order of that list's parameter table, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The items are full or reduced records, as on the global list; which parameter selects the reduced records on this list is not documented.
          */
         get: operations["merge-requests/list-project-merge-requests"];
         put?: never;
@@ -2678,13 +2678,13 @@ export interface paths {
         };
         /**
          * List client keys
-         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
+         * @description Client keys (DSNs) of the project. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days.
          */
         get: operations["error-tracking/list-client-keys"];
         put?: never;
         /**
          * Create a client key (DSN)
-         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
+         * @description Create a new client key (DSN) for error tracking. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The error-tracking backend is either the service itself (integrated) or an external error-tracking system, chosen in project settings; the user interface is the same. Applications send events with the backend's client SDK to the project DSN. Supported SDK transports: `store` (Go, PHP clients) and `envelope` (Java, NodeJS, Python, Ruby, Rust clients); supported item types: exception and message for all, plus session for Python and Rust. Enabling the external backend needs the Maintainer role, the backend API URL and an auth token with the project:read, event:read and event:write scopes; with the Monitor feature off, the project-list request of the settings screen fails with 404 (enable the Monitor feature).
          */
         post: operations["error-tracking/create-client-key"];
         delete?: never;
@@ -2713,7 +2713,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a client key
-         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented, so their schemas are open. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
+         * @description Delete a client key, for example the old key after a rotation. Needs an access token with scope `api` (a token, not a session cookie). Request and response bodies of the client key endpoints are not documented. The DSN is a secret. Key rotation: create a new key, list the keys to confirm it and note the old key's ID, then delete the old key. Errors are retained for 90 days. The success status is not documented for this endpoint; 204 follows the general rule for DELETE.
          */
         delete: operations["error-tracking/delete-client-key"];
         options?: never;
@@ -2726,2265 +2726,438 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description A project or group reference, the numeric ID or the URL-encoded full path. */
-        ProjectOrGroupRef: string | number;
+        ProjectOrGroupRef: ProjectOrGroupRef;
         /**
          * @description Status of a job; the same values are the `scope` filter values. Transitions between the values are not documented.
          * @enum {string}
          */
-        JobStatus: "created" | "pending" | "running" | "failed" | "success" | "canceled" | "skipped" | "waiting_for_resource" | "manual";
+        JobStatus: JobStatus;
         /** @description The user to act as, by numeric ID or username (case-insensitive). */
-        SudoUser: string;
+        SudoUser: SudoUser;
         /**
          * Format: date-time
          * @description ISO 8601 timestamp, or null.
          */
-        NullableTimestamp: string | null;
+        NullableTimestamp: NullableTimestamp;
         /**
          * Format: date-time
          * @description ISO 8601 timestamp.
          */
-        Timestamp: string;
+        Timestamp: Timestamp;
         /** @description The commit a job ran on. */
-        JobCommit: {
-            /** @description Commit SHA. */
-            id: string;
-            short_id: string;
-            title: string;
-            message: string;
-            author_name: string;
-            author_email: string;
-            created_at: components["schemas"]["Timestamp"];
-        };
+        JobCommit: JobCommit;
         /** @description The pipeline of a job. */
-        JobPipeline: {
-            /** Format: int64 */
-            id: number;
-            /** Format: int64 */
-            project_id: number;
-            ref: string;
-            sha: string;
-            /** @description Pipeline status; its values are not documented. */
-            status: string;
-        };
+        JobPipeline: JobPipeline;
         /** @description Project facts carried by a job record. */
-        JobProject: {
-            ci_job_token_scope_enabled: boolean;
-        };
+        JobProject: JobProject;
         /** @description The small user object embedded in other records: id, name, username, state, avatar_url, web_url. `avatar_url` is null for a user without an avatar (its type is not documented). */
-        UserBasic: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            username: string;
-            /** @description Account state; values seen are `active` and `blocked`, others are possible (the set is open). */
-            state: string;
-            /** @description URL of the user's avatar, or null. */
-            avatar_url: string | null;
-            /** @description URL of the user's profile page. */
-            web_url: string;
-        };
+        UserBasic: UserBasic;
         /** @description The user who started the job: the small user object plus profile fields. The profile fields are what the user filled in; their types are not documented, so each is a string or null. */
-        JobUser: components["schemas"]["UserBasic"] & {
-            created_at: components["schemas"]["Timestamp"];
-            bio: string | null;
-            location: string | null;
-            public_email: string | null;
-            skype: string | null;
-            linkedin: string | null;
-            twitter: string | null;
-            website_url: string | null;
-            organization: string | null;
-        };
+        JobUser: JobUser;
         /** @description Fields shared by the job record and the trigger job record. */
-        JobBase: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            stage: string;
-            status: components["schemas"]["JobStatus"];
-            ref: string;
-            tag: boolean;
-            coverage: number | null;
-            archived: boolean;
-            allow_failure: boolean;
-            created_at: components["schemas"]["NullableTimestamp"];
-            started_at: components["schemas"]["NullableTimestamp"];
-            finished_at: components["schemas"]["NullableTimestamp"];
-            erased_at: components["schemas"]["NullableTimestamp"];
-            /** @description Seconds. */
-            duration: number;
-            /** @description Seconds. */
-            queued_duration: number;
-            web_url: string;
-            commit: components["schemas"]["JobCommit"];
-            pipeline: components["schemas"]["JobPipeline"];
-            project: components["schemas"]["JobProject"];
-            user: components["schemas"]["JobUser"];
-        };
+        JobBase: JobBase;
         /** @description The job's artifacts archive; present only on some jobs. */
-        JobArtifactsFile: {
-            filename: string;
-            /** Format: int64 */
-            size: number;
-        };
+        JobArtifactsFile: JobArtifactsFile;
         /** @description One artifact of a job. */
-        JobArtifact: {
-            /**
-             * @description Values seen `archive`, `metadata`, `trace`, `junit`; the set is open.
-             * @example archive
-             * @example metadata
-             * @example trace
-             * @example junit
-             */
-            file_type: string;
-            /** Format: int64 */
-            size: number;
-            filename: string;
-            /**
-             * @description Values seen `zip`, `gzip`, `raw`; the set is open.
-             * @example zip
-             * @example gzip
-             * @example raw
-             */
-            file_format: string;
-        };
+        JobArtifact: JobArtifact;
         /** @description CI job record. */
-        Job: components["schemas"]["JobBase"] & {
-            /**
-             * @description Why the job failed; present only on failed jobs. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
-             * @example script_failure
-             * @example stuck_or_timeout_failure
-             */
-            failure_reason?: string;
-            artifacts_file?: components["schemas"]["JobArtifactsFile"];
-            /** @description Artifacts of the job; an empty array when there are none. */
-            artifacts: components["schemas"]["JobArtifact"][];
-            artifacts_expire_at: components["schemas"]["Timestamp"];
-            /** @description Runner tags. */
-            tag_list: string[];
-            /** @description The runner that ran the job, or null. The object's shape is not documented. */
-            runner: Record<string, unknown> | null;
-        };
-        /** @description Error body whose shape is not documented; open to any fields. The Service usually sends a `message`, which may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
-        ErrorBody: {
-            /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
-            message?: unknown;
-        };
+        Job: Job;
+        /** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+        ErrorBody: ErrorBody;
         /** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown. */
-        ErrorMessage: {
-            message: string;
-        };
+        ErrorMessage: ErrorMessage;
         /** @description 403 body when the token lacks the `sudo` scope needed for sudo. */
-        InsufficientScopeError: {
-            /** @constant */
-            error: "insufficient_scope";
-            error_description: string;
-            /** @constant */
-            scope: "sudo";
-        };
+        InsufficientScopeError: InsufficientScopeError;
         /** @description The pipeline of a trigger job. */
-        TriggerJobPipeline: components["schemas"]["JobPipeline"] & {
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            web_url: string;
-        };
+        TriggerJobPipeline: TriggerJobPipeline;
         /** @description The pipeline a trigger job started. */
-        DownstreamPipeline: {
-            /** Format: int64 */
-            id: number;
-            sha: string;
-            ref: string;
-            /** @description Pipeline status; its values are not documented. */
-            status: string;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            web_url: string;
-        };
+        DownstreamPipeline: DownstreamPipeline;
         /** @description Trigger job (bridge) record: the fields of the job record without the artifact fields (`artifacts_file`, `artifacts`, `artifacts_expire_at`), `runner`, `failure_reason` and `tag_list`; its `pipeline` carries more fields, and `downstream_pipeline` is added. */
-        TriggerJob: components["schemas"]["JobBase"] & {
-            pipeline: components["schemas"]["TriggerJobPipeline"];
-            downstream_pipeline: components["schemas"]["DownstreamPipeline"];
-        };
+        TriggerJob: TriggerJob;
         /** @description The project that holds an agent's configuration. Field types are not documented. */
-        AgentConfigProject: {
-            /** Format: int64 */
-            id: number;
-            /** @description The project description; null when the project has none (its type is not documented). */
-            description: string | null;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-            created_at: components["schemas"]["Timestamp"];
-        };
+        AgentConfigProject: AgentConfigProject;
         /** @description An agent allowed in the job token context, with its configuration project. */
-        AllowedAgent: {
-            /** Format: int64 */
-            id: number;
-            config_project: components["schemas"]["AgentConfigProject"];
-        };
+        AllowedAgent: AllowedAgent;
         /** @description An object that carries only the `id` of a job, pipeline or group. */
-        IdOnly: {
-            /** Format: int64 */
-            id: number;
-        };
+        IdOnly: IdOnly;
         /** @description Allowed-agents record in the job token context: the agents the job's project may use, with the job, pipeline, project and user of the token. */
-        AllowedAgents: {
-            allowed_agents: components["schemas"]["AllowedAgent"][];
-            job: components["schemas"]["IdOnly"];
-            pipeline: components["schemas"]["IdOnly"];
-            project: {
-                /** Format: int64 */
-                id: number;
-                groups: components["schemas"]["IdOnly"][];
-            };
-            user: components["schemas"]["UserBasic"];
-        };
+        AllowedAgents: AllowedAgents;
         /**
          * @description State of a project export. Transitions between the states are not documented.
          * @enum {string}
          */
-        ProjectExportState: "none" | "queued" | "started" | "finished" | "regeneration_in_progress";
+        ProjectExportState: ProjectExportState;
         /** @description Links to the finished export; present only when `export_status` is `finished`. */
-        ProjectExportLinks: {
-            /** @description API URL of the finished export. */
-            api_url: string;
-            /** @description Web URL of the finished export. */
-            web_url: string;
-        };
+        ProjectExportLinks: ProjectExportLinks;
         /** @description Project export status record: the project's identity fields, the export state and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
-        ProjectExportStatus: {
-            /** Format: int64 */
-            id: number;
-            /** @description The project description; null when the project has none (its type is not documented). */
-            description: string | null;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-            /** @description The project's creation time, not the start of the export. */
-            created_at: components["schemas"]["Timestamp"];
-            export_status: components["schemas"]["ProjectExportState"];
-            _links?: components["schemas"]["ProjectExportLinks"];
-        };
+        ProjectExportStatus: ProjectExportStatus;
         /** @description Body of `POST /projects/{id}/export`. Every field is optional, so `{}` schedules a plain export. */
-        ExportProjectRequest: {
-            /** @description Overrides the project description in the export. */
-            description?: string;
-            /** @description Upload the export file to a remote server. `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
-            upload?: {
-                /** @description The URL the export file is uploaded to (for example a pre-signed object-storage URL). */
-                url: string;
-                /**
-                 * @description HTTP method of the upload request.
-                 * @default PUT
-                 * @enum {string}
-                 */
-                http_method?: "PUT" | "POST";
-            };
-        };
+        ExportProjectRequest: ExportProjectRequest;
         /** @description Answer of `POST /projects/{id}/export`, 202 Accepted. */
-        ProjectExportScheduled: {
-            message: string;
-        };
-        /** @description Project fields that override the values in the export file; any project field may be given, so the object is open. */
-        ProjectImportOverrideParams: {
-            [key: string]: unknown;
-        };
+        ProjectExportScheduled: ProjectExportScheduled;
+        /** @description Project fields that override the values in the export file; any project field may be given. */
+        ProjectImportOverrideParams: ProjectImportOverrideParams;
         /** @description Multipart body of `POST /projects/import`. The size of the import is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
-        ImportProjectRequest: {
-            /**
-             * Format: binary
-             * @description The export file (gzip tarball) to import.
-             */
-            file: Blob;
-            /** @description Name and path of the new project. */
-            path: string;
-            /** @description Name of the new project; defaults to `path`. */
-            name?: string;
-            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
-            namespace?: components["schemas"]["ProjectOrGroupRef"];
-            /** @description Project fields that take precedence over the values in the export file (any project field). Each key is sent as its own form field, `override_params[<field>]`. */
-            override_params?: components["schemas"]["ProjectImportOverrideParams"];
-            /**
-             * @description Replace a project with the same path.
-             * @default false
-             */
-            overwrite?: boolean;
-        };
+        ImportProjectRequest: ImportProjectRequest;
         /**
          * @description Status of a project import. Transitions are not documented.
          * @enum {string}
          */
-        ProjectImportStatus: "none" | "scheduled" | "failed" | "started" | "finished";
+        ProjectImportStatus: ProjectImportStatus;
         /** @description Project import record. `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished; the shape of its items is not documented. */
-        ProjectImport: {
-            /** Format: int64 */
-            id: number;
-            /** @description The project description; null when the project has none (its type is not documented). */
-            description: string | null;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-            created_at: components["schemas"]["Timestamp"];
-            import_status: components["schemas"]["ProjectImportStatus"];
-            correlation_id: string;
-            /** @description Relations that failed to import; may be present when `import_status` is `failed`, `started` or `finished`. The item shape is not documented, so items are open. */
-            failed_relations?: unknown[];
-            /** @description The import error. Present only for remote and object-storage imports and, on the import status endpoint, when `import_status` is `failed`. */
-            import_error?: string | null;
-        };
+        ProjectImport: ProjectImport;
         /** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
-        RemoteImportProjectRequest: {
-            /** @description Name and path of the new project. */
-            path: string;
-            /** @description URL of the remote export file (gzip, valid Content-Length, at most 10 GB). */
-            url: string;
-            /** @description Name of the new project; defaults to `path`. */
-            name?: string;
-            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
-            namespace?: components["schemas"]["ProjectOrGroupRef"];
-            /**
-             * @description Replace a project with the same path.
-             * @default false
-             */
-            overwrite?: boolean;
-            override_params?: components["schemas"]["ProjectImportOverrideParams"];
-        };
+        RemoteImportProjectRequest: RemoteImportProjectRequest;
         /** @description Body of `POST /projects/remote-import-s3`: import a project export file from an S3-compatible bucket. Field types are not documented except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
-        RemoteImportS3ProjectRequest: {
-            /** @description Access key ID of the bucket credentials (an identifier, not the secret). */
-            access_key_id: string;
-            /** @description Name of the bucket that holds the export file. */
-            bucket_name: string;
-            /** @description Key of the export file in the bucket. */
-            file_key: string;
-            /** @description Full path of the new project. */
-            path: string;
-            /** @description Region of the bucket. */
-            region: string;
-            /** @description Secret access key of the bucket credentials. Sent only; never returned. */
-            secret_access_key: string;
-            /** @description Name of the new project; defaults to `path`. */
-            name?: string;
-            /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
-            namespace?: components["schemas"]["ProjectOrGroupRef"];
-        };
+        RemoteImportS3ProjectRequest: RemoteImportS3ProjectRequest;
         /**
          * @description A relation that can be imported on its own with `POST /projects/import-relation`.
          * @enum {string}
          */
-        ImportRelation: "issues" | "milestones" | "ci_pipelines" | "merge_requests";
+        ImportRelation: ImportRelation;
         /** @description Multipart body of `POST /projects/import-relation`. The archive must not exceed `max_import_size` and must have the structure of a project export. */
-        ImportRelationRequest: {
-            /**
-             * Format: binary
-             * @description A project export archive (gzip tarball) holding the relation.
-             */
-            file: Blob;
-            /** @description Path of the project the relation is imported into. */
-            path: string;
-            relation: components["schemas"]["ImportRelation"];
-        };
+        ImportRelationRequest: ImportRelationRequest;
         /**
          * @description Status of a relation import. Only one relation import can be scheduled at a time per project. Transitions are not documented.
          * @enum {string}
          */
-        RelationImportStatus: "created" | "started" | "finished" | "failed";
+        RelationImportStatus: RelationImportStatus;
         /** @description Relation import record. `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
-        RelationImport: {
-            /** Format: int64 */
-            id: number;
-            project_path: string;
-            /**
-             * @description The imported relation (one of the values accepted by `POST /projects/import-relation`).
-             * @example issues
-             * @example milestones
-             * @example ci_pipelines
-             * @example merge_requests
-             */
-            relation: string;
-            status: components["schemas"]["RelationImportStatus"];
-            /** @description When the relation import was created. Present only on the status list (`GET /projects/{id}/relation-imports`). */
-            created_at?: components["schemas"]["Timestamp"];
-            /** @description When the relation import last changed. Present only on the status list (`GET /projects/{id}/relation-imports`). */
-            updated_at?: components["schemas"]["Timestamp"];
-        };
+        RelationImport: RelationImport;
         /**
          * @description Status of a direct-transfer migration or of one of its entities. Transitions are not documented.
          * @enum {string}
          */
-        BulkImportStatus: "created" | "started" | "finished" | "failed";
+        BulkImportStatus: BulkImportStatus;
         /** @description Direct-transfer migration record. */
-        BulkImport: {
-            /** Format: int64 */
-            id: number;
-            status: components["schemas"]["BulkImportStatus"];
-            /** @description Its meaning and values are not documented. */
-            source_type: string;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
+        BulkImport: BulkImport;
         /**
          * @description Kind of entity to migrate: `group_entity` migrates a group, `project_entity` a project. Migrating a project (`project_entity`) is Beta.
          * @enum {string}
          */
-        BulkImportSourceType: "group_entity" | "project_entity";
+        BulkImportSourceType: BulkImportSourceType;
         /** @description One group or project to migrate, an item of `entities` in `POST /bulk_imports`. */
-        BulkImportEntityRequest: {
-            /** @description `group_entity` or `project_entity`; migrating a project (`project_entity`) is Beta. */
-            source_type: components["schemas"]["BulkImportSourceType"];
-            /** @description Full path of the group or project on the source instance. */
-            source_full_path: string;
-            /** @description Slug used as the URL path of the imported entity; the imported name is copied from the source. */
-            destination_slug: string;
-            /**
-             * @deprecated
-             * @description Deprecated.
-             */
-            destination_name?: string;
-            /** @description Full path of an existing group on the destination instance. */
-            destination_namespace: string;
-            /**
-             * @description Also migrate the projects of the group. Group entities only.
-             * @default true
-             */
-            migrate_projects?: boolean;
-        };
+        BulkImportEntityRequest: BulkImportEntityRequest;
         /** @description Body of `POST /bulk_imports`. */
-        CreateBulkImportRequest: {
-            /** @description Connection to the source instance. */
-            configuration: {
-                /** @description URL of the source instance. */
-                url: string;
-                /** @description Access token for the source instance. Sent only; never returned. */
-                access_token: string;
-            };
-            /** @description The groups and projects to migrate. */
-            entities: components["schemas"]["BulkImportEntityRequest"][];
-        };
+        CreateBulkImportRequest: CreateBulkImportRequest;
         /** @description A failure of a migrated entity, an item of its `failures`. Field types are not documented: `relation` is a string, `created_at` a timestamp, and the other fields are strings or null. */
-        BulkImportEntityFailure: {
-            relation: string;
-            step: string | null;
-            exception_message: string | null;
-            exception_class: string | null;
-            correlation_id_value: string | null;
-            created_at: components["schemas"]["Timestamp"];
-            pipeline_class: string | null;
-            pipeline_step: string | null;
-        };
+        BulkImportEntityFailure: BulkImportEntityFailure;
         /** @description Counts of one relation of a migrated entity, a value of `stats`. */
-        BulkImportRelationStats: {
-            /**
-             * Format: int64
-             * @description Items of the relation on the source.
-             */
-            source: number;
-            /**
-             * Format: int64
-             * @description Items fetched from the source.
-             */
-            fetched: number;
-            /**
-             * Format: int64
-             * @description Items imported.
-             */
-            imported: number;
-        };
+        BulkImportRelationStats: BulkImportRelationStats;
         /** @description Statistics of a migrated entity: an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
-        BulkImportEntityStats: {
-            [key: string]: components["schemas"]["BulkImportRelationStats"];
-        };
+        BulkImportEntityStats: BulkImportEntityStats;
         /** @description Direct-transfer migration entity record: one group or project of a migration. */
-        BulkImportEntity: {
-            /** Format: int64 */
-            id: number;
-            /** Format: int64 */
-            bulk_import_id: number;
-            status: components["schemas"]["BulkImportStatus"];
-            /**
-             * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`).
-             * @example group_entity
-             * @example project_entity
-             */
-            source_type?: string;
-            source_full_path: string;
-            destination_slug: string;
-            destination_namespace: string;
-            /** Format: int64 */
-            parent_id: number | null;
-            /** Format: int64 */
-            namespace_id: number | null;
-            /** Format: int64 */
-            project_id: number | null;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            failures: components["schemas"]["BulkImportEntityFailure"][];
-            stats: components["schemas"]["BulkImportEntityStats"];
-        };
+        BulkImportEntity: BulkImportEntity;
         /** @description Entity summary: `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity. Other fields are not documented; the object is open like every response. */
-        BulkImportEntitySummary: {
-            /** Format: int64 */
-            id: number;
-            status: components["schemas"]["BulkImportStatus"];
-            /**
-             * @description Kind of entity (`group_entity` or `project_entity`).
-             * @example group_entity
-             * @example project_entity
-             */
-            source_type: string;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-        };
+        BulkImportEntitySummary: BulkImportEntitySummary;
         /** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures`. The result is a single failure record. Field types are not documented: `relation` is a string, and the other fields are strings or null (a failure need not have a source item or a correlation ID). */
-        BulkImportFailure: {
-            relation: string;
-            exception_message: string | null;
-            exception_class: string | null;
-            correlation_id_value: string | null;
-            source_url: string | null;
-            source_title: string | null;
-        };
+        BulkImportFailure: BulkImportFailure;
         /** @description File record: the file's metadata and its content as Base64 text. */
-        RepositoryFile: {
-            file_name: string;
-            file_path: string;
-            /**
-             * Format: int64
-             * @description Size in bytes.
-             */
-            size: number;
-            /**
-             * @description Encoding of `content`, base64.
-             * @enum {string}
-             */
-            encoding: "base64";
-            /** @description The file content, Base64-encoded. */
-            content: string;
-            /** @description SHA-256 of the file content. */
-            content_sha256: string;
-            ref: string;
-            blob_id: string;
-            commit_id: string;
-            last_commit_id: string;
-            execute_filemode: boolean;
-        };
+        RepositoryFile: RepositoryFile;
         /**
          * @description Encoding of the `content` sent to create or update a file.
          * @default text
          * @enum {string}
          */
-        RepositoryFileEncoding: "text" | "base64";
+        RepositoryFileEncoding: RepositoryFileEncoding;
         /** @description Body of `PUT /projects/{id}/repository/files/{file_path}`: the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. */
-        UpdateRepositoryFileRequest: {
-            /** @description Name of the branch to commit to (created from `start_branch` when given). */
-            branch: string;
-            /** @description The commit message. */
-            commit_message: string;
-            /** @description The file content, as text or Base64 according to `encoding`. */
-            content: string;
-            /** @description E-mail address of the commit author. */
-            author_email?: string;
-            /** @description Name of the commit author. */
-            author_name?: string;
-            encoding?: components["schemas"]["RepositoryFileEncoding"];
-            /** @description The file's `execute_filemode`, as in the file record. */
-            execute_filemode?: boolean;
-            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
-            start_branch?: string;
-            /** @description The last known commit ID of the file. */
-            last_commit_id?: string;
-        };
+        UpdateRepositoryFileRequest: UpdateRepositoryFileRequest;
         /** @description Result of creating or updating a file. */
-        FileWriteResult: {
-            file_path: string;
-            branch: string;
-        };
+        FileWriteResult: FileWriteResult;
         /** @description Body of `POST /projects/{id}/repository/files/{file_path}`. Messages, content, names and branches are strings. */
-        CreateRepositoryFileRequest: {
-            /** @description Name of the branch to commit to (created from `start_branch` when given). */
-            branch: string;
-            /** @description The commit message. */
-            commit_message: string;
-            /** @description The file content, as text or Base64 according to `encoding`. */
-            content: string;
-            /** @description E-mail address of the commit author. */
-            author_email?: string;
-            /** @description Name of the commit author. */
-            author_name?: string;
-            encoding?: components["schemas"]["RepositoryFileEncoding"];
-            /** @description The file's `execute_filemode`, as in the file record. */
-            execute_filemode?: boolean;
-            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
-            start_branch?: string;
-        };
+        CreateRepositoryFileRequest: CreateRepositoryFileRequest;
         /** @description Body of `DELETE /projects/{id}/repository/files/{file_path}`. */
-        DeleteRepositoryFileRequest: {
-            /** @description Name of the branch to commit the deletion to. */
-            branch: string;
-            /** @description The commit message. */
-            commit_message: string;
-            /** @description E-mail address of the commit author. */
-            author_email?: string;
-            /** @description Name of the commit author. */
-            author_name?: string;
-            /** @description The last known commit ID of the file. */
-            last_commit_id?: string;
-            /** @description Base branch to create `branch` from, when `branch` is a new branch. */
-            start_branch?: string;
-        };
+        DeleteRepositoryFileRequest: DeleteRepositoryFileRequest;
         /** @description The commit of a blame range. */
-        BlameCommit: {
-            /** @description Commit SHA. */
-            id: string;
-            message: string;
-            /** @description SHAs of the parent commits. */
-            parent_ids: string[];
-            authored_date: components["schemas"]["Timestamp"];
-            author_name: string;
-            author_email: string;
-            committed_date: components["schemas"]["Timestamp"];
-            committer_name: string;
-            committer_email: string;
-        };
+        BlameCommit: BlameCommit;
         /** @description A blame range, a commit and the lines of the file attributed to it. */
-        BlameRange: {
-            commit: components["schemas"]["BlameCommit"];
-            lines: string[];
-        };
+        BlameRange: BlameRange;
         /** @description An entry of the repository tree. */
-        TreeEntry: {
-            /** @description Object ID. */
-            id: string;
-            name: string;
-            /**
-             * @description `tree` for a directory, `blob` for a file.
-             * @enum {string}
-             */
-            type: "tree" | "blob";
-            path: string;
-            /** @description File mode. */
-            mode: string;
-        };
-        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented, so the object is open. */
-        RepositoryBlob: {
-            /**
-             * Format: int64
-             * @description Size in bytes.
-             */
-            size: number;
-            /** @description The blob content, Base64-encoded. */
-            content: string;
-        };
+        TreeEntry: TreeEntry;
+        /** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented. */
+        RepositoryBlob: RepositoryBlob;
         /** @description A commit in a compare result. */
-        CompareCommit: {
-            /** @description Commit SHA. */
-            id: string;
-            short_id: string;
-            title: string;
-            author_name: string;
-            author_email: string;
-            created_at: components["schemas"]["Timestamp"];
-        };
+        CompareCommit: CompareCommit;
         /** @description The diff of one file in a compare result. `diff` can be empty when diff limits are reached. */
-        RepositoryDiff: {
-            old_path: string;
-            new_path: string;
-            /** @description File mode before the change. */
-            a_mode: string;
-            /** @description File mode after the change. */
-            b_mode: string;
-            /** @description The diff text; can be empty when diff limits are reached. */
-            diff: string;
-            new_file: boolean;
-            renamed_file: boolean;
-            deleted_file: boolean;
-        };
+        RepositoryDiff: RepositoryDiff;
         /** @description Result of comparing two refs. */
-        CompareResult: {
-            commit: components["schemas"]["CompareCommit"];
-            commits: components["schemas"]["CompareCommit"][];
-            diffs: components["schemas"]["RepositoryDiff"][];
-            compare_timeout: boolean;
-            compare_same_ref: boolean;
-            web_url: string;
-        };
+        CompareResult: CompareResult;
         /** @description A repository contributor. */
-        Contributor: {
-            name: string;
-            email: string;
-            /** Format: int64 */
-            commits: number;
-            /** Format: int64 */
-            additions: number;
-            /** Format: int64 */
-            deletions: number;
-        };
+        Contributor: Contributor;
         /** @description The merge-base commit of two or more refs. */
-        MergeBaseCommit: {
-            /** @description Commit SHA. */
-            id: string;
-            short_id: string;
-            title: string;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description SHAs of the parent commits. */
-            parent_ids: string[];
-            message: string;
-            author_name: string;
-            author_email: string;
-            authored_date: components["schemas"]["Timestamp"];
-            committer_name: string;
-            committer_email: string;
-            committed_date: components["schemas"]["Timestamp"];
-        };
+        MergeBaseCommit: MergeBaseCommit;
         /**
          * @description The version to generate the changelog for: a semantic version (`X.Y.Z`, with optional pre-release and build parts), which may begin with `v`.
          * @example 1.0.0
          * @example v1.2.0
          */
-        ChangelogVersion: string;
-        /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
-        CreateChangelogRequest: {
-            version: components["schemas"]["ChangelogVersion"];
-            /** @description The branch; defaults to the default branch. */
-            branch?: string;
-            /**
-             * @description The changelog configuration file.
-             * @default .gitlab/changelog_config.yml
-             */
-            config_file?: string;
-            /**
-             * Format: date-time
-             * @description A datetime; defaults to now.
-             */
-            date?: string;
-            /**
-             * @description The changelog file.
-             * @default CHANGELOG.md
-             */
-            file?: string;
-            /** @description SHA of the start of the commit range, not included. When absent, the start is the tag of the last stable version before `version` (tags `vX.Y.Z` or `X.Y.Z`; pre-release tags are ignored); when no such tag exists an error is returned and `from` must be given. */
-            from?: string;
-            /** @description The commit message; defaults to a message naming the version. */
-            message?: string;
-            /** @description SHA of the end of the commit range, included; defaults to the branch (`branch`). */
-            to?: string;
-            /**
-             * @description The commit trailer; case-sensitive.
-             * @default Changelog
-             */
-            trailer?: string;
-        };
+        ChangelogVersion: ChangelogVersion;
         /**
-         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12, day 01–31, hour 00–24, minute 00–59, second 00–60; seconds, their fraction and the time zone designator may be left out.
+         * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12; day 01–31, at most 30 in April, June, September and November and at most 29 in February (whether 29 February exists in the year is not checked); hour 00–23, or 24 only as `24:00` or `24:00:00` (the end of the day); minute 00–59; second 00–60; seconds, their fraction and the time zone designator may be left out.
          * @example 2026-06-30T12:00:00Z
          * @example 2026-06-30T12:00:00
          * @example 20260630T120000Z
          */
-        Iso8601DateTime: string;
+        Iso8601DateTime: Iso8601DateTime;
+        /** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
+        CreateChangelogRequest: CreateChangelogRequest;
         /**
-         * @description Account state. Values seen: `active`, `blocked`; the list is not closed, so the string is open. `locked` is a separate boolean. State transitions are not documented.
+         * @description Account state. Values seen: `active`, `blocked`; other values may appear. `locked` is a separate boolean. State transitions are not documented.
          * @example active
          * @example blocked
          */
-        UserState: string;
+        UserState: UserState;
         /** @description User, public view: the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). */
-        User: {
-            /** Format: int64 */
-            id: number;
-            username: string;
-            name: string;
-            state: components["schemas"]["UserState"];
-            /** @description Whether the account is locked; separate from `state`. */
-            locked: boolean;
-            /** @description URL of the avatar image, or null. */
-            avatar_url: string | null;
-            /** @description URL of the user's profile page. */
-            web_url: string;
-        };
+        User: User;
         /** @description External identity of a user (`identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. */
-        UserIdentity: {
-            /**
-             * @description Identity provider name; `group_saml` possible on Premium and Ultimate. Other values not documented.
-             * @example ldapmain
-             * @example group_saml
-             */
-            provider: string;
-            /** @description The user's identifier at the provider. */
-            extern_uid: string;
-            /** @description ID of the SAML provider. Its type, and its value when the identity is not SAML, are not documented. */
-            saml_provider_id: unknown;
-        };
+        UserIdentity: UserIdentity;
         /** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). */
-        UserScimIdentity: {
-            extern_uid: string;
-            /** Format: int64 */
-            group_id: number;
-            active: boolean;
-        };
-        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items). Every field it lists is present, except those marked with `x-tiers`, which exist only on Premium and Ultimate. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
-        UserAdmin: components["schemas"]["User"] & {
-            /** @description Primary e-mail address. */
-            email: string;
-            is_admin: boolean;
-            created_at: components["schemas"]["Timestamp"];
-            bio: string | null;
-            location: string | null;
-            skype: string | null;
-            linkedin: string | null;
-            twitter: string | null;
-            discord: string | null;
-            website_url: string | null;
-            organization: string | null;
-            job_title: string | null;
-            /** @description Time of the previous sign-in; null before the user has signed in. */
-            last_sign_in_at: components["schemas"]["NullableTimestamp"];
-            /** @description When the e-mail address was confirmed; null while unconfirmed. */
-            confirmed_at: components["schemas"]["NullableTimestamp"];
-            /** Format: int64 */
-            theme_id: number;
-            /**
-             * Format: date
-             * @description Day of the last activity (`YYYY-MM-DD`); null before any activity.
-             */
-            last_activity_on: string | null;
-            /** Format: int64 */
-            color_scheme_id: number;
-            /**
-             * Format: int64
-             * @description Maximum number of projects the user may create.
-             */
-            projects_limit: number;
-            /** @description Time of the current sign-in; updated by signing in, Git over HTTP/SSH and API use; null before the first sign-in. */
-            current_sign_in_at: components["schemas"]["NullableTimestamp"];
-            /** @description Administrator note about the user. */
-            note: string | null;
-            identities: components["schemas"]["UserIdentity"][];
-            can_create_group: boolean;
-            can_create_project: boolean;
-            two_factor_enabled: boolean;
-            external: boolean;
-            private_profile: boolean;
-            /** @description IP address of the current sign-in; null before the first sign-in. */
-            current_sign_in_ip: string | null;
-            /** @description IP address of the previous sign-in; null before the user has signed in. */
-            last_sign_in_ip: string | null;
-            /** Format: int64 */
-            namespace_id: number;
-            /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not documented. */
-            created_by: unknown;
-            /** @description When an e-mail reset was offered; null when none was. */
-            email_reset_offered_at: components["schemas"]["NullableTimestamp"];
-            /** @description Shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
-            shared_runners_minutes_limit?: unknown;
-            /** @description Extra shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
-            extra_shared_runners_minutes_limit?: unknown;
-            is_auditor?: boolean;
-            using_license_seat?: boolean;
-            /** @description ID of the group that provisioned the user (Premium and Ultimate). Its type, and its value for users no group provisioned, are not documented. */
-            provisioned_by_group_id?: unknown;
-            scim_identities?: components["schemas"]["UserScimIdentity"][];
-        };
+        UserScimIdentity: UserScimIdentity;
+        /** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except the Premium and Ultimate fields (`shared_runners_minutes_limit`, `extra_shared_runners_minutes_limit`, `is_auditor`, `using_license_seat`, `provisioned_by_group_id`, `scim_identities`), which exist only on those tiers. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+        UserAdmin: UserAdmin;
         /**
-         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The body is open (`x-not-shown`): the service accepts further user attributes that are not listed here.
+         * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The Service accepts further user attributes that are not listed here.
          *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
          */
-        CreateUserRequest: ({
-            /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. */
-            password?: string;
-            /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. */
-            reset_password?: boolean;
-            /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. */
-            force_random_password?: boolean;
-            /** @description Whether the profile is private. Default is the instance setting for new users. */
-            private_profile?: boolean;
-            /**
-             * @description Profile biography; defaults to the empty string.
-             * @default
-             */
-            bio?: string;
-        } & {
-            [key: string]: unknown;
-        }) | unknown | unknown | unknown;
+        CreateUserRequest: CreateUserRequest;
         /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators. `public_email`, `commit_email` and `sign_in_count` are always present; `plan` and `trial` exist only on the enterprise edition and are optional. */
-        UserAdminSingle: components["schemas"]["UserAdmin"] & {
-            public_email: string | null;
-            commit_email: string | null;
-            /** @description Subscription plan. Enterprise edition only; absent otherwise. Its type is not documented. */
-            plan?: unknown;
-            /** @description Whether the user is on a trial. Enterprise edition only; absent otherwise. Its type is not documented. */
-            trial?: unknown;
-            /** Format: int64 */
-            sign_in_count: number;
-        };
+        UserAdminSingle: UserAdminSingle;
         /** @description User, single-user view for a signed-in caller: the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). Profile texts the user has not filled in may be null. */
-        UserSingle: components["schemas"]["User"] & {
-            created_at: components["schemas"]["Timestamp"];
-            bio: string | null;
-            bot: boolean;
-            location: string | null;
-            public_email: string | null;
-            skype: string | null;
-            linkedin: string | null;
-            twitter: string | null;
-            discord: string | null;
-            website_url: string | null;
-            organization: string | null;
-            job_title: string | null;
-            pronouns: string | null;
-            work_information: string | null;
-            /** Format: int64 */
-            followers: number;
-            /** Format: int64 */
-            following: number;
-            /** @description The user's local time, as text. */
-            local_time: string;
-            is_followed: boolean;
-        };
+        UserSingle: UserSingle;
         /**
          * @description Scope of an impersonation token. The values accepted at creation are `api`, `read_user`.
          * @enum {string}
          */
-        ImpersonationTokenScope: "api" | "read_user";
+        ImpersonationTokenScope: ImpersonationTokenScope;
         /**
          * Format: date
          * @description A calendar date, `YYYY-MM-DD`.
          */
-        CalendarDate: string;
+        CalendarDate: CalendarDate;
         /** @description Fields shared by the impersonation token record and its creation response. */
-        ImpersonationTokenBase: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            active: boolean;
-            /** Format: int64 */
-            user_id: number;
-            scopes: components["schemas"]["ImpersonationTokenScope"][];
-            revoked: boolean;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description True for impersonation tokens. */
-            impersonation: boolean;
-            expires_at: components["schemas"]["CalendarDate"];
-        };
+        ImpersonationTokenBase: ImpersonationTokenBase;
         /** @description Impersonation token as read back. It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
-        ImpersonationToken: components["schemas"]["ImpersonationTokenBase"] & {
-            token?: never;
-        };
+        ImpersonationToken: ImpersonationToken;
         /** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
-        DeleteImpersonationTokenRequest: Record<string, unknown>;
+        DeleteImpersonationTokenRequest: DeleteImpersonationTokenRequest;
         /** @description Body of `POST /users/{user_id}/impersonation_tokens`. */
-        CreateImpersonationTokenRequest: {
-            /** @description Name of the token. */
-            name: string;
-            /** @description Expiry date, `YYYY-MM-DD`. */
-            expires_at: components["schemas"]["CalendarDate"];
-            /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
-            scopes: components["schemas"]["ImpersonationTokenScope"][];
-        };
+        CreateImpersonationTokenRequest: CreateImpersonationTokenRequest;
         /** @description Impersonation token as returned by its creation: the token record plus the secret `token` string, shown only here and never again. The user cannot see the token in their profile. */
-        ImpersonationTokenCreated: components["schemas"]["ImpersonationTokenBase"] & {
-            /** @description The secret token value; returned only in this creation response and cannot be read again. */
-            token: string;
-        };
+        ImpersonationTokenCreated: ImpersonationTokenCreated;
         /** @description Body of `POST /users/{user_id}/personal_access_tokens` (administrators). */
-        CreateUserPersonalAccessTokenRequest: {
-            /** @description Name of the token. */
-            name: string;
-            /** @description Expiry date. Default is the maximum allowed lifetime. */
-            expires_at?: components["schemas"]["CalendarDate"];
-            /** @description Scopes of the token. The accepted values are not listed for this operation, so the items stay open strings; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
-            scopes: string[];
-        };
+        CreateUserPersonalAccessTokenRequest: CreateUserPersonalAccessTokenRequest;
         /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
-        PersonalAccessToken: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            revoked: boolean;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description Scopes of the token. The item values are not closed for this record; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
-            scopes: string[];
-            /** Format: int64 */
-            user_id: number;
-            active: boolean;
-            expires_at: components["schemas"]["CalendarDate"];
-        };
+        PersonalAccessToken: PersonalAccessToken;
         /** @description Personal access token as returned by its creation: the record plus the secret `token` string, which is returned only here. */
-        PersonalAccessTokenCreated: components["schemas"]["PersonalAccessToken"] & {
-            token: string;
-        };
+        PersonalAccessTokenCreated: PersonalAccessTokenCreated;
         /** @description Body of `POST /user/personal_access_tokens`: a token for the caller, limited to the `k8s_proxy` scope. */
-        CreatePersonalAccessTokenRequest: {
-            /** @description Name of the token. */
-            name: string;
-            /** @description Scopes of the token; only `k8s_proxy` is accepted. */
-            scopes: "k8s_proxy"[];
-            /** @description Expiry date. Default: the end of the creation day (the default lifetime of a k8s_proxy token ends the day of creation), capped by the maximum lifetime. */
-            expires_at?: components["schemas"]["CalendarDate"];
-        };
+        CreatePersonalAccessTokenRequest: CreatePersonalAccessTokenRequest;
         /** @description Activity entry of a user (`GET /user/activities`). `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. */
-        UserActivity: {
-            username: string;
-            last_activity_on: components["schemas"]["CalendarDate"];
-            /**
-             * Format: date-time
-             * @deprecated
-             * @description Time of the last activity. Deprecated (still sent); no replacement is documented.
-             */
-            last_activity_at: string;
-        };
+        UserActivity: UserActivity;
         /**
          * Format: int32
          * @description Role as an integer: 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
          * @enum {integer}
          */
-        AccessLevel: 0 | 5 | 10 | 20 | 30 | 40 | 50;
+        AccessLevel: AccessLevel;
         /** @description A direct membership of a user (`GET /users/{id}/memberships`). */
-        UserMembership: {
-            /**
-             * Format: int64
-             * @description ID of the project or namespace (group).
-             */
-            source_id: number;
-            source_name: string;
-            /**
-             * @description Kind of source. Values are not listed for this field; the `type` filter takes `Project` and `Namespace`.
-             * @example Project
-             * @example Namespace
-             */
-            source_type: string;
-            access_level: components["schemas"]["AccessLevel"];
-        };
+        UserMembership: UserMembership;
         /** @description Body of `PATCH /users/{id}/disable_two_factor`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
-        DisableTwoFactorRequest: Record<string, unknown>;
+        DisableTwoFactorRequest: DisableTwoFactorRequest;
         /**
          * @description Scope of a runner: instance, group or project runner.
          * @enum {string}
          */
-        RunnerType: "instance_type" | "group_type" | "project_type";
+        RunnerType: RunnerType;
         /**
          * @description Which refs the runner picks jobs for.
          * @enum {string}
          */
-        RunnerAccessLevel: "not_protected" | "ref_protected";
-        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type` (`if`/`then`). */
-        UserRunnerCreateRequest: {
-            /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
-            runner_type: components["schemas"]["RunnerType"];
-            /**
-             * Format: int64
-             * @description The group the runner belongs to; required for `group_type`.
-             */
-            group_id?: number;
-            /**
-             * Format: int64
-             * @description The project the runner belongs to; required for `project_type`.
-             */
-            project_id?: number;
-            /** @description Description of the runner. */
-            description?: string;
-            /** @description Whether the runner ignores new jobs. */
-            paused?: boolean;
-            /** @description Whether the runner is locked. */
-            locked?: boolean;
-            /** @description Whether the runner picks jobs without tags. */
-            run_untagged?: boolean;
-            /** @description Runner tags. */
-            tag_list?: string[];
-            /** @description Which refs the runner runs jobs for. */
-            access_level?: components["schemas"]["RunnerAccessLevel"];
-            /**
-             * Format: int64
-             * @description Maximum job timeout, in seconds.
-             */
-            maximum_timeout?: number;
-            /** @description Free-form maintenance note, at most 1024 characters. */
-            maintenance_note?: string;
-        } & (unknown & unknown);
+        RunnerAccessLevel: RunnerAccessLevel;
+        /** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type`. */
+        UserRunnerCreateRequest: UserRunnerCreateRequest;
         /** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
-        RunnerCreation: {
-            /** Format: int64 */
-            id: number;
-            /** @description The runner authentication token; shown only in this response. */
-            token: string;
-            /** @description When the token expires, or null when it does not. */
-            token_expires_at: components["schemas"]["NullableTimestamp"];
-        };
+        RunnerCreation: RunnerCreation;
         /** @description Multipart body of `PUT /user/avatar`: one file part, `avatar`. Ideal size 192 x 192 pixels; at most 200 KiB (204800 bytes); a larger file gets 400. */
-        UploadUserAvatarRequest: {
-            /**
-             * Format: binary
-             * @description The avatar image file, at most 200 KiB (204,800 bytes). Ideal dimensions 192 x 192 pixels. The accepted image formats are not documented.
-             */
-            avatar: Blob;
-        };
+        UploadUserAvatarRequest: UploadUserAvatarRequest;
         /** @description Result of an avatar upload (`PUT /user/avatar`). */
-        UserAvatar: {
-            /** @description URL of the uploaded avatar. */
-            avatar_url: string;
-        };
+        UserAvatar: UserAvatar;
         /**
          * @description Visibility of a group: the values of the `visibility` filter.
          * @enum {string}
          */
-        GroupVisibility: "public" | "internal" | "private";
+        GroupVisibility: GroupVisibility;
         /** @description An entry of `allowed_to_push` / `allowed_to_merge` in a group's default branch protection. */
-        GroupBranchProtectionAccessLevel: {
-            access_level: components["schemas"]["AccessLevel"];
-        };
+        GroupBranchProtectionAccessLevel: GroupBranchProtectionAccessLevel;
         /** @description Default branch protection of a group: who may push and merge, and whether force push is allowed. Other keys are not documented. */
-        GroupDefaultBranchProtectionDefaults: {
-            allowed_to_push: components["schemas"]["GroupBranchProtectionAccessLevel"][];
-            allow_force_push: boolean;
-            allowed_to_merge: components["schemas"]["GroupBranchProtectionAccessLevel"][];
-        };
+        GroupDefaultBranchProtectionDefaults: GroupDefaultBranchProtectionDefaults;
         /** @description Storage statistics of a group, returned to administrators with `statistics=true`. The sizes are integers; their unit is not documented. */
-        GroupStatistics: {
-            /** Format: int64 */
-            storage_size: number;
-            /** Format: int64 */
-            repository_size: number;
-            /** Format: int64 */
-            wiki_size: number;
-            /** Format: int64 */
-            lfs_objects_size: number;
-            /** Format: int64 */
-            job_artifacts_size: number;
-            /** Format: int64 */
-            pipeline_artifacts_size: number;
-            /** Format: int64 */
-            packages_size: number;
-            /** Format: int64 */
-            snippets_size: number;
-            /** Format: int64 */
-            uploads_size: number;
-        };
-        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; the fields with `x-tiers` only on Premium and Ultimate. Fields without a type here have no documented type. */
-        Group: {
-            /** Format: int64 */
-            id: number;
-            name?: string;
-            path?: string;
-            /** @description Description of the group; its type is not documented, so it may be null. */
-            description?: string | null;
-            visibility?: components["schemas"]["GroupVisibility"];
-            share_with_group_lock?: boolean;
-            require_two_factor_authentication?: boolean;
-            /**
-             * Format: int64
-             * @description Grace period, in hours.
-             */
-            two_factor_grace_period?: number;
-            /** @description Who may create projects in the group. The values are not documented. */
-            project_creation_level?: string;
-            /** @description Whether Auto DevOps is enabled. Its type is not documented. */
-            auto_devops_enabled?: unknown;
-            /** @description Who may create subgroups. The values are not documented. */
-            subgroup_creation_level?: string;
-            emails_disabled?: boolean;
-            emails_enabled?: boolean;
-            /** @description Whether mentions of the group are disabled, or null (when it is null is not documented). */
-            mentions_disabled?: boolean | null;
-            lfs_enabled?: boolean;
-            /** @description Default branch name for new projects, or null when the group sets none. */
-            default_branch?: string | null;
-            /** Format: int64 */
-            default_branch_protection?: number;
-            default_branch_protection_defaults?: components["schemas"]["GroupDefaultBranchProtectionDefaults"];
-            /** @description URL of the group avatar, or null. */
-            avatar_url?: string | null;
-            web_url?: string;
-            request_access_enabled?: boolean;
-            /** @description Storage shard of the group's repositories; returned in the top-level listing only. */
-            repository_storage?: string;
-            full_name?: string;
-            full_path?: string;
-            /**
-             * Format: int64
-             * @description ID of the file template project, or null when none is set.
-             */
-            file_template_project_id?: number | null;
-            /**
-             * Format: int64
-             * @description ID of the parent group; null for a top-level group.
-             */
-            parent_id?: number | null;
-            created_at?: components["schemas"]["Timestamp"];
-            /** @description IP ranges allowed to access the group. Its type is not documented. */
-            ip_restriction_ranges?: unknown;
-            /** @description Storage statistics; returned only to administrators who pass `statistics=true`. */
-            statistics?: components["schemas"]["GroupStatistics"];
-            /** @description Access level of the group wiki (Premium and Ultimate). The values are not documented. */
-            wiki_access_level?: string;
-            assistant_features_enabled?: boolean;
-            lock_assistant_features_enabled?: boolean;
-        };
+        GroupStatistics: GroupStatistics;
+        /** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; `wiki_access_level`, `assistant_features_enabled` and `lock_assistant_features_enabled` only on Premium and Ultimate. Fields without a type have no documented type. */
+        Group: Group;
         /** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented. `description` and `default_branch` may be null (a project without a description, an empty repository); the shape of `namespace` is not documented. */
-        GroupProject: {
-            /** Format: int64 */
-            id: number;
-            /** @description Project description, or null. */
-            description: string | null;
-            /** @description Default branch name, or null (for example in an empty repository). */
-            default_branch: string | null;
-            /**
-             * @deprecated
-             * @description Deprecated; use `topics`. A list of names.
-             */
-            tag_list: string[];
-            /** @description Topics of the project, a list of names. */
-            topics: string[];
-            archived: boolean;
-            /**
-             * @description Visibility of the project. The values are not listed for this record; the groups filter uses public, internal and private.
-             * @example public
-             * @example internal
-             * @example private
-             */
-            visibility: string;
-            ssh_url_to_repo: string;
-            http_url_to_repo: string;
-            web_url: string;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-            issues_enabled: boolean;
-            merge_requests_enabled: boolean;
-            wiki_enabled: boolean;
-            jobs_enabled: boolean;
-            snippets_enabled: boolean;
-            created_at: components["schemas"]["Timestamp"];
-            last_activity_at: components["schemas"]["Timestamp"];
-            shared_runners_enabled: boolean;
-            /** Format: int64 */
-            creator_id: number;
-            /** @description The project's namespace. Its type and shape are not documented. */
-            namespace: unknown;
-        };
+        GroupProject: GroupProject;
+        /** @description The namespace (user or group) the project belongs to. */
+        ProjectNamespace: ProjectNamespace;
+        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
+        ProjectSimple: ProjectSimple;
         /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
-        UpdateGroupHookRequest: {
-            /** @description The hook URL. Changing it resets the secret `token`. */
-            url: string;
-            /** @description Name of the hook. */
-            name?: string;
-            /** @description Description of the hook. */
-            description?: string;
-            /** @description Trigger on pushes (event "push"). */
-            push_events?: boolean;
-            /** @description Trigger on issue events (event "issues"). */
-            issues_events?: boolean;
-            /** @description Trigger on confidential issue events (event "confidential issues"). */
-            confidential_issues_events?: boolean;
-            /** @description Trigger on merge request events (event "merge requests"). */
-            merge_requests_events?: boolean;
-            /** @description Trigger on tag pushes (event "tag push"). */
-            tag_push_events?: boolean;
-            /** @description Trigger on comments (event "note"). */
-            note_events?: boolean;
-            /** @description Trigger on confidential comments (event "confidential note"). */
-            confidential_note_events?: boolean;
-            /** @description Trigger on job events (event "job"). */
-            job_events?: boolean;
-            /** @description Trigger on pipeline events (event "pipeline"). */
-            pipeline_events?: boolean;
-            /** @description Trigger on wiki page events (event "wiki page"). */
-            wiki_page_events?: boolean;
-            /** @description Trigger on deployment events (event "deployment"). */
-            deployment_events?: boolean;
-            /** @description Trigger on release events (event "releases"). */
-            releases_events?: boolean;
-            /** @description Trigger on subgroup events (event "subgroup"). */
-            subgroup_events?: boolean;
-            /** @description Trigger on member events (event "member"). */
-            member_events?: boolean;
-            /** @description Trigger on the "project-access-token expiry" event; the parameter is named `resource_access_token_events`. */
-            resource_access_token_events?: boolean;
-            /** @description Trigger push events only for branches matching this filter (the filter syntax is not documented). */
-            push_events_branch_filter?: string;
-            /** @description Verify the TLS certificate of the hook URL. */
-            enable_ssl_verification?: boolean;
-            /** @description Whether expiration is enforced for service access tokens. */
-            service_access_tokens_expiration_enforced?: boolean;
-            /** @description Secret token to validate received payloads. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
-            token?: string;
-            /** @description Custom payload template (its syntax is not documented). */
-            custom_webhook_template?: string;
-        };
-        /** @description Group hook record. Its fields are not documented, so the object is open. The secret `token` set by the update is never returned, so it is never present here. */
-        GroupHook: {
-            token?: never;
-        };
+        UpdateGroupHookRequest: UpdateGroupHookRequest;
+        /** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
+        GroupHook: GroupHook;
         /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
-        DeleteGroupHookRequest: Record<string, unknown>;
+        DeleteGroupHookRequest: DeleteGroupHookRequest;
         /** @description Body of `POST /groups/{id}/ldap_sync`. No parameters besides the path: an empty JSON object (or no body). */
-        SyncGroupLdapRequest: Record<string, unknown>;
+        SyncGroupLdapRequest: SyncGroupLdapRequest;
         /** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
-        LdapGroupLink: Record<string, unknown>;
-        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter` (`oneOf`); `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
-        CreateLdapGroupLinkRequest: {
-            /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
-            cn?: string;
-            /** @description LDAP filter selecting the users. Give `cn` or `filter`, not both. Premium and Ultimate. */
-            filter?: string;
-            /** @description Role given to the LDAP group's members (an access level). */
-            group_access: components["schemas"]["AccessLevel"];
-            /** @description LDAP provider ID. */
-            provider: string;
-        } & (unknown | unknown);
-        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter` (`oneOf`), plus the required `provider`. */
-        DeleteLdapGroupLinkRequest: {
-            /** @description CN of the LDAP group. */
-            cn?: string;
-            /** @description LDAP filter of the link. */
-            filter?: string;
-            /** @description LDAP provider ID. */
-            provider: string;
-        } & (unknown | unknown);
+        LdapGroupLink: LdapGroupLink;
+        /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+        CreateLdapGroupLinkRequest: CreateLdapGroupLinkRequest;
+        /** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter`, plus the required `provider`. */
+        DeleteLdapGroupLinkRequest: DeleteLdapGroupLinkRequest;
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}`. No parameters besides the path. */
-        DeleteLdapGroupLinkByCnRequest: Record<string, unknown>;
+        DeleteLdapGroupLinkByCnRequest: DeleteLdapGroupLinkByCnRequest;
         /** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}`. No parameters besides the path. */
-        DeleteLdapGroupLinkByProviderRequest: Record<string, unknown>;
+        DeleteLdapGroupLinkByProviderRequest: DeleteLdapGroupLinkByProviderRequest;
         /** @description SAML group link (Premium and Ultimate). `member_role_id` is null when the link was created without a custom member role. */
-        SamlGroupLink: {
-            /** @description Name of the SAML group. */
-            name: string;
-            /** @description Role given to members of the SAML group (an access level). */
-            access_level: components["schemas"]["AccessLevel"];
-            /**
-             * Format: int64
-             * @description ID of the custom member role, when the link has one.
-             */
-            member_role_id: number | null;
-        };
+        SamlGroupLink: SamlGroupLink;
         /** @description Body of `POST /groups/{id}/saml_group_links`. */
-        CreateSamlGroupLinkRequest: {
-            /** @description Name of the SAML group. */
-            saml_group_name: string;
-            /** @description Role given to the SAML group's members. */
-            access_level: components["schemas"]["AccessLevel"];
-            /**
-             * Format: int64
-             * @description ID of a custom member role.
-             */
-            member_role_id?: number;
-        };
+        CreateSamlGroupLinkRequest: CreateSamlGroupLinkRequest;
         /** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}`. No parameters besides the path. */
-        DeleteSamlGroupLinkRequest: Record<string, unknown>;
+        DeleteSamlGroupLinkRequest: DeleteSamlGroupLinkRequest;
         /** @description Body of `POST /groups/{id}/share`. */
-        ShareGroupRequest: {
-            /**
-             * Format: int64
-             * @description ID of the group to share with.
-             */
-            group_id: number;
-            /** @description Role given to the members of the group shared with. */
-            group_access: components["schemas"]["AccessLevel"];
-            /** @description When the share expires, an ISO 8601 date (`YYYY-MM-DD`). */
-            expires_at?: components["schemas"]["CalendarDate"];
-        };
+        ShareGroupRequest: ShareGroupRequest;
         /** @description Body of `DELETE /groups/{id}/share/{group_id}`. No parameters besides the path. */
-        UnshareGroupRequest: Record<string, unknown>;
+        UnshareGroupRequest: UnshareGroupRequest;
         /** @description Group push rule (Premium and Ultimate). The checks are booleans and the `*_regex` fields strings holding regular expressions, null when the rule sets no expression. */
-        GroupPushRule: {
-            /** Format: int64 */
-            id: number;
-            created_at: components["schemas"]["Timestamp"];
-            commit_committer_check: boolean;
-            commit_committer_name_check: boolean;
-            reject_unsigned_commits: boolean;
-            commit_message_regex: string | null;
-            commit_message_negative_regex: string | null;
-            branch_name_regex: string | null;
-            deny_delete_tag: boolean;
-            member_check: boolean;
-            prevent_secrets: boolean;
-            author_email_regex: string | null;
-            file_name_regex: string | null;
-            /**
-             * Format: int64
-             * @description Maximum file size, in MB.
-             */
-            max_file_size: number;
-        };
+        GroupPushRule: GroupPushRule;
         /** @description Body of `POST /groups/{id}/push_rule`. All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
-        CreateGroupPushRuleRequest: {
-            /** @description Deny deleting tags. */
-            deny_delete_tag?: boolean;
-            /** @description Only allow commits from users who are members. */
-            member_check?: boolean;
-            /** @description Reject files that are likely to contain secrets. */
-            prevent_secrets?: boolean;
-            /** @description Check the committer's name. */
-            commit_committer_name_check?: boolean;
-            /** @description Only allow commits whose committer is a verified user. */
-            commit_committer_check?: boolean;
-            /** @description Reject commits that are not signed. */
-            reject_unsigned_commits?: boolean;
-            /** @description Regular expression every commit message must match. */
-            commit_message_regex?: string;
-            /** @description Regular expression no commit message may match. */
-            commit_message_negative_regex?: string;
-            /** @description Regular expression branch names must match. */
-            branch_name_regex?: string;
-            /** @description Regular expression commit author e-mails must match. */
-            author_email_regex?: string;
-            /** @description Regular expression of file names that are rejected. */
-            file_name_regex?: string;
-            /**
-             * Format: int64
-             * @description Maximum file size, in MB.
-             */
-            max_file_size?: number;
-        };
-        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); the update's parameters beyond `member_check` are not documented further, so other properties are allowed without a declared shape (`x-not-shown`). All attributes are optional, so `{}` is accepted. */
-        UpdateGroupPushRuleRequest: {
-            [key: string]: unknown;
-        } & components["schemas"]["CreateGroupPushRuleRequest"];
+        CreateGroupPushRuleRequest: CreateGroupPushRuleRequest;
+        /** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); further attributes of the update are not documented and are accepted. All attributes are optional, so `{}` is accepted. */
+        UpdateGroupPushRuleRequest: UpdateGroupPushRuleRequest;
         /**
          * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. A URL with placeholders is not a valid URI until rendered.
          * @example https://service.example/%{project_path}/-/commits/%{default_branch}
          * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
          */
-        GroupBadgeUrlTemplate: string;
+        GroupBadgeUrlTemplate: GroupBadgeUrlTemplate;
         /** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null. */
-        Badge: {
-            /** Format: int64 */
-            id: number;
-            /** @description Name of the badge, or null when it was created without one. */
-            name: string | null;
-            link_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            image_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description `link_url` with the placeholders replaced (unchanged when the group has no projects). */
-            rendered_link_url: string;
-            /** @description `image_url` with the placeholders replaced (unchanged when the group has no projects). */
-            rendered_image_url: string;
-            /**
-             * @description Kind of badge; `group` for group badges.
-             * @enum {string}
-             */
-            kind: "group";
-        };
+        Badge: Badge;
         /** @description Body of `POST /groups/{id}/badges`. The URLs may contain the badge placeholders. */
-        CreateGroupBadgeRequest: {
-            /** @description URL the badge links to; may contain placeholders. */
-            link_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description URL of the badge image; may contain placeholders. */
-            image_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description Name of the badge. */
-            name?: string;
-        };
+        CreateGroupBadgeRequest: CreateGroupBadgeRequest;
         /** @description Body of `PUT /groups/{id}/badges/{badge_id}`. All attributes are optional, so `{}` is accepted. */
-        UpdateGroupBadgeRequest: {
-            /** @description URL the badge links to; may contain placeholders. */
-            link_url?: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description URL of the badge image; may contain placeholders. */
-            image_url?: components["schemas"]["GroupBadgeUrlTemplate"];
-            /** @description Name of the badge. */
-            name?: string;
-        };
+        UpdateGroupBadgeRequest: UpdateGroupBadgeRequest;
         /** @description Body of `DELETE /groups/{id}/badges/{badge_id}`. No parameters besides the path. */
-        DeleteGroupBadgeRequest: Record<string, unknown>;
+        DeleteGroupBadgeRequest: DeleteGroupBadgeRequest;
         /** @description Preview of badge URLs (`GET /groups/{id}/badges/render`): the given URLs and their rendered form, with the placeholders replaced using the group's oldest project (unchanged when the group has no projects). */
-        GroupBadgeRender: {
-            link_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            image_url: components["schemas"]["GroupBadgeUrlTemplate"];
-            rendered_link_url: string;
-            rendered_image_url: string;
-        };
+        GroupBadgeRender: GroupBadgeRender;
         /** @description The user who created the membership: id, username, name, state, avatar_url, web_url. */
-        MemberCreatedBy: components["schemas"]["UserBasic"];
+        MemberCreatedBy: MemberCreatedBy;
         /** @description SAML identity of the member in the group's SSO provider, or null. Returned only to group owners of SSO groups; the field is absent for other callers. */
-        MemberGroupSamlIdentity: {
-            /** @description Identifier of the user at the identity provider. */
-            extern_uid: string;
-            /** @description Provider name. */
-            provider: string;
-            /**
-             * Format: int64
-             * @description ID of the SAML provider.
-             */
-            saml_provider_id: number;
-        } | null;
+        MemberGroupSamlIdentity: MemberGroupSamlIdentity;
         /** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. */
-        Member: components["schemas"]["UserBasic"] & {
-            created_at: components["schemas"]["Timestamp"];
-            created_by: components["schemas"]["MemberCreatedBy"];
-            /**
-             * @description When the membership expires, or null when it does not expire. The format is not documented for this record (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
-             * @example 2025-12-31
-             */
-            expires_at: string | null;
-            access_level: components["schemas"]["AccessLevel"];
-            /** @description E-mail address; present only for group owners viewing enterprise users. */
-            email?: string;
-            group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
-        };
+        Member: Member;
         /** @description Billable member of a top-level group. `email` is conditional: it is present only in some cases, which are not documented. `last_activity_on` and `last_login_at` are null for a member who has not been active or signed in yet. */
-        BillableMember: components["schemas"]["UserBasic"] & {
-            /** @description E-mail address. Conditional: present only in some cases, which are not documented. */
-            email?: string;
-            /**
-             * Format: date
-             * @description Day of the last activity (`YYYY-MM-DD`, as the user record's `last_activity_on`), or null.
-             */
-            last_activity_on: string | null;
-            /**
-             * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are possible, so the set is open.
-             * @example group_member
-             * @example group_invite
-             */
-            membership_type: string;
-            /** @description Whether the member can be removed. */
-            removable: boolean;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description Time of the last sign-in, or null. */
-            last_login_at: components["schemas"]["NullableTimestamp"];
-        };
+        BillableMember: BillableMember;
         /** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry; `user_name` may be null (when is not documented). */
-        Invitation: {
-            /** Format: int64 */
-            id: number;
-            /** @description E-mail address the invitation was sent to. */
-            invite_email: string;
-            created_at: components["schemas"]["Timestamp"];
-            access_level: components["schemas"]["AccessLevel"];
-            /**
-             * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update).
-             * @example 2025-12-31T00:00:00.000Z
-             */
-            expires_at: string | null;
-            /** @description Name of the invited user, or null (when it is null is not documented). */
-            user_name: string | null;
-            /** @description Name of the user who sent the invitation. */
-            created_by_name: string;
-        };
+        Invitation: Invitation;
         /** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations`. `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
-        CreateInvitationRequest: {
-            /**
-             * @description E-mail address to invite, or several as a comma-separated list (`a@example.com,b@example.com`). Required unless `user_id` is given.
-             * @example jane@example.com
-             * @example jane@example.com,raymond@example.com
-             */
-            email?: string;
-            /**
-             * @description ID of the user to invite (integer), or several IDs as a comma-separated string (`12,15`). Required unless `email` is given.
-             * @example 12
-             * @example 12,15
-             */
-            user_id?: string | number;
-            access_level: components["schemas"]["AccessLevel"];
-            /** @description When the membership expires, a date `YYYY-MM-DD`. */
-            expires_at?: components["schemas"]["CalendarDate"];
-            /** @description Source of the invitation; its values are not documented. */
-            invite_source?: string;
-            /**
-             * Format: int64
-             * @description ID of a custom member role. Ultimate only.
-             */
-            member_role_id?: number;
-        } & (Record<string, unknown> | Record<string, unknown>);
+        CreateInvitationRequest: CreateInvitationRequest;
         /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
-        InvitationCreateResult: {
-            /** @enum {string} */
-            status: "success" | "error";
-        } & ({
-            /** @constant */
-            status: "success";
-        } | {
-            /** @constant */
-            status: "error";
-            /** @description An object whose keys are the failing e-mail addresses or user IDs and whose values are the reason texts. */
-            message: {
-                [key: string]: string;
-            };
-        });
+        InvitationCreateResult: InvitationCreateResult;
         /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}`. All fields optional. */
-        UpdateInvitationRequest: {
-            /**
-             * @description New role of the invitee; default 30 (Developer).
-             * @default 30
-             */
-            access_level?: components["schemas"]["AccessLevel"];
-            /** @description New expiry, an ISO 8601 date-time (creation takes a `YYYY-MM-DD` date instead). */
-            expires_at?: components["schemas"]["Iso8601DateTime"];
-        };
+        UpdateInvitationRequest: UpdateInvitationRequest;
         /** @description Result of an invitation update: the new `expires_at` (null when the invitation does not expire) and `access_level`. */
-        InvitationUpdateResult: {
-            /** @description The new expiry, or null. Its format is not documented for the response; the request sends an ISO 8601 date-time. */
-            expires_at: string | null;
-            access_level: components["schemas"]["AccessLevel"];
-        };
+        InvitationUpdateResult: InvitationUpdateResult;
         /** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
-        DeleteInvitationRequest: Record<string, unknown>;
+        DeleteInvitationRequest: DeleteInvitationRequest;
         /**
          * @description Runner status. Transitions between the statuses are not documented. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
          * @enum {string}
          */
-        RunnerStatus: "online" | "offline" | "stale" | "never_contacted";
+        RunnerStatus: RunnerStatus;
         /** @description Runner summary, as returned by runner lists. `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists: it is never sent. */
-        RunnerSummary: {
-            /**
-             * @deprecated
-             * @description Whether the runner is active. Deprecated: use `paused`.
-             */
-            active: boolean;
-            /** @description Whether the runner is paused (does not pick new jobs). */
-            paused: boolean;
-            /** @description Description of the runner, or null. */
-            description: string | null;
-            /** Format: int64 */
-            id: number;
-            /**
-             * @deprecated
-             * @description Deprecated: always an empty string.
-             * @constant
-             */
-            ip_address: "";
-            is_shared: boolean;
-            runner_type: components["schemas"]["RunnerType"];
-            /** @description Name of the runner, or null. */
-            name: string | null;
-            online: boolean;
-            status: components["schemas"]["RunnerStatus"];
-            token?: never;
-        };
+        RunnerSummary: RunnerSummary;
         /** @description A project the runner is assigned to (`projects` of the runner details). */
-        RunnerProject: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-        };
-        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated, returning empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
-        RunnerDetails: components["schemas"]["RunnerSummary"] & {
-            /**
-             * @deprecated
-             * @description Deprecated: will return an empty string (architecture).
-             */
-            architecture: string;
-            /**
-             * @deprecated
-             * @description Deprecated: will return an empty string (platform).
-             */
-            platform: string;
-            /**
-             * @deprecated
-             * @description Deprecated: will return an empty string (version).
-             */
-            version: string;
-            /**
-             * @deprecated
-             * @description Deprecated: will return an empty string (revision).
-             */
-            revision: string;
-            /** @description When the runner last contacted the service; null while its status is `never_contacted`. */
-            contacted_at: components["schemas"]["NullableTimestamp"];
-            /** @description Free-form maintenance note, at most 1024 characters, or null. */
-            maintenance_note: string | null;
-            /** @description Projects the runner is assigned to. */
-            projects: components["schemas"]["RunnerProject"][];
-            /** @description Tags of the runner. */
-            tag_list: string[];
-            access_level: components["schemas"]["RunnerAccessLevel"];
-            /**
-             * Format: int64
-             * @description Maximum job timeout in seconds, or null when none is set.
-             */
-            maximum_timeout: number | null;
-        } & unknown;
+        RunnerProject: RunnerProject;
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+        RunnerDetails: RunnerDetails;
         /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
-        UpdateRunnerRequest: {
-            /** @description Description of the runner. */
-            description?: string;
-            /**
-             * @deprecated
-             * @description Deprecated: use `paused`.
-             */
-            active?: boolean;
-            /** @description Pause the runner (it stops picking new jobs) or resume it. */
-            paused?: boolean;
-            /** @description Tags of the runner (strings). */
-            tag_list?: string[];
-            /** @description Whether the runner picks jobs without tags. */
-            run_untagged?: boolean;
-            /** @description Whether the runner is locked. */
-            locked?: boolean;
-            access_level?: components["schemas"]["RunnerAccessLevel"];
-            /**
-             * Format: int64
-             * @description Maximum job timeout in seconds.
-             */
-            maximum_timeout?: number;
-            /** @description Maintenance note, at most 1024 characters. */
-            maintenance_note?: string;
-        };
+        UpdateRunnerRequest: UpdateRunnerRequest;
         /** @description An integration as listed by `GET /projects/{id}/integrations` (the active ones), and as a read or a setup of one integration answers it (with further, undocumented fields that hold its settings), with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. */
-        IntegrationSummary: {
-            /** Format: int64 */
-            id: number;
-            title: string;
-            /** @description Slug of the integration, the last path segment of its endpoints. */
-            slug: string;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description Whether the integration is active. */
-            active: boolean;
-            /** @description Whether the integration reacts to commit events. */
-            commit_events: boolean;
-            /** @description Whether the integration reacts to push events. */
-            push_events: boolean;
-            /** @description Whether the integration reacts to issues events. */
-            issues_events: boolean;
-            /** @description Whether the integration reacts to alert events. */
-            alert_events: boolean;
-            /** @description Whether the integration reacts to confidential issues events. */
-            confidential_issues_events: boolean;
-            /** @description Whether the integration reacts to merge requests events. */
-            merge_requests_events: boolean;
-            /** @description Whether the integration reacts to tag push events. */
-            tag_push_events: boolean;
-            /** @description Whether the integration reacts to deployment events. */
-            deployment_events: boolean;
-            /** @description Whether the integration reacts to note events. */
-            note_events: boolean;
-            /** @description Whether the integration reacts to confidential note events. */
-            confidential_note_events: boolean;
-            /** @description Whether the integration reacts to pipeline events. */
-            pipeline_events: boolean;
-            /** @description Whether the integration reacts to wiki page events. */
-            wiki_page_events: boolean;
-            /** @description Whether the integration reacts to job events. */
-            job_events: boolean;
-            /** @description Whether the integration comments on events. */
-            comment_on_event_enabled: boolean;
-            /** @description Whether the integration reacts to vulnerability events. Enterprise edition only; absent otherwise. */
-            vulnerability_events?: boolean;
-        };
+        IntegrationSummary: IntegrationSummary;
         /**
          * Issue tracker with URLs
          * @description Setup parameters of the "Issue tracker with URLs" kind of integration. Required `new_issue_url`, `issues_url`, `project_url` (strings). The custom issue tracker (slug `custom-issue-tracker`) takes the same three.
          */
-        IssueTrackerIntegrationSettingsRequest: {
-            /** @description URL of the tracker's new-issue page (required). */
-            new_issue_url: string;
-            /** @description URL of an issue in the tracker (required). */
-            issues_url: string;
-            /** @description URL of the project in the tracker (required). */
-            project_url: string;
-        };
+        IssueTrackerIntegrationSettingsRequest: IssueTrackerIntegrationSettingsRequest;
         /** @description Body of `DELETE /projects/{id}/integrations/{slug}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
-        DisableIntegrationRequest: Record<string, unknown>;
+        DisableIntegrationRequest: DisableIntegrationRequest;
         /**
          * Mobile store connector
          * @description Setup parameters of the "Mobile store connector" kind of integration. Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
          */
-        MobileStoreConnectorIntegrationSettingsRequest: {
-            [key: `${string}_issuer_id`]: string;
-            [key: `${string}_key_id`]: string;
-            [key: `${string}_private_key_file_name`]: string;
-            [key: `${string}_private_key`]: string;
-            [key: `${string}_protected_refs`]: boolean;
-        };
+        MobileStoreConnectorIntegrationSettingsRequest: MobileStoreConnectorIntegrationSettingsRequest;
         /**
          * Test generation
          * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
          */
-        TestGenerationIntegrationSettingsRequest: {
-            [key: `${string}_license_key`]: string;
-            [key: `${string}_access_token_name`]: string;
-            [key: `${string}_access_token_secret`]: string;
-        };
+        TestGenerationIntegrationSettingsRequest: TestGenerationIntegrationSettingsRequest;
         /**
          * Task tracker by API key
          * @description Setup parameters of the "Task tracker by API key" kind of integration. Required `api_key`; optional `restrict_to_branch`.
          */
-        TaskTrackerIntegrationSettingsRequest: {
-            /** @description API key of the tracker (a secret). */
-            api_key: string;
-            /** @description Comma-separated list of branches to restrict the integration to; blank means all branches. */
-            restrict_to_branch?: string;
-        };
+        TaskTrackerIntegrationSettingsRequest: TaskTrackerIntegrationSettingsRequest;
         /**
          * Token plus optional subdomain
          * @description Setup parameters of the "Token plus optional subdomain" kind of integration. Required `token`; optional `subdomain`; the chat-room variant also takes an optional `room` (room ID). Which slugs are the chat-room variant is not documented, so `room` is accepted for the kind. `token` and `subdomain` are strings.
          */
-        TokenSubdomainIntegrationSettingsRequest: {
-            /** @description Token of the service account (required; a secret). */
-            token: string;
-            /** @description Subdomain of the service (optional). */
-            subdomain?: string;
-            /** @description Room ID, chat-room variant only (optional). Its type is not documented. */
-            room?: unknown;
-        };
+        TokenSubdomainIntegrationSettingsRequest: TokenSubdomainIntegrationSettingsRequest;
         /**
          * Build server
          * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented: the body takes at least one parameter besides the named ones, one of which carries the root URL (a string); like every kind, the body may carry further parameters of any type. The build server needs automatic revision labeling and a repository trigger configured on the server.
          */
-        BuildServerIntegrationSettingsRequest: {
-            /**
-             * @description Verify the server's TLS certificate.
-             * @default true
-             */
-            enable_ssl_verification?: boolean;
-            /** @description Build key on the build server (required). */
-            build_key: string;
-            /** @description User name on the build server (required). */
-            username: string;
-            /** @description Password of that user (required; a secret). */
-            password: string;
-        };
+        BuildServerIntegrationSettingsRequest: BuildServerIntegrationSettingsRequest;
         /**
          * Issue tracker (short)
          * @description Setup parameters of the "Issue tracker (short)" kind of integration. Required `issues_url` and `project_url`; their type is not documented, and they are strings holding URLs.
          */
-        ShortIssueTrackerIntegrationSettingsRequest: {
-            /** @description URL of an issue in the tracker (required). */
-            issues_url: string;
-            /** @description URL of the project in the tracker (required). */
-            project_url: string;
-        };
+        ShortIssueTrackerIntegrationSettingsRequest: ShortIssueTrackerIntegrationSettingsRequest;
         /**
          * Pipeline notifier
          * @description Setup parameters of the "Pipeline notifier" kind of integration. Required `token` and `project_url`; optional event toggles `push_events`, `merge_requests_events`, `tag_push_events`. `enable_ssl_verification` is deprecated and has no effect (verification is always on).
          */
-        PipelineNotifierIntegrationSettingsRequest: {
-            /** @description Token of the notifier (required; a secret). */
-            token: string;
-            /** @description URL of the project at the notifier (required). */
-            project_url: string;
-            /**
-             * @deprecated
-             * @description Deprecated, no effect; TLS verification is always on.
-             */
-            enable_ssl_verification?: boolean;
-            /** @description Notify on pushes. */
-            push_events?: boolean;
-            /** @description Notify on merge request events. */
-            merge_requests_events?: boolean;
-            /** @description Notify on tag pushes. */
-            tag_push_events?: boolean;
-        };
+        PipelineNotifierIntegrationSettingsRequest: PipelineNotifierIntegrationSettingsRequest;
         /**
          * Wiki workspace
          * @description Setup parameters of the "Wiki workspace" kind of integration. Required `confluence_url`, the URL of a cloud-hosted workspace.
          */
-        WikiWorkspaceIntegrationSettingsRequest: {
-            /**
-             * Format: uri
-             * @description URL of the cloud-hosted wiki workspace (required).
-             */
-            confluence_url: string;
-        };
+        WikiWorkspaceIntegrationSettingsRequest: WikiWorkspaceIntegrationSettingsRequest;
         /**
          * Monitoring
          * @description Setup parameters of the "Monitoring" kind of integration. Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
          */
-        MonitoringIntegrationSettingsRequest: {
-            /** @description API key of the monitoring service (required; a secret). */
-            api_key: string;
-            /** @description API URL of the monitoring service (optional). */
-            api_url?: string;
-            /** @description Archive trace events. */
-            archive_trace_events?: boolean;
-        } & {
-            [key: `${string}_env`]: string;
-            [key: `${string}_service`]: string;
-            [key: `${string}_site`]: string;
-            [key: `${string}_tags`]: string;
-        };
+        MonitoringIntegrationSettingsRequest: MonitoringIntegrationSettingsRequest;
         /**
          * Chat notifications
          * @description Setup parameters of the "Chat notifications" kind of integration. Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. Four channel names are singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); the others follow the `<event>_channel` pattern.
          */
-        ChatNotificationsIntegrationSettingsRequest: {
-            /** @description Incoming webhook URL of the chat service (required). */
-            webhook: string;
-            /**
-             * @description Branches to send notifications for; default `default`.
-             * @default default
-             * @enum {string}
-             */
-            branches_to_be_notified?: "all" | "default" | "protected" | "default_and_protected";
-            /** @description Send pipeline notifications only for broken pipelines. */
-            notify_only_broken_pipelines?: boolean;
-            /** @description Notify on confidential issues events. */
-            confidential_issues_events?: boolean;
-            /** @description Channel (webhook override) for confidential issues notifications (optional). */
-            confidential_issue_channel?: string;
-            /** @description Notify on confidential note events. */
-            confidential_note_events?: boolean;
-            /** @description Channel (webhook override) for confidential note notifications (optional). */
-            confidential_note_channel?: string;
-            /** @description Notify on deployment events. */
-            deployment_events?: boolean;
-            /** @description Channel (webhook override) for deployment notifications (optional). */
-            deployment_channel?: string;
-            /** @description Notify on group confidential mentions events. */
-            group_confidential_mentions_events?: boolean;
-            /** @description Channel (webhook override) for group confidential mentions notifications (optional). */
-            group_confidential_mentions_channel?: string;
-            /** @description Notify on group mentions events. */
-            group_mentions_events?: boolean;
-            /** @description Channel (webhook override) for group mentions notifications (optional). */
-            group_mentions_channel?: string;
-            /** @description Notify on issues events. */
-            issues_events?: boolean;
-            /** @description Channel (webhook override) for issues notifications (optional). */
-            issue_channel?: string;
-            /** @description Notify on merge requests events. */
-            merge_requests_events?: boolean;
-            /** @description Channel (webhook override) for merge requests notifications (optional). */
-            merge_request_channel?: string;
-            /** @description Notify on note events. */
-            note_events?: boolean;
-            /** @description Channel (webhook override) for note notifications (optional). */
-            note_channel?: string;
-            /** @description Notify on pipeline events. */
-            pipeline_events?: boolean;
-            /** @description Channel (webhook override) for pipeline notifications (optional). */
-            pipeline_channel?: string;
-            /** @description Notify on push events. */
-            push_events?: boolean;
-            /** @description Channel (webhook override) for push notifications (optional). */
-            push_channel?: string;
-            /** @description Notify on tag push events. */
-            tag_push_events?: boolean;
-            /** @description Channel (webhook override) for tag push notifications (optional). */
-            tag_push_channel?: string;
-            /** @description Notify on wiki page events. */
-            wiki_page_events?: boolean;
-            /** @description Channel (webhook override) for wiki page notifications (optional). */
-            wiki_page_channel?: string;
-        };
+        ChatNotificationsIntegrationSettingsRequest: ChatNotificationsIntegrationSettingsRequest;
         /**
          * Other integrations
          * @description Setup parameters of an integration outside the documented kinds. Their parameters are not documented, so the object is open; an empty object is also accepted.
          */
-        OtherIntegrationSettingsRequest: Record<string, unknown>;
+        OtherIntegrationSettingsRequest: OtherIntegrationSettingsRequest;
         /** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an object whose other parameters are not documented (`Other integrations`). Kinds overlap: a body with only `api_key` fits both "Task tracker by API key" and "Monitoring". Whatever the kind, every documented parameter has its documented type and values, and a parameter that only one kind takes makes the body that kind, with its required parameters: `webhook` (chat notifications), `new_issue_url` (issue tracker with URLs), `build_key` (build server), `confluence_url` (wiki workspace), `<vendor>_issuer_id` (mobile store connector) and `<vendor>_license_key` (test generation). */
-        SetUpIntegrationRequest: ({
-            webhook?: string;
-            /** @enum {string} */
-            branches_to_be_notified?: "all" | "default" | "protected" | "default_and_protected";
-            notify_only_broken_pipelines?: boolean;
-            confidential_issues_events?: boolean;
-            confidential_note_events?: boolean;
-            deployment_events?: boolean;
-            group_confidential_mentions_events?: boolean;
-            group_mentions_events?: boolean;
-            issues_events?: boolean;
-            merge_requests_events?: boolean;
-            note_events?: boolean;
-            pipeline_events?: boolean;
-            push_events?: boolean;
-            tag_push_events?: boolean;
-            wiki_page_events?: boolean;
-            confidential_issue_channel?: string;
-            confidential_note_channel?: string;
-            deployment_channel?: string;
-            group_confidential_mentions_channel?: string;
-            group_mentions_channel?: string;
-            issue_channel?: string;
-            merge_request_channel?: string;
-            note_channel?: string;
-            pipeline_channel?: string;
-            push_channel?: string;
-            tag_push_channel?: string;
-            wiki_page_channel?: string;
-            api_key?: string;
-            restrict_to_branch?: string;
-            token?: string;
-            subdomain?: string;
-            build_key?: string;
-            username?: string;
-            password?: string;
-            enable_ssl_verification?: boolean;
-            new_issue_url?: string;
-            issues_url?: string;
-            project_url?: string;
-            confluence_url?: string;
-            api_url?: string;
-            archive_trace_events?: boolean;
-        } & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
-        /** @description The namespace (user or group) the project belongs to. */
-        ProjectNamespace: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            path: string;
-            /** @description Kind of namespace (user or group); the set of values is not documented. */
-            kind: string;
-            full_path: string;
-            /**
-             * Format: int64
-             * @description ID of the parent namespace; null for a top-level namespace.
-             */
-            parent_id: number | null;
-            /** @description Avatar URL of the namespace; null when it has none. */
-            avatar_url: string | null;
-            web_url: string;
-        };
-        /** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
-        ProjectSimple: {
-            /** Format: int64 */
-            id: number;
-            /** @description Project description; null or empty when none was given. */
-            description: string | null;
-            name: string;
-            name_with_namespace: string;
-            path: string;
-            path_with_namespace: string;
-            created_at: components["schemas"]["Timestamp"];
-            /** @description Name of the default branch; null when the repository is empty. */
-            default_branch: string | null;
-            /**
-             * @deprecated
-             * @description Deprecated, use `topics`; planned for removal in a future v5. Typed as its replacement `topics` (array of string).
-             */
-            tag_list: string[];
-            topics: string[];
-            ssh_url_to_repo: string;
-            http_url_to_repo: string;
-            web_url: string;
-            /** @description Avatar URL of the project; null when it has none. */
-            avatar_url: string | null;
-            /** Format: int64 */
-            star_count: number;
-            /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
-            last_activity_at: components["schemas"]["Timestamp"];
-            namespace: components["schemas"]["ProjectNamespace"];
-        };
+        SetUpIntegrationRequest: SetUpIntegrationRequest;
         /** @description API links of the project (URLs). */
-        ProjectLinks: {
-            self: string;
-            issues: string;
-            merge_requests: string;
-            repo_branches: string;
-            labels: string;
-            events: string;
-            members: string;
-            cluster_agents: string;
-        };
-        /** @description Cleanup policy of the project's container registry. The API documents the field names only: `cadence`, `keep_n` and `older_than` are left untyped, and the fields that may be unset are nullable. */
-        ProjectContainerExpirationPolicy: {
-            /** @description How often the policy runs. Type not documented. */
-            cadence: unknown;
-            enabled: boolean;
-            /** @description Number of tags to keep (a count). Type not documented. */
-            keep_n: unknown;
-            /** @description Age beyond which tags are removed. Type not documented. */
-            older_than: unknown;
-            /** @description Regular expression of tag names to remove; null when not set. */
-            name_regex: string | null;
-            /** @description Regular expression of tag names to keep; null when not set. */
-            name_regex_keep: string | null;
-            /** @description When the policy runs next; null when it is not scheduled. */
-            next_run_at: components["schemas"]["NullableTimestamp"];
-        };
+        ProjectLinks: ProjectLinks;
+        /** @description Cleanup policy of the project's container registry. Only the field names are documented: the types of `cadence`, `keep_n` and `older_than` are not documented, and the fields that may be unset can be null. */
+        ProjectContainerExpirationPolicy: ProjectContainerExpirationPolicy;
         /** @description The caller's access to the project, through project membership and through group membership. The shapes of `project_access` and `group_access` are not documented; either is null when the caller has no such membership. */
-        ProjectPermissions: {
-            /** @description Access through project membership; null without one. Shape not documented. */
-            project_access: unknown;
-            /** @description Access through group membership; null without one. Shape not documented. */
-            group_access: unknown;
-        };
-        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type here have no documented type. */
-        Project: components["schemas"]["ProjectSimple"] & {
-            /** @description The description rendered as HTML. */
-            description_html?: string;
-            /** @description Follows any change of the project record. */
-            updated_at?: components["schemas"]["Timestamp"];
-            /** @description URL of the README file; null when the project has none. */
-            readme_url?: string | null;
-            /** Format: int64 */
-            forks_count?: number;
-            container_registry_image_prefix?: string;
-            _links?: components["schemas"]["ProjectLinks"];
-            packages_enabled?: boolean;
-            empty_repo?: boolean;
-            archived?: boolean;
-            /**
-             * @description Visibility of the project.
-             * @enum {string}
-             */
-            visibility?: "private" | "internal" | "public";
-            resolve_outdated_diff_discussions?: boolean;
-            container_expiration_policy?: components["schemas"]["ProjectContainerExpirationPolicy"];
-            issues_enabled?: boolean;
-            merge_requests_enabled?: boolean;
-            wiki_enabled?: boolean;
-            jobs_enabled?: boolean;
-            snippets_enabled?: boolean;
-            container_registry_enabled?: boolean;
-            service_desk_enabled?: boolean;
-            can_create_merge_request_in?: boolean;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            issues_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            repository_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            merge_requests_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            forking_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            wiki_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            builds_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            snippets_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            pages_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            analytics_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            container_registry_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            security_and_compliance_access_level?: string;
-            /**
-             * @description Feature access level, for example `enabled` or `private`; the full set of values is not documented, so it stays open.
-             * @example enabled
-             * @example private
-             */
-            requirements_access_level?: string;
-            emails_disabled?: boolean;
-            emails_enabled?: boolean;
-            shared_runners_enabled?: boolean;
-            group_runners_enabled?: boolean;
-            lfs_enabled?: boolean;
-            /** Format: int64 */
-            creator_id?: number;
-            /** @description URL the project was imported from; null when it was not imported from a URL. */
-            import_url?: string | null;
-            /** @description Kind of import the project came from; null when it was not imported. */
-            import_type?: string | null;
-            /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); the set stays open. */
-            import_status?: string;
-            /** @description Error of a failed import; null otherwise. */
-            import_error?: string | null;
-            /** Format: int64 */
-            open_issues_count?: number;
-            /** Format: int64 */
-            ci_default_git_depth?: number;
-            ci_forward_deployment_enabled?: boolean;
-            ci_forward_deployment_rollback_allowed?: boolean;
-            ci_allow_fork_pipelines_to_run_in_parent_project?: boolean;
-            ci_job_token_scope_enabled?: boolean;
-            ci_separated_caches?: boolean;
-            /** @description Role needed to cancel pipelines. Type and values not documented. */
-            ci_restrict_pipeline_cancellation_role?: unknown;
-            public_jobs?: boolean;
-            /**
-             * Format: int64
-             * @description Job timeout in seconds.
-             */
-            build_timeout?: number;
-            /** @description Whether pending pipelines are cancelled automatically. Type not documented. */
-            auto_cancel_pending_pipelines?: unknown;
-            /** @description Path of the CI configuration file; null or empty for the default path. */
-            ci_config_path?: string | null;
-            /** @description Groups the project is shared with. Item shape not documented. */
-            shared_with_groups?: unknown[];
-            only_allow_merge_if_pipeline_succeeds?: boolean;
-            allow_merge_on_skipped_pipeline?: boolean;
-            restrict_user_defined_variables?: boolean;
-            request_access_enabled?: boolean;
-            only_allow_merge_if_all_discussions_are_resolved?: boolean;
-            remove_source_branch_after_merge?: boolean;
-            printing_merge_request_link_enabled?: boolean;
-            /**
-             * @description How merge requests are merged: `merge` creates a merge commit every time and allows the merge when there are no conflicts; `rebase_merge` creates a merge commit every time but allows the merge only if a fast-forward is possible; `ff` creates no merge commits and merges only if a fast-forward is possible.
-             * @enum {string}
-             */
-            merge_method?: "merge" | "rebase_merge" | "ff";
-            /** @description Squash behaviour of merge requests. Type and values not documented. */
-            squash_option?: unknown;
-            enforce_auth_checks_on_uploads?: boolean;
-            /** @description Template of suggestion commit messages; null when the default is used. */
-            suggestion_commit_message?: string | null;
-            /** @description Template of merge commit messages; null when the default is used. */
-            merge_commit_template?: string | null;
-            /** @description Template of squash commit messages; null when the default is used. */
-            squash_commit_template?: string | null;
-            /** @description Template of branch names created from issues; null when the default is used. */
-            issue_branch_template?: string | null;
-            auto_devops_enabled?: boolean;
-            /** @description Auto DevOps deployment strategy; the set of values is not documented. */
-            auto_devops_deploy_strategy?: string;
-            autoclose_referenced_issues?: boolean;
-            keep_latest_artifact?: boolean;
-            /** @description Expiration interval of runner tokens; null when runner tokens do not expire. Type not documented. */
-            runner_token_expiration_interval?: unknown;
-            /** @description Classification label for external authorization; null or empty when not set. */
-            external_authorization_classification_label?: string | null;
-            requirements_enabled?: boolean;
-            security_and_compliance_enabled?: boolean;
-            /** @description Compliance frameworks of the project. Item type not documented. */
-            compliance_frameworks?: unknown[];
-            warn_about_potentially_unwanted_characters?: boolean;
-            permissions?: components["schemas"]["ProjectPermissions"];
-            /**
-             * @deprecated
-             * @description Deprecated, use `marked_for_deletion_on`; planned for removal in a future v5. Premium and Ultimate only. Type not documented.
-             */
-            marked_for_deletion_at?: unknown;
-            /** @description Replacement of `marked_for_deletion_at`; documented only by name. Premium and Ultimate only. Type not documented. */
-            marked_for_deletion_on?: unknown;
-            /**
-             * Format: int64
-             * @deprecated
-             * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. Typed integer as the same setting in `POST /projects/{id}/approvals`.
-             */
-            approvals_before_merge?: number;
-        };
+        ProjectPermissions: ProjectPermissions;
+        /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
+        Project: Project;
         /**
          * @description State of a merge request: opened, closed, locked, merged.
          *
@@ -5000,83 +3173,21 @@ export interface components {
          *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
          * @enum {string}
          */
-        MergeRequestState: "opened" | "closed" | "locked" | "merged";
+        MergeRequestState: MergeRequestState;
         /** @description A label with its details, as returned in `labels` when the list was requested with `with_labels_details=true`. The descriptions are null when the label has none. */
-        MergeRequestLabel: {
-            name: string;
-            /** @description Label colour, for example `#d9534f`. */
-            color: string;
-            /** @description Label description; null when the label has none. */
-            description: string | null;
-            /** @description Label description rendered as HTML; null when the label has none. */
-            description_html: string | null;
-            /** @description Text colour, for example `#FFFFFF`. */
-            text_color: string;
-        };
+        MergeRequestLabel: MergeRequestLabel;
         /** @description The milestone of a merge request. `description`, `due_date` and `start_date` are null when not set. */
-        MergeRequestMilestone: {
-            /** Format: int64 */
-            id: number;
-            /** Format: int64 */
-            iid: number;
-            /**
-             * Format: int64
-             * @description Project of the milestone; may be null.
-             */
-            project_id: number | null;
-            title: string;
-            /** @description Milestone description; null or empty when none was given. */
-            description: string | null;
-            /** @description Milestone state; the set of values is not documented. */
-            state: string;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            /** @description Due date (a calendar date, `YYYY-MM-DD`); null when not set. */
-            due_date: string | null;
-            /** @description Start date (a calendar date, `YYYY-MM-DD`); null when not set. */
-            start_date: string | null;
-            web_url: string;
-        };
+        MergeRequestMilestone: MergeRequestMilestone;
         /** @description References to the merge request: short, relative and full (strings). */
-        MergeRequestReferences: {
-            short: string;
-            relative: string;
-            full: string;
-        };
+        MergeRequestReferences: MergeRequestReferences;
         /** @description Time tracking of the merge request. The estimate and time spent are numbers of seconds; the human-readable forms are null when no time was estimated or spent. */
-        MergeRequestTimeStats: {
-            /** Format: int64 */
-            time_estimate: number;
-            /** Format: int64 */
-            total_time_spent: number;
-            /** @description Human-readable estimate; null without an estimate. */
-            human_time_estimate: string | null;
-            /** @description Human-readable time spent; null when no time was spent. */
-            human_total_time_spent: string | null;
-        };
+        MergeRequestTimeStats: MergeRequestTimeStats;
         /** @description The latest pipeline of a merge request. */
-        MergeRequestPipeline: {
-            /** Format: int64 */
-            id: number;
-            sha: string;
-            ref: string;
-            /** @description Pipeline status; the set of values is not documented. */
-            status: string;
-            web_url: string;
-        };
+        MergeRequestPipeline: MergeRequestPipeline;
         /** @description Commit SHAs describing the diff; each is null while the diff is not computed yet. */
-        MergeRequestDiffRefs: {
-            base_sha: string | null;
-            head_sha: string | null;
-            start_sha: string | null;
-        };
+        MergeRequestDiffRefs: MergeRequestDiffRefs;
         /** @description Task list completion in the description. */
-        MergeRequestTaskCompletionStatus: {
-            /** Format: int64 */
-            count: number;
-            /** Format: int64 */
-            completed_count: number;
-        };
+        MergeRequestTaskCompletionStatus: MergeRequestTaskCompletionStatus;
         /**
          * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
          *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
@@ -5093,764 +3204,51 @@ export interface components {
          *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
          *
          *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
-         *     A merged merge request has `merged_at` and `merge_user`, and a closed one has `closed_at` (where the record carries
-         *     these fields). `merge_commit_sha` can stay null after a merge: the `ff` merge method creates no merge commit.
+         *     The merge's answer carries `merged_at` and `merge_user`, and a close sets `closed_at`. Whether a merge request
+         *     that reached `merged` or `closed` otherwise (an imported one) carries them is not documented, so a merged or
+         *     closed record in a list may have them null. `merge_commit_sha` can stay null after a merge: the `ff` merge
+         *     method creates no merge commit.
          */
-        MergeRequest: {
-            /** Format: int64 */
-            id: number;
-            /**
-             * Format: int64
-             * @description ID of the merge request inside its project.
-             */
-            iid: number;
-            /** Format: int64 */
-            project_id: number;
-            title: string;
-            /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
-            description?: string | null;
-            state: components["schemas"]["MergeRequestState"];
-            imported?: boolean;
-            imported_from?: string;
-            /**
-             * @deprecated
-             * @description Deprecated, use `merge_user`. The user who merged the merge request; null until it is merged.
-             */
-            merged_by?: components["schemas"]["UserBasic"] | null;
-            /** @description The user who merged the merge request (set by the merge); null until it is merged. */
-            merge_user?: components["schemas"]["UserBasic"] | null;
-            /** @description The user who closed the merge request; may be null. */
-            closed_by?: components["schemas"]["UserBasic"] | null;
-            author?: components["schemas"]["UserBasic"];
-            /** @description The assignee; null while the merge request is unassigned. */
-            assignee?: components["schemas"]["UserBasic"] | null;
-            assignees?: components["schemas"]["UserBasic"][];
-            reviewers?: components["schemas"]["UserBasic"][];
-            merged_at?: components["schemas"]["NullableTimestamp"];
-            prepared_at?: components["schemas"]["NullableTimestamp"];
-            closed_at?: components["schemas"]["NullableTimestamp"];
-            created_at?: components["schemas"]["NullableTimestamp"];
-            updated_at?: components["schemas"]["NullableTimestamp"];
-            target_branch: string;
-            source_branch: string;
-            /** Format: int64 */
-            source_project_id?: number;
-            /** Format: int64 */
-            target_project_id?: number;
-            /** Format: int64 */
-            upvotes?: number;
-            /** Format: int64 */
-            downvotes?: number;
-            /** Format: int64 */
-            user_notes_count?: number;
-            /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
-            labels?: string[] | components["schemas"]["MergeRequestLabel"][];
-            draft?: boolean;
-            work_in_progress?: boolean;
-            /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
-            milestone?: components["schemas"]["MergeRequestMilestone"] | null;
-            merge_when_pipeline_succeeds?: boolean;
-            /**
-             * @deprecated
-             * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented. The lists do not proactively update it unless `with_merge_status_recheck=true`.
-             * @example can_be_merged
-             */
-            merge_status?: string;
-            /**
-             * @description For example `not_open`; the set of values is not documented.
-             * @example not_open
-             */
-            detailed_merge_status?: string;
-            merge_error?: string | null;
-            sha?: string | null;
-            merge_commit_sha?: string | null;
-            squash_commit_sha?: string | null;
-            discussion_locked?: boolean | null;
-            should_remove_source_branch?: boolean;
-            force_remove_source_branch?: boolean;
-            /** @description Alias of `allow_maintainer_to_push`. */
-            allow_collaboration?: boolean;
-            /** @description Alias of `allow_collaboration`. */
-            allow_maintainer_to_push?: boolean;
-            web_url: string;
-            references?: components["schemas"]["MergeRequestReferences"];
-            time_stats?: components["schemas"]["MergeRequestTimeStats"];
-            squash?: boolean;
-            subscribed?: boolean;
-            /** @description Count of changes, as a string. */
-            changes_count?: string;
-            latest_build_started_at?: components["schemas"]["NullableTimestamp"];
-            latest_build_finished_at?: components["schemas"]["NullableTimestamp"];
-            first_deployed_to_production_at?: components["schemas"]["NullableTimestamp"];
-            /** @description Latest pipeline of the merge request; null before any pipeline ran. */
-            pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
-            diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
-            /** Format: int64 */
-            diverged_commits_count?: number;
-            task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
-            /**
-             * @deprecated
-             * @description Deprecated; documented only by name (see `references`). Type not documented; no replacement named.
-             */
-            reference?: unknown;
-            /**
-             * @deprecated
-             * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
-             */
-            approvals_before_merge?: unknown;
-        } & (unknown & unknown);
-        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented, so the schema is open beyond the fields that identify the merge request; every field it shares with the full record keeps that field's type and the state table's rules. */
-        MergeRequestSimple: {
-            /** Format: int64 */
-            id: number;
-            /**
-             * Format: int64
-             * @description ID of the merge request inside its project.
-             */
-            iid: number;
-            /** Format: int64 */
-            project_id: number;
-            title?: string;
-            /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
-            description?: string | null;
-            state?: components["schemas"]["MergeRequestState"];
-            imported?: boolean;
-            imported_from?: string;
-            /**
-             * @deprecated
-             * @description Deprecated, use `merge_user`. The user who merged the merge request; null until it is merged.
-             */
-            merged_by?: components["schemas"]["UserBasic"] | null;
-            /** @description The user who merged the merge request (set by the merge); null until it is merged. */
-            merge_user?: components["schemas"]["UserBasic"] | null;
-            /** @description The user who closed the merge request; may be null. */
-            closed_by?: components["schemas"]["UserBasic"] | null;
-            author?: components["schemas"]["UserBasic"];
-            /** @description The assignee; null while the merge request is unassigned. */
-            assignee?: components["schemas"]["UserBasic"] | null;
-            assignees?: components["schemas"]["UserBasic"][];
-            reviewers?: components["schemas"]["UserBasic"][];
-            merged_at?: components["schemas"]["NullableTimestamp"];
-            prepared_at?: components["schemas"]["NullableTimestamp"];
-            closed_at?: components["schemas"]["NullableTimestamp"];
-            created_at?: components["schemas"]["NullableTimestamp"];
-            updated_at?: components["schemas"]["NullableTimestamp"];
-            target_branch?: string;
-            source_branch?: string;
-            /** Format: int64 */
-            source_project_id?: number;
-            /** Format: int64 */
-            target_project_id?: number;
-            /** Format: int64 */
-            upvotes?: number;
-            /** Format: int64 */
-            downvotes?: number;
-            /** Format: int64 */
-            user_notes_count?: number;
-            /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
-            labels?: string[] | components["schemas"]["MergeRequestLabel"][];
-            draft?: boolean;
-            work_in_progress?: boolean;
-            /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
-            milestone?: components["schemas"]["MergeRequestMilestone"] | null;
-            merge_when_pipeline_succeeds?: boolean;
-            /**
-             * @deprecated
-             * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented. The lists do not proactively update it unless `with_merge_status_recheck=true`.
-             * @example can_be_merged
-             */
-            merge_status?: string;
-            /**
-             * @description For example `not_open`; the set of values is not documented.
-             * @example not_open
-             */
-            detailed_merge_status?: string;
-            merge_error?: string | null;
-            sha?: string | null;
-            merge_commit_sha?: string | null;
-            squash_commit_sha?: string | null;
-            discussion_locked?: boolean | null;
-            should_remove_source_branch?: boolean;
-            force_remove_source_branch?: boolean;
-            /** @description Alias of `allow_maintainer_to_push`. */
-            allow_collaboration?: boolean;
-            /** @description Alias of `allow_collaboration`. */
-            allow_maintainer_to_push?: boolean;
-            web_url?: string;
-            references?: components["schemas"]["MergeRequestReferences"];
-            time_stats?: components["schemas"]["MergeRequestTimeStats"];
-            squash?: boolean;
-            subscribed?: boolean;
-            /** @description Count of changes, as a string. */
-            changes_count?: string;
-            latest_build_started_at?: components["schemas"]["NullableTimestamp"];
-            latest_build_finished_at?: components["schemas"]["NullableTimestamp"];
-            first_deployed_to_production_at?: components["schemas"]["NullableTimestamp"];
-            /** @description Latest pipeline of the merge request; null before any pipeline ran. */
-            pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
-            diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
-            /** Format: int64 */
-            diverged_commits_count?: number;
-            task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
-            /**
-             * @deprecated
-             * @description Deprecated; documented only by name (see `references`). Type not documented; no replacement named.
-             */
-            reference?: unknown;
-            /**
-             * @deprecated
-             * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
-             */
-            approvals_before_merge?: unknown;
-        } & (unknown & unknown);
+        MergeRequest: MergeRequest;
+        /** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented beyond the fields that identify the merge request; every field it shares with the full record has that field's type. */
+        MergeRequestSimple: MergeRequestSimple;
         /** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
-        CreateMergeRequestRequest: {
-            /** @description The source branch. */
-            source_branch: string;
-            /** @description The target branch. */
-            target_branch: string;
-            /** @description Title of the merge request. */
-            title: string;
-            /** @description Alias: `allow_maintainer_to_push`. */
-            allow_collaboration?: boolean;
-            /** @description Alias of `allow_collaboration`. */
-            allow_maintainer_to_push?: boolean;
-            /**
-             * Format: int64
-             * @deprecated
-             * @description Deprecated; the approvals API (`/projects/{id}/approvals`, approval rules) replaces it. Number of approvals required before merging. Premium and Ultimate. An integer as in `POST /projects/{id}/approvals`.
-             */
-            approvals_before_merge?: number;
-            /**
-             * Format: int64
-             * @description The assignee's user ID.
-             */
-            assignee_id?: number;
-            /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
-            assignee_ids?: number[] | 0;
-            /** @description Description of the merge request; at most 1,048,576 characters. */
-            description?: string;
-            /** @description Comma-separated label names; labels that do not exist are created. */
-            labels?: string;
-            /**
-             * Format: int64
-             * @description ID of the milestone.
-             */
-            milestone_id?: number;
-            /** @description Remove the source branch when merging. */
-            remove_source_branch?: boolean;
-            /** @description User IDs of the reviewers; `0` or an empty array means none. */
-            reviewer_ids?: number[] | 0;
-            /** @description Squash the commits into a single commit when merging. */
-            squash?: boolean;
-            /**
-             * Format: int64
-             * @description Numeric ID of the target project.
-             */
-            target_project_id?: number;
-        };
+        CreateMergeRequestRequest: CreateMergeRequestRequest;
         /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}`. At least one of the attributes below must be given; otherwise the answer is 400. Other keys are not documented and do not count. */
-        UpdateMergeRequestRequest: {
-            /** @description Comma-separated label names to add. */
-            add_labels?: string;
-            /** @description Comma-separated label names to remove. */
-            remove_labels?: string;
-            /** @description Comma-separated label names replacing the current labels; an empty string clears all labels. */
-            labels?: string;
-            /** @description Alias: `allow_maintainer_to_push`. */
-            allow_collaboration?: boolean;
-            /** @description Alias of `allow_collaboration`. */
-            allow_maintainer_to_push?: boolean;
-            /**
-             * Format: int64
-             * @description The assignee's user ID.
-             */
-            assignee_id?: number;
-            /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
-            assignee_ids?: number[] | 0;
-            /** @description Description of the merge request; at most 1,048,576 characters. */
-            description?: string;
-            /** @description Lock or unlock the discussion (the record field `discussion_locked`). */
-            discussion_locked?: boolean;
-            /** @description ID of the milestone; `0` or an empty value clears the milestone. */
-            milestone_id?: number | string;
-            /** @description Remove the source branch when merging. */
-            remove_source_branch?: boolean;
-            /** @description User IDs of the reviewers; `0` or an empty array means none. */
-            reviewer_ids?: number[] | 0;
-            /** @description Squash the commits into a single commit when merging. */
-            squash?: boolean;
-            /**
-             * @description Change the state: `close` moves an opened merge request to closed (setting `closed_by` and `closed_at`); `reopen` moves a closed one back to opened. Both need a caller who may update the merge request. Merging uses `PUT …/merge`.
-             *
-             *     Transitions:
-             *
-             *     | From | Trigger | Condition | To | Other effects |
-             *     |---|---|---|---|---|
-             *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
-             *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
-             *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
-             *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
-             *
-             *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
-             * @enum {string}
-             */
-            state_event?: "close" | "reopen";
-            /** @description The target branch. */
-            target_branch?: string;
-            /** @description Title of the merge request. */
-            title?: string;
-        } & (unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown);
+        UpdateMergeRequestRequest: UpdateMergeRequestRequest;
         /** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}`: the operation takes no parameters besides the path, so no body is documented. */
-        DeleteMergeRequestRequest: Record<string, unknown>;
+        DeleteMergeRequestRequest: DeleteMergeRequestRequest;
         /** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge`; every attribute is optional. */
-        MergeMergeRequestRequest: {
-            /** @description Custom merge commit message. */
-            merge_commit_message?: string;
-            /** @description Merge when the pipeline succeeds: the merge request stays opened until then. */
-            merge_when_pipeline_succeeds?: boolean;
-            /** @description Must match the HEAD of the source branch, otherwise 409 `SHA does not match HEAD of source branch`. */
-            sha?: string;
-            /** @description Remove the source branch after merging. */
-            should_remove_source_branch?: boolean;
-            /** @description Custom squash commit message. */
-            squash_commit_message?: string;
-            /** @description Squash the commits into a single commit when merging. */
-            squash?: boolean;
-        };
+        MergeMergeRequestRequest: MergeMergeRequestRequest;
         /**
          * @description Kind of approval rule.
          * @enum {string}
          */
-        ApprovalRuleType: "any_approver" | "regular" | "code_owner" | "report_approver";
+        ApprovalRuleType: ApprovalRuleType;
         /** @description An entry of `push_access_levels`, `merge_access_levels` or `unprotect_access_levels` of a protected branch: `access_level` and its description; the group and user variants also carry `id`, `user_id`, `group_id` and `deploy_key_id`. */
-        ApprovalRuleAccessLevel: {
-            /**
-             * Format: int64
-             * @description Role as an integer, for example 40 for Maintainer.
-             */
-            access_level: number;
-            access_level_description: string;
-            /**
-             * Format: int64
-             * @description Present only for the group and user variants of an entry.
-             */
-            id?: number;
-            /** @description Present only for the group and user variants of an entry. A user ID; type not documented. */
-            user_id?: unknown;
-            /** @description Present only for the group and user variants of an entry. A group ID; type not documented. */
-            group_id?: unknown;
-            /** @description Present only for the group and user variants of an entry. A deploy key ID; type not documented. */
-            deploy_key_id?: unknown;
-        };
+        ApprovalRuleAccessLevel: ApprovalRuleAccessLevel;
         /** @description A protected branch the rule applies to. */
-        ApprovalRuleProtectedBranch: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            push_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
-            merge_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
-            unprotect_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
-            allow_force_push: boolean;
-            code_owner_approval_required: boolean;
-            inherited: boolean;
-        };
+        ApprovalRuleProtectedBranch: ApprovalRuleProtectedBranch;
         /** @description Approval rule of a project or a group. `usernames` is shown by the project rule list only. */
-        ApprovalRule: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            rule_type: components["schemas"]["ApprovalRuleType"];
-            /** @description Users who may approve under this rule. */
-            eligible_approvers: components["schemas"]["UserBasic"][];
-            /** Format: int64 */
-            approvals_required: number;
-            /** @description Users of the rule. */
-            users: components["schemas"]["UserBasic"][];
-            /** @description Groups of the rule; the group object's shape is not documented. */
-            groups: Record<string, unknown>[];
-            contains_hidden_groups: boolean;
-            /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored. */
-            applies_to_all_protected_branches: boolean;
-            protected_branches: components["schemas"]["ApprovalRuleProtectedBranch"][];
-            /** @description Usernames of the rule's users; returned only on the project rule list. An array of strings, like the `usernames` create parameter. */
-            usernames?: string[];
-        };
+        ApprovalRule: ApprovalRule;
         /** @description Body of `POST /groups/{id}/approval_rules`. */
-        CreateGroupApprovalRuleRequest: {
-            /**
-             * Format: int64
-             * @description Number of approvals required.
-             */
-            approvals_required: number;
-            /** @description Name of the rule. */
-            name: string;
-            /** @description IDs of groups whose members may approve. */
-            group_ids?: number[];
-            /** @description IDs of users who may approve. */
-            user_ids?: number[];
-            /**
-             * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
-             * @enum {string}
-             */
-            rule_type?: "any_approver" | "regular";
-        };
+        CreateGroupApprovalRuleRequest: CreateGroupApprovalRuleRequest;
         /** @description Body of `PUT /groups/{id}/approval_rules/{approval_rule_id}`: the attributes of creation, all optional, with the same types. */
-        UpdateGroupApprovalRuleRequest: {
-            /**
-             * Format: int64
-             * @description Number of approvals required.
-             */
-            approvals_required?: number;
-            /** @description Name of the rule. */
-            name?: string;
-            /** @description IDs of groups whose members may approve. */
-            group_ids?: number[];
-            /** @description IDs of users who may approve. */
-            user_ids?: number[];
-            /**
-             * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
-             * @enum {string}
-             */
-            rule_type?: "any_approver" | "regular";
-        };
+        UpdateGroupApprovalRuleRequest: UpdateGroupApprovalRuleRequest;
         /** @description Project approval settings without the deprecated approver arrays, as returned by `POST /projects/{id}/approvals`. */
-        ProjectApprovalSettingsUpdated: {
-            /**
-             * Format: int64
-             * @deprecated
-             * @description Deprecated. Number of approvals required before merging.
-             */
-            approvals_before_merge: number;
-            /** @description Remove approvals when new commits are pushed. */
-            reset_approvals_on_push: boolean;
-            /** @description Remove approvals selectively by code owner; only possible when `reset_approvals_on_push` is disabled. */
-            selective_code_owner_removals: boolean;
-            disable_overriding_approvers_per_merge_request: boolean;
-            /** @description True lets authors approve their own merge requests. */
-            merge_requests_author_approval: boolean;
-            merge_requests_disable_committers_approval: boolean;
-            require_password_to_approve: boolean;
-        };
+        ProjectApprovalSettingsUpdated: ProjectApprovalSettingsUpdated;
         /** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty and returned throughout v4. */
-        ProjectApprovalSettings: components["schemas"]["ProjectApprovalSettingsUpdated"] & {
-            /**
-             * @deprecated
-             * @description Deprecated; always empty.
-             */
-            approvers: unknown[];
-            /**
-             * @deprecated
-             * @description Deprecated; always empty.
-             */
-            approver_groups: unknown[];
-        };
+        ProjectApprovalSettings: ProjectApprovalSettings;
         /** @description Body of `POST /projects/{id}/approvals`; every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
-        UpdateProjectApprovalSettingsRequest: {
-            /**
-             * Format: int64
-             * @deprecated
-             * @description Deprecated. Number of approvals required before merging.
-             */
-            approvals_before_merge?: number;
-            /** @description Prevent overriding approvers per merge request. */
-            disable_overriding_approvers_per_merge_request?: boolean;
-            /** @description True lets authors approve their own merge requests. */
-            merge_requests_author_approval?: boolean;
-            /** @description Prevent committers from approving merge requests. */
-            merge_requests_disable_committers_approval?: boolean;
-            /** @description Require the approver to enter a password. */
-            require_password_to_approve?: boolean;
-            /** @description Remove approvals when new commits are pushed. */
-            reset_approvals_on_push?: boolean;
-            /** @description Remove approvals selectively by code owner; can be enabled only when `reset_approvals_on_push` is disabled. */
-            selective_code_owner_removals?: boolean;
-        };
+        UpdateProjectApprovalSettingsRequest: UpdateProjectApprovalSettingsRequest;
         /** @description Body of `POST /projects/{id}/approval_rules`. `report_type` is only for `rule_type` `report_approver`: a body with `report_type` must send `rule_type: report_approver`. */
-        CreateProjectApprovalRuleRequest: {
-            /**
-             * Format: int64
-             * @description Number of approvals required.
-             */
-            approvals_required: number;
-            /** @description Name of the rule. */
-            name: string;
-            /**
-             * @description Apply the rule to all protected branches; when true, `protected_branch_ids` is ignored.
-             * @default false
-             */
-            applies_to_all_protected_branches?: boolean;
-            /** @description IDs of groups whose members may approve. */
-            group_ids?: number[];
-            /** @description IDs of the protected branches the rule applies to; ignored when `applies_to_all_protected_branches` is true. */
-            protected_branch_ids?: number[];
-            /**
-             * @description Report type, for `rule_type` `report_approver`. `license_scanning` is deprecated.
-             * @enum {string}
-             */
-            report_type?: "license_scanning" | "code_coverage";
-            /**
-             * @description Kind of rule: `any_approver` is the default rule with `approvals_required` 0; `regular`; `report_approver` goes with `report_type` (on groups it is system-created and not accepted). `code_owner`, a rule type of the record, is not accepted for creation.
-             * @enum {string}
-             */
-            rule_type?: "any_approver" | "regular" | "report_approver";
-            /** @description IDs of users who may approve. */
-            user_ids?: number[];
-            /** @description Usernames of users who may approve; added together with `user_ids`. */
-            usernames?: string[];
-        };
+        CreateProjectApprovalRuleRequest: CreateProjectApprovalRuleRequest;
         /** @description Default branch protection of new projects. All keys are optional. */
-        DefaultBranchProtectionDefaults: {
-            /** @description Access levels allowed to push: Developer (30) or Maintainer (40). An optional key: like every key of this object, it may be absent. */
-            allowed_to_push?: ((30 | 40) | {
-                /**
-                 * Format: int32
-                 * @enum {integer}
-                 */
-                access_level: 30 | 40;
-            })[];
-            /** @description Allow force push for users with push access. An optional key: like every key of this object, it may be absent. */
-            allow_force_push?: boolean;
-            /** @description Access levels allowed to merge: 30 or 40. An optional key: like every key of this object, it may be absent. */
-            allowed_to_merge?: ((30 | 40) | {
-                /**
-                 * Format: int32
-                 * @enum {integer}
-                 */
-                access_level: 30 | 40;
-            })[];
-            /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
-            developer_can_initial_push?: boolean;
-        };
-        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the field is left untyped or typed by meaning as its description says. Fields marked with `x-tiers` (the last twelve and `allow_account_deletion`) exist on Premium and Ultimate only and are absent on other tiers. */
-        ApplicationSettings: {
-            /** Format: int64 */
-            id: number;
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            signup_enabled: boolean;
-            /** Format: int64 */
-            default_projects_limit: number;
-            /**
-             * Format: int64
-             * @deprecated
-             * @description Deprecated, with no documented replacement (`default_branch_protection_defaults` describes the protection).
-             */
-            default_branch_protection: number;
-            default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
-            default_preferred_language: string;
-            /** Format: int64 */
-            failed_login_attempts_unlock_period_in_minutes: number;
-            /** @description Item type not documented. */
-            restricted_visibility_levels: unknown[];
-            password_authentication_enabled_for_web: boolean;
-            after_sign_out_path: string | null;
-            /** Format: int64 */
-            max_attachment_size: number;
-            /** Format: int64 */
-            max_decompressed_archive_size: number;
-            /**
-             * Format: int64
-             * @description Maximum export size; 0 (the default) means unlimited.
-             */
-            max_export_size: number;
-            /**
-             * Format: int64
-             * @description Maximum import size; 0 (the default) means unlimited.
-             */
-            max_import_size: number;
-            /** Format: int64 */
-            max_import_remote_file_size: number;
-            /** Format: int64 */
-            max_login_attempts: number;
-            user_oauth_applications: boolean;
-            /** Format: int64 */
-            session_expire_delay: number;
-            home_page_url: string;
-            default_snippet_visibility: string;
-            default_project_visibility: string;
-            default_group_visibility: string;
-            /** @description Item type not documented. */
-            outbound_local_requests_whitelist: unknown[];
-            /** @description Item type not documented. */
-            domain_allowlist: unknown[];
-            domain_denylist_enabled: boolean;
-            /** @description Item type not documented. */
-            domain_denylist: unknown[];
-            /** @description Default path of the CI configuration file of new projects; null when not set. */
-            default_ci_config_path: string | null;
-            gravatar_enabled: boolean;
-            container_expiration_policies_enable_historic_entries: boolean;
-            /** Format: int64 */
-            container_registry_cleanup_tags_service_max_list_size: number;
-            /** Format: int64 */
-            container_registry_delete_tags_service_timeout: number;
-            container_registry_expiration_policies_caching: boolean;
-            /** Format: int64 */
-            container_registry_expiration_policies_worker_capacity: number;
-            /** Format: int64 */
-            container_registry_token_expire_delay: number;
-            /** Format: int64 */
-            decompress_archive_file_timeout: number;
-            /** Format: int64 */
-            package_registry_cleanup_policies_worker_capacity: number;
-            /** @description Weight of each repository storage, keyed by storage name. */
-            repository_storages_weighted: {
-                [key: string]: number;
-            };
-            /** Format: int64 */
-            terminal_max_session_time: number;
-            /** @description A decimal number, which the answer carries either as a JSON number or as a string holding the decimal (for example `"1.0"`). */
-            polling_interval_multiplier: number | string;
-            /** Format: int64 */
-            rsa_key_restriction: number;
-            /** Format: int64 */
-            dsa_key_restriction: number;
-            /** Format: int64 */
-            ecdsa_key_restriction: number;
-            /** Format: int64 */
-            ed25519_key_restriction: number;
-            /** Format: int64 */
-            ecdsa_sk_key_restriction: number;
-            /** Format: int64 */
-            ed25519_sk_key_restriction: number;
-            /** Format: int64 */
-            first_day_of_week: number;
-            enforce_terms: boolean;
-            terms: string;
-            /** Format: int64 */
-            performance_bar_allowed_group_id: number;
-            user_show_add_ssh_key_message: boolean;
-            /** @description Premium and Ultimate (the setting exists on those tiers), so absent on other tiers. */
-            allow_account_deletion?: boolean;
-            updating_name_disabled_for_users: boolean;
-            /** Format: int64 */
-            local_markdown_version: number;
-            /**
-             * @deprecated
-             * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
-             */
-            allow_local_requests_from_hooks_and_services: boolean;
-            allow_local_requests_from_web_hooks_and_services: boolean;
-            allow_local_requests_from_system_hooks: boolean;
-            asset_proxy_enabled: boolean;
-            asset_proxy_url: string;
-            /** @description Item type not documented. */
-            asset_proxy_whitelist: unknown[];
-            /** @description Item type not documented. */
-            asset_proxy_allowlist: unknown[];
-            maven_package_requests_forwarding: boolean;
-            npm_package_requests_forwarding: boolean;
-            pypi_package_requests_forwarding: boolean;
-            /**
-             * Format: int64
-             * @description Bytes.
-             */
-            snippet_size_limit: number;
-            /** Format: int64 */
-            issues_create_limit: number;
-            /** Format: int64 */
-            raw_blob_request_limit: number;
-            /**
-             * Format: int64
-             * @description Bytes; default 52428800, minimum 1024.
-             */
-            wiki_page_max_content_bytes: number;
-            require_admin_approval_after_user_signup: boolean;
-            require_personal_access_token_expiry: boolean;
-            personal_access_token_prefix: string;
-            rate_limiting_response_text: string | null;
-            keep_latest_artifact: boolean;
-            /** @description Administrators re-authenticate for administrative tasks. */
-            admin_mode: boolean;
-            /** @description Type not documented. */
-            external_pipeline_validation_service_timeout: unknown;
-            /** @description Type not documented. */
-            external_pipeline_validation_service_token: unknown;
-            /** @description Type not documented. */
-            external_pipeline_validation_service_url: unknown;
-            silent_mode_enabled: boolean;
-            package_registry_allow_anyone_to_pull_option: boolean;
-            /** Format: int64 */
-            bulk_import_max_download_file_size: number;
-            /** Format: int64 */
-            project_jobs_api_rate_limit: number;
-            /** Format: int64 */
-            projects_api_rate_limit_unauthenticated: number;
-            /** @description Type not documented. */
-            security_txt_content: unknown;
-            /** Format: int64 */
-            bulk_import_concurrent_pipeline_batch_limit: number;
-            /** Format: int64 */
-            downstream_pipeline_trigger_limit_per_project_user_sha: number;
-            /** Format: int64 */
-            concurrent_github_import_jobs_limit: number;
-            /** Format: int64 */
-            concurrent_bitbucket_import_jobs_limit: number;
-            /** Format: int64 */
-            concurrent_bitbucket_server_import_jobs_limit: number;
-            silent_admin_exports_enabled: boolean;
-            user_defaults_to_private_profile: boolean;
-            can_create_group: boolean;
-            external_authorization_service_enabled: boolean;
-            external_authorization_service_url: string;
-            external_authorization_service_default_label: string;
-            external_authorization_service_timeout: number;
-            globally_allowed_ips: string;
-            /** @description Premium and Ultimate. */
-            group_owners_can_manage_default_branch_protection?: boolean;
-            /**
-             * Format: int64
-             * @description Premium and Ultimate.
-             */
-            file_template_project_id?: number;
-            /** @description Type not documented. Premium and Ultimate. */
-            geo_status_timeout?: unknown;
-            /** @description Premium and Ultimate. */
-            default_project_deletion_protection?: boolean;
-            /** @description Type not documented. Premium and Ultimate. */
-            deletion_adjourned_period?: unknown;
-            /** @description Premium and Ultimate. */
-            disable_personal_access_tokens?: boolean;
-            /** @description Premium and Ultimate. */
-            security_policy_global_group_approvers_enabled?: boolean;
-            /** @description Type not documented. Premium and Ultimate. */
-            security_approval_policies_limit?: unknown;
-            /** @description Premium and Ultimate. */
-            delete_unconfirmed_users?: boolean;
-            /**
-             * Format: int64
-             * @description Integer. Self-managed, Premium and Ultimate.
-             */
-            unconfirmed_users_delete_after_days?: number;
-            /** @description Boolean. Self-managed, Premium and Ultimate. */
-            assistant_features_enabled?: boolean;
-            /** @description Boolean. Self-managed, Premium and Ultimate. */
-            lock_assistant_features_enabled?: boolean;
-        };
+        DefaultBranchProtectionDefaults: DefaultBranchProtectionDefaults;
+        /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the description says so or gives the type the field's meaning implies. The last twelve fields and `allow_account_deletion` exist on Premium and Ultimate only and are absent on other tiers. */
+        ApplicationSettings: ApplicationSettings;
         /** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional; other keys are not documented. */
-        DefaultBranchProtectionDefaultsInput: {
-            /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
-            allowed_to_push?: ((30 | 40) | {
-                /**
-                 * Format: int32
-                 * @enum {integer}
-                 */
-                access_level: 30 | 40;
-            })[];
-            /** @description Allow force push for users with push access. */
-            allow_force_push?: boolean;
-            /** @description Access levels allowed to merge: 30 or 40. */
-            allowed_to_merge?: ((30 | 40) | {
-                /**
-                 * Format: int32
-                 * @enum {integer}
-                 */
-                access_level: 30 | 40;
-            })[];
-            /** @description Developers may push the initial commit. */
-            developer_can_initial_push?: boolean;
-        };
+        DefaultBranchProtectionDefaultsInput: DefaultBranchProtectionDefaultsInput;
         /**
          * @description Body of `PUT /application/settings`: any of the settings below, all optional. This is a partial update: a setting that is left out keeps its current value (the "factory default" in a description is the value of a new instance, not a value assumed when the setting is omitted). Settings may be cached and take effect after about 60 seconds by default.
          *
@@ -5860,547 +3258,30 @@ export interface components {
          *
          *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and the other fields of the settings object (a value sent for one of them must have that field's type), and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
          */
-        UpdateApplicationSettingsRequest: {
-            /** @description Administrators re-authenticate for administrative tasks. */
-            admin_mode?: boolean;
-            /**
-             * @deprecated
-             * @description Deprecated; use `abuse_notification_email`.
-             */
-            admin_notification_email?: string;
-            /** @description Abuse reports are sent to this address. */
-            abuse_notification_email?: string;
-            notify_on_unknown_sign_in?: boolean;
-            after_sign_out_path?: string;
-            /** @description Enable restriction of registration e-mails; requires `email_restrictions`. */
-            email_restrictions_enabled?: boolean;
-            /** @description Regular expression applied to the e-mail at registration. */
-            email_restrictions?: string;
-            after_sign_up_text?: string;
-            /** @description Premium and Ultimate. */
-            allow_account_deletion?: boolean;
-            /** @description Premium and Ultimate. */
-            allow_group_owners_to_manage_ldap?: boolean;
-            /**
-             * @deprecated
-             * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
-             */
-            allow_local_requests_from_hooks_and_services?: boolean;
-            allow_local_requests_from_system_hooks?: boolean;
-            allow_local_requests_from_web_hooks_and_services?: boolean;
-            /** @description Factory default true. */
-            allow_runner_registration_token?: boolean;
-            /** @description Age after which jobs are archived and can no longer be retried, in human-readable form; empty means never. */
-            archive_builds_in_human_readable?: string;
-            /** @description Requires `throttle_unauthenticated_api_period_in_seconds` and `throttle_unauthenticated_api_requests_per_period`. */
-            throttle_unauthenticated_api_enabled?: boolean;
-            /**
-             * Format: int64
-             * @description Period of the unauthenticated API throttle, in seconds.
-             */
-            throttle_unauthenticated_api_period_in_seconds?: number;
-            /**
-             * Format: int64
-             * @description Requests allowed per period by the unauthenticated API throttle.
-             */
-            throttle_unauthenticated_api_requests_per_period?: number;
-            /** @description Requires `throttle_unauthenticated_packages_api_period_in_seconds` and `throttle_unauthenticated_packages_api_requests_per_period`. */
-            throttle_unauthenticated_packages_api_enabled?: boolean;
-            /**
-             * Format: int64
-             * @description Period in seconds.
-             */
-            throttle_unauthenticated_packages_api_period_in_seconds?: number;
-            /**
-             * Format: int64
-             * @description Requests per period.
-             */
-            throttle_unauthenticated_packages_api_requests_per_period?: number;
-            /** @description Requires `throttle_unauthenticated_web_period_in_seconds` and `throttle_unauthenticated_web_requests_per_period`. */
-            throttle_unauthenticated_web_enabled?: boolean;
-            /**
-             * Format: int64
-             * @description Period in seconds.
-             */
-            throttle_unauthenticated_web_period_in_seconds?: number;
-            /**
-             * Format: int64
-             * @description Requests per period.
-             */
-            throttle_unauthenticated_web_requests_per_period?: number;
-            /** @description Factory default false. */
-            time_tracking_limit_to_hours?: boolean;
-            /**
-             * Format: int64
-             * @description Hours; required by `require_two_factor_authentication`.
-             */
-            two_factor_grace_period?: number;
-            /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. */
-            require_two_factor_authentication?: boolean;
-            /**
-             * Format: int64
-             * @description Used when `delete_unconfirmed_users` is true. Factory default 7, minimum 1. Self-managed, Premium and Ultimate.
-             */
-            unconfirmed_users_delete_after_days?: number;
-            /** @description Whether unconfirmed users are deleted (see `unconfirmed_users_delete_after_days`). Premium and Ultimate. */
-            delete_unconfirmed_users?: boolean;
-            /** @description Requires `unique_ips_limit_per_user` and `unique_ips_limit_time_window`. */
-            unique_ips_limit_enabled?: boolean;
-            /**
-             * Format: int64
-             * @description Maximum number of IPs per user.
-             */
-            unique_ips_limit_per_user?: number;
-            /**
-             * Format: int64
-             * @description Time window, in seconds.
-             */
-            unique_ips_limit_time_window?: number;
-            update_runner_versions_enabled?: boolean;
-            usage_ping_enabled?: boolean;
-            include_optional_metrics_in_service_ping?: boolean;
-            user_deactivation_emails_enabled?: boolean;
-            user_default_external?: boolean;
-            user_oauth_applications?: boolean;
-            user_show_add_ssh_key_message?: boolean;
-            version_check_enabled?: boolean;
-            user_default_internal_regex?: string;
-            /** @description Factory default false. */
-            user_defaults_to_private_profile?: boolean;
-            /** @description Who may register runners: `[]`, `[group]`, `[project]` or `[group, project]`. */
-            valid_runner_registrars?: ("group" | "project")[];
-            /** @enum {string} */
-            whats_new_variant?: "all_tiers" | "current_tier" | "disabled";
-            /**
-             * Format: int64
-             * @description Maximum wiki page content, in bytes. Factory default 52428800, minimum 1024.
-             */
-            wiki_page_max_content_bytes?: number;
-            /** Format: int64 */
-            bulk_import_concurrent_pipeline_batch_limit?: number;
-            /**
-             * Format: int64
-             * @description Maximum AsciiDoc includes. Factory default 32, maximum 64.
-             */
-            asciidoc_max_includes?: number;
-            /** @description Self-managed, Premium and Ultimate. */
-            assistant_features_enabled?: boolean;
-            /** @description Self-managed, Premium and Ultimate. */
-            lock_assistant_features_enabled?: boolean;
-            nuget_skip_metadata_url_validation?: boolean;
-            /** @description Factory default false. */
-            delete_inactive_projects?: boolean;
-            /**
-             * Format: int64
-             * @description Factory default 2.
-             */
-            inactive_projects_delete_after_months?: number;
-            /**
-             * Format: int64
-             * @description Factory default 0.
-             */
-            inactive_projects_min_size_mb?: number;
-            /**
-             * Format: int64
-             * @description Factory default 1.
-             */
-            inactive_projects_send_warning_email_after_months?: number;
-            /**
-             * Format: int64
-             * @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated.
-             */
-            housekeeping_optimize_repository_period?: number;
-            default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
-            signup_enabled?: boolean;
-            /** Format: int64 */
-            default_projects_limit?: number;
-            /**
-             * Format: int64
-             * @deprecated
-             * @description Deprecated; whether it is writable is not documented.
-             */
-            default_branch_protection?: number;
-            default_preferred_language?: string;
-            /** Format: int64 */
-            failed_login_attempts_unlock_period_in_minutes?: number;
-            restricted_visibility_levels?: unknown[];
-            password_authentication_enabled_for_web?: boolean;
-            /** Format: int64 */
-            max_attachment_size?: number;
-            /** Format: int64 */
-            max_decompressed_archive_size?: number;
-            /** Format: int64 */
-            max_export_size?: number;
-            /** Format: int64 */
-            max_import_size?: number;
-            /** Format: int64 */
-            max_import_remote_file_size?: number;
-            /** Format: int64 */
-            max_login_attempts?: number;
-            /** Format: int64 */
-            session_expire_delay?: number;
-            home_page_url?: string;
-            default_snippet_visibility?: string;
-            default_project_visibility?: string;
-            default_group_visibility?: string;
-            outbound_local_requests_whitelist?: unknown[];
-            domain_allowlist?: unknown[];
-            domain_denylist_enabled?: boolean;
-            domain_denylist?: unknown[];
-            default_ci_config_path?: string | null;
-            gravatar_enabled?: boolean;
-            container_expiration_policies_enable_historic_entries?: boolean;
-            /** Format: int64 */
-            container_registry_cleanup_tags_service_max_list_size?: number;
-            /** Format: int64 */
-            container_registry_delete_tags_service_timeout?: number;
-            container_registry_expiration_policies_caching?: boolean;
-            /** Format: int64 */
-            container_registry_expiration_policies_worker_capacity?: number;
-            /** Format: int64 */
-            container_registry_token_expire_delay?: number;
-            /** Format: int64 */
-            decompress_archive_file_timeout?: number;
-            /** Format: int64 */
-            package_registry_cleanup_policies_worker_capacity?: number;
-            repository_storages_weighted?: {
-                [key: string]: number;
-            };
-            /** Format: int64 */
-            terminal_max_session_time?: number;
-            polling_interval_multiplier?: number | string;
-            /** Format: int64 */
-            rsa_key_restriction?: number;
-            /** Format: int64 */
-            dsa_key_restriction?: number;
-            /** Format: int64 */
-            ecdsa_key_restriction?: number;
-            /** Format: int64 */
-            ed25519_key_restriction?: number;
-            /** Format: int64 */
-            ecdsa_sk_key_restriction?: number;
-            /** Format: int64 */
-            ed25519_sk_key_restriction?: number;
-            /** Format: int64 */
-            first_day_of_week?: number;
-            enforce_terms?: boolean;
-            terms?: string;
-            /** Format: int64 */
-            performance_bar_allowed_group_id?: number;
-            updating_name_disabled_for_users?: boolean;
-            /** Format: int64 */
-            local_markdown_version?: number;
-            asset_proxy_enabled?: boolean;
-            asset_proxy_url?: string;
-            asset_proxy_whitelist?: unknown[];
-            asset_proxy_allowlist?: unknown[];
-            maven_package_requests_forwarding?: boolean;
-            npm_package_requests_forwarding?: boolean;
-            pypi_package_requests_forwarding?: boolean;
-            /** Format: int64 */
-            snippet_size_limit?: number;
-            /** Format: int64 */
-            issues_create_limit?: number;
-            /** Format: int64 */
-            raw_blob_request_limit?: number;
-            require_admin_approval_after_user_signup?: boolean;
-            require_personal_access_token_expiry?: boolean;
-            personal_access_token_prefix?: string;
-            rate_limiting_response_text?: string | null;
-            keep_latest_artifact?: boolean;
-            silent_mode_enabled?: boolean;
-            package_registry_allow_anyone_to_pull_option?: boolean;
-            /** Format: int64 */
-            bulk_import_max_download_file_size?: number;
-            /** Format: int64 */
-            project_jobs_api_rate_limit?: number;
-            /** Format: int64 */
-            projects_api_rate_limit_unauthenticated?: number;
-            /** Format: int64 */
-            downstream_pipeline_trigger_limit_per_project_user_sha?: number;
-            /** Format: int64 */
-            concurrent_github_import_jobs_limit?: number;
-            /** Format: int64 */
-            concurrent_bitbucket_import_jobs_limit?: number;
-            /** Format: int64 */
-            concurrent_bitbucket_server_import_jobs_limit?: number;
-            silent_admin_exports_enabled?: boolean;
-            can_create_group?: boolean;
-            external_authorization_service_enabled?: boolean;
-            external_authorization_service_url?: string;
-            external_authorization_service_default_label?: string;
-            external_authorization_service_timeout?: number;
-            globally_allowed_ips?: string;
-            group_owners_can_manage_default_branch_protection?: boolean;
-            /** Format: int64 */
-            file_template_project_id?: number;
-            default_project_deletion_protection?: boolean;
-            disable_personal_access_tokens?: boolean;
-            security_policy_global_group_approvers_enabled?: boolean;
-        } & {
-            [key: `${string}_api_base_url`]: string;
-            [key: `${string}_api_key`]: string;
-        };
+        UpdateApplicationSettingsRequest: UpdateApplicationSettingsRequest;
         /** @description Limits of a plan, all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
-        PlanLimits: {
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_pipeline_size: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_active_jobs: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_project_subscriptions: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_pipeline_schedules: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_needs_size_limit: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_registered_group_runners: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_registered_project_runners: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            conan_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In MiB.
-             */
-            enforcement_limit: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            generic_packages_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            helm_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In MiB.
-             */
-            notification_limit: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            maven_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            npm_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            nuget_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            pypi_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            terraform_module_max_file_size: number;
-            /**
-             * Format: int64
-             * @description In MiB.
-             */
-            storage_size_limit: number;
-        };
+        PlanLimits: PlanLimits;
         /** @description Body of `PUT /application/plan_limits`: `plan_name` and any limit of the plan limits object, as integers; `*_max_file_size` in bytes, `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
-        UpdatePlanLimitsRequest: {
-            /** @description Name of the plan. Only `default` exists on the community edition; other plans exist on the enterprise edition. */
-            plan_name: string;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_pipeline_size?: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_active_jobs?: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_project_subscriptions?: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_pipeline_schedules?: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_needs_size_limit?: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_registered_group_runners?: number;
-            /**
-             * Format: int64
-             * @description Unit not documented.
-             */
-            ci_registered_project_runners?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            conan_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In MiB.
-             */
-            enforcement_limit?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            generic_packages_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            helm_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In MiB.
-             */
-            notification_limit?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            maven_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            npm_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            nuget_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            pypi_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In bytes.
-             */
-            terraform_module_max_file_size?: number;
-            /**
-             * Format: int64
-             * @description In MiB.
-             */
-            storage_size_limit?: number;
-        };
+        UpdatePlanLimitsRequest: UpdatePlanLimitsRequest;
         /**
          * @description Package manager of a dependency, as accepted by the `package_manager` filter.
          * @enum {string}
          */
-        DependencyPackageManager: "bundler" | "composer" | "conan" | "go" | "gradle" | "maven" | "npm" | "nuget" | "pip" | "pipenv" | "pnpm" | "yarn" | "sbt" | "setuptools";
+        DependencyPackageManager: DependencyPackageManager;
         /** @description A vulnerability of the dependency. `id` is an integer; the other types are not documented. */
-        DependencyVulnerability: {
-            name: string;
-            /** @description Severity; the set of values is not documented. */
-            severity: string;
-            /** Format: int64 */
-            id: number;
-            url: string | null;
-        };
+        DependencyVulnerability: DependencyVulnerability;
         /** @description A license of the dependency. `url` is null when the license has none. */
-        DependencyLicense: {
-            name: string;
-            url: string | null;
-        };
+        DependencyLicense: DependencyLicense;
         /** @description A dependency detected in the project. `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
-        Dependency: {
-            name: string;
-            version: string;
-            /** @description Package manager of the dependency; the filter values of `package_manager` are listed in `DependencyPackageManager`. */
-            package_manager: string;
-            dependency_file_path: string;
-            /** @description Present only when the caller may read the security dashboard. */
-            vulnerabilities?: components["schemas"]["DependencyVulnerability"][];
-            licenses: components["schemas"]["DependencyLicense"][];
-        };
+        Dependency: Dependency;
         /** @description An analytics query. Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
-        ProductAnalyticsQuery: {
-            /** @description Measures, for example `TrackedEvents.count`. */
-            measures?: string[];
-            /** @description Dimensions, with the prefix, for example `TrackedEvents.docPath`. */
-            dimensions?: string[];
-            timeDimensions?: {
-                /** @description Time dimension member, with the prefix (for example `TrackedEvents.utcTime`). */
-                dimension?: string;
-                /** @description Date range, for example `last 7 days`. */
-                dateRange?: string;
-                /** @description Granularity, for example `day`. */
-                granularity?: string;
-            }[];
-            /** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
-            order?: {
-                [key: string]: "asc" | "desc";
-            } | [
-                string,
-                "asc" | "desc"
-            ][];
-            /**
-             * Format: int64
-             * @description Maximum number of rows.
-             */
-            limit?: number;
-        };
+        ProductAnalyticsQuery: ProductAnalyticsQuery;
         /** @description Body of the load and dry-run operations: a query object `{query, queryType}`, plus `include_token`. */
-        ProductAnalyticsQueryRequest: {
-            query: components["schemas"]["ProductAnalyticsQuery"];
-            /**
-             * @description Query type, for example `multi`; the set of values is not documented.
-             * @example multi
-             */
-            queryType?: string;
-            /** @description Optional; only for funnel generation. */
-            include_token?: boolean;
-        };
-        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented, so the schema is open. */
-        CreateClientKeyRequest: Record<string, unknown>;
-        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented, so the schema is open. */
-        DeleteClientKeyRequest: Record<string, unknown>;
+        ProductAnalyticsQueryRequest: ProductAnalyticsQueryRequest;
+        /** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented. */
+        CreateClientKeyRequest: CreateClientKeyRequest;
+        /** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented. */
+        DeleteClientKeyRequest: DeleteClientKeyRequest;
     };
     responses: {
         /** @description 301 Moved Permanently: the project was addressed by an old path after a path change. The `Location` header gives the new URL, addressed by the numeric ID; clients follow it and repeat the request (same method and body). */
@@ -6665,7 +3546,7 @@ export interface components {
          */
         RepositoryTreeRecursive: boolean;
         /**
-         * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+         * @description `keyset` selects keyset mode; other values are not documented. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
          * @example keyset
          */
         RepositoryTreePagination: string;
@@ -6676,7 +3557,7 @@ export interface components {
         RepositoryTreePageToken: string;
         /**
          * @description The blob SHA.
-         * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+         * @example 379658a509ada63ec96bc0deace84c2ac3613d77
          */
         RepositoryBlobSha: string;
         /**
@@ -6756,7 +3637,7 @@ export interface components {
          * @description A datetime; defaults to now.
          * @example 2025-03-11T10:00:00.000Z
          */
-        ChangelogDateQuery: string;
+        ChangelogDateQuery: components["schemas"]["Iso8601DateTime"];
         /**
          * @description The changelog file.
          * @example CHANGELOG.md
@@ -6768,7 +3649,7 @@ export interface components {
          */
         ChangelogFromQuery: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key). Administrators only.
          * @example {
          *       "location": "Amsterdam"
          *     }
@@ -6846,7 +3727,7 @@ export interface components {
          */
         GroupsWithCustomAttributes: boolean;
         /**
-         * @description Only groups explicitly owned by the caller.
+         * @description Limit to groups owned by the caller.
          * @example true
          */
         GroupsOwned: boolean;
@@ -7038,7 +3919,7 @@ export interface components {
          */
         RunnerJobsSort: "asc" | "desc";
         /**
-         * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+         * @description Scope filter of the project runner list. Its values are not documented for this endpoint (`GET /runners` uses the deprecated values active, paused, online, offline).
          * @example online
          */
         ProjectRunnersScope: string;
@@ -7203,7 +4084,7 @@ export interface components {
          */
         ProjectListWithProgrammingLanguage: string;
         /**
-         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
+         * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
          * @example {
          *       "location": "Antarctica"
          *     }
@@ -7228,9 +4109,9 @@ export interface components {
          * @example true
          */
         UserProjectListWithCustomAttributes: boolean;
-        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
         MergeRequestListApprovedByIds: number[] | ("None" | "Any");
-        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
         MergeRequestListApproverIds: number[] | ("None" | "Any");
         /**
          * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -7326,7 +4207,7 @@ export interface components {
          */
         MergeRequestListNotAuthorUsername: string;
         /**
-         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
          * @example 3
          */
         MergeRequestListNotAssigneeId: number;
@@ -7336,7 +4217,7 @@ export interface components {
          */
         MergeRequestListNotAssigneeUsername: string;
         /**
-         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+         * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
          * @example 3
          */
         MergeRequestListNotReviewerId: number;
@@ -7508,206 +4389,3685 @@ export interface components {
     };
     pathItems: never;
 }
-export type ProjectOrGroupRef = components['schemas']['ProjectOrGroupRef'];
-export type JobStatus = components['schemas']['JobStatus'];
-export type SudoUser = components['schemas']['SudoUser'];
-export type NullableTimestamp = components['schemas']['NullableTimestamp'];
-export type Timestamp = components['schemas']['Timestamp'];
-export type JobCommit = components['schemas']['JobCommit'];
-export type JobPipeline = components['schemas']['JobPipeline'];
-export type JobProject = components['schemas']['JobProject'];
-export type UserBasic = components['schemas']['UserBasic'];
-export type JobUser = components['schemas']['JobUser'];
-export type JobBase = components['schemas']['JobBase'];
-export type JobArtifactsFile = components['schemas']['JobArtifactsFile'];
-export type JobArtifact = components['schemas']['JobArtifact'];
-export type Job = components['schemas']['Job'];
-export type ErrorBody = components['schemas']['ErrorBody'];
-export type ErrorMessage = components['schemas']['ErrorMessage'];
-export type InsufficientScopeError = components['schemas']['InsufficientScopeError'];
-export type TriggerJobPipeline = components['schemas']['TriggerJobPipeline'];
-export type DownstreamPipeline = components['schemas']['DownstreamPipeline'];
-export type TriggerJob = components['schemas']['TriggerJob'];
-export type AgentConfigProject = components['schemas']['AgentConfigProject'];
-export type AllowedAgent = components['schemas']['AllowedAgent'];
-export type IdOnly = components['schemas']['IdOnly'];
-export type AllowedAgents = components['schemas']['AllowedAgents'];
-export type ProjectExportState = components['schemas']['ProjectExportState'];
-export type ProjectExportLinks = components['schemas']['ProjectExportLinks'];
-export type ProjectExportStatus = components['schemas']['ProjectExportStatus'];
-export type ExportProjectRequest = components['schemas']['ExportProjectRequest'];
-export type ProjectExportScheduled = components['schemas']['ProjectExportScheduled'];
-export type ProjectImportOverrideParams = components['schemas']['ProjectImportOverrideParams'];
-export type ImportProjectRequest = components['schemas']['ImportProjectRequest'];
-export type ProjectImportStatus = components['schemas']['ProjectImportStatus'];
-export type ProjectImport = components['schemas']['ProjectImport'];
-export type RemoteImportProjectRequest = components['schemas']['RemoteImportProjectRequest'];
-export type RemoteImportS3ProjectRequest = components['schemas']['RemoteImportS3ProjectRequest'];
-export type ImportRelation = components['schemas']['ImportRelation'];
-export type ImportRelationRequest = components['schemas']['ImportRelationRequest'];
-export type RelationImportStatus = components['schemas']['RelationImportStatus'];
-export type RelationImport = components['schemas']['RelationImport'];
-export type BulkImportStatus = components['schemas']['BulkImportStatus'];
-export type BulkImport = components['schemas']['BulkImport'];
-export type BulkImportSourceType = components['schemas']['BulkImportSourceType'];
-export type BulkImportEntityRequest = components['schemas']['BulkImportEntityRequest'];
-export type CreateBulkImportRequest = components['schemas']['CreateBulkImportRequest'];
-export type BulkImportEntityFailure = components['schemas']['BulkImportEntityFailure'];
-export type BulkImportRelationStats = components['schemas']['BulkImportRelationStats'];
-export type BulkImportEntityStats = components['schemas']['BulkImportEntityStats'];
-export type BulkImportEntity = components['schemas']['BulkImportEntity'];
-export type BulkImportEntitySummary = components['schemas']['BulkImportEntitySummary'];
-export type BulkImportFailure = components['schemas']['BulkImportFailure'];
-export type RepositoryFile = components['schemas']['RepositoryFile'];
-export type RepositoryFileEncoding = components['schemas']['RepositoryFileEncoding'];
-export type UpdateRepositoryFileRequest = components['schemas']['UpdateRepositoryFileRequest'];
-export type FileWriteResult = components['schemas']['FileWriteResult'];
-export type CreateRepositoryFileRequest = components['schemas']['CreateRepositoryFileRequest'];
-export type DeleteRepositoryFileRequest = components['schemas']['DeleteRepositoryFileRequest'];
-export type BlameCommit = components['schemas']['BlameCommit'];
-export type BlameRange = components['schemas']['BlameRange'];
-export type TreeEntry = components['schemas']['TreeEntry'];
-export type RepositoryBlob = components['schemas']['RepositoryBlob'];
-export type CompareCommit = components['schemas']['CompareCommit'];
-export type RepositoryDiff = components['schemas']['RepositoryDiff'];
-export type CompareResult = components['schemas']['CompareResult'];
-export type Contributor = components['schemas']['Contributor'];
-export type MergeBaseCommit = components['schemas']['MergeBaseCommit'];
-export type ChangelogVersion = components['schemas']['ChangelogVersion'];
-export type CreateChangelogRequest = components['schemas']['CreateChangelogRequest'];
-export type Iso8601DateTime = components['schemas']['Iso8601DateTime'];
-export type UserState = components['schemas']['UserState'];
-export type User = components['schemas']['User'];
-export type UserIdentity = components['schemas']['UserIdentity'];
-export type UserScimIdentity = components['schemas']['UserScimIdentity'];
-export type UserAdmin = components['schemas']['UserAdmin'];
-export type CreateUserRequest = components['schemas']['CreateUserRequest'];
-export type UserAdminSingle = components['schemas']['UserAdminSingle'];
-export type UserSingle = components['schemas']['UserSingle'];
-export type ImpersonationTokenScope = components['schemas']['ImpersonationTokenScope'];
-export type CalendarDate = components['schemas']['CalendarDate'];
-export type ImpersonationTokenBase = components['schemas']['ImpersonationTokenBase'];
-export type ImpersonationToken = components['schemas']['ImpersonationToken'];
-export type DeleteImpersonationTokenRequest = components['schemas']['DeleteImpersonationTokenRequest'];
-export type CreateImpersonationTokenRequest = components['schemas']['CreateImpersonationTokenRequest'];
-export type ImpersonationTokenCreated = components['schemas']['ImpersonationTokenCreated'];
-export type CreateUserPersonalAccessTokenRequest = components['schemas']['CreateUserPersonalAccessTokenRequest'];
-export type PersonalAccessToken = components['schemas']['PersonalAccessToken'];
-export type PersonalAccessTokenCreated = components['schemas']['PersonalAccessTokenCreated'];
-export type CreatePersonalAccessTokenRequest = components['schemas']['CreatePersonalAccessTokenRequest'];
-export type UserActivity = components['schemas']['UserActivity'];
-export type AccessLevel = components['schemas']['AccessLevel'];
-export type UserMembership = components['schemas']['UserMembership'];
-export type DisableTwoFactorRequest = components['schemas']['DisableTwoFactorRequest'];
-export type RunnerType = components['schemas']['RunnerType'];
-export type RunnerAccessLevel = components['schemas']['RunnerAccessLevel'];
-export type UserRunnerCreateRequest = components['schemas']['UserRunnerCreateRequest'];
-export type RunnerCreation = components['schemas']['RunnerCreation'];
-export type UploadUserAvatarRequest = components['schemas']['UploadUserAvatarRequest'];
-export type UserAvatar = components['schemas']['UserAvatar'];
-export type GroupVisibility = components['schemas']['GroupVisibility'];
-export type GroupBranchProtectionAccessLevel = components['schemas']['GroupBranchProtectionAccessLevel'];
-export type GroupDefaultBranchProtectionDefaults = components['schemas']['GroupDefaultBranchProtectionDefaults'];
-export type GroupStatistics = components['schemas']['GroupStatistics'];
-export type Group = components['schemas']['Group'];
-export type GroupProject = components['schemas']['GroupProject'];
-export type UpdateGroupHookRequest = components['schemas']['UpdateGroupHookRequest'];
-export type GroupHook = components['schemas']['GroupHook'];
-export type DeleteGroupHookRequest = components['schemas']['DeleteGroupHookRequest'];
-export type SyncGroupLdapRequest = components['schemas']['SyncGroupLdapRequest'];
-export type LdapGroupLink = components['schemas']['LdapGroupLink'];
-export type CreateLdapGroupLinkRequest = components['schemas']['CreateLdapGroupLinkRequest'];
-export type DeleteLdapGroupLinkRequest = components['schemas']['DeleteLdapGroupLinkRequest'];
-export type DeleteLdapGroupLinkByCnRequest = components['schemas']['DeleteLdapGroupLinkByCnRequest'];
-export type DeleteLdapGroupLinkByProviderRequest = components['schemas']['DeleteLdapGroupLinkByProviderRequest'];
-export type SamlGroupLink = components['schemas']['SamlGroupLink'];
-export type CreateSamlGroupLinkRequest = components['schemas']['CreateSamlGroupLinkRequest'];
-export type DeleteSamlGroupLinkRequest = components['schemas']['DeleteSamlGroupLinkRequest'];
-export type ShareGroupRequest = components['schemas']['ShareGroupRequest'];
-export type UnshareGroupRequest = components['schemas']['UnshareGroupRequest'];
-export type GroupPushRule = components['schemas']['GroupPushRule'];
-export type CreateGroupPushRuleRequest = components['schemas']['CreateGroupPushRuleRequest'];
-export type UpdateGroupPushRuleRequest = components['schemas']['UpdateGroupPushRuleRequest'];
-export type GroupBadgeUrlTemplate = components['schemas']['GroupBadgeUrlTemplate'];
-export type Badge = components['schemas']['Badge'];
-export type CreateGroupBadgeRequest = components['schemas']['CreateGroupBadgeRequest'];
-export type UpdateGroupBadgeRequest = components['schemas']['UpdateGroupBadgeRequest'];
-export type DeleteGroupBadgeRequest = components['schemas']['DeleteGroupBadgeRequest'];
-export type GroupBadgeRender = components['schemas']['GroupBadgeRender'];
-export type MemberCreatedBy = components['schemas']['MemberCreatedBy'];
-export type MemberGroupSamlIdentity = components['schemas']['MemberGroupSamlIdentity'];
-export type Member = components['schemas']['Member'];
-export type BillableMember = components['schemas']['BillableMember'];
-export type Invitation = components['schemas']['Invitation'];
-export type CreateInvitationRequest = components['schemas']['CreateInvitationRequest'];
-export type InvitationCreateResult = components['schemas']['InvitationCreateResult'];
-export type UpdateInvitationRequest = components['schemas']['UpdateInvitationRequest'];
-export type InvitationUpdateResult = components['schemas']['InvitationUpdateResult'];
-export type DeleteInvitationRequest = components['schemas']['DeleteInvitationRequest'];
-export type RunnerStatus = components['schemas']['RunnerStatus'];
-export type RunnerSummary = components['schemas']['RunnerSummary'];
-export type RunnerProject = components['schemas']['RunnerProject'];
-export type RunnerDetails = components['schemas']['RunnerDetails'];
-export type UpdateRunnerRequest = components['schemas']['UpdateRunnerRequest'];
-export type IntegrationSummary = components['schemas']['IntegrationSummary'];
-export type IssueTrackerIntegrationSettingsRequest = components['schemas']['IssueTrackerIntegrationSettingsRequest'];
-export type DisableIntegrationRequest = components['schemas']['DisableIntegrationRequest'];
-export type MobileStoreConnectorIntegrationSettingsRequest = components['schemas']['MobileStoreConnectorIntegrationSettingsRequest'];
-export type TestGenerationIntegrationSettingsRequest = components['schemas']['TestGenerationIntegrationSettingsRequest'];
-export type TaskTrackerIntegrationSettingsRequest = components['schemas']['TaskTrackerIntegrationSettingsRequest'];
-export type TokenSubdomainIntegrationSettingsRequest = components['schemas']['TokenSubdomainIntegrationSettingsRequest'];
-export type BuildServerIntegrationSettingsRequest = components['schemas']['BuildServerIntegrationSettingsRequest'];
-export type ShortIssueTrackerIntegrationSettingsRequest = components['schemas']['ShortIssueTrackerIntegrationSettingsRequest'];
-export type PipelineNotifierIntegrationSettingsRequest = components['schemas']['PipelineNotifierIntegrationSettingsRequest'];
-export type WikiWorkspaceIntegrationSettingsRequest = components['schemas']['WikiWorkspaceIntegrationSettingsRequest'];
-export type MonitoringIntegrationSettingsRequest = components['schemas']['MonitoringIntegrationSettingsRequest'];
-export type ChatNotificationsIntegrationSettingsRequest = components['schemas']['ChatNotificationsIntegrationSettingsRequest'];
-export type OtherIntegrationSettingsRequest = components['schemas']['OtherIntegrationSettingsRequest'];
-export type SetUpIntegrationRequest = components['schemas']['SetUpIntegrationRequest'];
-export type ProjectNamespace = components['schemas']['ProjectNamespace'];
-export type ProjectSimple = components['schemas']['ProjectSimple'];
-export type ProjectLinks = components['schemas']['ProjectLinks'];
-export type ProjectContainerExpirationPolicy = components['schemas']['ProjectContainerExpirationPolicy'];
-export type ProjectPermissions = components['schemas']['ProjectPermissions'];
-export type Project = components['schemas']['Project'];
-export type MergeRequestState = components['schemas']['MergeRequestState'];
-export type MergeRequestLabel = components['schemas']['MergeRequestLabel'];
-export type MergeRequestMilestone = components['schemas']['MergeRequestMilestone'];
-export type MergeRequestReferences = components['schemas']['MergeRequestReferences'];
-export type MergeRequestTimeStats = components['schemas']['MergeRequestTimeStats'];
-export type MergeRequestPipeline = components['schemas']['MergeRequestPipeline'];
-export type MergeRequestDiffRefs = components['schemas']['MergeRequestDiffRefs'];
-export type MergeRequestTaskCompletionStatus = components['schemas']['MergeRequestTaskCompletionStatus'];
-export type MergeRequest = components['schemas']['MergeRequest'];
-export type MergeRequestSimple = components['schemas']['MergeRequestSimple'];
-export type CreateMergeRequestRequest = components['schemas']['CreateMergeRequestRequest'];
-export type UpdateMergeRequestRequest = components['schemas']['UpdateMergeRequestRequest'];
-export type DeleteMergeRequestRequest = components['schemas']['DeleteMergeRequestRequest'];
-export type MergeMergeRequestRequest = components['schemas']['MergeMergeRequestRequest'];
-export type ApprovalRuleType = components['schemas']['ApprovalRuleType'];
-export type ApprovalRuleAccessLevel = components['schemas']['ApprovalRuleAccessLevel'];
-export type ApprovalRuleProtectedBranch = components['schemas']['ApprovalRuleProtectedBranch'];
-export type ApprovalRule = components['schemas']['ApprovalRule'];
-export type CreateGroupApprovalRuleRequest = components['schemas']['CreateGroupApprovalRuleRequest'];
-export type UpdateGroupApprovalRuleRequest = components['schemas']['UpdateGroupApprovalRuleRequest'];
-export type ProjectApprovalSettingsUpdated = components['schemas']['ProjectApprovalSettingsUpdated'];
-export type ProjectApprovalSettings = components['schemas']['ProjectApprovalSettings'];
-export type UpdateProjectApprovalSettingsRequest = components['schemas']['UpdateProjectApprovalSettingsRequest'];
-export type CreateProjectApprovalRuleRequest = components['schemas']['CreateProjectApprovalRuleRequest'];
-export type DefaultBranchProtectionDefaults = components['schemas']['DefaultBranchProtectionDefaults'];
-export type ApplicationSettings = components['schemas']['ApplicationSettings'];
-export type DefaultBranchProtectionDefaultsInput = components['schemas']['DefaultBranchProtectionDefaultsInput'];
-export type UpdateApplicationSettingsRequest = components['schemas']['UpdateApplicationSettingsRequest'];
-export type PlanLimits = components['schemas']['PlanLimits'];
-export type UpdatePlanLimitsRequest = components['schemas']['UpdatePlanLimitsRequest'];
-export type DependencyPackageManager = components['schemas']['DependencyPackageManager'];
-export type DependencyVulnerability = components['schemas']['DependencyVulnerability'];
-export type DependencyLicense = components['schemas']['DependencyLicense'];
-export type Dependency = components['schemas']['Dependency'];
-export type ProductAnalyticsQuery = components['schemas']['ProductAnalyticsQuery'];
-export type ProductAnalyticsQueryRequest = components['schemas']['ProductAnalyticsQueryRequest'];
-export type CreateClientKeyRequest = components['schemas']['CreateClientKeyRequest'];
-export type DeleteClientKeyRequest = components['schemas']['DeleteClientKeyRequest'];
+/** @description A project or group reference, the numeric ID or the URL-encoded full path. */
+export type ProjectOrGroupRef = string | number;
+/**
+ * @description Status of a job; the same values are the `scope` filter values. Transitions between the values are not documented.
+ * @enum {string}
+ */
+export type JobStatus = "created" | "pending" | "running" | "failed" | "success" | "canceled" | "skipped" | "waiting_for_resource" | "manual";
+/** @description The user to act as, by numeric ID or username (case-insensitive). */
+export type SudoUser = string;
+/**
+ * Format: date-time
+ * @description ISO 8601 timestamp, or null.
+ */
+export type NullableTimestamp = string | null;
+/**
+ * Format: date-time
+ * @description ISO 8601 timestamp.
+ */
+export type Timestamp = string;
+/** @description The commit a job ran on. */
+export type JobCommit = {
+    /** @description Commit SHA. */
+    id: string;
+    short_id: string;
+    title: string;
+    message: string;
+    author_name: string;
+    author_email: string;
+    created_at: components["schemas"]["Timestamp"];
+};
+/** @description The pipeline of a job. */
+export type JobPipeline = {
+    /** Format: int64 */
+    id: number;
+    /** Format: int64 */
+    project_id: number;
+    ref: string;
+    sha: string;
+    /** @description Pipeline status; its values are not documented. */
+    status: string;
+};
+/** @description Project facts carried by a job record. */
+export type JobProject = {
+    ci_job_token_scope_enabled: boolean;
+};
+/** @description The small user object embedded in other records: id, name, username, state, avatar_url, web_url. `avatar_url` is null for a user without an avatar (its type is not documented). */
+export type UserBasic = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    username: string;
+    /** @description Account state; values seen are `active` and `blocked`, others are possible (the set is open). */
+    state: string;
+    /** @description URL of the user's avatar, or null. */
+    avatar_url: string | null;
+    /** @description URL of the user's profile page. */
+    web_url: string;
+};
+/** @description The user who started the job: the small user object plus profile fields. The profile fields are what the user filled in; their types are not documented, so each is a string or null. */
+export type JobUser = components["schemas"]["UserBasic"] & {
+    created_at: components["schemas"]["Timestamp"];
+    bio: string | null;
+    location: string | null;
+    public_email: string | null;
+    skype: string | null;
+    linkedin: string | null;
+    twitter: string | null;
+    website_url: string | null;
+    organization: string | null;
+};
+/** @description Fields shared by the job record and the trigger job record. */
+export type JobBase = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    stage: string;
+    status: components["schemas"]["JobStatus"];
+    ref: string;
+    tag: boolean;
+    coverage: number | null;
+    archived: boolean;
+    allow_failure: boolean;
+    created_at: components["schemas"]["NullableTimestamp"];
+    started_at: components["schemas"]["NullableTimestamp"];
+    finished_at: components["schemas"]["NullableTimestamp"];
+    erased_at: components["schemas"]["NullableTimestamp"];
+    /** @description Seconds. */
+    duration: number;
+    /** @description Seconds. */
+    queued_duration: number;
+    web_url: string;
+    commit: components["schemas"]["JobCommit"];
+    pipeline: components["schemas"]["JobPipeline"];
+    project: components["schemas"]["JobProject"];
+    user: components["schemas"]["JobUser"];
+};
+/** @description The job's artifacts archive; present only on some jobs. */
+export type JobArtifactsFile = {
+    filename: string;
+    /** Format: int64 */
+    size: number;
+};
+/** @description One artifact of a job. */
+export type JobArtifact = {
+    /**
+     * @description Values seen `archive`, `metadata`, `trace`, `junit`; the set is open.
+     * @example archive
+     * @example metadata
+     * @example trace
+     * @example junit
+     */
+    file_type: string;
+    /** Format: int64 */
+    size: number;
+    filename: string;
+    /**
+     * @description Values seen `zip`, `gzip`, `raw`; the set is open.
+     * @example zip
+     * @example gzip
+     * @example raw
+     */
+    file_format: string;
+};
+/** @description CI job record. */
+export type Job = components["schemas"]["JobBase"] & {
+    /**
+     * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented, so it is optional. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
+     * @example script_failure
+     * @example stuck_or_timeout_failure
+     */
+    failure_reason?: string;
+    artifacts_file?: components["schemas"]["JobArtifactsFile"];
+    /** @description Artifacts of the job; an empty array when there are none. */
+    artifacts: components["schemas"]["JobArtifact"][];
+    artifacts_expire_at: components["schemas"]["Timestamp"];
+    /** @description Runner tags. */
+    tag_list: string[];
+    /** @description The runner that ran the job, or null. The object's shape is not documented. */
+    runner: Record<string, unknown> | null;
+};
+/** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+export type ErrorBody = {
+    /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
+    message?: unknown;
+};
+/** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown. */
+export type ErrorMessage = {
+    message: string;
+};
+/** @description 403 body when the token lacks the `sudo` scope needed for sudo. */
+export type InsufficientScopeError = {
+    /** @constant */
+    error: "insufficient_scope";
+    error_description: string;
+    /** @constant */
+    scope: "sudo";
+};
+/** @description The pipeline of a trigger job. */
+export type TriggerJobPipeline = components["schemas"]["JobPipeline"] & {
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+    web_url: string;
+};
+/** @description The pipeline a trigger job started. */
+export type DownstreamPipeline = {
+    /** Format: int64 */
+    id: number;
+    sha: string;
+    ref: string;
+    /** @description Pipeline status; its values are not documented. */
+    status: string;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+    web_url: string;
+};
+/** @description Trigger job (bridge) record: the fields of the job record without the artifact fields (`artifacts_file`, `artifacts`, `artifacts_expire_at`), `runner`, `failure_reason` and `tag_list`; its `pipeline` carries more fields, and `downstream_pipeline` is added. */
+export type TriggerJob = components["schemas"]["JobBase"] & {
+    pipeline: components["schemas"]["TriggerJobPipeline"];
+    downstream_pipeline: components["schemas"]["DownstreamPipeline"];
+};
+/** @description The project that holds an agent's configuration. Field types are not documented. */
+export type AgentConfigProject = {
+    /** Format: int64 */
+    id: number;
+    /** @description The project description; null when the project has none (its type is not documented). */
+    description: string | null;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+    created_at: components["schemas"]["Timestamp"];
+};
+/** @description An agent allowed in the job token context, with its configuration project. */
+export type AllowedAgent = {
+    /** Format: int64 */
+    id: number;
+    config_project: components["schemas"]["AgentConfigProject"];
+};
+/** @description An object that carries only the `id` of a job, pipeline or group. */
+export type IdOnly = {
+    /** Format: int64 */
+    id: number;
+};
+/** @description Allowed-agents record in the job token context: the agents the job's project may use, with the job, pipeline, project and user of the token. */
+export type AllowedAgents = {
+    allowed_agents: components["schemas"]["AllowedAgent"][];
+    job: components["schemas"]["IdOnly"];
+    pipeline: components["schemas"]["IdOnly"];
+    project: {
+        /** Format: int64 */
+        id: number;
+        groups: components["schemas"]["IdOnly"][];
+    };
+    user: components["schemas"]["UserBasic"];
+};
+/**
+ * @description State of a project export. Transitions between the states are not documented.
+ * @enum {string}
+ */
+export type ProjectExportState = "none" | "queued" | "started" | "finished" | "regeneration_in_progress";
+/** @description Links to the finished export; present only when `export_status` is `finished`. */
+export type ProjectExportLinks = {
+    /** @description API URL of the finished export. */
+    api_url: string;
+    /** @description Web URL of the finished export. */
+    web_url: string;
+};
+/** @description Project export status record: the project's identity fields, the export state and, only when `export_status` is `finished`, `_links` to the export. `created_at` is the project's creation time, not the start of the export. */
+export type ProjectExportStatus = {
+    /** Format: int64 */
+    id: number;
+    /** @description The project description; null when the project has none (its type is not documented). */
+    description: string | null;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+    /** @description The project's creation time, not the start of the export. */
+    created_at: components["schemas"]["Timestamp"];
+    export_status: components["schemas"]["ProjectExportState"];
+    _links?: components["schemas"]["ProjectExportLinks"];
+};
+/** @description Body of `POST /projects/{id}/export`. Every field is optional, so `{}` schedules a plain export. */
+export type ExportProjectRequest = {
+    /** @description Overrides the project description in the export. */
+    description?: string;
+    /** @description Upload the export file to a remote server. `url` is required whenever `upload` is present. Only binary file uploads to the final server are supported; the service sends the header `Content-Type: application/gzip` with the upload request, so a pre-signed URL must include it in its signature. The export can take a long time, so the URL must stay valid for the whole export. */
+    upload?: {
+        /** @description The URL the export file is uploaded to (for example a pre-signed object-storage URL). */
+        url: string;
+        /**
+         * @description HTTP method of the upload request.
+         * @default PUT
+         * @enum {string}
+         */
+        http_method?: "PUT" | "POST";
+    };
+};
+/** @description Answer of `POST /projects/{id}/export`, 202 Accepted. */
+export type ProjectExportScheduled = {
+    message: string;
+};
+/** @description Project fields that override the values in the export file; any project field may be given. */
+export type ProjectImportOverrideParams = {
+    [key: string]: unknown;
+};
+/** @description Multipart body of `POST /projects/import`. The size of the import is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
+export type ImportProjectRequest = {
+    /**
+     * Format: binary
+     * @description The export file (gzip tarball) to import.
+     */
+    file: Blob;
+    /** @description Name and path of the new project. */
+    path: string;
+    /** @description Name of the new project; defaults to `path`. */
+    name?: string;
+    /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+    namespace?: components["schemas"]["ProjectOrGroupRef"];
+    /** @description Project fields that take precedence over the values in the export file (any project field). Each key is sent as its own form field, `override_params[<field>]`. */
+    override_params?: components["schemas"]["ProjectImportOverrideParams"];
+    /**
+     * @description Replace a project with the same path.
+     * @default false
+     */
+    overwrite?: boolean;
+};
+/**
+ * @description Status of a project import. Transitions are not documented.
+ * @enum {string}
+ */
+export type ProjectImportStatus = "none" | "scheduled" | "failed" | "started" | "finished";
+/** @description Project import record. `import_error` (string or null) is present for remote and object-storage imports; on the import status endpoint it is filled when the import failed. `failed_relations` may be present when the import failed, started or finished; the shape of its items is not documented. */
+export type ProjectImport = {
+    /** Format: int64 */
+    id: number;
+    /** @description The project description; null when the project has none (its type is not documented). */
+    description: string | null;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+    created_at: components["schemas"]["Timestamp"];
+    import_status: components["schemas"]["ProjectImportStatus"];
+    correlation_id: string;
+    /** @description Relations that failed to import; may be present when `import_status` is `failed`, `started` or `finished`. The item shape is not documented, so items are open. */
+    failed_relations?: unknown[];
+    /** @description The import error. Conditional: present for remote and object-storage imports; on the import status endpoint it is filled (a string) when `import_status` is `failed`. */
+    import_error?: string | null;
+};
+/** @description Body of `POST /projects/remote-import`. The remote file must report a valid Content-Length, have Content-Type `application/gzip` and be at most 10 GB. */
+export type RemoteImportProjectRequest = {
+    /** @description Name and path of the new project. */
+    path: string;
+    /** @description URL of the remote export file (gzip, valid Content-Length, at most 10 GB). */
+    url: string;
+    /** @description Name of the new project; defaults to `path`. */
+    name?: string;
+    /** @description ID or path of the namespace to import into; defaults to the current user's namespace. Importing into a group requires at least the Maintainer role on the destination group. */
+    namespace?: components["schemas"]["ProjectOrGroupRef"];
+    /**
+     * @description Replace a project with the same path.
+     * @default false
+     */
+    overwrite?: boolean;
+    override_params?: components["schemas"]["ProjectImportOverrideParams"];
+};
+/** @description Body of `POST /projects/remote-import-s3`: import a project export file from an S3-compatible bucket. Field types are not documented except where they follow `POST /projects/import`; the bucket credentials and names are strings by meaning. */
+export type RemoteImportS3ProjectRequest = {
+    /** @description Access key ID of the bucket credentials (an identifier, not the secret). */
+    access_key_id: string;
+    /** @description Name of the bucket that holds the export file. */
+    bucket_name: string;
+    /** @description Key of the export file in the bucket. */
+    file_key: string;
+    /** @description Full path of the new project. */
+    path: string;
+    /** @description Region of the bucket. */
+    region: string;
+    /** @description Secret access key of the bucket credentials. Sent only; never returned. */
+    secret_access_key: string;
+    /** @description Name of the new project (optional); its default is not documented for this endpoint. */
+    name?: string;
+    /** @description ID or path of the namespace to import into (optional); its default and the role it requires are not documented for this endpoint. */
+    namespace?: components["schemas"]["ProjectOrGroupRef"];
+};
+/**
+ * @description A relation that can be imported on its own with `POST /projects/import-relation`.
+ * @enum {string}
+ */
+export type ImportRelation = "issues" | "milestones" | "ci_pipelines" | "merge_requests";
+/** @description Multipart body of `POST /projects/import-relation`. The archive must not exceed `max_import_size` and must have the structure of a project export. */
+export type ImportRelationRequest = {
+    /**
+     * Format: binary
+     * @description A project export archive (gzip tarball) holding the relation.
+     */
+    file: Blob;
+    /** @description Path of the project the relation is imported into. */
+    path: string;
+    relation: components["schemas"]["ImportRelation"];
+};
+/**
+ * @description Status of a relation import. Only one relation import can be scheduled at a time per project. Transitions are not documented.
+ * @enum {string}
+ */
+export type RelationImportStatus = "created" | "started" | "finished" | "failed";
+/** @description Relation import record. `created_at` and `updated_at` are present in the status list (`GET /projects/{id}/relation-imports`). */
+export type RelationImport = {
+    /** Format: int64 */
+    id: number;
+    project_path: string;
+    /**
+     * @description The imported relation (one of the values accepted by `POST /projects/import-relation`).
+     * @example issues
+     * @example milestones
+     * @example ci_pipelines
+     * @example merge_requests
+     */
+    relation: string;
+    status: components["schemas"]["RelationImportStatus"];
+    /** @description When the relation import was created. Present only on the status list (`GET /projects/{id}/relation-imports`). */
+    created_at?: components["schemas"]["Timestamp"];
+    /** @description When the relation import last changed. Present only on the status list (`GET /projects/{id}/relation-imports`). */
+    updated_at?: components["schemas"]["Timestamp"];
+};
+/**
+ * @description Status of a direct-transfer migration or of one of its entities. Transitions are not documented.
+ * @enum {string}
+ */
+export type BulkImportStatus = "created" | "started" | "finished" | "failed";
+/** @description Direct-transfer migration record. */
+export type BulkImport = {
+    /** Format: int64 */
+    id: number;
+    status: components["schemas"]["BulkImportStatus"];
+    /** @description Its meaning and values are not documented. */
+    source_type: string;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+};
+/**
+ * @description Kind of entity to migrate: `group_entity` migrates a group, `project_entity` a project. Migrating a project (`project_entity`) is Beta.
+ * @enum {string}
+ */
+export type BulkImportSourceType = "group_entity" | "project_entity";
+/** @description One group or project to migrate, an item of `entities` in `POST /bulk_imports`. */
+export type BulkImportEntityRequest = {
+    /** @description `group_entity` or `project_entity`; migrating a project (`project_entity`) is Beta. */
+    source_type: components["schemas"]["BulkImportSourceType"];
+    /** @description Full path of the group or project on the source instance. */
+    source_full_path: string;
+    /** @description Slug used as the URL path of the imported entity; the imported name is copied from the source. */
+    destination_slug: string;
+    /**
+     * @deprecated
+     * @description Deprecated.
+     */
+    destination_name?: string;
+    /** @description Full path of an existing group on the destination instance. */
+    destination_namespace: string;
+    /**
+     * @description Also migrate the projects of the group. Group entities only.
+     * @default true
+     */
+    migrate_projects?: boolean;
+};
+/** @description Body of `POST /bulk_imports`. */
+export type CreateBulkImportRequest = {
+    /** @description Connection to the source instance. */
+    configuration: {
+        /** @description URL of the source instance. */
+        url: string;
+        /** @description Access token for the source instance. Sent only; never returned. */
+        access_token: string;
+    };
+    /** @description The groups and projects to migrate. */
+    entities: components["schemas"]["BulkImportEntityRequest"][];
+};
+/** @description A failure of a migrated entity, an item of its `failures`. Field types are not documented: `relation` is a string, `created_at` a timestamp, and the other fields are strings or null. */
+export type BulkImportEntityFailure = {
+    relation: string;
+    step: string | null;
+    exception_message: string | null;
+    exception_class: string | null;
+    correlation_id_value: string | null;
+    created_at: components["schemas"]["Timestamp"];
+    pipeline_class: string | null;
+    pipeline_step: string | null;
+};
+/** @description Counts of one relation of a migrated entity, a value of `stats`. */
+export type BulkImportRelationStats = {
+    /**
+     * Format: int64
+     * @description Items of the relation on the source.
+     */
+    source: number;
+    /**
+     * Format: int64
+     * @description Items fetched from the source.
+     */
+    fetched: number;
+    /**
+     * Format: int64
+     * @description Items imported.
+     */
+    imported: number;
+};
+/** @description Statistics of a migrated entity: an object keyed by relation name (for example `labels` and `milestones`); each value gives the `source`, `fetched` and `imported` counts. */
+export type BulkImportEntityStats = {
+    [key: string]: components["schemas"]["BulkImportRelationStats"];
+};
+/** @description Direct-transfer migration entity record: one group or project of a migration. */
+export type BulkImportEntity = {
+    /** Format: int64 */
+    id: number;
+    /** Format: int64 */
+    bulk_import_id: number;
+    status: components["schemas"]["BulkImportStatus"];
+    /**
+     * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). The entity lists and the entity summary carry it; whether every entity record does is not documented, so it is optional.
+     * @example group_entity
+     * @example project_entity
+     */
+    source_type?: string;
+    source_full_path: string;
+    destination_slug: string;
+    destination_namespace: string;
+    /** Format: int64 */
+    parent_id: number | null;
+    /** Format: int64 */
+    namespace_id: number | null;
+    /** Format: int64 */
+    project_id: number | null;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+    failures: components["schemas"]["BulkImportEntityFailure"][];
+    stats: components["schemas"]["BulkImportEntityStats"];
+};
+/** @description Entity summary: `id`, `status`, `source_type`, `created_at`, `updated_at` of a migration entity. Other fields are not documented; the object is open like every response. */
+export type BulkImportEntitySummary = {
+    /** Format: int64 */
+    id: number;
+    status: components["schemas"]["BulkImportStatus"];
+    /**
+     * @description Kind of entity (`group_entity` or `project_entity`).
+     * @example group_entity
+     * @example project_entity
+     */
+    source_type: string;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+};
+/** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures`. The result is a single failure record. Field types are not documented: `relation` is a string, and the other fields are strings or null (a failure need not have a source item or a correlation ID). */
+export type BulkImportFailure = {
+    relation: string;
+    exception_message: string | null;
+    exception_class: string | null;
+    correlation_id_value: string | null;
+    source_url: string | null;
+    source_title: string | null;
+};
+/** @description File record: the file's metadata and its content as Base64 text. */
+export type RepositoryFile = {
+    file_name: string;
+    file_path: string;
+    /**
+     * Format: int64
+     * @description Size in bytes.
+     */
+    size: number;
+    /**
+     * @description Encoding of `content`, base64.
+     * @enum {string}
+     */
+    encoding: "base64";
+    /** @description The file content, Base64-encoded. */
+    content: string;
+    /** @description SHA-256 of the file content. */
+    content_sha256: string;
+    ref: string;
+    blob_id: string;
+    commit_id: string;
+    last_commit_id: string;
+    execute_filemode: boolean;
+};
+/**
+ * @description Encoding of the `content` sent to create or update a file.
+ * @default text
+ * @enum {string}
+ */
+export type RepositoryFileEncoding = "text" | "base64";
+/** @description Body of `PUT /projects/{id}/repository/files/{file_path}`: the same fields as the create body (`CreateRepositoryFileRequest`) plus `last_commit_id`. */
+export type UpdateRepositoryFileRequest = {
+    /** @description Name of the branch to commit to (created from `start_branch` when given). */
+    branch: string;
+    /** @description The commit message. */
+    commit_message: string;
+    /** @description The file content, as text or Base64 according to `encoding`. */
+    content: string;
+    /** @description E-mail address of the commit author. */
+    author_email?: string;
+    /** @description Name of the commit author. */
+    author_name?: string;
+    encoding?: components["schemas"]["RepositoryFileEncoding"];
+    /** @description The file's `execute_filemode`, as in the file record. */
+    execute_filemode?: boolean;
+    /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+    start_branch?: string;
+    /** @description The last known commit ID of the file. */
+    last_commit_id?: string;
+};
+/** @description Result of creating or updating a file. */
+export type FileWriteResult = {
+    file_path: string;
+    branch: string;
+};
+/** @description Body of `POST /projects/{id}/repository/files/{file_path}`. Messages, content, names and branches are strings. */
+export type CreateRepositoryFileRequest = {
+    /** @description Name of the branch to commit to (created from `start_branch` when given). */
+    branch: string;
+    /** @description The commit message. */
+    commit_message: string;
+    /** @description The file content, as text or Base64 according to `encoding`. */
+    content: string;
+    /** @description E-mail address of the commit author. */
+    author_email?: string;
+    /** @description Name of the commit author. */
+    author_name?: string;
+    encoding?: components["schemas"]["RepositoryFileEncoding"];
+    /** @description The file's `execute_filemode`, as in the file record. */
+    execute_filemode?: boolean;
+    /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+    start_branch?: string;
+};
+/** @description Body of `DELETE /projects/{id}/repository/files/{file_path}`. */
+export type DeleteRepositoryFileRequest = {
+    /** @description Name of the branch to commit the deletion to. */
+    branch: string;
+    /** @description The commit message. */
+    commit_message: string;
+    /** @description E-mail address of the commit author. */
+    author_email?: string;
+    /** @description Name of the commit author. */
+    author_name?: string;
+    /** @description The last known commit ID of the file. */
+    last_commit_id?: string;
+    /** @description Base branch to create `branch` from, when `branch` is a new branch. */
+    start_branch?: string;
+};
+/** @description The commit of a blame range. */
+export type BlameCommit = {
+    /** @description Commit SHA. */
+    id: string;
+    message: string;
+    /** @description SHAs of the parent commits. */
+    parent_ids: string[];
+    authored_date: components["schemas"]["Timestamp"];
+    author_name: string;
+    author_email: string;
+    committed_date: components["schemas"]["Timestamp"];
+    committer_name: string;
+    committer_email: string;
+};
+/** @description A blame range, a commit and the lines of the file attributed to it. */
+export type BlameRange = {
+    commit: components["schemas"]["BlameCommit"];
+    lines: string[];
+};
+/** @description An entry of the repository tree. */
+export type TreeEntry = {
+    /** @description Object ID. */
+    id: string;
+    name: string;
+    /**
+     * @description `tree` for a directory, `blob` for a file.
+     * @enum {string}
+     */
+    type: "tree" | "blob";
+    path: string;
+    /** @description File mode. */
+    mode: string;
+};
+/** @description Blob record: the blob's size and its Base64 content. Its other fields are not documented. */
+export type RepositoryBlob = {
+    /**
+     * Format: int64
+     * @description Size in bytes.
+     */
+    size: number;
+    /** @description The blob content, Base64-encoded. */
+    content: string;
+};
+/** @description A commit in a compare result. */
+export type CompareCommit = {
+    /** @description Commit SHA. */
+    id: string;
+    short_id: string;
+    title: string;
+    author_name: string;
+    author_email: string;
+    created_at: components["schemas"]["Timestamp"];
+};
+/** @description The diff of one file in a compare result. `diff` can be empty when diff limits are reached. */
+export type RepositoryDiff = {
+    old_path: string;
+    new_path: string;
+    /** @description File mode before the change. For an added file there is no mode before the change: the Service sends `0` or null. */
+    a_mode: string | null;
+    /** @description File mode after the change. For a deleted file there is no mode after the change: the Service sends `0` or null. */
+    b_mode: string | null;
+    /** @description The diff text; can be empty when diff limits are reached. */
+    diff: string;
+    new_file: boolean;
+    renamed_file: boolean;
+    deleted_file: boolean;
+};
+/** @description Result of comparing two refs. */
+export type CompareResult = {
+    commit: components["schemas"]["CompareCommit"];
+    commits: components["schemas"]["CompareCommit"][];
+    diffs: components["schemas"]["RepositoryDiff"][];
+    compare_timeout: boolean;
+    compare_same_ref: boolean;
+    web_url: string;
+};
+/** @description A repository contributor. */
+export type Contributor = {
+    name: string;
+    email: string;
+    /** Format: int64 */
+    commits: number;
+    /** Format: int64 */
+    additions: number;
+    /** Format: int64 */
+    deletions: number;
+};
+/** @description The merge-base commit of two or more refs. */
+export type MergeBaseCommit = {
+    /** @description Commit SHA. */
+    id: string;
+    short_id: string;
+    title: string;
+    created_at: components["schemas"]["Timestamp"];
+    /** @description SHAs of the parent commits. */
+    parent_ids: string[];
+    message: string;
+    author_name: string;
+    author_email: string;
+    authored_date: components["schemas"]["Timestamp"];
+    committer_name: string;
+    committer_email: string;
+    committed_date: components["schemas"]["Timestamp"];
+};
+/**
+ * @description The version to generate the changelog for: a semantic version (`X.Y.Z`, with optional pre-release and build parts), which may begin with `v`.
+ * @example 1.0.0
+ * @example v1.2.0
+ */
+export type ChangelogVersion = string;
+/**
+ * @description An ISO 8601 date-time sent by the caller, in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`) form. Month 01–12; day 01–31, at most 30 in April, June, September and November and at most 29 in February (whether 29 February exists in the year is not checked); hour 00–23, or 24 only as `24:00` or `24:00:00` (the end of the day); minute 00–59; second 00–60; seconds, their fraction and the time zone designator may be left out.
+ * @example 2026-06-30T12:00:00Z
+ * @example 2026-06-30T12:00:00
+ * @example 20260630T120000Z
+ */
+export type Iso8601DateTime = string;
+/** @description Body of `POST /projects/{id}/repository/changelog`. Types not documented follow the fields' meaning (branches, SHAs, paths and messages are strings). */
+export type CreateChangelogRequest = {
+    version: components["schemas"]["ChangelogVersion"];
+    /** @description The branch; defaults to the default branch. */
+    branch?: string;
+    /**
+     * @description The changelog configuration file.
+     * @default .gitlab/changelog_config.yml
+     */
+    config_file?: string;
+    /** @description A datetime; defaults to now. */
+    date?: components["schemas"]["Iso8601DateTime"];
+    /**
+     * @description The changelog file.
+     * @default CHANGELOG.md
+     */
+    file?: string;
+    /** @description SHA of the start of the commit range, not included. When absent, the start is the tag of the last stable version before `version` (tags `vX.Y.Z` or `X.Y.Z`; pre-release tags are ignored); when no such tag exists an error is returned and `from` must be given. */
+    from?: string;
+    /** @description The commit message; defaults to a message naming the version. */
+    message?: string;
+    /** @description SHA of the end of the commit range, included; defaults to the branch (`branch`). */
+    to?: string;
+    /**
+     * @description The commit trailer; case-sensitive.
+     * @default Changelog
+     */
+    trailer?: string;
+};
+/**
+ * @description Account state. Values seen: `active`, `blocked`; other values may appear. `locked` is a separate boolean. State transitions are not documented.
+ * @example active
+ * @example blocked
+ */
+export type UserState = string;
+/** @description User, public view: the fields every caller sees (`id` … `web_url`, required), in lists and as the base of every other user view. The single-user view for a signed-in caller adds profile fields (`UserSingle`). */
+export type User = {
+    /** Format: int64 */
+    id: number;
+    username: string;
+    name: string;
+    state: components["schemas"]["UserState"];
+    /** @description Whether the account is locked; separate from `state`. */
+    locked: boolean;
+    /** @description URL of the avatar image, or null. */
+    avatar_url: string | null;
+    /** @description URL of the user's profile page. */
+    web_url: string;
+};
+/** @description External identity of a user (`identities` of the administrator view). On Premium and Ultimate `provider` may be `group_saml`. */
+export type UserIdentity = {
+    /**
+     * @description Identity provider name; `group_saml` possible on Premium and Ultimate. Other values not documented.
+     * @example ldapmain
+     * @example group_saml
+     */
+    provider: string;
+    /** @description The user's identifier at the provider. */
+    extern_uid: string;
+    /** @description ID of the SAML provider. Its type, and its value when the identity is not SAML, are not documented. */
+    saml_provider_id: unknown;
+};
+/** @description SCIM identity of a user (`scim_identities`, Premium and Ultimate). */
+export type UserScimIdentity = {
+    extern_uid: string;
+    /** Format: int64 */
+    group_id: number;
+    active: boolean;
+};
+/** @description User, administrator view: the public view plus account and administration fields, returned to administrators by `GET /users` (list items) and by `POST /users` (the created user). Every field it lists is present, except the Premium and Ultimate fields (`shared_runners_minutes_limit`, `extra_shared_runners_minutes_limit`, `is_auditor`, `using_license_seat`, `provisioned_by_group_id`, `scim_identities`), which exist only on those tiers. Sign-in and activity fields are null until the first sign-in or activity; optional profile and note texts may be null. */
+export type UserAdmin = components["schemas"]["User"] & {
+    /** @description Primary e-mail address. */
+    email: string;
+    is_admin: boolean;
+    created_at: components["schemas"]["Timestamp"];
+    bio: string | null;
+    location: string | null;
+    skype: string | null;
+    linkedin: string | null;
+    twitter: string | null;
+    discord: string | null;
+    website_url: string | null;
+    organization: string | null;
+    job_title: string | null;
+    /** @description Time of the previous sign-in; null before the user has signed in. */
+    last_sign_in_at: components["schemas"]["NullableTimestamp"];
+    /** @description When the e-mail address was confirmed; null while unconfirmed. */
+    confirmed_at: components["schemas"]["NullableTimestamp"];
+    /** Format: int64 */
+    theme_id: number;
+    /**
+     * Format: date
+     * @description Day of the last activity (`YYYY-MM-DD`), updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before any activity.
+     */
+    last_activity_on: string | null;
+    /** Format: int64 */
+    color_scheme_id: number;
+    /**
+     * Format: int64
+     * @description Maximum number of projects the user may create.
+     */
+    projects_limit: number;
+    /** @description Time of the current sign-in; an activity timestamp, updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before the first sign-in. */
+    current_sign_in_at: components["schemas"]["NullableTimestamp"];
+    /** @description Administrator note about the user. */
+    note: string | null;
+    identities: components["schemas"]["UserIdentity"][];
+    can_create_group: boolean;
+    can_create_project: boolean;
+    two_factor_enabled: boolean;
+    external: boolean;
+    private_profile: boolean;
+    /** @description IP address of the current sign-in; null before the first sign-in. */
+    current_sign_in_ip: string | null;
+    /** @description IP address of the previous sign-in; null before the user has signed in. */
+    last_sign_in_ip: string | null;
+    /** Format: int64 */
+    namespace_id: number;
+    /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not documented. */
+    created_by: unknown;
+    /** @description When an e-mail reset was offered; null when none was. */
+    email_reset_offered_at: components["schemas"]["NullableTimestamp"];
+    /** @description Shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
+    shared_runners_minutes_limit?: unknown;
+    /** @description Extra shared-runner minutes limit (Premium and Ultimate). Its type is not documented. */
+    extra_shared_runners_minutes_limit?: unknown;
+    is_auditor?: boolean;
+    using_license_seat?: boolean;
+    /** @description ID of the group that provisioned the user (Premium and Ultimate). Its type, and its value for users no group provisioned, are not documented. */
+    provisioned_by_group_id?: unknown;
+    scim_identities?: components["schemas"]["UserScimIdentity"][];
+};
+/**
+ * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The Service accepts further user attributes that are not listed here.
+ *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
+ */
+export type CreateUserRequest = ({
+    /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. */
+    password?: string;
+    /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. */
+    reset_password?: boolean;
+    /** @description Set a random password. Takes priority over `password`; can be combined with `reset_password`. */
+    force_random_password?: boolean;
+    /** @description Whether the profile is private. Default is the instance setting for new users. */
+    private_profile?: boolean;
+    /**
+     * @description Profile biography; defaults to the empty string.
+     * @default
+     */
+    bio?: string;
+} & {
+    [key: string]: unknown;
+}) | unknown | unknown | unknown;
+/** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators. `public_email`, `commit_email` and `sign_in_count` are always present; `plan` and `trial` exist only on the enterprise edition and are optional. */
+export type UserAdminSingle = components["schemas"]["UserAdmin"] & {
+    public_email: string | null;
+    commit_email: string | null;
+    /** @description Subscription plan. Enterprise edition only; absent otherwise. Its type is not documented. */
+    plan?: unknown;
+    /** @description Whether the user is on a trial. Enterprise edition only; absent otherwise. Its type is not documented. */
+    trial?: unknown;
+    /** Format: int64 */
+    sign_in_count: number;
+};
+/** @description User, single-user view for a signed-in caller: the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). Profile texts the user has not filled in may be null. */
+export type UserSingle = components["schemas"]["User"] & {
+    created_at: components["schemas"]["Timestamp"];
+    bio: string | null;
+    bot: boolean;
+    location: string | null;
+    public_email: string | null;
+    skype: string | null;
+    linkedin: string | null;
+    twitter: string | null;
+    discord: string | null;
+    website_url: string | null;
+    organization: string | null;
+    job_title: string | null;
+    pronouns: string | null;
+    work_information: string | null;
+    /** Format: int64 */
+    followers: number;
+    /** Format: int64 */
+    following: number;
+    /** @description The user's local time, as text. */
+    local_time: string;
+    is_followed: boolean;
+};
+/**
+ * @description Scope of an impersonation token. The values accepted at creation are `api`, `read_user`.
+ * @enum {string}
+ */
+export type ImpersonationTokenScope = "api" | "read_user";
+/**
+ * Format: date
+ * @description A calendar date, `YYYY-MM-DD`.
+ */
+export type CalendarDate = string;
+/** @description Fields shared by the impersonation token record and its creation response. */
+export type ImpersonationTokenBase = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    active: boolean;
+    /** Format: int64 */
+    user_id: number;
+    scopes: components["schemas"]["ImpersonationTokenScope"][];
+    revoked: boolean;
+    created_at: components["schemas"]["Timestamp"];
+    /** @description True for impersonation tokens. */
+    impersonation: boolean;
+    expires_at: components["schemas"]["CalendarDate"];
+};
+/** @description Impersonation token as read back. It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
+export type ImpersonationToken = components["schemas"]["ImpersonationTokenBase"] & {
+    token?: never;
+};
+/** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
+export type DeleteImpersonationTokenRequest = Record<string, unknown>;
+/** @description Body of `POST /users/{user_id}/impersonation_tokens`. */
+export type CreateImpersonationTokenRequest = {
+    /** @description Name of the token. */
+    name: string;
+    /** @description Expiry date, `YYYY-MM-DD`. */
+    expires_at: components["schemas"]["CalendarDate"];
+    /** @description Scopes of the token; the values listed for impersonation tokens are `api` and `read_user`. */
+    scopes: components["schemas"]["ImpersonationTokenScope"][];
+};
+/** @description Impersonation token as returned by its creation: the token record plus the secret `token` string, shown only here and never again. The user cannot see the token in their profile. */
+export type ImpersonationTokenCreated = components["schemas"]["ImpersonationTokenBase"] & {
+    /** @description The secret token value; returned only in this creation response and cannot be read again. */
+    token: string;
+};
+/** @description Body of `POST /users/{user_id}/personal_access_tokens` (administrators). */
+export type CreateUserPersonalAccessTokenRequest = {
+    /** @description Name of the token. */
+    name: string;
+    /** @description Expiry date. Default is the maximum allowed lifetime. */
+    expires_at?: components["schemas"]["CalendarDate"];
+    /** @description Scopes of the token. The accepted values are not listed for this operation; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+    scopes: string[];
+};
+/** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
+export type PersonalAccessToken = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    revoked: boolean;
+    created_at: components["schemas"]["Timestamp"];
+    /** @description Scopes of the token. The item values are not closed for this record; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
+    scopes: string[];
+    /** Format: int64 */
+    user_id: number;
+    active: boolean;
+    expires_at: components["schemas"]["CalendarDate"];
+};
+/** @description Personal access token as returned by its creation: the record plus the secret `token` string, which is returned only here. */
+export type PersonalAccessTokenCreated = components["schemas"]["PersonalAccessToken"] & {
+    token: string;
+};
+/** @description Body of `POST /user/personal_access_tokens`: a token for the caller, limited to the `k8s_proxy` scope. */
+export type CreatePersonalAccessTokenRequest = {
+    /** @description Name of the token. */
+    name: string;
+    /** @description Scopes of the token; only `k8s_proxy` is accepted. */
+    scopes: "k8s_proxy"[];
+    /** @description Expiry date. Default: the end of the creation day (the default lifetime of a k8s_proxy token ends the day of creation), capped by the maximum lifetime. */
+    expires_at?: components["schemas"]["CalendarDate"];
+};
+/** @description Activity entry of a user (`GET /user/activities`). `last_activity_on` and `current_sign_in_at` are updated by Git over HTTP/SSH, signing in, visiting dashboard/project/issue/merge request pages, API use and GraphQL use. */
+export type UserActivity = {
+    username: string;
+    last_activity_on: components["schemas"]["CalendarDate"];
+    /**
+     * Format: date-time
+     * @deprecated
+     * @description Time of the last activity. Deprecated (still sent); no replacement is documented.
+     */
+    last_activity_at: string;
+};
+/**
+ * Format: int32
+ * @description Role as an integer: 0 No access, 5 Minimal access, 10 Guest, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner.
+ * @enum {integer}
+ */
+export type AccessLevel = 0 | 5 | 10 | 20 | 30 | 40 | 50;
+/** @description A direct membership of a user (`GET /users/{id}/memberships`). */
+export type UserMembership = {
+    /**
+     * Format: int64
+     * @description ID of the project or namespace (group).
+     */
+    source_id: number;
+    source_name: string;
+    /**
+     * @description Kind of source. Values are not listed for this field; the `type` filter takes `Project` and `Namespace`.
+     * @example Project
+     * @example Namespace
+     */
+    source_type: string;
+    access_level: components["schemas"]["AccessLevel"];
+};
+/** @description Body of `PATCH /users/{id}/disable_two_factor`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
+export type DisableTwoFactorRequest = Record<string, unknown>;
+/**
+ * @description Scope of a runner: instance, group or project runner.
+ * @enum {string}
+ */
+export type RunnerType = "instance_type" | "group_type" | "project_type";
+/**
+ * @description Which refs the runner picks jobs for.
+ * @enum {string}
+ */
+export type RunnerAccessLevel = "not_protected" | "ref_protected";
+/** @description Body of `POST /user/runners`: create a runner linked to the caller. `group_id` is required when `runner_type` is `group_type`, `project_id` when it is `project_type`. */
+export type UserRunnerCreateRequest = {
+    /** @description Scope of the runner. `instance_type` needs an administrator; the group and project types need the Owner role in the target. */
+    runner_type: components["schemas"]["RunnerType"];
+    /**
+     * Format: int64
+     * @description The group the runner belongs to; required for `group_type`.
+     */
+    group_id?: number;
+    /**
+     * Format: int64
+     * @description The project the runner belongs to; required for `project_type`.
+     */
+    project_id?: number;
+    /** @description Description of the runner. */
+    description?: string;
+    /** @description Whether the runner ignores new jobs. */
+    paused?: boolean;
+    /** @description Whether the runner is locked. */
+    locked?: boolean;
+    /** @description Whether the runner picks jobs without tags. */
+    run_untagged?: boolean;
+    /** @description Runner tags. */
+    tag_list?: string[];
+    /** @description Which refs the runner runs jobs for. */
+    access_level?: components["schemas"]["RunnerAccessLevel"];
+    /**
+     * Format: int64
+     * @description Maximum job timeout, in seconds.
+     */
+    maximum_timeout?: number;
+    /** @description Free-form maintenance note, at most 1024 characters. */
+    maintenance_note?: string;
+};
+/** @description Runner creation response: the new runner's ID, its authentication token (shown once, placed in the runner configuration) and the token's expiry. `token_expires_at` is null when the token does not expire. */
+export type RunnerCreation = {
+    /** Format: int64 */
+    id: number;
+    /** @description The runner authentication token; shown only in this response. */
+    token: string;
+    /** @description When the token expires, or null when it does not. */
+    token_expires_at: components["schemas"]["NullableTimestamp"];
+};
+/** @description Multipart body of `PUT /user/avatar`: one file part, `avatar`. Ideal size 192 x 192 pixels; at most 200 KiB (204800 bytes); a larger file gets 400. */
+export type UploadUserAvatarRequest = {
+    /**
+     * Format: binary
+     * @description The avatar image file, at most 200 KiB (204,800 bytes). Ideal dimensions 192 x 192 pixels. The accepted image formats are not documented.
+     */
+    avatar: Blob;
+};
+/** @description Result of an avatar upload (`PUT /user/avatar`). */
+export type UserAvatar = {
+    /** @description URL of the uploaded avatar. */
+    avatar_url: string;
+};
+/**
+ * @description Visibility of a group: the values of the `visibility` filter.
+ * @enum {string}
+ */
+export type GroupVisibility = "public" | "internal" | "private";
+/** @description An entry of `allowed_to_push` / `allowed_to_merge` in a group's default branch protection. */
+export type GroupBranchProtectionAccessLevel = {
+    access_level: components["schemas"]["AccessLevel"];
+};
+/** @description Default branch protection of a group: who may push and merge, and whether force push is allowed. Other keys are not documented. */
+export type GroupDefaultBranchProtectionDefaults = {
+    allowed_to_push: components["schemas"]["GroupBranchProtectionAccessLevel"][];
+    allow_force_push: boolean;
+    allowed_to_merge: components["schemas"]["GroupBranchProtectionAccessLevel"][];
+};
+/** @description Storage statistics of a group, returned to administrators with `statistics=true`. The sizes are integers; their unit is not documented. */
+export type GroupStatistics = {
+    /** Format: int64 */
+    storage_size: number;
+    /** Format: int64 */
+    repository_size: number;
+    /** Format: int64 */
+    wiki_size: number;
+    /** Format: int64 */
+    lfs_objects_size: number;
+    /** Format: int64 */
+    job_artifacts_size: number;
+    /** Format: int64 */
+    pipeline_artifacts_size: number;
+    /** Format: int64 */
+    packages_size: number;
+    /** Format: int64 */
+    snippets_size: number;
+    /** Format: int64 */
+    uploads_size: number;
+};
+/** @description Group record. The fields returned vary with the caller's permissions, so only `id` is required; every other listed field may be absent for some callers. `repository_storage` is returned in the top-level listing only; `statistics` only to administrators with `statistics=true`; `wiki_access_level`, `assistant_features_enabled` and `lock_assistant_features_enabled` only on Premium and Ultimate. Fields without a type have no documented type. */
+export type Group = {
+    /** Format: int64 */
+    id: number;
+    name?: string;
+    path?: string;
+    /** @description Description of the group; its type is not documented, so it may be null. */
+    description?: string | null;
+    visibility?: components["schemas"]["GroupVisibility"];
+    share_with_group_lock?: boolean;
+    require_two_factor_authentication?: boolean;
+    /**
+     * Format: int64
+     * @description Grace period, in hours.
+     */
+    two_factor_grace_period?: number;
+    /** @description Who may create projects in the group. The values are not documented. */
+    project_creation_level?: string;
+    /** @description Whether Auto DevOps is enabled. Its type is not documented. */
+    auto_devops_enabled?: unknown;
+    /** @description Who may create subgroups. The values are not documented. */
+    subgroup_creation_level?: string;
+    emails_disabled?: boolean;
+    emails_enabled?: boolean;
+    /** @description Whether mentions of the group are disabled, or null (when it is null is not documented). */
+    mentions_disabled?: boolean | null;
+    lfs_enabled?: boolean;
+    /** @description Default branch name for new projects, or null when the group sets none. */
+    default_branch?: string | null;
+    /** Format: int64 */
+    default_branch_protection?: number;
+    default_branch_protection_defaults?: components["schemas"]["GroupDefaultBranchProtectionDefaults"];
+    /** @description URL of the group avatar, or null. */
+    avatar_url?: string | null;
+    web_url?: string;
+    request_access_enabled?: boolean;
+    /** @description Storage shard of the group's repositories; returned in the top-level listing only. */
+    repository_storage?: string;
+    full_name?: string;
+    full_path?: string;
+    /**
+     * Format: int64
+     * @description ID of the file template project, or null when none is set.
+     */
+    file_template_project_id?: number | null;
+    /**
+     * Format: int64
+     * @description ID of the parent group; null for a top-level group.
+     */
+    parent_id?: number | null;
+    created_at?: components["schemas"]["Timestamp"];
+    /** @description IP ranges allowed to access the group. Its type is not documented. */
+    ip_restriction_ranges?: unknown;
+    /** @description Storage statistics; returned only to administrators who pass `statistics=true`. */
+    statistics?: components["schemas"]["GroupStatistics"];
+    /** @description Access level of the group wiki (Premium and Ultimate). The values are not documented. */
+    wiki_access_level?: string;
+    assistant_features_enabled?: boolean;
+    lock_assistant_features_enabled?: boolean;
+};
+/** @description Project as listed by `GET /groups/{id}/projects`. The record carries further fields that are not documented. `description` and `default_branch` may be null (a project without a description, an empty repository); the shape of `namespace` is not documented. */
+export type GroupProject = {
+    /** Format: int64 */
+    id: number;
+    /** @description Project description, or null. */
+    description: string | null;
+    /** @description Default branch name, or null (for example in an empty repository). */
+    default_branch: string | null;
+    /**
+     * @deprecated
+     * @description Deprecated; use `topics`. A list of names.
+     */
+    tag_list: string[];
+    /** @description Topics of the project, a list of names. */
+    topics: string[];
+    archived: boolean;
+    /**
+     * @description Visibility of the project. The values are not listed for this record; the groups filter uses public, internal and private.
+     * @example public
+     * @example internal
+     * @example private
+     */
+    visibility: string;
+    ssh_url_to_repo: string;
+    http_url_to_repo: string;
+    web_url: string;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+    issues_enabled: boolean;
+    merge_requests_enabled: boolean;
+    wiki_enabled: boolean;
+    jobs_enabled: boolean;
+    snippets_enabled: boolean;
+    created_at: components["schemas"]["Timestamp"];
+    last_activity_at: components["schemas"]["Timestamp"];
+    shared_runners_enabled: boolean;
+    /** Format: int64 */
+    creator_id: number;
+    /** @description The project's namespace. Its type and shape are not documented. */
+    namespace: unknown;
+};
+/** @description The namespace (user or group) the project belongs to. */
+export type ProjectNamespace = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    path: string;
+    /** @description Kind of namespace (user or group); the set of values is not documented. */
+    kind: string;
+    full_path: string;
+    /**
+     * Format: int64
+     * @description ID of the parent namespace; null for a top-level namespace.
+     */
+    parent_id: number | null;
+    /** @description Avatar URL of the namespace; null when it has none. */
+    avatar_url: string | null;
+    web_url: string;
+};
+/** @description Project, simple view: returned when `simple=true` is sent, and to anonymous callers. It is what the least privileged caller gets, so every field below is always there. */
+export type ProjectSimple = {
+    /** Format: int64 */
+    id: number;
+    /** @description Project description; null or empty when none was given. */
+    description: string | null;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+    created_at: components["schemas"]["Timestamp"];
+    /** @description Name of the default branch; null when the repository is empty. */
+    default_branch: string | null;
+    /**
+     * @deprecated
+     * @description Deprecated, use `topics`; planned for removal in a future v5. An array of strings, as `topics`.
+     */
+    tag_list: string[];
+    topics: string[];
+    ssh_url_to_repo: string;
+    http_url_to_repo: string;
+    web_url: string;
+    /** @description Avatar URL of the project; null when it has none. */
+    avatar_url: string | null;
+    /** Format: int64 */
+    star_count: number;
+    /** @description Follows project activity (unlike `updated_at`, which follows any change of the project record). */
+    last_activity_at: components["schemas"]["Timestamp"];
+    namespace: components["schemas"]["ProjectNamespace"];
+};
+/** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
+export type UpdateGroupHookRequest = {
+    /** @description The hook URL. Changing it resets the secret `token`. */
+    url: string;
+    /** @description Name of the hook. */
+    name?: string;
+    /** @description Description of the hook. */
+    description?: string;
+    /** @description Trigger on pushes (event "push"). */
+    push_events?: boolean;
+    /** @description Trigger on issue events (event "issues"). */
+    issues_events?: boolean;
+    /** @description Trigger on confidential issue events (event "confidential issues"). */
+    confidential_issues_events?: boolean;
+    /** @description Trigger on merge request events (event "merge requests"). */
+    merge_requests_events?: boolean;
+    /** @description Trigger on tag pushes (event "tag push"). */
+    tag_push_events?: boolean;
+    /** @description Trigger on comments (event "note"). */
+    note_events?: boolean;
+    /** @description Trigger on confidential comments (event "confidential note"). */
+    confidential_note_events?: boolean;
+    /** @description Trigger on job events (event "job"). */
+    job_events?: boolean;
+    /** @description Trigger on pipeline events (event "pipeline"). */
+    pipeline_events?: boolean;
+    /** @description Trigger on wiki page events (event "wiki page"). */
+    wiki_page_events?: boolean;
+    /** @description Trigger on deployment events (event "deployment"). */
+    deployment_events?: boolean;
+    /** @description Trigger on release events (event "releases"). */
+    releases_events?: boolean;
+    /** @description Trigger on subgroup events (event "subgroup"). */
+    subgroup_events?: boolean;
+    /** @description Trigger on member events (event "member"). */
+    member_events?: boolean;
+    /** @description Trigger on the "project-access-token expiry" event; the parameter is named `resource_access_token_events`. */
+    resource_access_token_events?: boolean;
+    /** @description Trigger push events only for branches matching this filter (the filter syntax is not documented). */
+    push_events_branch_filter?: string;
+    /** @description Verify the TLS certificate of the hook URL. */
+    enable_ssl_verification?: boolean;
+    /** @description Whether expiration is enforced for service access tokens. */
+    service_access_tokens_expiration_enforced?: boolean;
+    /** @description Secret token of the hook. Never returned in any response; reset when `url` changes. How it is sent to the receiver is not documented. */
+    token?: string;
+    /** @description Custom payload template (its syntax is not documented). */
+    custom_webhook_template?: string;
+};
+/** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
+export type GroupHook = {
+    token?: never;
+};
+/** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
+export type DeleteGroupHookRequest = Record<string, unknown>;
+/** @description Body of `POST /groups/{id}/ldap_sync`. No parameters besides the path: an empty JSON object (or no body). */
+export type SyncGroupLdapRequest = Record<string, unknown>;
+/** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
+export type LdapGroupLink = Record<string, unknown>;
+/** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
+export type CreateLdapGroupLinkRequest = {
+    /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
+    cn?: string;
+    /** @description LDAP filter selecting the users. Give `cn` or `filter`, not both. Premium and Ultimate. */
+    filter?: string;
+    /** @description Role given to the LDAP group's members (an access level). */
+    group_access: components["schemas"]["AccessLevel"];
+    /** @description LDAP provider ID. */
+    provider: string;
+};
+/** @description Body of `DELETE /groups/{id}/ldap_group_links`: identify the link by exactly one of `cn` and `filter`, plus the required `provider`. */
+export type DeleteLdapGroupLinkRequest = {
+    /** @description CN of the LDAP group. */
+    cn?: string;
+    /** @description LDAP filter of the link. */
+    filter?: string;
+    /** @description LDAP provider ID. */
+    provider: string;
+};
+/** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{cn}`. No parameters besides the path. */
+export type DeleteLdapGroupLinkByCnRequest = Record<string, unknown>;
+/** @description Body of the deprecated `DELETE /groups/{id}/ldap_group_links/{provider}/{cn}`. No parameters besides the path. */
+export type DeleteLdapGroupLinkByProviderRequest = Record<string, unknown>;
+/** @description SAML group link (Premium and Ultimate). `member_role_id` is null when the link was created without a custom member role. */
+export type SamlGroupLink = {
+    /** @description Name of the SAML group. */
+    name: string;
+    /** @description Role given to members of the SAML group (an access level). */
+    access_level: components["schemas"]["AccessLevel"];
+    /**
+     * Format: int64
+     * @description ID of the custom member role, when the link has one.
+     */
+    member_role_id: number | null;
+};
+/** @description Body of `POST /groups/{id}/saml_group_links`. */
+export type CreateSamlGroupLinkRequest = {
+    /** @description Name of the SAML group. */
+    saml_group_name: string;
+    /** @description Role given to the SAML group's members. */
+    access_level: components["schemas"]["AccessLevel"];
+    /**
+     * Format: int64
+     * @description ID of a custom member role.
+     */
+    member_role_id?: number;
+};
+/** @description Body of `DELETE /groups/{id}/saml_group_links/{saml_group_name}`. No parameters besides the path. */
+export type DeleteSamlGroupLinkRequest = Record<string, unknown>;
+/** @description Body of `POST /groups/{id}/share`. */
+export type ShareGroupRequest = {
+    /**
+     * Format: int64
+     * @description ID of the group to share with.
+     */
+    group_id: number;
+    /** @description Role given to the members of the group shared with. */
+    group_access: components["schemas"]["AccessLevel"];
+    /** @description When the share expires, an ISO 8601 date (`YYYY-MM-DD`). */
+    expires_at?: components["schemas"]["CalendarDate"];
+};
+/** @description Body of `DELETE /groups/{id}/share/{group_id}`. No parameters besides the path. */
+export type UnshareGroupRequest = Record<string, unknown>;
+/** @description Group push rule (Premium and Ultimate). The checks are booleans and the `*_regex` fields strings holding regular expressions, null when the rule sets no expression. */
+export type GroupPushRule = {
+    /** Format: int64 */
+    id: number;
+    created_at: components["schemas"]["Timestamp"];
+    commit_committer_check: boolean;
+    commit_committer_name_check: boolean;
+    reject_unsigned_commits: boolean;
+    commit_message_regex: string | null;
+    commit_message_negative_regex: string | null;
+    branch_name_regex: string | null;
+    deny_delete_tag: boolean;
+    member_check: boolean;
+    prevent_secrets: boolean;
+    author_email_regex: string | null;
+    file_name_regex: string | null;
+    /**
+     * Format: int64
+     * @description Maximum file size, in MB.
+     */
+    max_file_size: number;
+};
+/** @description Body of `POST /groups/{id}/push_rule`. All attributes are optional, so `{}` is accepted. The `*_regex` values are regular expressions. */
+export type CreateGroupPushRuleRequest = {
+    /** @description Deny deleting tags. */
+    deny_delete_tag?: boolean;
+    /** @description The `member_check` rule (boolean); its exact check is not documented. */
+    member_check?: boolean;
+    /** @description Reject files that are likely to contain secrets. */
+    prevent_secrets?: boolean;
+    /** @description Check the committer's name. */
+    commit_committer_name_check?: boolean;
+    /** @description The `commit_committer_check` rule (boolean); its exact check is not documented. */
+    commit_committer_check?: boolean;
+    /** @description Reject commits that are not signed. */
+    reject_unsigned_commits?: boolean;
+    /** @description Regular expression every commit message must match. */
+    commit_message_regex?: string;
+    /** @description Regular expression no commit message may match. */
+    commit_message_negative_regex?: string;
+    /** @description Regular expression branch names must match. */
+    branch_name_regex?: string;
+    /** @description Regular expression commit author e-mails must match. */
+    author_email_regex?: string;
+    /** @description Regular expression on file names; how it is applied is not documented. */
+    file_name_regex?: string;
+    /**
+     * Format: int64
+     * @description Maximum file size, in MB.
+     */
+    max_file_size?: number;
+};
+/** @description Body of `PUT /groups/{id}/push_rule`. It takes the same attributes as the create operation, with the same types (booleans, regular-expression strings, `max_file_size` in MB); further attributes of the update are not documented and are accepted. All attributes are optional, so `{}` is accepted. */
+export type UpdateGroupPushRuleRequest = {
+    [key: string]: unknown;
+} & components["schemas"]["CreateGroupPushRuleRequest"];
+/**
+ * @description A badge URL that may contain placeholders: `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}`, `%{commit_sha}`. They are replaced using the group's oldest project; with no projects the URL is returned unchanged. A URL with placeholders is not a valid URI until rendered.
+ * @example https://service.example/%{project_path}/-/commits/%{default_branch}
+ * @example https://service.example/%{project_path}/badges/%{default_branch}/pipeline.svg
+ */
+export type GroupBadgeUrlTemplate = string;
+/** @description Group badge. `link_url` and `image_url` may contain the placeholders `%{project_path}`, `%{project_title}`, `%{project_name}`, `%{project_id}`, `%{default_branch}` and `%{commit_sha}`; `rendered_link_url` and `rendered_image_url` are the same URLs with the placeholders replaced using the group's oldest project, or unchanged when the group has no projects. `name` is optional when a badge is created, so it may be null. */
+export type Badge = {
+    /** Format: int64 */
+    id: number;
+    /** @description Name of the badge, or null when it was created without one. */
+    name: string | null;
+    link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+    image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+    /** @description `link_url` with the placeholders replaced (unchanged when the group has no projects). */
+    rendered_link_url: string;
+    /** @description `image_url` with the placeholders replaced (unchanged when the group has no projects). */
+    rendered_image_url: string;
+    /**
+     * @description Kind of badge; `group` for group badges.
+     * @enum {string}
+     */
+    kind: "group";
+};
+/** @description Body of `POST /groups/{id}/badges`. The URLs may contain the badge placeholders. */
+export type CreateGroupBadgeRequest = {
+    /** @description URL the badge links to; may contain placeholders. */
+    link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+    /** @description URL of the badge image; may contain placeholders. */
+    image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+    /** @description Name of the badge. */
+    name?: string;
+};
+/** @description Body of `PUT /groups/{id}/badges/{badge_id}`. All attributes are optional, so `{}` is accepted. */
+export type UpdateGroupBadgeRequest = {
+    /** @description URL the badge links to; may contain placeholders. */
+    link_url?: components["schemas"]["GroupBadgeUrlTemplate"];
+    /** @description URL of the badge image; may contain placeholders. */
+    image_url?: components["schemas"]["GroupBadgeUrlTemplate"];
+    /** @description Name of the badge. */
+    name?: string;
+};
+/** @description Body of `DELETE /groups/{id}/badges/{badge_id}`. No parameters besides the path. */
+export type DeleteGroupBadgeRequest = Record<string, unknown>;
+/** @description Preview of badge URLs (`GET /groups/{id}/badges/render`): the given URLs and their rendered form, with the placeholders replaced using the group's oldest project (unchanged when the group has no projects). */
+export type GroupBadgeRender = {
+    link_url: components["schemas"]["GroupBadgeUrlTemplate"];
+    image_url: components["schemas"]["GroupBadgeUrlTemplate"];
+    rendered_link_url: string;
+    rendered_image_url: string;
+};
+/** @description The user who created the membership: id, username, name, state, avatar_url, web_url. */
+export type MemberCreatedBy = components["schemas"]["UserBasic"];
+/** @description SAML identity of the member in the group's SSO provider, or null. Returned only to group owners of SSO groups; the field is absent for other callers. */
+export type MemberGroupSamlIdentity = {
+    /** @description Identifier of the user at the identity provider. */
+    extern_uid: string;
+    /** @description Provider name. */
+    provider: string;
+    /**
+     * Format: int64
+     * @description ID of the SAML provider.
+     */
+    saml_provider_id: number;
+} | null;
+/** @description Member of a group or project. The user fields follow the small user object; the membership adds `created_at`, `created_by`, `expires_at` and the role `access_level`. `expires_at` is null for a membership without expiry. `email` appears only for group owners viewing enterprise users; `group_saml_identity` is returned only to group owners of SSO groups, where it is the identity or null. */
+export type Member = components["schemas"]["UserBasic"] & {
+    created_at: components["schemas"]["Timestamp"];
+    created_by: components["schemas"]["MemberCreatedBy"];
+    /**
+     * @description When the membership expires, or null when it does not expire. The format is not documented for this record (invitations take a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update), so the string is not constrained further.
+     * @example 2025-12-31
+     */
+    expires_at: string | null;
+    access_level: components["schemas"]["AccessLevel"];
+    /** @description E-mail address; present only for group owners viewing enterprise users. */
+    email?: string;
+    group_saml_identity?: components["schemas"]["MemberGroupSamlIdentity"];
+};
+/** @description Billable member of a top-level group. `email` is conditional: it is present only in some cases, which are not documented. `last_activity_on` and `last_login_at` are null for a member who has not been active or signed in yet. */
+export type BillableMember = components["schemas"]["UserBasic"] & {
+    /** @description E-mail address. Conditional: present only in some cases, which are not documented. */
+    email?: string;
+    /**
+     * Format: date
+     * @description Day of the last activity (`YYYY-MM-DD`, as the user record's `last_activity_on`), or null.
+     */
+    last_activity_on: string | null;
+    /**
+     * @description Kind of membership. Values seen: `group_member`, `group_invite`; other values are possible, so the set is open.
+     * @example group_member
+     * @example group_invite
+     */
+    membership_type: string;
+    /** @description Whether the member can be removed. */
+    removable: boolean;
+    created_at: components["schemas"]["Timestamp"];
+    /** @description Time of the last sign-in, or null. */
+    last_login_at: components["schemas"]["NullableTimestamp"];
+};
+/** @description Pending invitation to a group or project. `expires_at` is null for an invitation without expiry; `user_name` may be null (when is not documented). */
+export type Invitation = {
+    /** Format: int64 */
+    id: number;
+    /** @description E-mail address the invitation was sent to. */
+    invite_email: string;
+    created_at: components["schemas"]["Timestamp"];
+    access_level: components["schemas"]["AccessLevel"];
+    /**
+     * @description When the invitation expires, or null when it does not. The format is not documented for this record (the invitation takes a `YYYY-MM-DD` date on creation and an ISO 8601 date-time on update).
+     * @example 2025-12-31T00:00:00.000Z
+     */
+    expires_at: string | null;
+    /** @description Name of the invited user, or null (when it is null is not documented). */
+    user_name: string | null;
+    /** @description Name of the user who sent the invitation. */
+    created_by_name: string;
+};
+/** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations`. `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
+export type CreateInvitationRequest = {
+    /**
+     * @description E-mail address to invite, or several as a comma-separated list (`a@example.com,b@example.com`). Required unless `user_id` is given.
+     * @example jane@example.com
+     * @example jane@example.com,raymond@example.com
+     */
+    email?: string;
+    /**
+     * @description ID of the user to invite (integer), or several IDs as a comma-separated string (`12,15`). Required unless `email` is given.
+     * @example 12
+     * @example 12,15
+     */
+    user_id?: string | number;
+    access_level: components["schemas"]["AccessLevel"];
+    /** @description When the membership expires, a date `YYYY-MM-DD`. */
+    expires_at?: components["schemas"]["CalendarDate"];
+    /** @description Source of the invitation; its values are not documented. */
+    invite_source?: string;
+    /**
+     * Format: int64
+     * @description ID of a custom member role. Ultimate only.
+     */
+    member_role_id?: number;
+} & (Record<string, unknown> | Record<string, unknown>);
+/** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
+export type InvitationCreateResult = {
+    /** @enum {string} */
+    status: "success" | "error";
+} & ({
+    /** @constant */
+    status: "success";
+} | {
+    /** @constant */
+    status: "error";
+    /** @description An object whose keys are the failing e-mail addresses or user IDs and whose values are the reason texts. */
+    message: {
+        [key: string]: string;
+    };
+});
+/** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}`. All fields optional. */
+export type UpdateInvitationRequest = {
+    /**
+     * @description New role of the invitee; default 30 (Developer).
+     * @default 30
+     */
+    access_level?: components["schemas"]["AccessLevel"];
+    /** @description New expiry, an ISO 8601 date-time (creation takes a `YYYY-MM-DD` date instead). */
+    expires_at?: components["schemas"]["Iso8601DateTime"];
+};
+/** @description Result of an invitation update: the new `expires_at` (null when the invitation does not expire) and `access_level`. */
+export type InvitationUpdateResult = {
+    /** @description The new expiry, or null. Its format is not documented for the response; the request sends an ISO 8601 date-time. */
+    expires_at: string | null;
+    access_level: components["schemas"]["AccessLevel"];
+};
+/** @description Body of `DELETE /groups/{id}/invitations/{email}` and `DELETE /projects/{id}/invitations/{email}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
+export type DeleteInvitationRequest = Record<string, unknown>;
+/**
+ * @description Runner status. Transitions between the statuses are not documented. The former status values `active` and `paused` are deprecated filter values only (see the `status` filter), replaced by the `paused` boolean.
+ * @enum {string}
+ */
+export type RunnerStatus = "online" | "offline" | "stale" | "never_contacted";
+/** @description Runner summary, as returned by runner lists. `description` and `name`, which a runner need not have, may be null. The deprecated `active` and `ip_address` are still sent. The former `token` attribute no longer exists: it is never sent. */
+export type RunnerSummary = {
+    /**
+     * @deprecated
+     * @description Whether the runner is active. Deprecated: use `paused`.
+     */
+    active: boolean;
+    /** @description Whether the runner is paused (does not pick new jobs). */
+    paused: boolean;
+    /** @description Description of the runner, or null. */
+    description: string | null;
+    /** Format: int64 */
+    id: number;
+    /**
+     * @deprecated
+     * @description Deprecated: always an empty string.
+     * @constant
+     */
+    ip_address: "";
+    is_shared: boolean;
+    runner_type: components["schemas"]["RunnerType"];
+    /** @description Name of the runner, or null. */
+    name: string | null;
+    online: boolean;
+    status: components["schemas"]["RunnerStatus"];
+    token?: never;
+};
+/** @description A project the runner is assigned to (`projects` of the runner details). */
+export type RunnerProject = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    name_with_namespace: string;
+    path: string;
+    path_with_namespace: string;
+};
+/** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+export type RunnerDetails = components["schemas"]["RunnerSummary"] & {
+    /**
+     * @deprecated
+     * @description Deprecated: will return an empty string (architecture).
+     */
+    architecture: string;
+    /**
+     * @deprecated
+     * @description Deprecated: will return an empty string (platform).
+     */
+    platform: string;
+    /**
+     * @deprecated
+     * @description Deprecated: will return an empty string (version).
+     */
+    version: string;
+    /**
+     * @deprecated
+     * @description Deprecated: will return an empty string (revision).
+     */
+    revision: string;
+    /** @description When the runner last contacted the service; null while its status is `never_contacted`. */
+    contacted_at: components["schemas"]["NullableTimestamp"];
+    /** @description Free-form maintenance note, at most 1024 characters, or null. */
+    maintenance_note: string | null;
+    /** @description Projects the runner is assigned to. */
+    projects: components["schemas"]["RunnerProject"][];
+    /** @description Tags of the runner. */
+    tag_list: string[];
+    access_level: components["schemas"]["RunnerAccessLevel"];
+    /**
+     * Format: int64
+     * @description Maximum job timeout in seconds, or null when none is set.
+     */
+    maximum_timeout: number | null;
+};
+/** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
+export type UpdateRunnerRequest = {
+    /** @description Description of the runner. */
+    description?: string;
+    /**
+     * @deprecated
+     * @description Deprecated: use `paused`.
+     */
+    active?: boolean;
+    /** @description Pause the runner (it stops picking new jobs) or resume it. */
+    paused?: boolean;
+    /** @description Tags of the runner (strings). */
+    tag_list?: string[];
+    /** @description Whether the runner picks jobs without tags. */
+    run_untagged?: boolean;
+    /** @description Whether the runner is locked. */
+    locked?: boolean;
+    access_level?: components["schemas"]["RunnerAccessLevel"];
+    /**
+     * Format: int64
+     * @description Maximum job timeout in seconds.
+     */
+    maximum_timeout?: number;
+    /** @description Maintenance note, at most 1024 characters. */
+    maintenance_note?: string;
+};
+/** @description An integration as listed by `GET /projects/{id}/integrations` (the active ones), and as a read or a setup of one integration answers it (with further, undocumented fields that hold its settings), with its event flags (commit, push, issues, alert, confidential issues, merge requests, tag push, deployment, note, confidential note, pipeline, wiki page, job, vulnerability). Payload formats and delivery details are not documented. */
+export type IntegrationSummary = {
+    /** Format: int64 */
+    id: number;
+    title: string;
+    /** @description Slug of the integration, the last path segment of its endpoints. */
+    slug: string;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+    /** @description Whether the integration is active. */
+    active: boolean;
+    /** @description Whether the integration reacts to commit events. */
+    commit_events: boolean;
+    /** @description Whether the integration reacts to push events. */
+    push_events: boolean;
+    /** @description Whether the integration reacts to issues events. */
+    issues_events: boolean;
+    /** @description Whether the integration reacts to alert events. */
+    alert_events: boolean;
+    /** @description Whether the integration reacts to confidential issues events. */
+    confidential_issues_events: boolean;
+    /** @description Whether the integration reacts to merge requests events. */
+    merge_requests_events: boolean;
+    /** @description Whether the integration reacts to tag push events. */
+    tag_push_events: boolean;
+    /** @description Whether the integration reacts to deployment events. */
+    deployment_events: boolean;
+    /** @description Whether the integration reacts to note events. */
+    note_events: boolean;
+    /** @description Whether the integration reacts to confidential note events. */
+    confidential_note_events: boolean;
+    /** @description Whether the integration reacts to pipeline events. */
+    pipeline_events: boolean;
+    /** @description Whether the integration reacts to wiki page events. */
+    wiki_page_events: boolean;
+    /** @description Whether the integration reacts to job events. */
+    job_events: boolean;
+    /** @description Whether the integration comments on events. */
+    comment_on_event_enabled: boolean;
+    /** @description Whether the integration reacts to vulnerability events. Enterprise edition only; absent otherwise. */
+    vulnerability_events?: boolean;
+};
+/**
+ * Issue tracker with URLs
+ * @description Setup parameters of the "Issue tracker with URLs" kind of integration. Required `new_issue_url`, `issues_url`, `project_url` (strings). The custom issue tracker (slug `custom-issue-tracker`) takes the same three.
+ */
+export type IssueTrackerIntegrationSettingsRequest = {
+    /** @description URL of the tracker's new-issue page (required). */
+    new_issue_url: string;
+    /** @description URL of an issue in the tracker (required). */
+    issues_url: string;
+    /** @description URL of the project in the tracker (required). */
+    project_url: string;
+};
+/** @description Body of `DELETE /projects/{id}/integrations/{slug}`. The operation has no parameters besides the path, so the body is an empty object or absent. */
+export type DisableIntegrationRequest = Record<string, unknown>;
+/**
+ * Mobile store connector
+ * @description Setup parameters of the "Mobile store connector" kind of integration. Required: `<vendor>_issuer_id`, `<vendor>_key_id`, `<vendor>_private_key_file_name`, `<vendor>_private_key` (strings); optional `<vendor>_protected_refs` (boolean: expose the variables on protected refs only). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
+ */
+export type MobileStoreConnectorIntegrationSettingsRequest = {
+    [key: `${string}_issuer_id`]: string;
+    [key: `${string}_key_id`]: string;
+    [key: `${string}_private_key_file_name`]: string;
+    [key: `${string}_private_key`]: string;
+    [key: `${string}_protected_refs`]: boolean;
+};
+/**
+ * Test generation
+ * @description Setup parameters of the "Test generation" kind of integration. Required `<vendor>_license_key`, `<vendor>_access_token_name`, `<vendor>_access_token_secret` (strings). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
+ */
+export type TestGenerationIntegrationSettingsRequest = {
+    [key: `${string}_license_key`]: string;
+    [key: `${string}_access_token_name`]: string;
+    [key: `${string}_access_token_secret`]: string;
+};
+/**
+ * Task tracker by API key
+ * @description Setup parameters of the "Task tracker by API key" kind of integration. Required `api_key`; optional `restrict_to_branch`.
+ */
+export type TaskTrackerIntegrationSettingsRequest = {
+    /** @description API key of the tracker (a secret). */
+    api_key: string;
+    /** @description Comma-separated list of branches to restrict the integration to; blank means all branches. */
+    restrict_to_branch?: string;
+};
+/**
+ * Token plus optional subdomain
+ * @description Setup parameters of the "Token plus optional subdomain" kind of integration. Required `token`; optional `subdomain`; the chat-room variant also takes an optional `room` (room ID). Which slugs are the chat-room variant is not documented, so `room` is accepted for the kind. `token` and `subdomain` are strings.
+ */
+export type TokenSubdomainIntegrationSettingsRequest = {
+    /** @description Token of the service account (required; a secret). */
+    token: string;
+    /** @description Subdomain of the service (optional). */
+    subdomain?: string;
+    /** @description Room ID, chat-room variant only (optional). Its type is not documented. */
+    room?: unknown;
+};
+/**
+ * Build server
+ * @description Setup parameters of the "Build server" kind of integration. Required: the server root URL, `build_key`, `username`, `password` (strings); optional `enable_ssl_verification` (default true). The name of the root URL parameter is not documented: the body takes at least one parameter besides the named ones, one of which carries the root URL (a string); like every kind, the body may carry further parameters of any type. The build server needs automatic revision labeling and a repository trigger configured on the server.
+ */
+export type BuildServerIntegrationSettingsRequest = {
+    /**
+     * @description Verify the server's TLS certificate.
+     * @default true
+     */
+    enable_ssl_verification?: boolean;
+    /** @description Build key on the build server (required). */
+    build_key: string;
+    /** @description User name on the build server (required). */
+    username: string;
+    /** @description Password of that user (required; a secret). */
+    password: string;
+};
+/**
+ * Issue tracker (short)
+ * @description Setup parameters of the "Issue tracker (short)" kind of integration. Required `issues_url` and `project_url`; their type is not documented, and they are strings holding URLs.
+ */
+export type ShortIssueTrackerIntegrationSettingsRequest = {
+    /** @description URL of an issue in the tracker (required). */
+    issues_url: string;
+    /** @description URL of the project in the tracker (required). */
+    project_url: string;
+};
+/**
+ * Pipeline notifier
+ * @description Setup parameters of the "Pipeline notifier" kind of integration. Required `token` and `project_url`; optional event toggles `push_events`, `merge_requests_events`, `tag_push_events`. `enable_ssl_verification` is deprecated and has no effect (verification is always on).
+ */
+export type PipelineNotifierIntegrationSettingsRequest = {
+    /** @description Token of the notifier (required; a secret). */
+    token: string;
+    /** @description URL of the project at the notifier (required). */
+    project_url: string;
+    /**
+     * @deprecated
+     * @description Deprecated, no effect; TLS verification is always on.
+     */
+    enable_ssl_verification?: boolean;
+    /** @description Notify on pushes. */
+    push_events?: boolean;
+    /** @description Notify on merge request events. */
+    merge_requests_events?: boolean;
+    /** @description Notify on tag pushes. */
+    tag_push_events?: boolean;
+};
+/**
+ * Wiki workspace
+ * @description Setup parameters of the "Wiki workspace" kind of integration. Required `confluence_url`, the URL of a cloud-hosted workspace.
+ */
+export type WikiWorkspaceIntegrationSettingsRequest = {
+    /**
+     * Format: uri
+     * @description URL of the cloud-hosted wiki workspace (required).
+     */
+    confluence_url: string;
+};
+/**
+ * Monitoring
+ * @description Setup parameters of the "Monitoring" kind of integration. Required `api_key`; optional `api_url`, `<vendor>_env`, `<vendor>_service`, `<vendor>_site`, `<vendor>_tags` (strings; tags as `key:value` lines) and `archive_trace_events` (boolean). `<vendor>` stands for the provider's name, which is not documented; in those names it is lower-case words joined by `_`, and the same vendor prefix is expected in all of them.
+ */
+export type MonitoringIntegrationSettingsRequest = {
+    /** @description API key of the monitoring service (required; a secret). */
+    api_key: string;
+    /** @description API URL of the monitoring service (optional). */
+    api_url?: string;
+    /** @description Archive trace events. */
+    archive_trace_events?: boolean;
+} & {
+    [key: `${string}_env`]: string;
+    [key: `${string}_service`]: string;
+    [key: `${string}_site`]: string;
+    [key: `${string}_tags`]: string;
+};
+/**
+ * Chat notifications
+ * @description Setup parameters of the "Chat notifications" kind of integration. Required `webhook`; optional `branches_to_be_notified` (default `default`), `notify_only_broken_pipelines`, and for each event a boolean `<event>_events` with an optional channel override. Events: confidential_issues, confidential_note, deployment, group_confidential_mentions, group_mentions, issues, merge_requests, note, pipeline, push, tag_push, wiki_page. Four channel names are singular (`confidential_issue_channel`, `confidential_note_channel`, `issue_channel`, `merge_request_channel`); the others follow the `<event>_channel` pattern.
+ */
+export type ChatNotificationsIntegrationSettingsRequest = {
+    /** @description Incoming webhook URL of the chat service (required). */
+    webhook: string;
+    /**
+     * @description Branches to send notifications for; default `default`.
+     * @default default
+     * @enum {string}
+     */
+    branches_to_be_notified?: "all" | "default" | "protected" | "default_and_protected";
+    /** @description Send pipeline notifications only for broken pipelines. */
+    notify_only_broken_pipelines?: boolean;
+    /** @description Notify on confidential issues events. */
+    confidential_issues_events?: boolean;
+    /** @description Channel (webhook override) for confidential issues notifications (optional). */
+    confidential_issue_channel?: string;
+    /** @description Notify on confidential note events. */
+    confidential_note_events?: boolean;
+    /** @description Channel (webhook override) for confidential note notifications (optional). */
+    confidential_note_channel?: string;
+    /** @description Notify on deployment events. */
+    deployment_events?: boolean;
+    /** @description Channel (webhook override) for deployment notifications (optional). */
+    deployment_channel?: string;
+    /** @description Notify on group confidential mentions events. */
+    group_confidential_mentions_events?: boolean;
+    /** @description Channel (webhook override) for group confidential mentions notifications (optional). */
+    group_confidential_mentions_channel?: string;
+    /** @description Notify on group mentions events. */
+    group_mentions_events?: boolean;
+    /** @description Channel (webhook override) for group mentions notifications (optional). */
+    group_mentions_channel?: string;
+    /** @description Notify on issues events. */
+    issues_events?: boolean;
+    /** @description Channel (webhook override) for issues notifications (optional). */
+    issue_channel?: string;
+    /** @description Notify on merge requests events. */
+    merge_requests_events?: boolean;
+    /** @description Channel (webhook override) for merge requests notifications (optional). */
+    merge_request_channel?: string;
+    /** @description Notify on note events. */
+    note_events?: boolean;
+    /** @description Channel (webhook override) for note notifications (optional). */
+    note_channel?: string;
+    /** @description Notify on pipeline events. */
+    pipeline_events?: boolean;
+    /** @description Channel (webhook override) for pipeline notifications (optional). */
+    pipeline_channel?: string;
+    /** @description Notify on push events. */
+    push_events?: boolean;
+    /** @description Channel (webhook override) for push notifications (optional). */
+    push_channel?: string;
+    /** @description Notify on tag push events. */
+    tag_push_events?: boolean;
+    /** @description Channel (webhook override) for tag push notifications (optional). */
+    tag_push_channel?: string;
+    /** @description Notify on wiki page events. */
+    wiki_page_events?: boolean;
+    /** @description Channel (webhook override) for wiki page notifications (optional). */
+    wiki_page_channel?: string;
+};
+/**
+ * Other integrations
+ * @description Setup parameters of an integration outside the documented kinds. Their parameters are not documented, so the object is open; an empty object is also accepted.
+ */
+export type OtherIntegrationSettingsRequest = Record<string, unknown>;
+/** @description Body of `PUT /projects/{id}/integrations/{slug}`: the setup parameters of the integration's kind. The kind follows from the slug, but only one slug is documented with its kind: `custom-issue-tracker`, which has its own path (`PUT /projects/{id}/integrations/custom-issue-tracker`) and takes the "Issue tracker with URLs" parameters. For the other slugs the body is any one of the documented kinds or, for integrations beyond them, an object whose other parameters are not documented (`Other integrations`). Kinds overlap: a body with only `api_key` fits both "Task tracker by API key" and "Monitoring". Whatever the kind, every documented parameter has its documented type and values, and a parameter that only one kind takes makes the body that kind, with its required parameters: `webhook` (chat notifications), `new_issue_url` (issue tracker with URLs), `build_key` (build server), `confluence_url` (wiki workspace), `<vendor>_issuer_id` (mobile store connector) and `<vendor>_license_key` (test generation). */
+export type SetUpIntegrationRequest = ({
+    webhook?: string;
+    /** @enum {string} */
+    branches_to_be_notified?: "all" | "default" | "protected" | "default_and_protected";
+    notify_only_broken_pipelines?: boolean;
+    confidential_issues_events?: boolean;
+    confidential_note_events?: boolean;
+    deployment_events?: boolean;
+    group_confidential_mentions_events?: boolean;
+    group_mentions_events?: boolean;
+    issues_events?: boolean;
+    merge_requests_events?: boolean;
+    note_events?: boolean;
+    pipeline_events?: boolean;
+    push_events?: boolean;
+    tag_push_events?: boolean;
+    wiki_page_events?: boolean;
+    confidential_issue_channel?: string;
+    confidential_note_channel?: string;
+    deployment_channel?: string;
+    group_confidential_mentions_channel?: string;
+    group_mentions_channel?: string;
+    issue_channel?: string;
+    merge_request_channel?: string;
+    note_channel?: string;
+    pipeline_channel?: string;
+    push_channel?: string;
+    tag_push_channel?: string;
+    wiki_page_channel?: string;
+    api_key?: string;
+    restrict_to_branch?: string;
+    token?: string;
+    subdomain?: string;
+    build_key?: string;
+    username?: string;
+    password?: string;
+    enable_ssl_verification?: boolean;
+    new_issue_url?: string;
+    issues_url?: string;
+    project_url?: string;
+    confluence_url?: string;
+    api_url?: string;
+    archive_trace_events?: boolean;
+} & unknown & unknown) | components["schemas"]["MobileStoreConnectorIntegrationSettingsRequest"] | components["schemas"]["TaskTrackerIntegrationSettingsRequest"] | components["schemas"]["TokenSubdomainIntegrationSettingsRequest"] | components["schemas"]["BuildServerIntegrationSettingsRequest"] | components["schemas"]["IssueTrackerIntegrationSettingsRequest"] | components["schemas"]["ShortIssueTrackerIntegrationSettingsRequest"] | components["schemas"]["PipelineNotifierIntegrationSettingsRequest"] | components["schemas"]["WikiWorkspaceIntegrationSettingsRequest"] | components["schemas"]["MonitoringIntegrationSettingsRequest"] | components["schemas"]["TestGenerationIntegrationSettingsRequest"] | components["schemas"]["ChatNotificationsIntegrationSettingsRequest"] | components["schemas"]["OtherIntegrationSettingsRequest"];
+/** @description API links of the project (URLs). */
+export type ProjectLinks = {
+    self: string;
+    issues: string;
+    merge_requests: string;
+    repo_branches: string;
+    labels: string;
+    events: string;
+    members: string;
+    cluster_agents: string;
+};
+/** @description Cleanup policy of the project's container registry. Only the field names are documented: the types of `cadence`, `keep_n` and `older_than` are not documented, and the fields that may be unset can be null. */
+export type ProjectContainerExpirationPolicy = {
+    /** @description How often the policy runs. Type not documented. */
+    cadence: unknown;
+    enabled: boolean;
+    /** @description Number of tags to keep (a count). Type not documented. */
+    keep_n: unknown;
+    /** @description Age beyond which tags are removed. Type not documented. */
+    older_than: unknown;
+    /** @description Regular expression of tag names to remove; null when not set. */
+    name_regex: string | null;
+    /** @description Regular expression of tag names to keep; null when not set. */
+    name_regex_keep: string | null;
+    /** @description When the policy runs next; null when it is not scheduled. */
+    next_run_at: components["schemas"]["NullableTimestamp"];
+};
+/** @description The caller's access to the project, through project membership and through group membership. The shapes of `project_access` and `group_access` are not documented; either is null when the caller has no such membership. */
+export type ProjectPermissions = {
+    /** @description Access through project membership; null without one. Shape not documented. */
+    project_access: unknown;
+    /** @description Access through group membership; null without one. Shape not documented. */
+    group_access: unknown;
+};
+/** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
+export type Project = components["schemas"]["ProjectSimple"] & {
+    /** @description The description rendered as HTML. */
+    description_html?: string;
+    /** @description Follows any change of the project record. */
+    updated_at?: components["schemas"]["Timestamp"];
+    /** @description URL of the README file; null when the project has none. */
+    readme_url?: string | null;
+    /** Format: int64 */
+    forks_count?: number;
+    container_registry_image_prefix?: string;
+    _links?: components["schemas"]["ProjectLinks"];
+    packages_enabled?: boolean;
+    empty_repo?: boolean;
+    archived?: boolean;
+    /**
+     * @description Visibility of the project.
+     * @enum {string}
+     */
+    visibility?: "private" | "internal" | "public";
+    resolve_outdated_diff_discussions?: boolean;
+    container_expiration_policy?: components["schemas"]["ProjectContainerExpirationPolicy"];
+    issues_enabled?: boolean;
+    merge_requests_enabled?: boolean;
+    wiki_enabled?: boolean;
+    jobs_enabled?: boolean;
+    snippets_enabled?: boolean;
+    container_registry_enabled?: boolean;
+    service_desk_enabled?: boolean;
+    can_create_merge_request_in?: boolean;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    issues_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    repository_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    merge_requests_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    forking_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    wiki_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    builds_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    snippets_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    pages_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    analytics_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    container_registry_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    security_and_compliance_access_level?: string;
+    /**
+     * @description Feature access level, for example `enabled` or `private`; other values may appear (the full set is not documented).
+     * @example enabled
+     * @example private
+     */
+    requirements_access_level?: string;
+    emails_disabled?: boolean;
+    emails_enabled?: boolean;
+    shared_runners_enabled?: boolean;
+    group_runners_enabled?: boolean;
+    lfs_enabled?: boolean;
+    /** Format: int64 */
+    creator_id?: number;
+    /** @description URL the project was imported from; null when it was not imported from a URL. */
+    import_url?: string | null;
+    /** @description Kind of import the project came from; null when it was not imported. */
+    import_type?: string | null;
+    /** @description Import status, for example `none` for a project that was not imported, or `scheduled`, `started`, `finished`, `failed` (the statuses of project imports); other values may appear. */
+    import_status?: string;
+    /** @description Error of a failed import; null otherwise. */
+    import_error?: string | null;
+    /** Format: int64 */
+    open_issues_count?: number;
+    /** Format: int64 */
+    ci_default_git_depth?: number;
+    ci_forward_deployment_enabled?: boolean;
+    ci_forward_deployment_rollback_allowed?: boolean;
+    ci_allow_fork_pipelines_to_run_in_parent_project?: boolean;
+    ci_job_token_scope_enabled?: boolean;
+    ci_separated_caches?: boolean;
+    /** @description Role needed to cancel pipelines. Type and values not documented. */
+    ci_restrict_pipeline_cancellation_role?: unknown;
+    public_jobs?: boolean;
+    /**
+     * Format: int64
+     * @description Job timeout in seconds.
+     */
+    build_timeout?: number;
+    /** @description Whether pending pipelines are cancelled automatically. Type not documented. */
+    auto_cancel_pending_pipelines?: unknown;
+    /** @description Path of the CI configuration file; null or empty for the default path. */
+    ci_config_path?: string | null;
+    /** @description Groups the project is shared with. Item shape not documented. */
+    shared_with_groups?: unknown[];
+    only_allow_merge_if_pipeline_succeeds?: boolean;
+    allow_merge_on_skipped_pipeline?: boolean;
+    restrict_user_defined_variables?: boolean;
+    request_access_enabled?: boolean;
+    only_allow_merge_if_all_discussions_are_resolved?: boolean;
+    remove_source_branch_after_merge?: boolean;
+    printing_merge_request_link_enabled?: boolean;
+    /**
+     * @description How merge requests are merged: `merge` creates a merge commit every time and allows the merge when there are no conflicts; `rebase_merge` creates a merge commit every time but allows the merge only if a fast-forward is possible; `ff` creates no merge commits and merges only if a fast-forward is possible.
+     * @enum {string}
+     */
+    merge_method?: "merge" | "rebase_merge" | "ff";
+    /** @description Squash behaviour of merge requests. Type and values not documented. */
+    squash_option?: unknown;
+    enforce_auth_checks_on_uploads?: boolean;
+    /** @description Template of suggestion commit messages; null when the default is used. */
+    suggestion_commit_message?: string | null;
+    /** @description Template of merge commit messages; null when the default is used. */
+    merge_commit_template?: string | null;
+    /** @description Template of squash commit messages; null when the default is used. */
+    squash_commit_template?: string | null;
+    /** @description Template of branch names created from issues; null when the default is used. */
+    issue_branch_template?: string | null;
+    auto_devops_enabled?: boolean;
+    /** @description Auto DevOps deployment strategy; the set of values is not documented. */
+    auto_devops_deploy_strategy?: string;
+    autoclose_referenced_issues?: boolean;
+    keep_latest_artifact?: boolean;
+    /** @description Expiration interval of runner tokens; null when runner tokens do not expire. Type not documented. */
+    runner_token_expiration_interval?: unknown;
+    /** @description Classification label for external authorization; null or empty when not set. */
+    external_authorization_classification_label?: string | null;
+    requirements_enabled?: boolean;
+    security_and_compliance_enabled?: boolean;
+    /** @description Compliance frameworks of the project. Item type not documented. */
+    compliance_frameworks?: unknown[];
+    warn_about_potentially_unwanted_characters?: boolean;
+    permissions?: components["schemas"]["ProjectPermissions"];
+    /**
+     * @deprecated
+     * @description Deprecated, use `marked_for_deletion_on`; planned for removal in a future v5. Premium and Ultimate only. Type not documented.
+     */
+    marked_for_deletion_at?: unknown;
+    /** @description Replacement of `marked_for_deletion_at`; documented only by name. Premium and Ultimate only. Type not documented. */
+    marked_for_deletion_on?: unknown;
+    /**
+     * Format: int64
+     * @deprecated
+     * @description Deprecated, use the approvals API; planned for removal in a future v5. Premium and Ultimate only. An integer, as the same setting of `POST /projects/{id}/approvals`.
+     */
+    approvals_before_merge?: number;
+};
+/**
+ * @description State of a merge request: opened, closed, locked, merged.
+ *
+ *     Transitions:
+ *
+ *     | From | Trigger | Condition | To | Other effects |
+ *     |---|---|---|---|---|
+ *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+ *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+ *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+ *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+ *
+ *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
+ * @enum {string}
+ */
+export type MergeRequestState = "opened" | "closed" | "locked" | "merged";
+/** @description A label with its details, as returned in `labels` when the list was requested with `with_labels_details=true`. The descriptions are null when the label has none. */
+export type MergeRequestLabel = {
+    name: string;
+    /** @description Label colour, for example `#d9534f`. */
+    color: string;
+    /** @description Label description; null when the label has none. */
+    description: string | null;
+    /** @description Label description rendered as HTML; null when the label has none. */
+    description_html: string | null;
+    /** @description Text colour, for example `#FFFFFF`. */
+    text_color: string;
+};
+/** @description The milestone of a merge request. `description`, `due_date` and `start_date` are null when not set. */
+export type MergeRequestMilestone = {
+    /** Format: int64 */
+    id: number;
+    /** Format: int64 */
+    iid: number;
+    /**
+     * Format: int64
+     * @description Project of the milestone; may be null.
+     */
+    project_id: number | null;
+    title: string;
+    /** @description Milestone description; null or empty when none was given. */
+    description: string | null;
+    /** @description Milestone state; the set of values is not documented. */
+    state: string;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+    /** @description Due date (a calendar date, `YYYY-MM-DD`); null when not set. */
+    due_date: string | null;
+    /** @description Start date (a calendar date, `YYYY-MM-DD`); null when not set. */
+    start_date: string | null;
+    web_url: string;
+};
+/** @description References to the merge request: short, relative and full (strings). */
+export type MergeRequestReferences = {
+    short: string;
+    relative: string;
+    full: string;
+};
+/** @description Time tracking of the merge request. The estimate and time spent are numbers of seconds; the human-readable forms are null when no time was estimated or spent. */
+export type MergeRequestTimeStats = {
+    /** Format: int64 */
+    time_estimate: number;
+    /** Format: int64 */
+    total_time_spent: number;
+    /** @description Human-readable estimate; null without an estimate. */
+    human_time_estimate: string | null;
+    /** @description Human-readable time spent; null when no time was spent. */
+    human_total_time_spent: string | null;
+};
+/** @description The latest pipeline of a merge request. */
+export type MergeRequestPipeline = {
+    /** Format: int64 */
+    id: number;
+    sha: string;
+    ref: string;
+    /** @description Pipeline status; the set of values is not documented. */
+    status: string;
+    web_url: string;
+};
+/** @description Commit SHAs describing the diff; each is null while the diff is not computed yet. */
+export type MergeRequestDiffRefs = {
+    base_sha: string | null;
+    head_sha: string | null;
+    start_sha: string | null;
+};
+/** @description Task list completion in the description. */
+export type MergeRequestTaskCompletionStatus = {
+    /** Format: int64 */
+    count: number;
+    /** Format: int64 */
+    completed_count: number;
+};
+/**
+ * @description Merge request. Fields returned vary with the caller's permissions, so only the identifying fields are always
+ *     there. User, milestone and pipeline objects are null when unset: `merge_user` and `merged_by` until the merge
+ *     request is merged, `assignee` while it is unassigned, `milestone` without a milestone, `pipeline` before the first
+ *     pipeline. `reference`, `merged_by`, `merge_status` and `approvals_before_merge` are deprecated.
+ *
+ *     Transitions:
+ *
+ *     | From | Trigger | Condition | To | Other effects |
+ *     |---|---|---|---|---|
+ *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+ *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+ *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+ *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+ *
+ *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
+ *     The merge's answer carries `merged_at` and `merge_user`, and a close sets `closed_at`. Whether a merge request
+ *     that reached `merged` or `closed` otherwise (an imported one) carries them is not documented, so a merged or
+ *     closed record in a list may have them null. `merge_commit_sha` can stay null after a merge: the `ff` merge
+ *     method creates no merge commit.
+ */
+export type MergeRequest = {
+    /** Format: int64 */
+    id: number;
+    /**
+     * Format: int64
+     * @description ID of the merge request inside its project.
+     */
+    iid: number;
+    /** Format: int64 */
+    project_id: number;
+    title: string;
+    /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
+    description?: string | null;
+    state: components["schemas"]["MergeRequestState"];
+    imported?: boolean;
+    imported_from?: string;
+    /**
+     * @deprecated
+     * @description Deprecated, use `merge_user`. The user who merged the merge request; null until it is merged.
+     */
+    merged_by?: components["schemas"]["UserBasic"] | null;
+    /** @description The user who merged the merge request (set by the merge); null until it is merged. */
+    merge_user?: components["schemas"]["UserBasic"] | null;
+    /** @description The user who closed the merge request; may be null. */
+    closed_by?: components["schemas"]["UserBasic"] | null;
+    author?: components["schemas"]["UserBasic"];
+    /** @description The assignee; null while the merge request is unassigned. */
+    assignee?: components["schemas"]["UserBasic"] | null;
+    assignees?: components["schemas"]["UserBasic"][];
+    reviewers?: components["schemas"]["UserBasic"][];
+    merged_at?: components["schemas"]["NullableTimestamp"];
+    prepared_at?: components["schemas"]["NullableTimestamp"];
+    closed_at?: components["schemas"]["NullableTimestamp"];
+    created_at?: components["schemas"]["NullableTimestamp"];
+    updated_at?: components["schemas"]["NullableTimestamp"];
+    target_branch: string;
+    source_branch: string;
+    /** Format: int64 */
+    source_project_id?: number;
+    /** Format: int64 */
+    target_project_id?: number;
+    /** Format: int64 */
+    upvotes?: number;
+    /** Format: int64 */
+    downvotes?: number;
+    /** Format: int64 */
+    user_notes_count?: number;
+    /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
+    labels?: string[] | components["schemas"]["MergeRequestLabel"][];
+    draft?: boolean;
+    work_in_progress?: boolean;
+    /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
+    milestone?: components["schemas"]["MergeRequestMilestone"] | null;
+    merge_when_pipeline_succeeds?: boolean;
+    /**
+     * @deprecated
+     * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented. The lists do not proactively update it unless `with_merge_status_recheck=true`.
+     * @example can_be_merged
+     */
+    merge_status?: string;
+    /**
+     * @description For example `not_open`; the set of values is not documented.
+     * @example not_open
+     */
+    detailed_merge_status?: string;
+    merge_error?: string | null;
+    sha?: string | null;
+    merge_commit_sha?: string | null;
+    squash_commit_sha?: string | null;
+    discussion_locked?: boolean | null;
+    /** @description Whether the source branch is removed when the merge request is merged. The Service sends null when the option was never set on the merge request. */
+    should_remove_source_branch?: boolean | null;
+    /** @description Whether removing the source branch was requested for the merge request. The Service sends null when the option was never set on the merge request. */
+    force_remove_source_branch?: boolean | null;
+    /** @description Alias of `allow_maintainer_to_push`. */
+    allow_collaboration?: boolean;
+    /** @description Alias of `allow_collaboration`. */
+    allow_maintainer_to_push?: boolean;
+    web_url: string;
+    references?: components["schemas"]["MergeRequestReferences"];
+    time_stats?: components["schemas"]["MergeRequestTimeStats"];
+    squash?: boolean;
+    subscribed?: boolean;
+    /** @description Count of changes, as a string. */
+    changes_count?: string;
+    latest_build_started_at?: components["schemas"]["NullableTimestamp"];
+    latest_build_finished_at?: components["schemas"]["NullableTimestamp"];
+    first_deployed_to_production_at?: components["schemas"]["NullableTimestamp"];
+    /** @description Latest pipeline of the merge request; null before any pipeline ran. */
+    pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
+    diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
+    /** Format: int64 */
+    diverged_commits_count?: number;
+    task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
+    /**
+     * @deprecated
+     * @description Deprecated; documented only by name (see `references`). Type not documented; no replacement named.
+     */
+    reference?: unknown;
+    /**
+     * @deprecated
+     * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
+     */
+    approvals_before_merge?: unknown;
+};
+/** @description The reduced merge request record returned by the lists when `view=simple`. Which fields it keeps is not documented beyond the fields that identify the merge request; every field it shares with the full record has that field's type. */
+export type MergeRequestSimple = {
+    /** Format: int64 */
+    id: number;
+    /**
+     * Format: int64
+     * @description ID of the merge request inside its project.
+     */
+    iid: number;
+    /** Format: int64 */
+    project_id: number;
+    title?: string;
+    /** @description Description (at most 1,048,576 characters); null or empty when none was given. */
+    description?: string | null;
+    state?: components["schemas"]["MergeRequestState"];
+    imported?: boolean;
+    imported_from?: string;
+    /**
+     * @deprecated
+     * @description Deprecated, use `merge_user`. The user who merged the merge request; null until it is merged.
+     */
+    merged_by?: components["schemas"]["UserBasic"] | null;
+    /** @description The user who merged the merge request (set by the merge); null until it is merged. */
+    merge_user?: components["schemas"]["UserBasic"] | null;
+    /** @description The user who closed the merge request; may be null. */
+    closed_by?: components["schemas"]["UserBasic"] | null;
+    author?: components["schemas"]["UserBasic"];
+    /** @description The assignee; null while the merge request is unassigned. */
+    assignee?: components["schemas"]["UserBasic"] | null;
+    assignees?: components["schemas"]["UserBasic"][];
+    reviewers?: components["schemas"]["UserBasic"][];
+    merged_at?: components["schemas"]["NullableTimestamp"];
+    prepared_at?: components["schemas"]["NullableTimestamp"];
+    closed_at?: components["schemas"]["NullableTimestamp"];
+    created_at?: components["schemas"]["NullableTimestamp"];
+    updated_at?: components["schemas"]["NullableTimestamp"];
+    target_branch?: string;
+    source_branch?: string;
+    /** Format: int64 */
+    source_project_id?: number;
+    /** Format: int64 */
+    target_project_id?: number;
+    /** Format: int64 */
+    upvotes?: number;
+    /** Format: int64 */
+    downvotes?: number;
+    /** Format: int64 */
+    user_notes_count?: number;
+    /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
+    labels?: string[] | components["schemas"]["MergeRequestLabel"][];
+    draft?: boolean;
+    work_in_progress?: boolean;
+    /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
+    milestone?: components["schemas"]["MergeRequestMilestone"] | null;
+    merge_when_pipeline_succeeds?: boolean;
+    /**
+     * @deprecated
+     * @description Deprecated, with no documented replacement. For example `can_be_merged`; the set of values is not documented. The lists do not proactively update it unless `with_merge_status_recheck=true`.
+     * @example can_be_merged
+     */
+    merge_status?: string;
+    /**
+     * @description For example `not_open`; the set of values is not documented.
+     * @example not_open
+     */
+    detailed_merge_status?: string;
+    merge_error?: string | null;
+    sha?: string | null;
+    merge_commit_sha?: string | null;
+    squash_commit_sha?: string | null;
+    discussion_locked?: boolean | null;
+    /** @description Whether the source branch is removed when the merge request is merged. The Service sends null when the option was never set on the merge request. */
+    should_remove_source_branch?: boolean | null;
+    /** @description Whether removing the source branch was requested for the merge request. The Service sends null when the option was never set on the merge request. */
+    force_remove_source_branch?: boolean | null;
+    /** @description Alias of `allow_maintainer_to_push`. */
+    allow_collaboration?: boolean;
+    /** @description Alias of `allow_collaboration`. */
+    allow_maintainer_to_push?: boolean;
+    web_url?: string;
+    references?: components["schemas"]["MergeRequestReferences"];
+    time_stats?: components["schemas"]["MergeRequestTimeStats"];
+    squash?: boolean;
+    subscribed?: boolean;
+    /** @description Count of changes, as a string. */
+    changes_count?: string;
+    latest_build_started_at?: components["schemas"]["NullableTimestamp"];
+    latest_build_finished_at?: components["schemas"]["NullableTimestamp"];
+    first_deployed_to_production_at?: components["schemas"]["NullableTimestamp"];
+    /** @description Latest pipeline of the merge request; null before any pipeline ran. */
+    pipeline?: components["schemas"]["MergeRequestPipeline"] | null;
+    diff_refs?: components["schemas"]["MergeRequestDiffRefs"];
+    /** Format: int64 */
+    diverged_commits_count?: number;
+    task_completion_status?: components["schemas"]["MergeRequestTaskCompletionStatus"];
+    /**
+     * @deprecated
+     * @description Deprecated; documented only by name (see `references`). Type not documented; no replacement named.
+     */
+    reference?: unknown;
+    /**
+     * @deprecated
+     * @description Deprecated; documented only by name. Type not documented. The approvals API (`/projects/{id}/approvals` and the approval rules) configures approvals.
+     */
+    approvals_before_merge?: unknown;
+};
+/** @description Body of `POST /projects/{id}/merge_requests`. Types follow the fields of the merge request record. */
+export type CreateMergeRequestRequest = {
+    /** @description The source branch. */
+    source_branch: string;
+    /** @description The target branch. */
+    target_branch: string;
+    /** @description Title of the merge request. */
+    title: string;
+    /** @description Alias: `allow_maintainer_to_push`. */
+    allow_collaboration?: boolean;
+    /** @description Alias of `allow_collaboration`. */
+    allow_maintainer_to_push?: boolean;
+    /**
+     * Format: int64
+     * @deprecated
+     * @description Deprecated; the approvals API (`/projects/{id}/approvals`, approval rules) replaces it. Number of approvals required before merging. Premium and Ultimate. An integer as in `POST /projects/{id}/approvals`.
+     */
+    approvals_before_merge?: number;
+    /**
+     * Format: int64
+     * @description The assignee's user ID.
+     */
+    assignee_id?: number;
+    /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
+    assignee_ids?: number[] | 0;
+    /** @description Description of the merge request; at most 1,048,576 characters. */
+    description?: string;
+    /** @description Comma-separated label names; labels that do not exist are created. */
+    labels?: string;
+    /**
+     * Format: int64
+     * @description ID of the milestone.
+     */
+    milestone_id?: number;
+    /** @description Remove the source branch when merging. */
+    remove_source_branch?: boolean;
+    /** @description User IDs of the reviewers; `0` or an empty array means none. */
+    reviewer_ids?: number[] | 0;
+    /** @description Squash the commits into a single commit when merging. */
+    squash?: boolean;
+    /**
+     * Format: int64
+     * @description Numeric ID of the target project.
+     */
+    target_project_id?: number;
+};
+/** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}`. At least one of the attributes below must be given; otherwise the answer is 400. Other keys are not documented and do not count. */
+export type UpdateMergeRequestRequest = {
+    /** @description Comma-separated label names to add. */
+    add_labels?: string;
+    /** @description Comma-separated label names to remove. */
+    remove_labels?: string;
+    /** @description Comma-separated label names replacing the current labels; an empty string clears all labels. */
+    labels?: string;
+    /** @description Alias: `allow_maintainer_to_push`. */
+    allow_collaboration?: boolean;
+    /** @description Alias of `allow_collaboration`. */
+    allow_maintainer_to_push?: boolean;
+    /**
+     * Format: int64
+     * @description The assignee's user ID.
+     */
+    assignee_id?: number;
+    /** @description User IDs of the assignees; `0` or an empty array unassigns all. */
+    assignee_ids?: number[] | 0;
+    /** @description Description of the merge request; at most 1,048,576 characters. */
+    description?: string;
+    /** @description Lock or unlock the discussion (the record field `discussion_locked`). */
+    discussion_locked?: boolean;
+    /** @description ID of the milestone; `0` or an empty value clears the milestone. */
+    milestone_id?: number | string;
+    /** @description Remove the source branch when merging. */
+    remove_source_branch?: boolean;
+    /** @description User IDs of the reviewers; `0` or an empty array means none. */
+    reviewer_ids?: number[] | 0;
+    /** @description Squash the commits into a single commit when merging. */
+    squash?: boolean;
+    /**
+     * @description Change the state: `close` moves an opened merge request to closed (setting `closed_by` and `closed_at`); `reopen` moves a closed one back to opened. Both need a caller who may update the merge request. Merging uses `PUT …/merge`.
+     *
+     *     Transitions:
+     *
+     *     | From | Trigger | Condition | To | Other effects |
+     *     |---|---|---|---|---|
+     *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=close` | caller may update | closed | `closed_by` and `closed_at` set |
+     *     | closed | `PUT /projects/{id}/merge_requests/{merge_request_iid}` with `state_event=reopen` | caller may update | opened | |
+     *     | opened | `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge` | mergeable; optional `sha` equals the source branch head; caller permitted | merged | `merged_at`, `merge_user`, `merge_commit_sha` set; source branch removed when `should_remove_source_branch` is true; commits squashed when `squash` is true |
+     *     | opened | `PUT …/merge` with `merge_when_pipeline_succeeds=true` | | stays opened until the pipeline succeeds, then merged | |
+     *
+     *     `locked` is short-lived and transitional and rarely appears in searches. Moves out of `locked` are not documented.
+     * @enum {string}
+     */
+    state_event?: "close" | "reopen";
+    /** @description The target branch. */
+    target_branch?: string;
+    /** @description Title of the merge request. */
+    title?: string;
+};
+/** @description Body of `DELETE /projects/{id}/merge_requests/{merge_request_iid}`: the operation takes no parameters besides the path, so no body is documented. */
+export type DeleteMergeRequestRequest = Record<string, unknown>;
+/** @description Body of `PUT /projects/{id}/merge_requests/{merge_request_iid}/merge`; every attribute is optional. */
+export type MergeMergeRequestRequest = {
+    /** @description Custom merge commit message. */
+    merge_commit_message?: string;
+    /** @description Merge when the pipeline succeeds: the merge request stays opened until then. */
+    merge_when_pipeline_succeeds?: boolean;
+    /** @description Must match the HEAD of the source branch, otherwise 409 `SHA does not match HEAD of source branch`. */
+    sha?: string;
+    /** @description Remove the source branch after merging. */
+    should_remove_source_branch?: boolean;
+    /** @description Custom squash commit message. */
+    squash_commit_message?: string;
+    /** @description Squash the commits into a single commit when merging. */
+    squash?: boolean;
+};
+/**
+ * @description Kind of approval rule.
+ * @enum {string}
+ */
+export type ApprovalRuleType = "any_approver" | "regular" | "code_owner" | "report_approver";
+/** @description An entry of `push_access_levels`, `merge_access_levels` or `unprotect_access_levels` of a protected branch: `access_level` and its description; the group and user variants also carry `id`, `user_id`, `group_id` and `deploy_key_id`. */
+export type ApprovalRuleAccessLevel = {
+    /**
+     * Format: int64
+     * @description Role as an integer, for example 40 for Maintainer.
+     */
+    access_level: number;
+    access_level_description: string;
+    /**
+     * Format: int64
+     * @description Present only for the group and user variants of an entry.
+     */
+    id?: number;
+    /** @description Present only for the group and user variants of an entry. A user ID; type not documented. */
+    user_id?: unknown;
+    /** @description Present only for the group and user variants of an entry. A group ID; type not documented. */
+    group_id?: unknown;
+    /** @description Present only for the group and user variants of an entry. A deploy key ID; type not documented. */
+    deploy_key_id?: unknown;
+};
+/** @description A protected branch the rule applies to. */
+export type ApprovalRuleProtectedBranch = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    push_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+    merge_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+    unprotect_access_levels: components["schemas"]["ApprovalRuleAccessLevel"][];
+    allow_force_push: boolean;
+    code_owner_approval_required: boolean;
+    inherited: boolean;
+};
+/** @description Approval rule of a project or a group. `usernames` is shown by the project rule list only. */
+export type ApprovalRule = {
+    /** Format: int64 */
+    id: number;
+    name: string;
+    rule_type: components["schemas"]["ApprovalRuleType"];
+    /** @description Users who may approve under this rule. */
+    eligible_approvers: components["schemas"]["UserBasic"][];
+    /** Format: int64 */
+    approvals_required: number;
+    /** @description Users of the rule. */
+    users: components["schemas"]["UserBasic"][];
+    /** @description Groups of the rule, as group records. */
+    groups: components["schemas"]["Group"][];
+    contains_hidden_groups: boolean;
+    /** @description Whether the rule applies to all protected branches; on project rule creation, true makes `protected_branch_ids` ignored. */
+    applies_to_all_protected_branches: boolean;
+    protected_branches: components["schemas"]["ApprovalRuleProtectedBranch"][];
+    /** @description Usernames of the rule's users; returned only on the project rule list. An array of strings, like the `usernames` create parameter. */
+    usernames?: string[];
+};
+/** @description Body of `POST /groups/{id}/approval_rules`. */
+export type CreateGroupApprovalRuleRequest = {
+    /**
+     * Format: int64
+     * @description Number of approvals required.
+     */
+    approvals_required: number;
+    /** @description Name of the rule. */
+    name: string;
+    /** @description IDs of groups whose members may approve. */
+    group_ids?: number[];
+    /** @description IDs of users who may approve. */
+    user_ids?: number[];
+    /**
+     * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
+     * @enum {string}
+     */
+    rule_type?: "any_approver" | "regular";
+};
+/** @description Body of `PUT /groups/{id}/approval_rules/{approval_rule_id}`: the attributes of creation, all optional, with the same types. */
+export type UpdateGroupApprovalRuleRequest = {
+    /**
+     * Format: int64
+     * @description Number of approvals required.
+     */
+    approvals_required?: number;
+    /** @description Name of the rule. */
+    name?: string;
+    /** @description IDs of groups whose members may approve. */
+    group_ids?: number[];
+    /** @description IDs of users who may approve. */
+    user_ids?: number[];
+    /**
+     * @description `any_approver` is the default rule with `approvals_required` 0; `regular`. `report_approver` is system-created and not for this API, so it is not accepted here; `code_owner` is not listed for creation.
+     * @enum {string}
+     */
+    rule_type?: "any_approver" | "regular";
+};
+/** @description Project approval settings without the deprecated approver arrays, as returned by `POST /projects/{id}/approvals`. */
+export type ProjectApprovalSettingsUpdated = {
+    /**
+     * Format: int64
+     * @deprecated
+     * @description Deprecated. Number of approvals required before merging.
+     */
+    approvals_before_merge: number;
+    /** @description Remove approvals when new commits are pushed. */
+    reset_approvals_on_push: boolean;
+    /** @description Remove approvals selectively by code owner; only possible when `reset_approvals_on_push` is disabled. */
+    selective_code_owner_removals: boolean;
+    disable_overriding_approvers_per_merge_request: boolean;
+    /** @description True lets authors approve their own merge requests. */
+    merge_requests_author_approval: boolean;
+    merge_requests_disable_committers_approval: boolean;
+    require_password_to_approve: boolean;
+};
+/** @description Project approval settings. `approvers` and `approver_groups` are the deprecated approver arrays, always empty and returned throughout v4. */
+export type ProjectApprovalSettings = components["schemas"]["ProjectApprovalSettingsUpdated"] & {
+    /**
+     * @deprecated
+     * @description Deprecated; always empty.
+     */
+    approvers: unknown[];
+    /**
+     * @deprecated
+     * @description Deprecated; always empty.
+     */
+    approver_groups: unknown[];
+};
+/** @description Body of `POST /projects/{id}/approvals`; every attribute optional. `selective_code_owner_removals` can be enabled only when `reset_approvals_on_push` is disabled: sending `selective_code_owner_removals: true` together with `reset_approvals_on_push: true` is invalid. */
+export type UpdateProjectApprovalSettingsRequest = {
+    /**
+     * Format: int64
+     * @deprecated
+     * @description Deprecated. Number of approvals required before merging.
+     */
+    approvals_before_merge?: number;
+    /** @description Prevent overriding approvers per merge request. */
+    disable_overriding_approvers_per_merge_request?: boolean;
+    /** @description True lets authors approve their own merge requests. */
+    merge_requests_author_approval?: boolean;
+    /** @description Prevent committers from approving merge requests. */
+    merge_requests_disable_committers_approval?: boolean;
+    /** @description Require the approver to enter a password. */
+    require_password_to_approve?: boolean;
+    /** @description Remove approvals when new commits are pushed. */
+    reset_approvals_on_push?: boolean;
+    /** @description Remove approvals selectively by code owner; can be enabled only when `reset_approvals_on_push` is disabled. */
+    selective_code_owner_removals?: boolean;
+};
+/** @description Body of `POST /projects/{id}/approval_rules`. `report_type` is only for `rule_type` `report_approver`: a body with `report_type` must send `rule_type: report_approver`. */
+export type CreateProjectApprovalRuleRequest = {
+    /**
+     * Format: int64
+     * @description Number of approvals required.
+     */
+    approvals_required: number;
+    /** @description Name of the rule. */
+    name: string;
+    /**
+     * @description Apply the rule to all protected branches; when true, `protected_branch_ids` is ignored.
+     * @default false
+     */
+    applies_to_all_protected_branches?: boolean;
+    /** @description IDs of groups whose members may approve. */
+    group_ids?: number[];
+    /** @description IDs of the protected branches the rule applies to; ignored when `applies_to_all_protected_branches` is true. */
+    protected_branch_ids?: number[];
+    /**
+     * @description Report type, for `rule_type` `report_approver`. `license_scanning` is deprecated.
+     * @enum {string}
+     */
+    report_type?: "license_scanning" | "code_coverage";
+    /**
+     * @description Kind of rule: `any_approver` is the default rule with `approvals_required` 0; `regular`; `report_approver` goes with `report_type` (on groups it is system-created and not accepted). `code_owner`, a rule type of the record, is not accepted for creation.
+     * @enum {string}
+     */
+    rule_type?: "any_approver" | "regular" | "report_approver";
+    /** @description IDs of users who may approve. */
+    user_ids?: number[];
+    /** @description Usernames of users who may approve; added together with `user_ids`. */
+    usernames?: string[];
+};
+/** @description Default branch protection of new projects. All keys are optional. */
+export type DefaultBranchProtectionDefaults = {
+    /** @description Access levels allowed to push: Developer (30) or Maintainer (40). An optional key: like every key of this object, it may be absent. */
+    allowed_to_push?: ((30 | 40) | {
+        /**
+         * Format: int32
+         * @enum {integer}
+         */
+        access_level: 30 | 40;
+    })[];
+    /** @description Allow force push for users with push access. An optional key: like every key of this object, it may be absent. */
+    allow_force_push?: boolean;
+    /** @description Access levels allowed to merge: 30 or 40. An optional key: like every key of this object, it may be absent. */
+    allowed_to_merge?: ((30 | 40) | {
+        /**
+         * Format: int32
+         * @enum {integer}
+         */
+        access_level: 30 | 40;
+    })[];
+    /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
+    developer_can_initial_push?: boolean;
+};
+/** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the description says so or gives the type the field's meaning implies. The last twelve fields and `allow_account_deletion` exist on Premium and Ultimate only and are absent on other tiers. */
+export type ApplicationSettings = {
+    /** Format: int64 */
+    id: number;
+    created_at: components["schemas"]["Timestamp"];
+    updated_at: components["schemas"]["Timestamp"];
+    signup_enabled: boolean;
+    /** Format: int64 */
+    default_projects_limit: number;
+    /**
+     * Format: int64
+     * @deprecated
+     * @description Deprecated, with no documented replacement (`default_branch_protection_defaults` describes the protection).
+     */
+    default_branch_protection: number;
+    default_branch_protection_defaults: components["schemas"]["DefaultBranchProtectionDefaults"];
+    default_preferred_language: string;
+    /** Format: int64 */
+    failed_login_attempts_unlock_period_in_minutes: number;
+    /** @description Item type not documented. */
+    restricted_visibility_levels: unknown[];
+    password_authentication_enabled_for_web: boolean;
+    after_sign_out_path: string | null;
+    /** Format: int64 */
+    max_attachment_size: number;
+    /** Format: int64 */
+    max_decompressed_archive_size: number;
+    /**
+     * Format: int64
+     * @description Maximum export size; 0 (the default) means unlimited.
+     */
+    max_export_size: number;
+    /**
+     * Format: int64
+     * @description Maximum import size; 0 (the default) means unlimited.
+     */
+    max_import_size: number;
+    /** Format: int64 */
+    max_import_remote_file_size: number;
+    /** Format: int64 */
+    max_login_attempts: number;
+    user_oauth_applications: boolean;
+    /** Format: int64 */
+    session_expire_delay: number;
+    home_page_url: string;
+    default_snippet_visibility: string;
+    default_project_visibility: string;
+    default_group_visibility: string;
+    /** @description Item type not documented. */
+    outbound_local_requests_whitelist: unknown[];
+    /** @description Item type not documented. */
+    domain_allowlist: unknown[];
+    domain_denylist_enabled: boolean;
+    /** @description Item type not documented. */
+    domain_denylist: unknown[];
+    /** @description Default path of the CI configuration file of new projects; null when not set. */
+    default_ci_config_path: string | null;
+    gravatar_enabled: boolean;
+    container_expiration_policies_enable_historic_entries: boolean;
+    /** Format: int64 */
+    container_registry_cleanup_tags_service_max_list_size: number;
+    /** Format: int64 */
+    container_registry_delete_tags_service_timeout: number;
+    container_registry_expiration_policies_caching: boolean;
+    /** Format: int64 */
+    container_registry_expiration_policies_worker_capacity: number;
+    /** Format: int64 */
+    container_registry_token_expire_delay: number;
+    /** Format: int64 */
+    decompress_archive_file_timeout: number;
+    /** Format: int64 */
+    package_registry_cleanup_policies_worker_capacity: number;
+    /** @description Weight of each repository storage, keyed by storage name. */
+    repository_storages_weighted: {
+        [key: string]: number;
+    };
+    /** Format: int64 */
+    terminal_max_session_time: number;
+    /** @description A decimal number, which the answer carries either as a JSON number or as a string holding the decimal (for example `"1.0"`). */
+    polling_interval_multiplier: number | string;
+    /** Format: int64 */
+    rsa_key_restriction: number;
+    /** Format: int64 */
+    dsa_key_restriction: number;
+    /** Format: int64 */
+    ecdsa_key_restriction: number;
+    /** Format: int64 */
+    ed25519_key_restriction: number;
+    /** Format: int64 */
+    ecdsa_sk_key_restriction: number;
+    /** Format: int64 */
+    ed25519_sk_key_restriction: number;
+    /** Format: int64 */
+    first_day_of_week: number;
+    enforce_terms: boolean;
+    terms: string;
+    /** Format: int64 */
+    performance_bar_allowed_group_id: number;
+    user_show_add_ssh_key_message: boolean;
+    /** @description Premium and Ultimate (the setting exists on those tiers), so absent on other tiers. */
+    allow_account_deletion?: boolean;
+    updating_name_disabled_for_users: boolean;
+    /** Format: int64 */
+    local_markdown_version: number;
+    /**
+     * @deprecated
+     * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
+     */
+    allow_local_requests_from_hooks_and_services: boolean;
+    allow_local_requests_from_web_hooks_and_services: boolean;
+    allow_local_requests_from_system_hooks: boolean;
+    asset_proxy_enabled: boolean;
+    asset_proxy_url: string;
+    /** @description Item type not documented. */
+    asset_proxy_whitelist: unknown[];
+    /** @description Item type not documented. */
+    asset_proxy_allowlist: unknown[];
+    maven_package_requests_forwarding: boolean;
+    npm_package_requests_forwarding: boolean;
+    pypi_package_requests_forwarding: boolean;
+    /**
+     * Format: int64
+     * @description Bytes.
+     */
+    snippet_size_limit: number;
+    /** Format: int64 */
+    issues_create_limit: number;
+    /** Format: int64 */
+    raw_blob_request_limit: number;
+    /**
+     * Format: int64
+     * @description Bytes; default 52428800, minimum 1024.
+     */
+    wiki_page_max_content_bytes: number;
+    require_admin_approval_after_user_signup: boolean;
+    require_personal_access_token_expiry: boolean;
+    personal_access_token_prefix: string;
+    rate_limiting_response_text: string | null;
+    keep_latest_artifact: boolean;
+    /** @description Administrators re-authenticate for administrative tasks. */
+    admin_mode: boolean;
+    /** @description Type not documented. */
+    external_pipeline_validation_service_timeout: unknown;
+    /** @description Type not documented. */
+    external_pipeline_validation_service_token: unknown;
+    /** @description Type not documented. */
+    external_pipeline_validation_service_url: unknown;
+    silent_mode_enabled: boolean;
+    package_registry_allow_anyone_to_pull_option: boolean;
+    /** Format: int64 */
+    bulk_import_max_download_file_size: number;
+    /** Format: int64 */
+    project_jobs_api_rate_limit: number;
+    /** Format: int64 */
+    projects_api_rate_limit_unauthenticated: number;
+    /** @description Type not documented. */
+    security_txt_content: unknown;
+    /** Format: int64 */
+    bulk_import_concurrent_pipeline_batch_limit: number;
+    /** Format: int64 */
+    downstream_pipeline_trigger_limit_per_project_user_sha: number;
+    /** Format: int64 */
+    concurrent_github_import_jobs_limit: number;
+    /** Format: int64 */
+    concurrent_bitbucket_import_jobs_limit: number;
+    /** Format: int64 */
+    concurrent_bitbucket_server_import_jobs_limit: number;
+    silent_admin_exports_enabled: boolean;
+    user_defaults_to_private_profile: boolean;
+    can_create_group: boolean;
+    external_authorization_service_enabled: boolean;
+    external_authorization_service_url: string;
+    external_authorization_service_default_label: string;
+    external_authorization_service_timeout: number;
+    globally_allowed_ips: string;
+    /** @description Premium and Ultimate. */
+    group_owners_can_manage_default_branch_protection?: boolean;
+    /**
+     * Format: int64
+     * @description Premium and Ultimate. The ID of the file template project; null when none is set.
+     */
+    file_template_project_id?: number | null;
+    /** @description Type not documented. Premium and Ultimate. */
+    geo_status_timeout?: unknown;
+    /** @description Premium and Ultimate. */
+    default_project_deletion_protection?: boolean;
+    /** @description Type not documented. Premium and Ultimate. */
+    deletion_adjourned_period?: unknown;
+    /** @description Premium and Ultimate. */
+    disable_personal_access_tokens?: boolean;
+    /** @description Premium and Ultimate. */
+    security_policy_global_group_approvers_enabled?: boolean;
+    /** @description Type not documented. Premium and Ultimate. */
+    security_approval_policies_limit?: unknown;
+    /** @description Premium and Ultimate. */
+    delete_unconfirmed_users?: boolean;
+    /**
+     * Format: int64
+     * @description Self-managed, Premium and Ultimate.
+     */
+    unconfirmed_users_delete_after_days?: number;
+    /** @description Self-managed, Premium and Ultimate. */
+    assistant_features_enabled?: boolean;
+    /** @description Self-managed, Premium and Ultimate. */
+    lock_assistant_features_enabled?: boolean;
+};
+/** @description The `default_branch_protection_defaults` hash sent to `PUT /application/settings`; all keys optional; other keys are not documented. */
+export type DefaultBranchProtectionDefaultsInput = {
+    /** @description Access levels allowed to push: Developer (30) or Maintainer (40). */
+    allowed_to_push?: ((30 | 40) | {
+        /**
+         * Format: int32
+         * @enum {integer}
+         */
+        access_level: 30 | 40;
+    })[];
+    /** @description Allow force push for users with push access. */
+    allow_force_push?: boolean;
+    /** @description Access levels allowed to merge: 30 or 40. */
+    allowed_to_merge?: ((30 | 40) | {
+        /**
+         * Format: int32
+         * @enum {integer}
+         */
+        access_level: 30 | 40;
+    })[];
+    /** @description Developers may push the initial commit. */
+    developer_can_initial_push?: boolean;
+};
+/**
+ * @description Body of `PUT /application/settings`: any of the settings below, all optional. This is a partial update: a setting that is left out keeps its current value (the "factory default" in a description is the value of a new instance, not a value assumed when the setting is omitted). Settings may be cached and take effect after about 60 seconds by default.
+ *
+ *     "Requires" rules are expressed with `if`/`then`: when `email_restrictions_enabled`, a `throttle_unauthenticated_*_enabled`, `unique_ips_limit_enabled` or `require_two_factor_authentication` is sent as true, its companion settings must be sent too.
+ *
+ *     The analytics query engine base URL and key are settings named with the engine prefix plus `_api_base_url` and `_api_key`; the prefix is not documented, so they are matched by name pattern. They must be set before product analytics queries.
+ *
+ *     Not documented: the settings between `archive_builds_in_human_readable` and `throttle_unauthenticated_api_enabled` in alphabetical order, and whether the other fields of the settings object are writable. This body types the documented settings and the other fields of the settings object (a value sent for one of them must have that field's type), and stays open to further setting names. Package file size limits are not part of this API; use plan limits (`PUT /application/plan_limits`).
+ */
+export type UpdateApplicationSettingsRequest = {
+    /** @description Administrators re-authenticate for administrative tasks. */
+    admin_mode?: boolean;
+    /**
+     * @deprecated
+     * @description Deprecated; use `abuse_notification_email`.
+     */
+    admin_notification_email?: string;
+    /** @description Abuse reports are sent to this address. */
+    abuse_notification_email?: string;
+    notify_on_unknown_sign_in?: boolean;
+    after_sign_out_path?: string;
+    /** @description Enable restriction of registration e-mails; requires `email_restrictions`. */
+    email_restrictions_enabled?: boolean;
+    /** @description Regular expression applied to the e-mail at registration. */
+    email_restrictions?: string;
+    after_sign_up_text?: string;
+    /** @description Premium and Ultimate. */
+    allow_account_deletion?: boolean;
+    /** @description Premium and Ultimate. */
+    allow_group_owners_to_manage_ldap?: boolean;
+    /**
+     * @deprecated
+     * @description Deprecated alias of `allow_local_requests_from_web_hooks_and_services`.
+     */
+    allow_local_requests_from_hooks_and_services?: boolean;
+    allow_local_requests_from_system_hooks?: boolean;
+    allow_local_requests_from_web_hooks_and_services?: boolean;
+    /** @description Factory default true. */
+    allow_runner_registration_token?: boolean;
+    /** @description Age after which jobs are archived and can no longer be retried, in human-readable form; empty means never. */
+    archive_builds_in_human_readable?: string;
+    /** @description Requires `throttle_unauthenticated_api_period_in_seconds` and `throttle_unauthenticated_api_requests_per_period`. */
+    throttle_unauthenticated_api_enabled?: boolean;
+    /**
+     * Format: int64
+     * @description Period of the unauthenticated API throttle, in seconds.
+     */
+    throttle_unauthenticated_api_period_in_seconds?: number;
+    /**
+     * Format: int64
+     * @description Requests allowed per period by the unauthenticated API throttle.
+     */
+    throttle_unauthenticated_api_requests_per_period?: number;
+    /** @description Requires `throttle_unauthenticated_packages_api_period_in_seconds` and `throttle_unauthenticated_packages_api_requests_per_period`. */
+    throttle_unauthenticated_packages_api_enabled?: boolean;
+    /**
+     * Format: int64
+     * @description Period in seconds.
+     */
+    throttle_unauthenticated_packages_api_period_in_seconds?: number;
+    /**
+     * Format: int64
+     * @description Requests per period.
+     */
+    throttle_unauthenticated_packages_api_requests_per_period?: number;
+    /** @description Requires `throttle_unauthenticated_web_period_in_seconds` and `throttle_unauthenticated_web_requests_per_period`. */
+    throttle_unauthenticated_web_enabled?: boolean;
+    /**
+     * Format: int64
+     * @description Period in seconds.
+     */
+    throttle_unauthenticated_web_period_in_seconds?: number;
+    /**
+     * Format: int64
+     * @description Requests per period.
+     */
+    throttle_unauthenticated_web_requests_per_period?: number;
+    /** @description Factory default false. */
+    time_tracking_limit_to_hours?: boolean;
+    /**
+     * Format: int64
+     * @description Hours; required by `require_two_factor_authentication`.
+     */
+    two_factor_grace_period?: number;
+    /** @description Named only in the rule of `two_factor_grace_period`; when true, `two_factor_grace_period` is required. */
+    require_two_factor_authentication?: boolean;
+    /**
+     * Format: int64
+     * @description Used when `delete_unconfirmed_users` is true. Factory default 7, minimum 1. Self-managed, Premium and Ultimate.
+     */
+    unconfirmed_users_delete_after_days?: number;
+    /** @description Whether unconfirmed users are deleted (see `unconfirmed_users_delete_after_days`). Premium and Ultimate. */
+    delete_unconfirmed_users?: boolean;
+    /** @description Requires `unique_ips_limit_per_user` and `unique_ips_limit_time_window`. */
+    unique_ips_limit_enabled?: boolean;
+    /**
+     * Format: int64
+     * @description Maximum number of IPs per user.
+     */
+    unique_ips_limit_per_user?: number;
+    /**
+     * Format: int64
+     * @description Time window, in seconds.
+     */
+    unique_ips_limit_time_window?: number;
+    update_runner_versions_enabled?: boolean;
+    usage_ping_enabled?: boolean;
+    include_optional_metrics_in_service_ping?: boolean;
+    user_deactivation_emails_enabled?: boolean;
+    user_default_external?: boolean;
+    user_oauth_applications?: boolean;
+    user_show_add_ssh_key_message?: boolean;
+    version_check_enabled?: boolean;
+    user_default_internal_regex?: string;
+    /** @description Factory default false. */
+    user_defaults_to_private_profile?: boolean;
+    /** @description Who may register runners: `[]`, `[group]`, `[project]` or `[group, project]`. */
+    valid_runner_registrars?: ("group" | "project")[];
+    /** @enum {string} */
+    whats_new_variant?: "all_tiers" | "current_tier" | "disabled";
+    /**
+     * Format: int64
+     * @description Maximum wiki page content, in bytes. Factory default 52428800, minimum 1024.
+     */
+    wiki_page_max_content_bytes?: number;
+    /** Format: int64 */
+    bulk_import_concurrent_pipeline_batch_limit?: number;
+    /**
+     * Format: int64
+     * @description Maximum AsciiDoc includes. Factory default 32, maximum 64.
+     */
+    asciidoc_max_includes?: number;
+    /** @description Self-managed, Premium and Ultimate. */
+    assistant_features_enabled?: boolean;
+    /** @description Self-managed, Premium and Ultimate. */
+    lock_assistant_features_enabled?: boolean;
+    nuget_skip_metadata_url_validation?: boolean;
+    /** @description Factory default false. */
+    delete_inactive_projects?: boolean;
+    /**
+     * Format: int64
+     * @description Factory default 2.
+     */
+    inactive_projects_delete_after_months?: number;
+    /**
+     * Format: int64
+     * @description Factory default 0.
+     */
+    inactive_projects_min_size_mb?: number;
+    /**
+     * Format: int64
+     * @description Factory default 1.
+     */
+    inactive_projects_send_warning_email_after_months?: number;
+    /**
+     * Format: int64
+     * @description Housekeeping runs after this many pushes; the older housekeeping period settings are deprecated.
+     */
+    housekeeping_optimize_repository_period?: number;
+    default_branch_protection_defaults?: components["schemas"]["DefaultBranchProtectionDefaultsInput"];
+    signup_enabled?: boolean;
+    /** Format: int64 */
+    default_projects_limit?: number;
+    /**
+     * Format: int64
+     * @deprecated
+     * @description Deprecated; whether it is writable is not documented.
+     */
+    default_branch_protection?: number;
+    default_preferred_language?: string;
+    /** Format: int64 */
+    failed_login_attempts_unlock_period_in_minutes?: number;
+    restricted_visibility_levels?: unknown[];
+    password_authentication_enabled_for_web?: boolean;
+    /** Format: int64 */
+    max_attachment_size?: number;
+    /** Format: int64 */
+    max_decompressed_archive_size?: number;
+    /** Format: int64 */
+    max_export_size?: number;
+    /** Format: int64 */
+    max_import_size?: number;
+    /** Format: int64 */
+    max_import_remote_file_size?: number;
+    /** Format: int64 */
+    max_login_attempts?: number;
+    /** Format: int64 */
+    session_expire_delay?: number;
+    home_page_url?: string;
+    default_snippet_visibility?: string;
+    default_project_visibility?: string;
+    default_group_visibility?: string;
+    outbound_local_requests_whitelist?: unknown[];
+    domain_allowlist?: unknown[];
+    domain_denylist_enabled?: boolean;
+    domain_denylist?: unknown[];
+    default_ci_config_path?: string | null;
+    gravatar_enabled?: boolean;
+    container_expiration_policies_enable_historic_entries?: boolean;
+    /** Format: int64 */
+    container_registry_cleanup_tags_service_max_list_size?: number;
+    /** Format: int64 */
+    container_registry_delete_tags_service_timeout?: number;
+    container_registry_expiration_policies_caching?: boolean;
+    /** Format: int64 */
+    container_registry_expiration_policies_worker_capacity?: number;
+    /** Format: int64 */
+    container_registry_token_expire_delay?: number;
+    /** Format: int64 */
+    decompress_archive_file_timeout?: number;
+    /** Format: int64 */
+    package_registry_cleanup_policies_worker_capacity?: number;
+    repository_storages_weighted?: {
+        [key: string]: number;
+    };
+    /** Format: int64 */
+    terminal_max_session_time?: number;
+    polling_interval_multiplier?: number | string;
+    /** Format: int64 */
+    rsa_key_restriction?: number;
+    /** Format: int64 */
+    dsa_key_restriction?: number;
+    /** Format: int64 */
+    ecdsa_key_restriction?: number;
+    /** Format: int64 */
+    ed25519_key_restriction?: number;
+    /** Format: int64 */
+    ecdsa_sk_key_restriction?: number;
+    /** Format: int64 */
+    ed25519_sk_key_restriction?: number;
+    /** Format: int64 */
+    first_day_of_week?: number;
+    enforce_terms?: boolean;
+    terms?: string;
+    /** Format: int64 */
+    performance_bar_allowed_group_id?: number;
+    updating_name_disabled_for_users?: boolean;
+    /** Format: int64 */
+    local_markdown_version?: number;
+    asset_proxy_enabled?: boolean;
+    asset_proxy_url?: string;
+    asset_proxy_whitelist?: unknown[];
+    asset_proxy_allowlist?: unknown[];
+    maven_package_requests_forwarding?: boolean;
+    npm_package_requests_forwarding?: boolean;
+    pypi_package_requests_forwarding?: boolean;
+    /** Format: int64 */
+    snippet_size_limit?: number;
+    /** Format: int64 */
+    issues_create_limit?: number;
+    /** Format: int64 */
+    raw_blob_request_limit?: number;
+    require_admin_approval_after_user_signup?: boolean;
+    require_personal_access_token_expiry?: boolean;
+    personal_access_token_prefix?: string;
+    rate_limiting_response_text?: string | null;
+    keep_latest_artifact?: boolean;
+    silent_mode_enabled?: boolean;
+    package_registry_allow_anyone_to_pull_option?: boolean;
+    /** Format: int64 */
+    bulk_import_max_download_file_size?: number;
+    /** Format: int64 */
+    project_jobs_api_rate_limit?: number;
+    /** Format: int64 */
+    projects_api_rate_limit_unauthenticated?: number;
+    /** Format: int64 */
+    downstream_pipeline_trigger_limit_per_project_user_sha?: number;
+    /** Format: int64 */
+    concurrent_github_import_jobs_limit?: number;
+    /** Format: int64 */
+    concurrent_bitbucket_import_jobs_limit?: number;
+    /** Format: int64 */
+    concurrent_bitbucket_server_import_jobs_limit?: number;
+    silent_admin_exports_enabled?: boolean;
+    can_create_group?: boolean;
+    external_authorization_service_enabled?: boolean;
+    external_authorization_service_url?: string;
+    external_authorization_service_default_label?: string;
+    external_authorization_service_timeout?: number;
+    globally_allowed_ips?: string;
+    group_owners_can_manage_default_branch_protection?: boolean;
+    /** Format: int64 */
+    file_template_project_id?: number;
+    default_project_deletion_protection?: boolean;
+    disable_personal_access_tokens?: boolean;
+    security_policy_global_group_approvers_enabled?: boolean;
+} & {
+    [key: `${string}_api_base_url`]: string;
+    [key: `${string}_api_key`]: string;
+};
+/** @description Limits of a plan, all integers: `*_max_file_size` in bytes; `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
+export type PlanLimits = {
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_pipeline_size: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_active_jobs: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_project_subscriptions: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_pipeline_schedules: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_needs_size_limit: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_registered_group_runners: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_registered_project_runners: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    conan_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In MiB.
+     */
+    enforcement_limit: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    generic_packages_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    helm_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In MiB.
+     */
+    notification_limit: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    maven_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    npm_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    nuget_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    pypi_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    terraform_module_max_file_size: number;
+    /**
+     * Format: int64
+     * @description In MiB.
+     */
+    storage_size_limit: number;
+};
+/** @description Body of `PUT /application/plan_limits`: `plan_name` and any limit of the plan limits object, as integers; `*_max_file_size` in bytes, `enforcement_limit`, `notification_limit` and `storage_size_limit` in MiB. */
+export type UpdatePlanLimitsRequest = {
+    /** @description Name of the plan. Only `default` exists on the community edition; other plans exist on the enterprise edition. */
+    plan_name: string;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_pipeline_size?: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_active_jobs?: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_project_subscriptions?: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_pipeline_schedules?: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_needs_size_limit?: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_registered_group_runners?: number;
+    /**
+     * Format: int64
+     * @description Unit not documented.
+     */
+    ci_registered_project_runners?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    conan_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In MiB.
+     */
+    enforcement_limit?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    generic_packages_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    helm_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In MiB.
+     */
+    notification_limit?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    maven_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    npm_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    nuget_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    pypi_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In bytes.
+     */
+    terraform_module_max_file_size?: number;
+    /**
+     * Format: int64
+     * @description In MiB.
+     */
+    storage_size_limit?: number;
+};
+/**
+ * @description Package manager of a dependency, as accepted by the `package_manager` filter.
+ * @enum {string}
+ */
+export type DependencyPackageManager = "bundler" | "composer" | "conan" | "go" | "gradle" | "maven" | "npm" | "nuget" | "pip" | "pipenv" | "pnpm" | "yarn" | "sbt" | "setuptools";
+/** @description A vulnerability of the dependency. `id` is an integer; the other types are not documented. */
+export type DependencyVulnerability = {
+    name: string;
+    /** @description Severity; the set of values is not documented. */
+    severity: string;
+    /** Format: int64 */
+    id: number;
+    url: string | null;
+};
+/** @description A license of the dependency. `url` is null when the license has none. */
+export type DependencyLicense = {
+    name: string;
+    url: string | null;
+};
+/** @description A dependency detected in the project. `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
+export type Dependency = {
+    name: string;
+    version: string;
+    /** @description Package manager of the dependency; the filter values of `package_manager` are listed in `DependencyPackageManager`. */
+    package_manager: string;
+    dependency_file_path: string;
+    /** @description Present only when the caller may read the security dashboard. */
+    vulnerabilities?: components["schemas"]["DependencyVulnerability"][];
+    licenses: components["schemas"]["DependencyLicense"][];
+};
+/** @description An analytics query. Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
+export type ProductAnalyticsQuery = {
+    /** @description Measures, for example `TrackedEvents.count`. */
+    measures?: string[];
+    /** @description Dimensions, with the prefix, for example `TrackedEvents.docPath`. */
+    dimensions?: string[];
+    timeDimensions?: {
+        /** @description Time dimension member, with the prefix (for example `TrackedEvents.utcTime`). */
+        dimension?: string;
+        /** @description Date range, for example `last 7 days`. */
+        dateRange?: string;
+        /** @description Granularity, for example `day`. */
+        granularity?: string;
+    }[];
+    /** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
+    order?: {
+        [key: string]: "asc" | "desc";
+    } | [
+        string,
+        "asc" | "desc"
+    ][];
+    /**
+     * Format: int64
+     * @description Maximum number of rows.
+     */
+    limit?: number;
+};
+/** @description Body of the load and dry-run operations: a query object `{query, queryType}`, plus `include_token`. */
+export type ProductAnalyticsQueryRequest = {
+    query: components["schemas"]["ProductAnalyticsQuery"];
+    /**
+     * @description Query type, for example `multi`; the set of values is not documented.
+     * @example multi
+     */
+    queryType?: string;
+    /** @description Optional; only for funnel generation. */
+    include_token?: boolean;
+};
+/** @description Body of `POST /projects/{id}/error_tracking/client_keys`: not documented. */
+export type CreateClientKeyRequest = Record<string, unknown>;
+/** @description Body of `DELETE /projects/{id}/error_tracking/client_keys/{key_id}`: not documented. */
+export type DeleteClientKeyRequest = Record<string, unknown>;
 export type ResponseMovedPermanently = components['responses']['MovedPermanently'];
 export type ResponseJobListBadRequest = components['responses']['JobListBadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -9567,7 +9927,7 @@ export interface operations {
                  */
                 per_page?: components["parameters"]["PerPage"];
                 /**
-                 * @description `keyset` selects keyset mode; other values are not documented, so the set is open. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
+                 * @description `keyset` selects keyset mode; other values are not documented. The tree supports keyset pagination only: page-number iteration (`page`) is unsupported. Follow the `Link` header's `rel="next"` URL, or pass `page_token`.
                  * @example keyset
                  */
                 pagination?: components["parameters"]["RepositoryTreePagination"];
@@ -9640,7 +10000,7 @@ export interface operations {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -9688,7 +10048,7 @@ export interface operations {
                 id: components["parameters"]["ProjectId"];
                 /**
                  * @description The blob SHA.
-                 * @example 79f7bbd25901e8334750839545a9bd021f0e4c83
+                 * @example 379658a509ada63ec96bc0deace84c2ac3613d77
                  */
                 sha: components["parameters"]["RepositoryBlobSha"];
             };
@@ -10147,8 +10507,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
+            /** @description Success as the Service's implementation answers it: the changelog was committed, or `file` already had a section for `version` and nothing was committed. Response body not documented. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Success as the API's general rule for a POST states it: the changelog was committed. Response body not documented. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10228,12 +10597,12 @@ export interface operations {
                  */
                 without_project_bots?: boolean;
                 /**
-                 * @description External identity UID (used with `provider`). Administrators only.
+                 * @description External identity UID. Administrators only.
                  * @example 1234567
                  */
                 extern_uid?: string;
                 /**
-                 * @description External identity provider (used with `extern_uid`). Administrators only.
+                 * @description External identity provider. Administrators only.
                  * @example ldapmain
                  */
                 provider?: string;
@@ -10278,7 +10647,7 @@ export interface operations {
                  */
                 skip_ldap?: boolean;
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter). Administrators only.
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key). Administrators only.
                  * @example {
                  *       "location": "Amsterdam"
                  *     }
@@ -10680,7 +11049,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only activity on or after this date, `YEAR-MM-DD`. Default: six months ago.
+                 * @description Activity from this date, `YEAR-MM-DD`. Default: six months ago.
                  * @example 2025-01-01
                  */
                 from?: components["schemas"]["CalendarDate"];
@@ -11032,7 +11401,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["GroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -11052,7 +11421,7 @@ export interface operations {
                  */
                 repository_storage?: string;
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free, so one deepObject parameter).
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
                  * @example {
                  *       "department": "platform"
                  *     }
@@ -11151,7 +11520,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -11254,7 +11623,7 @@ export interface operations {
                  */
                 with_custom_attributes?: components["parameters"]["SubgroupsWithCustomAttributes"];
                 /**
-                 * @description Only groups explicitly owned by the caller.
+                 * @description Limit to groups owned by the caller.
                  * @example true
                  */
                 owned?: components["parameters"]["GroupsOwned"];
@@ -11324,7 +11693,7 @@ export interface operations {
                  */
                 archived?: boolean;
                 /**
-                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private), so the string stays open.
+                 * @description Limit by visibility. The values are not listed for this filter (the groups list uses public, internal, private); other values may be accepted.
                  * @example internal
                  */
                 visibility?: string;
@@ -11344,7 +11713,7 @@ export interface operations {
                  */
                 search?: string;
                 /**
-                 * @description A flag whose effect on the returned records is not documented.
+                 * @description When true, each item is the simple view of the project (`ProjectSimple`), as `simple=true` gives it on the other project lists.
                  * @example true
                  */
                 simple?: boolean;
@@ -11429,7 +11798,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Projects of the group. */
+            /** @description Projects of the group; simple views with `simple=true`. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -11438,7 +11807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GroupProject"][];
+                    "application/json": (components["schemas"]["GroupProject"] | components["schemas"]["ProjectSimple"])[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14022,7 +14391,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint, so the string is open (`GET /runners` uses the deprecated values active, paused, online, offline).
+                 * @description Scope filter of the project runner list. Its values are not documented for this endpoint (`GET /runners` uses the deprecated values active, paused, online, offline).
                  * @example online
                  */
                 scope?: components["parameters"]["ProjectRunnersScope"];
@@ -14697,7 +15066,7 @@ export interface operations {
                  */
                 with_programming_language?: components["parameters"]["ProjectListWithProgrammingLanguage"];
                 /**
-                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (keys are free).
+                 * @description Filter by custom attributes, sent as `custom_attributes[key]=value` (any key).
                  * @example {
                  *       "location": "Antarctica"
                  *     }
@@ -14866,7 +15235,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Projects in the user's namespace; empty when the profile is private. The project view is not documented. */
+            /** @description Projects in the user's namespace; empty when the profile is private. Simple views with `simple=true` or for an anonymous caller, full views otherwise. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -14890,9 +15259,9 @@ export interface operations {
     "merge-requests/list-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -14988,7 +15357,7 @@ export interface operations {
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
@@ -14998,7 +15367,7 @@ export interface operations {
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
@@ -15123,9 +15492,9 @@ export interface operations {
     "merge-requests/list-project-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approved_by_ids=3&approved_by_ids=7`). */
+                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
                 approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `approver_ids=3&approver_ids=7`). */
+                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
                 approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
@@ -15219,7 +15588,7 @@ export interface operations {
                  */
                 "not[author_username]"?: components["parameters"]["MergeRequestListNotAuthorUsername"];
                 /**
-                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests assigned to this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[assignee_id]"?: components["parameters"]["MergeRequestListNotAssigneeId"];
@@ -15229,7 +15598,7 @@ export interface operations {
                  */
                 "not[assignee_username]"?: components["parameters"]["MergeRequestListNotAssigneeUsername"];
                 /**
-                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match; types follow the positive filters.
+                 * @description Exclude merge requests reviewed by this user ID. One key of the `not` hash, which returns merge requests that do not match. The key's value is a user ID; whether it also takes `None` or `Any` as the positive filter does is not documented.
                  * @example 3
                  */
                 "not[reviewer_id]"?: components["parameters"]["MergeRequestListNotReviewerId"];
@@ -15279,7 +15648,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Merge requests: full records, or reduced records with `view=simple`; `labels` holds objects with `with_labels_details=true`. */
+            /** @description Merge requests: full or reduced records; `labels` holds strings, or objects as `with_labels_details=true` gives them on the global list. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -15343,7 +15712,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description 409 Conflict. No conflict case of this operation is documented. The Service answers 409 when the branches do not allow a new merge request, for example when another open merge request exists for the same source and target branches. Body shape not documented. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15501,7 +15878,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"] & {
                         /** @enum {unknown} */
                         state?: "merged" | "opened" | "locked";
-                    };
+                    } & unknown;
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -16156,7 +16533,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only dependencies of these package managers. The wire form of the array is not documented; it is described with the OpenAPI default (repeated: `package_manager=bundler&package_manager=yarn`).
+                 * @description Only dependencies of these package managers. The wire form of the array is not documented; send the values repeated (`package_manager=bundler&package_manager=yarn`).
                  * @example [
                  *       "bundler",
                  *       "yarn"
@@ -16256,7 +16633,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16306,7 +16682,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16352,7 +16727,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -66,8 +66,8 @@ export declare const fast_schema_CompareResult: ValidateFunction;
 export declare const fast_schema_Contributor: ValidateFunction;
 export declare const fast_schema_MergeBaseCommit: ValidateFunction;
 export declare const fast_schema_ChangelogVersion: ValidateFunction;
-export declare const fast_schema_CreateChangelogRequest: ValidateFunction;
 export declare const fast_schema_Iso8601DateTime: ValidateFunction;
+export declare const fast_schema_CreateChangelogRequest: ValidateFunction;
 export declare const fast_schema_UserState: ValidateFunction;
 export declare const fast_schema_User: ValidateFunction;
 export declare const fast_schema_UserIdentity: ValidateFunction;
@@ -103,6 +103,8 @@ export declare const fast_schema_GroupDefaultBranchProtectionDefaults: ValidateF
 export declare const fast_schema_GroupStatistics: ValidateFunction;
 export declare const fast_schema_Group: ValidateFunction;
 export declare const fast_schema_GroupProject: ValidateFunction;
+export declare const fast_schema_ProjectNamespace: ValidateFunction;
+export declare const fast_schema_ProjectSimple: ValidateFunction;
 export declare const fast_schema_UpdateGroupHookRequest: ValidateFunction;
 export declare const fast_schema_GroupHook: ValidateFunction;
 export declare const fast_schema_DeleteGroupHookRequest: ValidateFunction;
@@ -156,8 +158,6 @@ export declare const fast_schema_MonitoringIntegrationSettingsRequest: ValidateF
 export declare const fast_schema_ChatNotificationsIntegrationSettingsRequest: ValidateFunction;
 export declare const fast_schema_OtherIntegrationSettingsRequest: ValidateFunction;
 export declare const fast_schema_SetUpIntegrationRequest: ValidateFunction;
-export declare const fast_schema_ProjectNamespace: ValidateFunction;
-export declare const fast_schema_ProjectSimple: ValidateFunction;
 export declare const fast_schema_ProjectLinks: ValidateFunction;
 export declare const fast_schema_ProjectContainerExpirationPolicy: ValidateFunction;
 export declare const fast_schema_ProjectPermissions: ValidateFunction;

@@ -66,8 +66,8 @@ export declare const schema_CompareResult: ValidateFunction;
 export declare const schema_Contributor: ValidateFunction;
 export declare const schema_MergeBaseCommit: ValidateFunction;
 export declare const schema_ChangelogVersion: ValidateFunction;
-export declare const schema_CreateChangelogRequest: ValidateFunction;
 export declare const schema_Iso8601DateTime: ValidateFunction;
+export declare const schema_CreateChangelogRequest: ValidateFunction;
 export declare const schema_UserState: ValidateFunction;
 export declare const schema_User: ValidateFunction;
 export declare const schema_UserIdentity: ValidateFunction;
@@ -103,6 +103,8 @@ export declare const schema_GroupDefaultBranchProtectionDefaults: ValidateFuncti
 export declare const schema_GroupStatistics: ValidateFunction;
 export declare const schema_Group: ValidateFunction;
 export declare const schema_GroupProject: ValidateFunction;
+export declare const schema_ProjectNamespace: ValidateFunction;
+export declare const schema_ProjectSimple: ValidateFunction;
 export declare const schema_UpdateGroupHookRequest: ValidateFunction;
 export declare const schema_GroupHook: ValidateFunction;
 export declare const schema_DeleteGroupHookRequest: ValidateFunction;
@@ -156,8 +158,6 @@ export declare const schema_MonitoringIntegrationSettingsRequest: ValidateFuncti
 export declare const schema_ChatNotificationsIntegrationSettingsRequest: ValidateFunction;
 export declare const schema_OtherIntegrationSettingsRequest: ValidateFunction;
 export declare const schema_SetUpIntegrationRequest: ValidateFunction;
-export declare const schema_ProjectNamespace: ValidateFunction;
-export declare const schema_ProjectSimple: ValidateFunction;
 export declare const schema_ProjectLinks: ValidateFunction;
 export declare const schema_ProjectContainerExpirationPolicy: ValidateFunction;
 export declare const schema_ProjectPermissions: ValidateFunction;

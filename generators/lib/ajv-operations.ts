@@ -48,10 +48,12 @@ export function operationFiles(built: BuiltValidators): GeneratedFile[] {
       (f) => `import * as ${posix.basename(f.path, '.js')} from ${JSON.stringify(specifier(modulePath, f.path))};`,
     );
     const validation = JSON.stringify(specifier(modulePath, 'dist/validation.js'));
+    const standard = JSON.stringify(specifier(modulePath, 'dist/standard.js'));
     const q = JSON.stringify;
     const statuses = Object.keys(responses);
     const js = [
       `import { checkRequest, checkResponse } from ${validation};`,
+      `import { standardBody, standardRequest } from ${standard};`,
       ...imports,
       ``,
       `export const operationId = ${q(operationId)};`,
@@ -70,9 +72,18 @@ export function operationFiles(built: BuiltValidators): GeneratedFile[] {
       `  return checkRequest(requestValidators, parts);`,
       `}`,
       ``,
+      `export const requestSchema = /* @__PURE__ */ standardRequest(requestValidators);`,
+      ``,
+      `export function responseSchema(status) {`,
+      `  const validate = responses[String(status)];`,
+      `  if (!validate) throw new Error(\`Operation \${operationId} documents no JSON body for status \${status}\`);`,
+      `  return standardBody(validate, validate);`,
+      `}`,
+      ``,
     ];
     const dts = [
       `import type { RequestParts, RequestValidationResult, ValidationResult } from ${validation};`,
+      `import type { ResponseBody, StandardSchemaV1, StatusCode, ValidatedRequest } from ${standard};`,
       ``,
       `export declare const operationId: ${q(operationId)};`,
       `/** The statuses of ${operationId} whose JSON body has a validator. */`,
@@ -81,6 +92,10 @@ export function operationFiles(built: BuiltValidators): GeneratedFile[] {
       `export declare function validateResponse(status: ResponseStatus | number, body: unknown): ValidationResult;`,
       `/** Validates a request of ${operationId}; errors name the bad field (\`query parameter per_page must be <= 100\`). */`,
       `export declare function validateRequest(request: RequestParts): RequestValidationResult;`,
+      `/** The request's Standard Schema: its output is the request with strings coerced; issue paths start with the part. */`,
+      `export declare const requestSchema: StandardSchemaV1<RequestParts, ValidatedRequest>;`,
+      `/** The Standard Schema of the JSON response body of a status (throws for a status without one). */`,
+      `export declare function responseSchema<S extends ResponseStatus | StatusCode<ResponseStatus>>(status: S): StandardSchemaV1<ResponseBody<${q(operationId)}, S>, ResponseBody<${q(operationId)}, S>>;`,
       ``,
     ];
     return [

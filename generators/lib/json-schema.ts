@@ -26,9 +26,49 @@ export function toJsonSchema(schema: unknown, rewriteRef: (ref: string) => strin
       if (!inProperties && key === '$ref' && typeof item === 'string') out[key] = rewriteRef(item);
       else out[key] = visit(item, !inProperties && PROPERTY_MAPS.has(key));
     }
-    return out;
+    return inProperties ? out : typeList(out);
   };
   return visit(schema, false) as JsonSchema;
+}
+
+/** Keywords that apply to one type only, so that members of different types can share a schema. */
+const KEYWORD_TYPES: Record<string, string[]> = {
+  minLength: ['string'],
+  maxLength: ['string'],
+  pattern: ['string'],
+  minimum: ['integer', 'number'],
+  maximum: ['integer', 'number'],
+  exclusiveMinimum: ['integer', 'number'],
+  exclusiveMaximum: ['integer', 'number'],
+  multipleOf: ['integer', 'number'],
+};
+/** The order Ajv converts a value in (its first type that takes it), as the sources wrote the type lists. */
+const TYPE_ORDER = ['integer', 'number', 'boolean', 'string'];
+
+/**
+ * `anyOf: [{ type: string, minLength: 1 }, { type: integer }]`, the portable way to write a value of several types
+ * (`openapi/conventions.md`), back into `{ type: [integer, string], minLength: 1 }` for Ajv: the same values, and
+ * the same conversions of URL strings (Ajv converts inside each `anyOf` member but across a type list only when no
+ * type matches). Only members of one scalar type each, with keywords of that type alone, are merged.
+ */
+function typeList(schema: Record<string, unknown>): Record<string, unknown> {
+  const { anyOf, ...rest } = schema;
+  if (!Array.isArray(anyOf) || anyOf.length < 2 || 'type' in rest) return schema;
+  const merged: Record<string, unknown> = {};
+  const types: string[] = [];
+  for (const member of anyOf as Record<string, unknown>[]) {
+    const type = member?.type;
+    if (typeof type !== 'string' || !TYPE_ORDER.includes(type) || types.includes(type)) return schema;
+    for (const [key, value] of Object.entries(member)) {
+      if (key === 'type') continue;
+      const fits = key === 'format' ? type === 'integer' : KEYWORD_TYPES[key]?.includes(type);
+      if (!fits || key in merged) return schema;
+      merged[key] = value;
+    }
+    types.push(type);
+  }
+  types.sort((a, b) => TYPE_ORDER.indexOf(a) - TYPE_ORDER.indexOf(b));
+  return { ...rest, type: types, ...merged };
 }
 
 /** Keywords whose value maps names to schemas: the names are data, not keywords. */

@@ -18,6 +18,7 @@ import * as bundle from './sections/bundle.ts';
 import * as client from './sections/client.ts';
 import * as fake from './sections/fake.ts';
 import * as fakeLoad from './sections/fake-load.ts';
+import * as gateway from './sections/gateway.ts';
 import * as mock from './sections/mock.ts';
 import * as proxy from './sections/proxy.ts';
 import * as server from './sections/server.ts';
@@ -45,6 +46,7 @@ const sections: Record<string, () => Promise<void>> = {
   [fake.name]: () => fake.run({ rounds, durationS }),
   [fakeLoad.name]: () => fakeLoad.run(),
   [proxy.name]: () => proxy.run({ rounds, durationS }),
+  [gateway.name]: () => gateway.run({ rounds, durationS, calls: values.quick ? 500 : 2000 }),
   [build.name]: () => build.run(),
   [test.name]: () => test.run({ sequential: full }),
 };

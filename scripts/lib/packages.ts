@@ -14,6 +14,7 @@ export const HOME_SCOPE = '@service-api';
  * Dependencies come before the packages that use them, so a registry never holds a package whose dependency is missing.
  */
 export const PACKAGES = [
+  { name: 'openapi', folder: 'packages/openapi' },
   { name: 'types', folder: 'packages/types' },
   { name: 'validators', folder: 'packages/validators' },
   { name: 'server', folder: 'packages/server' },

@@ -1,7 +1,8 @@
 /**
- * Releases: `releases/<version>/openapi.{json,yaml}` are copies of the published document, written once by
- * `npm run release` and never changed; `releases/SHA256SUMS` records their hashes. The gate compares the current
- * document with the latest release.
+ * Releases: `releases/<version>/openapi.{json,yaml}` are copies of the published document (from 0.6.0 on also
+ * `openapi.3.0.{json,yaml}`, its OpenAPI 3.0 rendition), written once by `npm run release` and never changed;
+ * `releases/SHA256SUMS` records their hashes. The gate compares the current document and its 3.0 rendition with the
+ * latest release.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +14,11 @@ import { ROOT } from './paths.ts';
 
 export const RELEASES_DIR = join(ROOT, 'releases');
 export const HASHES_FILE = join(RELEASES_DIR, 'SHA256SUMS');
-export const RELEASE_FILES = ['openapi.json', 'openapi.yaml'] as const;
+/** The files a release records, named as in generated/openapi/: the 3.1 document, then its 3.0 rendition. */
+export const RELEASE_FILES = ['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.3.0.yaml'] as const;
+export type ReleaseFile = (typeof RELEASE_FILES)[number];
+/** The first version released with its 3.0 rendition; the releases before it stay as they were made, without it. */
+export const FIRST_RENDITION_30 = '0.6.0';
 /** The mark a CHANGELOG entry carries on each breaking change. */
 export const BREAKING_MARK = '**Breaking**';
 
@@ -49,6 +54,11 @@ export function listReleases(dir = RELEASES_DIR): string[] {
     .sort(compareVersions);
 }
 
+/** The files a release of `version` holds. */
+export function releaseFiles(version: string): ReleaseFile[] {
+  return compareVersions(version, FIRST_RENDITION_30) < 0 ? ['openapi.json', 'openapi.yaml'] : [...RELEASE_FILES];
+}
+
 export function sha256(contents: string | Buffer): string {
   return createHash('sha256').update(contents).digest('hex');
 }
@@ -72,7 +82,7 @@ export function verifyReleases(dir = RELEASES_DIR, hashesFile = HASHES_FILE): st
   const present = new Set<string>();
   for (const version of listReleases(dir)) {
     const files = readdirSync(join(dir, version));
-    for (const name of RELEASE_FILES)
+    for (const name of releaseFiles(version))
       if (!files.includes(name)) problems.push(`releases/${version}/${name} is missing`);
     for (const name of files) {
       const key = `${version}/${name}`;
@@ -120,11 +130,11 @@ export function staleDocument(bundled: OpenApiDocument, published: string): stri
 }
 
 export interface GateInput {
-  /** The current published document (generated/openapi/openapi.json) and its text. */
+  /** The current published document (generated/openapi/openapi.json) and the text of each file a release records. */
   current: OpenApiDocument;
-  currentFiles: Record<(typeof RELEASE_FILES)[number], string>;
-  /** Released documents by version, with their files' text. */
-  releases: { version: string; doc: OpenApiDocument; files: Record<(typeof RELEASE_FILES)[number], string> }[];
+  currentFiles: Partial<Record<ReleaseFile, string>>;
+  /** Released documents by version, with their files' text (the 3.0 rendition from FIRST_RENDITION_30 on). */
+  releases: { version: string; doc: OpenApiDocument; files: Partial<Record<ReleaseFile, string>> }[];
   changelog: string;
 }
 
@@ -133,8 +143,13 @@ export interface GateResult {
   version: string;
   baseline?: string;
   differences: Difference[];
+  /** The 3.0 rendition's differences from the baseline's, when the baseline has one. */
+  rendition30?: Difference[];
   failures: string[];
 }
+
+const RENDITION_30 = 'openapi.3.0.json';
+const parsed = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as OpenApiDocument));
 
 /** The gate's verdict: the current document against the latest release and the CHANGELOG. */
 export function gate(input: GateInput): GateResult {
@@ -144,7 +159,7 @@ export function gate(input: GateInput): GateResult {
   const same = sorted.find((r) => r.version === version);
   const latest = sorted.at(-1);
   if (same) {
-    for (const name of RELEASE_FILES) {
+    for (const name of RELEASE_FILES.filter((file) => same.files[file] !== undefined)) {
       if (same.files[name] !== input.currentFiles[name])
         failures.push(
           `generated/openapi/${name} differs from releases/${version}/${name}: a released version never changes, raise info.version`,
@@ -157,19 +172,26 @@ export function gate(input: GateInput): GateResult {
   if (!section) failures.push(`CHANGELOG.md has no "## ${version}" section`);
   const baseline = latest && compareVersions(version, latest.version) > 0 ? latest : undefined;
   const differences = baseline ? compareDocuments(baseline.doc, input.current) : [];
-  const breaking = differences.filter((d) => d.severity === 'breaking');
-  if (baseline && breaking.length > 0) {
-    if (!isBreakingBump(baseline.version, version)) {
-      failures.push(
-        `${breaking.length} breaking change(s) since ${baseline.version}, but ${version} is not a major bump (below 1.0.0: a minor bump)`,
-      );
-    }
+  // The 3.0 rendition is judged like the 3.1 document: a change of the converter alone can break its readers too.
+  const [released30, current30] = [parsed(baseline?.files[RENDITION_30]), parsed(input.currentFiles[RENDITION_30])];
+  const rendition30 = released30 && current30 ? compareDocuments(released30, current30) : undefined;
+  const breaking = differences.filter((d) => d.severity === 'breaking').length;
+  const breaking30 = rendition30?.filter((d) => d.severity === 'breaking').length ?? 0;
+  if (baseline && breaking + breaking30 > 0) {
+    const count = `${breaking} breaking change(s)${breaking30 > 0 ? ` (${breaking30} in the 3.0 rendition)` : ''} since ${baseline.version}`;
+    if (!isBreakingBump(baseline.version, version))
+      failures.push(`${count}, but ${version} is not a major bump (below 1.0.0: a minor bump)`);
     if (section && !section.includes(BREAKING_MARK))
-      failures.push(
-        `${breaking.length} breaking change(s) since ${baseline.version}, but the CHANGELOG section ${version} marks none ${BREAKING_MARK}`,
-      );
+      failures.push(`${count}, but the CHANGELOG section ${version} marks none ${BREAKING_MARK}`);
   }
-  return { ok: failures.length === 0, version, baseline: baseline?.version ?? same?.version, differences, failures };
+  return {
+    ok: failures.length === 0,
+    version,
+    baseline: baseline?.version ?? same?.version,
+    differences,
+    ...(rendition30 && { rendition30 }),
+    failures,
+  };
 }
 
 /** The verdict as the gate prints it: counts per class and rule, then the first breaking items. */
@@ -191,6 +213,14 @@ export function formatGate(result: GateResult, limit = 25): string {
     for (const d of breaking.slice(0, limit))
       lines.push(`  ${d.rule}: ${d.location}${d.detail ? ` (${d.detail})` : ''}`);
   }
+  if (result.rendition30) {
+    const breaking30 = result.rendition30.filter((d) => d.severity === 'breaking');
+    lines.push(
+      `The 3.0 rendition against release ${result.baseline}'s: ${breaking30.length} breaking, ${result.rendition30.length - breaking30.length} compatible difference(s)`,
+    );
+    for (const d of breaking30.slice(0, limit))
+      lines.push(`  3.0 ${d.rule}: ${d.location}${d.detail ? ` (${d.detail})` : ''}`);
+  }
   lines.push(result.ok ? 'Verdict: pass' : `Verdict: FAIL\n${result.failures.map((f) => `  ✖ ${f}`).join('\n')}`);
   return lines.join('\n');
 }
@@ -198,19 +228,16 @@ export function formatGate(result: GateResult, limit = 25): string {
 /** Reads the repository's releases, current document and CHANGELOG for the gate. */
 export function gateInputFromRepository(): GateInput {
   const read = (path: string) => readFileSync(path, 'utf8');
+  const readFiles = (dir: string, names: readonly ReleaseFile[]) =>
+    Object.fromEntries(names.map((name) => [name, read(join(dir, name))])) as Partial<Record<ReleaseFile, string>>;
   const published = join(ROOT, 'generated', 'openapi');
+  const currentFiles = readFiles(published, RELEASE_FILES);
   return {
-    current: JSON.parse(read(join(published, 'openapi.json'))) as OpenApiDocument,
-    currentFiles: {
-      'openapi.json': read(join(published, 'openapi.json')),
-      'openapi.yaml': read(join(published, 'openapi.yaml')),
-    },
+    current: JSON.parse(currentFiles['openapi.json']!) as OpenApiDocument,
+    currentFiles,
     releases: listReleases().map((version) => {
-      const files = {
-        'openapi.json': read(join(RELEASES_DIR, version, 'openapi.json')),
-        'openapi.yaml': read(join(RELEASES_DIR, version, 'openapi.yaml')),
-      };
-      return { version, doc: JSON.parse(files['openapi.json']) as OpenApiDocument, files };
+      const files = readFiles(join(RELEASES_DIR, version), releaseFiles(version));
+      return { version, doc: JSON.parse(files['openapi.json']!) as OpenApiDocument, files };
     }),
     changelog: read(join(ROOT, 'CHANGELOG.md')),
   };

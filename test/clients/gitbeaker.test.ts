@@ -147,3 +147,31 @@ describe.each(targets)('@gitbeaker/rest against the $name', ({ name, strict, api
     },
   );
 });
+
+describe("@gitbeaker/rest's paginationInfo against the mock", () => {
+  const api = useMock();
+  const gitlab = () => new Gitlab({ host: api().replace(/\/api\/v4$/, ''), token: 'glpat-test' });
+
+  it('pages a list to its end and gets every pagination header as a number', async () => {
+    const whole = await gitlab().Jobs.all(42);
+    expect(whole.length).toBeGreaterThan(1);
+    const paged = await gitlab().Jobs.all(42, { perPage: 1, showExpanded: true });
+    expect(paged.data.map((job) => job.id)).toEqual(whole.map((job) => job.id));
+    const last = whole.length;
+    expect(paged.paginationInfo).toEqual({
+      total: last,
+      next: null,
+      current: last,
+      previous: last - 1,
+      perPage: 1,
+      totalPages: last,
+    });
+  });
+
+  it('reads one page: its place among the others', async () => {
+    const first = await gitlab().Jobs.all(42, { perPage: 1, page: 1, showExpanded: true });
+    expect(first.data).toHaveLength(1);
+    expect(first.paginationInfo).toMatchObject({ current: 1, next: 2, previous: null, perPage: 1 });
+    expect(first.paginationInfo.total).toBeGreaterThan(1);
+  });
+});

@@ -12,6 +12,17 @@ const cases: [string, unknown, number][] = [
   ['rejects a pointer at the source table', 'Integer as in the PUT table.', 1],
   ['rejects the rest of a section number', 'The full view (`Project`.2).', 1],
   ['accepts a version or a sentence end after code', 'Use `v4`. 2 items; `ProjectSimple`, 2 fields.', 0],
+  ['rejects an extension name', 'Every field is present, except those marked with `x-tiers`.', 1],
+  ['rejects a schema keyword in parentheses', 'Exactly one of `cn` and `filter` (`oneOf`).', 1],
+  ['rejects if/then in parentheses', '`group_id` is required for group runners (`if`/`then`).', 1],
+  ['rejects schema talk', 'The fields are left untyped. Typed as its replacement. `Project` validates both views.', 1],
+  ['rejects an extension as the reason', 'The body is open (`x-not-shown`).', 1],
+  ['accepts a header named x-…', 'Answers with `x-next-page` and `x-page` headers.', 0],
+  [
+    'accepts the list of extensions the info explains',
+    'Vendor extensions (`x-tiers`, `x-offerings`, …) mark tiers.',
+    0,
+  ],
   ['ignores what is not text', 42, 0],
 ];
 

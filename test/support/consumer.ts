@@ -22,6 +22,11 @@ import { startMock, type RunningMock } from '@service-api/mock';
 import { startProxy, type RunningProxy } from '@service-api/proxy';
 import type { MergeRequest as SharedMergeRequest, Project } from '@service-api/types';
 import { isJob, isMergeRequest, validateRequest, validateResponse, type Job as ValidatedJob } from '@service-api/validators';
+import { documentPath, readDocument, responseExample, contractVersion as documentVersion } from '@service-api/openapi';
+import examples from '@service-api/openapi/examples.json' with { type: 'json' };
+import requestExamples from '@service-api/openapi/request-examples.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 
 const MOCK = process.env.SERVICE_API_MOCK ?? 'http://127.0.0.1:4010/api/v4';
 const report: Record<string, unknown> = { contractVersion };
@@ -126,6 +131,19 @@ await proxied.arrayBuffer();
 report.proxy = { status: proxied.status, calls: proxy.report().operations['jobs/list-project-jobs']?.calls };
 await proxy.close();
 await mock.close();
+
+// The document from the registry: both renditions, as files and parsed, and the examples as fixtures.
+const resolveFile = (file: string) => createRequire(import.meta.url).resolve('${scope}/openapi/' + file);
+const firstLine = (file: string) => readFileSync(resolveFile(file), 'utf8').split('\\n').find((line) => !line.startsWith('#'));
+report.openapi = {
+  version: documentVersion,
+  renditions: [readDocument().openapi, readDocument({ rendition: '3.0' }).openapi, readDocument({ rendition: '3.0', dereferenced: true }).openapi],
+  yaml: [firstLine('openapi.yaml'), firstLine('3.0/openapi.yaml'), firstLine('3.0/openapi.dereferenced.yaml')],
+  yamlPath: documentPath({ rendition: '3.0', format: 'yaml' }) === resolveFile('3.0/openapi.yaml'),
+  fixture: examples['jobs/list-project-jobs']['200'].ProjectJobs[0]?.status,
+  sameFixture: responseExample('jobs/list-project-jobs', 200, 'ProjectJobs') === responseExample('jobs/list-project-jobs', '200', 'ProjectJobs'),
+  requestExamples: Object.keys(requestExamples).length,
+};
 
 console.log(JSON.stringify(report));
 `.replaceAll("from '@service-api/", `from '${scope}/`);

@@ -83,6 +83,7 @@ export function useFake({ reset = true, ...options }: UseFakeOptions = {}) {
     },
     reset: () => current().reset(),
     state: () => current().state(),
+    fetch: (input, init) => current().fetch(input, init),
     close: () => current().close(),
   };
   /** A client of the fake with these options (credentials, sudo, …). */

@@ -137,12 +137,20 @@ export interface ApiResponse<Data, DocumentedHeaders = Record<string, never>> {
   url: string;
 }
 
-/** `http`: a response outside 2xx; `network`: no response (refused, reset, DNS …); `timeout`: `timeout` ran out. */
-export type ServiceApiErrorKind = 'http' | 'network' | 'timeout';
+/**
+ * `http`: a response outside 2xx; `network`: no response (refused, reset, DNS …); `timeout`: `timeout` ran out;
+ * `off-origin`: a redirect (`Location`) or a next page (`Link`, with no `x-next-page` to page by instead) pointed
+ * off the API's origin, and the client refused to send the credentials there.
+ */
+export type ServiceApiErrorKind = 'http' | 'network' | 'timeout' | 'off-origin';
+
+/** What ended a call without an answer the client takes: the kind, and the original error or the refused URL. */
+type Failure = { kind: 'network' | 'timeout'; cause: unknown } | { kind: 'off-origin'; what: string; target: string };
 
 /**
- * A response outside 2xx (`kind: 'http'`), or a call that got no response (`kind: 'network'` or `'timeout'`, with
- * `status` 0 and the original error as `cause`). `isServiceApiError(error, operationId)` narrows it to the union of
+ * A response outside 2xx (`kind: 'http'`), or a call that got no answer the client takes (`kind: 'network'`,
+ * `'timeout'` or `'off-origin'`, with `status` 0; the original error as `cause` of a network failure or timeout, the
+ * refused URL as `target` of an off-origin one). `isServiceApiError(error, operationId)` narrows it to the union of
  * the operation's documented errors, so that `error.status === 409` narrows `error.body`.
  */
 export class ServiceApiError<
@@ -152,6 +160,8 @@ export class ServiceApiError<
 > extends Error {
   readonly name = 'ServiceApiError';
   readonly kind: ServiceApiErrorKind;
+  /** `kind: 'off-origin'`: the URL the client refused to follow. */
+  readonly target?: string;
   constructor(
     readonly operationId: Operation,
     readonly status: Status,
@@ -160,16 +170,22 @@ export class ServiceApiError<
     readonly url: string,
     /** Whether the operation documents this status (and so its body). */
     readonly documented = false,
-    failure?: { kind: 'network' | 'timeout'; cause: unknown },
+    failure?: Failure,
   ) {
     super(
-      failure
-        ? `${operationId} ${failure.kind === 'timeout' ? 'timed out' : 'failed'}: ${causeText(failure.cause)}`
-        : `${operationId} answered ${status}${messageOf(body)}`,
-      failure && { cause: failure.cause },
+      failureMessage(operationId, failure) ?? `${operationId} answered ${status}${messageOf(body)}`,
+      failure && 'cause' in failure ? { cause: failure.cause } : undefined,
     );
     this.kind = failure?.kind ?? 'http';
+    if (failure?.kind === 'off-origin') this.target = failure.target;
   }
+}
+
+function failureMessage(operationId: string, failure: Failure | undefined): string | undefined {
+  if (!failure) return undefined;
+  if (failure.kind === 'off-origin')
+    return `${operationId}: refused to follow a ${failure.what} off the API origin to ${failure.target}`;
+  return `${operationId} ${failure.kind === 'timeout' ? 'timed out' : 'failed'}: ${causeText(failure.cause)}`;
 }
 
 /** A network failure or timeout of a call to `url`, as a `ServiceApiError` with `status` 0. */
@@ -180,6 +196,21 @@ function failureError(
   cause: unknown,
 ): ServiceApiError<undefined, 0> {
   return new ServiceApiError(operationId, 0, undefined, new Headers(), url, false, { kind, cause });
+}
+
+/** A redirect or next page off the API's origin, refused: a `ServiceApiError` of kind `off-origin`, `status` 0. */
+function offOriginError(
+  operationId: string,
+  response: Response,
+  url: string,
+  what: 'redirect' | 'next page',
+  target: string,
+): ServiceApiError<undefined, 0> {
+  return new ServiceApiError(operationId, 0, undefined, response.headers, url, false, {
+    kind: 'off-origin',
+    what,
+    target,
+  });
 }
 
 /** `fetch failed (connect ECONNREFUSED 127.0.0.1:9)`: Node's fetch puts the reason in `cause`. */
@@ -453,21 +484,17 @@ export class Transport {
         const location = response.headers.get('location');
         if (!location) return response;
         const target = new URL(location, url);
-        if (target.origin !== this.origin)
-          throw new ServiceApiError(
-            operationId,
-            301,
-            { message: `Refusing to follow a redirect off the API origin to ${target.origin}` },
-            response.headers,
-            url,
-          );
+        if (target.origin !== this.origin) {
+          discard(response);
+          throw offOriginError(operationId, response, url, 'redirect', target.href);
+        }
         if (++redirects > (this.options.maxRedirects ?? 5)) return response;
-        await response.body?.cancel();
+        discard(response);
         url = target.href;
         continue;
       }
       if ((response.status === 429 || response.status === 503) && attempt < attempts) {
-        await response.body?.cancel();
+        discard(response);
         const delayMs = retryDelay(response.headers.get('retry-after'), attempt, retry);
         attempt += 1;
         retry.onRetry?.({ attempt, delayMs, reason: 'status', status: response.status });
@@ -548,7 +575,7 @@ export class Transport {
     const headers = readHeaders(response.headers, op.headers);
     let data: unknown;
     if (op.response === 'headers') {
-      await response.body?.cancel();
+      discard(response);
       data = headers;
     } else if (op.response === 'binary')
       data = options?.as === 'stream' ? response.body : await readBody(response.blob(), request, op.id);
@@ -576,16 +603,10 @@ export class Transport {
       if (!response.ok) throw await this.error(op, response);
       const items = await readBody(readJson(response), request, op.id);
       yield Array.isArray(items) ? items : [];
-      const next = page < maxPages ? nextUrl(response, request.url) : undefined;
+      if (page >= maxPages) return;
+      const next = nextUrl(response, request.url, this.origin);
       if (!next) return;
-      if (new URL(next).origin !== this.origin)
-        throw new ServiceApiError(
-          op.id,
-          response.status,
-          { message: `Refusing to follow a next page off the API origin: ${next}` },
-          response.headers,
-          request.url,
-        );
+      if (new URL(next).origin !== this.origin) throw offOriginError(op.id, response, request.url, 'next page', next);
       request = { ...request, url: next };
     }
   }
@@ -609,11 +630,24 @@ export class Transport {
   }
 }
 
-function nextUrl(response: Response, current: string): string | undefined {
+/**
+ * The next page: `Link`'s `rel="next"` on the API's origin, else the current URL at `x-next-page` (a gateway that
+ * forwards the upstream's `Link` unchanged leaves `x-next-page` usable), else an off-origin `Link` (refused).
+ */
+/**
+ * Lets go of a body the client does not read. Not awaited: cancelling one branch of a teed body (as MSW and other
+ * interceptors hand out) settles only once the other branch is cancelled too.
+ */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
+}
+
+function nextUrl(response: Response, current: string, origin: string): string | undefined {
   const link = nextLink(response.headers.get('link'));
-  if (link) return new URL(link, current).href;
+  const linked = link === undefined ? undefined : new URL(link, current);
+  if (linked?.origin === origin) return linked.href;
   const nextPage = response.headers.get('x-next-page');
-  if (!nextPage) return undefined;
+  if (!nextPage) return linked?.href;
   const url = new URL(current);
   url.searchParams.set('page', nextPage);
   return url.href.replace(/%5B/gi, '[').replace(/%5D/gi, ']');

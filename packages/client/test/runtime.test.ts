@@ -217,7 +217,10 @@ describe('Transport', () => {
     const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
     await expect(transport.call(op, { path: { id: 1, iid: 2 } })).rejects.toMatchObject({
       operationId: 'merge-requests/merge',
-      message: expect.stringContaining('Refusing to follow a redirect off the API origin'),
+      kind: 'off-origin',
+      status: 0,
+      target: 'https://evil.example/x',
+      message: 'merge-requests/merge: refused to follow a redirect off the API origin to https://evil.example/x',
     });
   });
 
@@ -276,16 +279,39 @@ describe('Transport', () => {
     expect(few).toEqual([[1]]);
   });
 
-  it('refuses to follow a next page link off the API origin (the token would leak)', async () => {
+  const offOrigin: [string, Record<string, string>, string[] | string][] = [
+    [
+      'an off-origin Link with x-next-page: pages by x-next-page on the API origin',
+      { link: '<https://gateway.internal/api/v4/projects/1/jobs?page=2>; rel="next"', 'x-next-page': '2' },
+      ['https://h/api/v4/projects/1/jobs', 'https://h/api/v4/projects/1/jobs?page=2'],
+    ],
+    [
+      'an off-origin Link alone: refused with kind off-origin (the token would leak)',
+      { link: '<https://elsewhere.example/api/v4/projects/1/jobs?page=2>; rel="next"' },
+      'https://elsewhere.example/api/v4/projects/1/jobs?page=2',
+    ],
+  ];
+  it.each(offOrigin)('a next page off the API origin: %s', async (_title, headers, want) => {
     const list: OperationDescriptor = { id: 'jobs/list', method: 'GET', path: '/projects/{id}/jobs', response: 'json' };
-    const { fetch } = scripted([
-      json(200, [1], { link: '<https://elsewhere.example/api/v4/projects/1/jobs?page=2>; rel="next"' }),
-    ]);
+    const { fetch, calls } = scripted([json(200, [1], headers), json(200, [2])]);
     const transport = new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders);
-    const pages = async () => {
-      for await (const _page of transport.pages(list, { path: { id: 1 } })) void _page;
-    };
-    await expect(pages()).rejects.toThrow('Refusing to follow a next page off the API origin');
+    const pages: unknown[][] = [];
+    const paged = (async () => {
+      for await (const page of transport.pages(list, { path: { id: 1 } })) pages.push(page);
+    })();
+    if (Array.isArray(want)) {
+      await paged;
+      expect(calls.map((c) => c.url)).toEqual(want);
+      expect(pages).toEqual([[1], [2]]);
+    } else {
+      await expect(paged).rejects.toMatchObject({
+        kind: 'off-origin',
+        status: 0,
+        target: want,
+        message: `jobs/list: refused to follow a next page off the API origin to ${want}`,
+      });
+      expect(pages).toEqual([[1]]);
+    }
   });
 
   it('throws ServiceApiError with the status, the parsed body and the operationId', async () => {

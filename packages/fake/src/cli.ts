@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--verbose]
+ * service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--cors] [--verbose]
  * (here: npm run fake -- …). Serves the stateful fake under http://HOST:PORT/api/v4.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,10 +10,12 @@ import { implementedOperations, startFake } from './index.ts';
 
 const started = performance.now();
 const { values, port, host } = readCommand({
-  usage: 'Usage: service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--verbose]',
+  usage:
+    'Usage: service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--cors] [--verbose]',
   options: {
     data: { type: 'string' },
     'any-token': { type: 'boolean', default: false },
+    cors: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
   defaultPort: 4010,
@@ -35,7 +37,7 @@ if (values.data) {
 }
 
 const fake = await startOrFail(
-  startFake({ port, host, data, anyToken: values['any-token'], logger: values.verbose }),
+  startFake({ port, host, data, anyToken: values['any-token'], cors: values.cors, logger: values.verbose }),
   'fake',
   port,
 );

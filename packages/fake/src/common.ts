@@ -156,3 +156,24 @@ export function rawQuery(request: FastifyRequest): URLSearchParams {
     return new URLSearchParams();
   }
 }
+
+const BASIC_DATE_TIME = /^(\d{4})(\d{2})(\d{2})[Tt](\d{2})(\d{2})?(\d{2})?([.,]\d+)?([Zz]|[+-]\d{2}(?:\d{2})?)?$/;
+
+/**
+ * The instant of an ISO 8601 date-time in the extended (`2026-06-30T12:00:00Z`) or the basic (`20260630T120000Z`)
+ * form, with a `.` or `,` fraction, a time without a zone read as UTC; NaN when it is not one. The document's `Iso8601DateTime` says which forms a
+ * request may carry; this reads the ones it admits.
+ */
+export function parseIso8601DateTime(text: string): number {
+  const basic = BASIC_DATE_TIME.exec(text);
+  const extended = basic
+    ? `${basic[1]}-${basic[2]}-${basic[3]}T${basic[4]}:${basic[5] ?? '00'}:${basic[6] ?? '00'}${basic[7] ?? ''}${basic[8] ?? ''}`
+    : text;
+  return Date.parse(
+    extended
+      .replace(',', '.')
+      .replace(/([+-]\d{2})(\d{2})$/, '$1:$2')
+      .replace(/(T.*[+-]\d{2})$/, '$1:00')
+      .replace(/(T[\d:.]+)$/, '$1Z'),
+  );
+}

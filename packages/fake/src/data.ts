@@ -26,6 +26,14 @@ export interface FakeUser {
   /** Other profile texts given at creation (public_email, location, organization, job_title, …). */
   profile?: Record<string, string>;
   created_by_id?: number | null;
+  /** External identities (LDAP, SAML, OmniAuth): what `extern_uid`, `provider`, `saml_provider_id` and `skip_ldap` select by. */
+  identities?: { provider: string; extern_uid: string; saml_provider_id?: number | null }[];
+  /** An auditor (read-only administrator of Premium and Ultimate). */
+  is_auditor?: boolean;
+  /** What kind of account (default `human`); bots are left out by `exclude_internal` and `without_project_bots`. */
+  user_type?: 'human' | 'alert_bot' | 'support_bot' | 'project_bot' | 'service_account';
+  /** Custom attributes (key → value) set by administrators: `custom_attributes[key]=value` selects by them. */
+  custom_attributes?: Record<string, string>;
 }
 
 /**
@@ -53,6 +61,8 @@ export interface FakeToken {
 export interface FakeMember {
   user_id: number;
   access_level: AccessLevel;
+  /** `awaiting`: waiting for an administrator's approval (what `state=awaiting` lists; default `active`). */
+  state?: 'awaiting' | 'active';
 }
 
 export interface FakeGroup {
@@ -62,6 +72,10 @@ export interface FakeGroup {
   parent_id: number | null;
   visibility: 'public' | 'internal' | 'private';
   members: FakeMember[];
+  /** Custom attributes (key → value) set by administrators. */
+  custom_attributes?: Record<string, string>;
+  /** The repository storage of the group's projects (default `default`). */
+  repository_storage?: string;
 }
 
 export interface FakeFile {
@@ -107,6 +121,21 @@ export interface FakeProject {
   /** Files of the default branch as a shorthand: expanded into one initial commit when `repository` is absent. */
   files?: Record<string, FakeFile | string>;
   repository?: FakeRepository;
+  /** Topics (what `topic` and `topic_id` select by; topic ids number the data set's topics by first use). */
+  topics?: string[];
+  /** An archived project (listed only with `archived=true`). */
+  archived?: boolean;
+  /** Features (default enabled). */
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  /** Users who starred the project. */
+  starred_by?: number[];
+  /** Custom attributes (key → value) set by administrators. */
+  custom_attributes?: Record<string, string>;
+  /** The repository storage (default `default`). */
+  repository_storage?: string;
+  /** Groups the project is shared with (listed among their projects unless `with_shared=false`). */
+  shared_with_group_ids?: number[];
 }
 
 export interface FakePipeline {
@@ -178,6 +207,28 @@ export interface FakeMergeRequest {
   closed_at?: string | null;
   created_at?: string;
   updated_at?: string;
+  /** Its milestone (one of `milestones` of its project). */
+  milestone_id?: number | null;
+  /** Users who approved it. */
+  approved_by_ids?: number[];
+  /** Its eligible approvers (its own approval rules' users; the project's approval rules add theirs). */
+  approver_ids?: number[];
+  /** Reactions: emoji name and the user who reacted. */
+  award_emoji?: { name: string; user_id: number }[];
+  /** Deployments of its merge: environment name and when. */
+  deployments?: { environment: string; deployed_at: string }[];
+}
+
+export interface FakeMilestone {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description?: string | null;
+  state: 'active' | 'closed';
+  due_date?: string | null;
+  start_date?: string | null;
+  created_at: string;
 }
 
 export interface FakeInvitation {
@@ -201,6 +252,10 @@ export interface FakeData {
   pipelines: FakePipeline[];
   jobs: FakeJob[];
   merge_requests: FakeMergeRequest[];
+  /** Project labels with their colours (a label a merge request names without one here has the default colour). */
+  labels?: { project_id: number; name: string; color: string; description?: string | null }[];
+  /** Project milestones (what merge requests' `milestone_id` names). */
+  milestones?: FakeMilestone[];
   application_settings?: Record<string, unknown>;
   plan_limits?: Record<string, Record<string, number>>;
   /** Pending invitations (e-mails without an account); inviting an existing user makes a member. */

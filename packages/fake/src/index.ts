@@ -38,6 +38,7 @@ import { settingsHandlers } from './handlers/settings.ts';
 import { tokenHandlers } from './handlers/tokens.ts';
 import { userAccountHandlers } from './handlers/user-accounts.ts';
 import { userHandlers } from './handlers/users.ts';
+import { inProcessFetch, trustInProcess } from './in-process.ts';
 import { Store } from './store.ts';
 
 export type * from './data.ts';
@@ -57,6 +58,26 @@ export interface FakeOptions {
   strict?: boolean;
   /** Fastify's logger (default off). */
   logger?: boolean;
+  /**
+   * Answer browsers on other origins (a front-end dev server): CORS headers on every answer and preflights answered,
+   * by the server package, as the mock does.
+   */
+  cors?: boolean;
+}
+
+/** The fake in this process: its app, its state, and a `fetch` it answers without a port. */
+export interface Fake {
+  app: FastifyInstance;
+  /** Restores the data set. */
+  reset(): void;
+  /** The current state, as JSON. */
+  state(): FakeData;
+  /**
+   * A `fetch` the fake answers in this process, with no socket: the same input path and the same answers as over
+   * HTTP, at whatever origin the URL names (`https://service.example/api/v4/…`). Pass it to
+   * `createServiceApi({ fetch })` or openapi-fetch, or use the MSW handlers of `@service-api/fake/msw`.
+   */
+  fetch: typeof fetch;
 }
 
 export interface StartOptions extends FakeOptions {
@@ -66,14 +87,9 @@ export interface StartOptions extends FakeOptions {
   host?: string;
 }
 
-export interface RunningFake {
+export interface RunningFake extends Fake {
   /** The origin, e.g. `http://127.0.0.1:4010`; the API is under `/api/v4`. */
   url: string;
-  app: FastifyInstance;
-  /** Restores the data set. */
-  reset(): void;
-  /** The current state, as JSON. */
-  state(): FakeData;
   close(): Promise<void>;
 }
 
@@ -159,10 +175,8 @@ function movedUrl(request: FastifyRequest, id: number): string {
   return `${request.protocol}://${request.headers.host ?? 'localhost'}${rest}`;
 }
 
-/** A Fastify app serving the fake (not listening), with `/__fake/reset` and `/__fake/state`. */
-export async function createFake(
-  options: FakeOptions = {},
-): Promise<{ app: FastifyInstance; reset(): void; state(): FakeData }> {
+/** The fake, not listening: its Fastify app (with `/__fake/reset` and `/__fake/state`) and its in-process `fetch`. */
+export async function createFake(options: FakeOptions = {}): Promise<Fake> {
   const data = structuredClone(options.data ?? defaultData());
   let store = new Store(data);
   let handlers = handlersOf(store);
@@ -171,28 +185,30 @@ export async function createFake(
     handlers = handlersOf(store);
   };
   const state = () => store.snapshot();
-  const app = Fastify(serviceApiServerOptions({ logger: options.logger ?? false }));
+  const app = Fastify(serviceApiServerOptions({ logger: options.logger ?? false, trustProxy: trustInProcess }));
   await registerServiceApi(app, {
     handlers: guarded(() => ({ handlers, store })),
     authenticate: (context) => createAuthenticate(store, { anyToken: options.anyToken === true })(context),
     validateResponses: options.validateResponses,
     strict: options.strict,
+    cors: options.cors,
   });
   app.post('/__fake/reset', async (_request, reply) => {
     reset();
     return reply.code(200).send({ message: 'reset' });
   });
   app.get('/__fake/state', async (_request, reply) => reply.code(200).send(state()));
-  return { app, reset, state };
+  return { app, reset, state, fetch: inProcessFetch(app) };
 }
 
 /** Starts the fake on `host:port` (default 127.0.0.1 and a free port). */
 export async function startFake(options: StartOptions = {}): Promise<RunningFake> {
-  const { app, reset, state } = await createFake(options);
+  const fake = await createFake(options);
+  const { app } = fake;
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  return { url: `http://${shown}:${port}`, app, reset, state, close: () => app.close() };
+  return { ...fake, url: `http://${shown}:${port}`, close: () => app.close() };
 }

@@ -112,6 +112,14 @@ export class Store {
     return id;
   }
 
+  /**
+   * Counts the ids of `kind` now if no id was given yet: called before a record is deleted, so that a delete before
+   * the first create cannot lower the count and let its id be given again.
+   */
+  keepIds(kind: string, records: readonly { id: number }[] | (() => readonly { id: number }[]), floor = 1): void {
+    if (!this.lastIds.has(kind)) this.lastIds.set(kind, this.peekId(kind, records, floor) - 1);
+  }
+
   /** The id `nextId` gives next, without taking it (a create that may still be refused). */
   peekId(kind: string, records: readonly { id: number }[] | (() => readonly { id: number }[]), floor = 1): number {
     const counted = () =>

@@ -134,12 +134,12 @@ describe('billable members', () => {
   it('lists the users of the whole hierarchy once, at their highest level, with search, sort and pagination', async () => {
     const owner = as('owner-token').members;
     const all = await owner.listBillableMembers({ path: { id: 'my-group' } });
-    // Group owner olivia, Sub member nobody, and the members of projects 1, 2 (my-group) and 3 (my-group/sub).
+    // Group owner olivia, Sub member nobody, Docs members dev and rita, and the members of projects 1, 2 and 3.
     expect(all.map((m) => [m.username, m.membership_type])).toEqual([
       ['olivia', 'group_member'],
       ['mia', 'project_member'],
-      ['dev', 'project_member'],
-      ['rita', 'project_member'],
+      ['dev', 'group_member'],
+      ['rita', 'group_member'],
       ['gus', 'project_member'],
       ['nobody', 'group_member'],
     ]);
@@ -197,7 +197,7 @@ describe('billable members', () => {
         source_type: 'project',
         source_full_name: 'My Group / Sub / Tools',
         source_full_path: 'my-group/sub/tools',
-        access_level: 40,
+        access_level: 50,
         created_at: '2025-03-11T10:00:00.000Z',
         expires_at: null,
       },

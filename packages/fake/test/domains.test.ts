@@ -68,12 +68,12 @@ describe('groups', () => {
     ).toEqual([1]);
     expect(
       (await as('admin-token').groups.listGroups({ query: { order_by: 'id', sort: 'desc' } })).map((g) => g.id),
-    ).toEqual([2, 1]);
+    ).toEqual([3, 2, 1]);
     expect(
       (await as('owner-token').groups.listSubgroups({ path: { id: 'my-group' } })).map((g) => g.full_path),
-    ).toEqual(['my-group/sub']);
+    ).toEqual(['my-group/docs', 'my-group/sub']);
     expect((await as('owner-token').groups.listDescendantGroups({ path: { id: 1 } })).map((g) => g.parent_id)).toEqual([
-      1,
+      1, 1,
     ]);
     expect(await status(as('owner-token').groups.listSubgroups({ path: { id: 999 } }))).toBe(404);
   });
@@ -103,6 +103,8 @@ describe('invitations', () => {
     });
     const listed = await api.invitations.listProjectInvitations({ path: project });
     expect(listed.map((i) => [i.invite_email, i.access_level, i.created_by_name])).toEqual([
+      ['reviewer@example.com', 30, 'Mia Maintainer'], // the data set's two
+      ['designer@example.com', 20, 'Mia Maintainer'],
       ['new@example.com', 30, 'Mia Maintainer'],
     ]);
     expect(
@@ -125,7 +127,10 @@ describe('invitations', () => {
       ),
     ).toBe(403);
     await api.invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } });
-    expect(await api.invitations.listProjectInvitations({ path: project })).toEqual([]);
+    expect((await api.invitations.listProjectInvitations({ path: project })).map((i) => i.invite_email)).toEqual([
+      'reviewer@example.com',
+      'designer@example.com',
+    ]);
     expect(
       await status(api.invitations.deleteProjectInvitation({ path: { ...project, email: 'new@example.com' } })),
     ).toBe(404);
@@ -137,7 +142,7 @@ describe('invitations', () => {
     ).toEqual({ status: 'success' });
     expect(
       (await as('owner-token').invitations.listGroupInvitations({ path: { id: 1 } })).map((i) => i.invite_email),
-    ).toEqual(['g@example.com']);
+    ).toEqual(['new.hire@example.com', 'contractor@example.com', 'g@example.com']);
   });
 });
 
@@ -146,7 +151,8 @@ describe('memberships and error-tracking client keys', () => {
     const memberships = await as('admin-token').users.listMemberships({ path: { id: 3 } });
     expect(memberships.map((m) => [m.source_type, m.source_id, m.access_level])).toEqual([
       ['Project', 1, 40],
-      ['Project', 3, 40],
+      ['Project', 3, 50],
+      ['Project', 4, 30],
     ]);
     expect(
       (await as('admin-token').users.listMemberships({ path: { id: 2 }, query: { type: 'Namespace' } })).map(
@@ -179,14 +185,14 @@ describe('memberships and error-tracking client keys', () => {
 describe('projects', () => {
   it('lists what the caller may see: anonymous the public ones (simple), members their private ones, with filters', async () => {
     const anonymous = await as().projects.listProjects({ query: { simple: true } });
-    expect(anonymous.map((p) => p.path_with_namespace)).toEqual(['my-group/my-project']);
+    expect(anonymous.map((p) => p.path_with_namespace)).toEqual(['dev/blog', 'my-group/my-project']);
     const outsider = await as('outsider-token').projects.listProjects();
-    expect(outsider.map((p) => p.id)).toEqual([3, 1]); // internal and public, id descending
+    expect(outsider.map((p) => p.id)).toEqual([5, 3, 1]); // internal and public, id descending
     const dev = await as('developer-token').projects.listProjects({ query: { order_by: 'name', sort: 'asc' } });
-    expect(dev.map((p) => p.name)).toEqual(['My Project', 'Secret', 'Tools']);
+    expect(dev.map((p) => p.name)).toEqual(['Blog', 'Dotfiles', 'My Project', 'Secret', 'Tools']);
     expect(
       (await as('developer-token').projects.listProjects({ query: { min_access_level: 30 } })).map((p) => p.id),
-    ).toEqual([2, 1]);
+    ).toEqual([5, 4, 2, 1]); // dev's own (Blog, Dotfiles) and those where dev is a Developer
     expect(
       (await as('owner-token').projects.listProjects({ query: { owned: true, visibility: 'private' } })).map(
         (p) => p.id,

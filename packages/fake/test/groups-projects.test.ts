@@ -56,8 +56,8 @@ describe('projects of a group', () => {
     ]);
     expect(await ids('developer-token', { min_access_level: 30 })).toEqual([2, 1]);
     expect(await ids('developer-token', { search: 'SECRET' })).toEqual([2]);
-    expect(await ids('developer-token', { archived: true })).toEqual([]);
-    expect(await ids('developer-token', { starred: true })).toEqual([]);
+    expect(await ids('developer-token', { archived: true })).toEqual([2]); // the data set archives project 2
+    expect(await ids('developer-token', { starred: true })).toEqual([1]); // dev starred project 1
     expect(await ids('developer-token', { topic: 'ruby' })).toEqual([]);
     expect(await status(as('developer-token').groups.listProjects({ path: { id: 999 } }))).toBe(404);
     expect(await status(as().groups.listProjects({ path: { id: 1 } }))).toBe(401);
@@ -88,7 +88,7 @@ describe('projects of a group', () => {
       expect(response.rawHeaders.get('x-total')).toBe('26');
       expect(response.headers.Link).toContain('rel="last"');
       seen.push(...response.data.map((p) => p.id));
-      const next = response.headers['x-next-page'];
+      const next: unknown = response.headers['x-next-page'];
       page = next ? Number(next) : undefined;
     }
     expect(seen).toHaveLength(26);
@@ -107,13 +107,13 @@ describe('projects of a group', () => {
       visibility: 'internal',
       archived: false,
       default_branch: 'main',
-      topics: [],
-      tag_list: [],
+      topics: ['tools'],
+      tag_list: ['tools'],
       web_url: 'https://service.example/my-group/sub/tools',
       http_url_to_repo: 'https://service.example/my-group/sub/tools.git',
       ssh_url_to_repo: 'git@service.example:my-group/sub/tools.git',
-      issues_enabled: true,
-      merge_requests_enabled: true,
+      issues_enabled: false,
+      merge_requests_enabled: false,
       creator_id: 1,
       namespace: { id: 2, kind: 'group', full_path: 'my-group/sub', parent_id: 1 },
     });

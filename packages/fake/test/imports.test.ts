@@ -334,7 +334,7 @@ describe('migration by direct transfer', () => {
         ],
       },
     });
-    expect(migration).toMatchObject({ id: 2, status: 'created', source_type: 'service' });
+    expect(migration).toMatchObject({ id: 3, status: 'created', source_type: 'service' });
     expect(JSON.stringify(migration)).not.toContain('source-secret');
 
     const entities = await api.bulkImports.listMigrationEntities({
@@ -375,7 +375,7 @@ describe('migration by direct transfer', () => {
   it("a migration and its entities are their creator's only (404 for anyone else)", async () => {
     const dev = as('developer-token');
     expect((await dev.bulkImports.getMigration({ path: { id: 1 } })).status).toBe('finished');
-    expect((await dev.bulkImports.listMigrations()).map((m) => m.id)).toEqual([1]);
+    expect((await dev.bulkImports.listMigrations()).map((m) => m.id)).toEqual([1, 2]);
     for (const token of ['owner-token', 'admin-token']) {
       const other = as(token);
       expect(await status(other.bulkImports.getMigration({ path: { id: 1 } }))).toBe(404);
@@ -421,15 +421,15 @@ describe('migration by direct transfer', () => {
         body: { configuration, entities: [{ ...entity, destination_slug: slug }] },
       });
     const created = await owner.bulkImports.listMigrations({ query: { status: 'created' } }); // this read moves them on
-    expect(created.map((m) => m.id)).toEqual([4, 3, 2]);
+    expect(created.map((m) => m.id)).toEqual([5, 4, 3]);
     expect(
       (await owner.bulkImports.listMigrations({ query: { status: 'started', sort: 'asc' } })).map((m) => m.id),
-    ).toEqual([2, 3, 4]);
+    ).toEqual([3, 4, 5]);
     expect((await owner.bulkImports.listMigrations({ query: { status: 'finished' } })).map((m) => m.id)).toEqual([
-      4, 3, 2,
+      5, 4, 3,
     ]);
     const page = await owner.bulkImports.listMigrations.withResponse({ query: { per_page: 2, page: 1 } });
-    expect(page.data.map((m) => m.id)).toEqual([4, 3]);
+    expect(page.data.map((m) => m.id)).toEqual([5, 4]);
     expect(page.pagination).toMatchObject({ page: 1, nextPage: 2, total: 3, totalPages: 2 });
     expect(
       (await owner.bulkImports.listAllEntities({ query: { per_page: 2, page: 2 } })).map((e) => e.destination_slug),
@@ -479,7 +479,7 @@ describe('migration by direct transfer', () => {
     );
     expect(refused.status).toBe(400);
     expect((refused.body as { errors: { field: string }[] }).errors.map((e) => e.field)).toContain(field);
-    expect(fake.state().bulk_imports).toHaveLength(1);
+    expect(fake.state().bulk_imports).toHaveLength(2); // the data set's two
   });
 
   it('refuses the same destination twice in one request, and a body without configuration or entities (400)', async () => {

@@ -382,6 +382,17 @@ describe('changelog', () => {
     ).toEqual({
       notes: `## 1.0.0 (2024-12-31)\n\n### Added (1 change)\n\n- [Document usage](my-group/my-project@${usage})\n\n### Fixed (1 change)\n\n- [Fix the usage command](my-group/my-project@${fix})\n`,
     });
+    // Any ISO 8601 date-time the document admits: the basic form and a time without a zone (read as UTC here).
+    for (const date of ['20241231T230000Z', '2024-12-31T23:00', '2024-12-31T23:00:00,5+00']) {
+      expect(
+        notesOf(
+          await dev.repository.getChangelog({
+            path: { id: PROJECT },
+            query: { version: '1.0.0', from: initial, date },
+          }),
+        ),
+      ).toMatch(/^## 1\.0\.0 \(2024-12-31\)/);
+    }
     // v1.0.0 is the last stable tag before 1.0.1 too; the release candidate is no stable version.
     expect(await dev.repository.getChangelog({ path: { id: PROJECT }, query: { version: '1.0.1' } })).toEqual({
       notes: notes.replace('1.1.0', '1.0.1'),

@@ -13,6 +13,16 @@ const newUser = {
 };
 
 describe('users', () => {
+  it('an anonymous caller lists users and gets the public view; the single-user read needs a signed-in caller', async () => {
+    const anonymous = await send('/users?username=dev');
+    expect(anonymous.status).toBe(200);
+    const users = (await anonymous.json()) as Record<string, unknown>[];
+    expect(users.length).toBeGreaterThan(0);
+    for (const user of users) expect(user).not.toHaveProperty('is_admin');
+    expect((await send(`/users/${users[0]!.id}`)).status).toBe(401);
+    expect((await send('/users', { token: 'no-such-token' })).status).toBe(401);
+  });
+
   it('create (administrators only) → get in both views → list; invalid and taken attributes refused, undocumented identity attributes derived', async () => {
     const admin = as('admin-token');
     expect((await failure(as('owner-token').users.createUser({ body: newUser }))).status).toBe(403);
@@ -31,7 +41,7 @@ describe('users', () => {
       unknown
     >;
     expect(created).toMatchObject({
-      id: 8,
+      id: 10,
       username: 'alice',
       name: 'Alice Smith',
       state: 'active',
@@ -61,11 +71,11 @@ describe('users', () => {
     );
     expect([mail.status, mail.body]).toEqual([409, { message: 'Email has already been taken' }]);
 
-    const byAdmin = await admin.users.getUser({ path: { id: 8 } });
-    expect(byAdmin).toMatchObject({ id: 8, email: 'alice@example.com', is_admin: false, bio: 'Hi' });
-    const byUser = await as('developer-token').users.getUser({ path: { id: 8 } });
+    const byAdmin = await admin.users.getUser({ path: { id: 10 } });
+    expect(byAdmin).toMatchObject({ id: 10, email: 'alice@example.com', is_admin: false, bio: 'Hi' });
+    const byUser = await as('developer-token').users.getUser({ path: { id: 10 } });
     expect(byUser).toMatchObject({
-      id: 8,
+      id: 10,
       username: 'alice',
       bio: 'Hi',
       organization: 'ACME',
@@ -74,22 +84,22 @@ describe('users', () => {
     });
     expect(byUser).not.toHaveProperty('email');
     expect(byUser).not.toHaveProperty('is_admin');
-    expect((await admin.users.listUsers({ query: { username: 'alice' } })).map((u) => u.id)).toEqual([8]);
+    expect((await admin.users.listUsers({ query: { username: 'alice' } })).map((u) => u.id)).toEqual([10]);
     expect(await failure(admin.users.getUser({ path: { id: 999 } }))).toEqual({
       status: 404,
       body: { message: '404 User Not Found' },
     });
-    expect(fake.state().users.find((u) => u.id === 8)).not.toHaveProperty('password');
+    expect(fake.state().users.find((u) => u.id === 10)).not.toHaveProperty('password');
 
     // The documented example body (only the password rules are documented): identity attributes are derived.
     const derived = (await admin.users.createUser({
       body: { password: 'Correct-Horse-Battery-42', private_profile: false, bio: 'Backend developer' },
     })) as Record<string, unknown>;
     expect(derived).toMatchObject({
-      id: 10,
-      username: 'user10',
-      name: 'user10',
-      email: 'user10@users.service.example',
+      id: 12,
+      username: 'user12',
+      name: 'user12',
+      email: 'user12@users.service.example',
       bio: 'Backend developer',
     });
   });

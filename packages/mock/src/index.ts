@@ -17,7 +17,7 @@ import {
 } from '@service-api/server';
 import { sharedDereferencer } from './dereference.ts';
 import { loadDocument } from './document.ts';
-import { singlePageHeaders } from './pagination.ts';
+import { listPage } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';
 import {
   documentedExamples,
@@ -92,12 +92,18 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     }
     if (rendered.example) examples.set(request, rendered.example);
     const headers: Record<string, string> = { ...rendered.headers };
-    if (headers.link && rendered.status < 300)
-      Object.assign(headers, singlePageHeaders(new URL(`${origin}${request.raw.url ?? '/'}`)));
+    let body = rendered.body;
+    if (headers.link && rendered.status < 300) {
+      const items = jsonArray(body);
+      const page = listPage(new URL(`${origin}${request.raw.url ?? '/'}`), items?.length ?? 1);
+      Object.assign(headers, page.headers);
+      if (items && page.slice && (page.slice[0] > 0 || page.slice[1] < items.length))
+        body = Buffer.from(JSON.stringify(items.slice(...page.slice)));
+    }
     if ((rendered.status === 429 || rendered.status === 503) && !headers['retry-after']) headers['retry-after'] = '1';
     const report = tolerated.get(request);
     if (report) headers['sl-violations'] = violationsHeader(report);
-    return { status: rendered.status, headers, body: rendered.body };
+    return { status: rendered.status, headers, body };
   };
 
   // One handler answers every operation: its documented answer, chosen by the Prefer header.
@@ -133,6 +139,17 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     accessLog: log ? (entry, request) => logRequest(log, entry, examples.get(request)) : undefined,
   });
   return app;
+}
+
+/** The items of a JSON array body; undefined for any other body. */
+function jsonArray(body: Buffer | undefined): unknown[] | undefined {
+  if (body?.[0] !== 0x5b) return undefined;
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `GET /api/v4/projects/42/jobs → 200 jobs/list-project-jobs ProjectJobs 3 ms`, and a `tolerated:` line. */

@@ -266,12 +266,66 @@ describe('the mock answers as the API would', () => {
     expect(await response.json()).toEqual({ message: expect.stringContaining('405') });
   });
 
-  it('describes a list as one page at the URL the client used', async () => {
-    const response = await fetch(`${api()}/projects/42/jobs?per_page=5&scope[]=failed`, { headers: auth });
-    const self = `${api()}/projects/42/jobs?per_page=5&scope[]=failed&page=1`;
+  it('pages a list as the Service does: the example is the whole list, at the URL the client used', async () => {
+    const whole = (await (await fetch(`${api()}/projects/42/jobs?scope[]=failed`, { headers: auth })).json()) as {
+      id: number;
+    }[];
+    expect(whole.length).toBeGreaterThan(1);
+    const at = (page: number) => `${api()}/projects/42/jobs?per_page=1&scope[]=failed&page=${page}`;
+    const last = whole.length;
+    const cases = [
+      {
+        page: 1,
+        prev: '',
+        next: '2',
+        links: `<${at(2)}>; rel="next", <${at(1)}>; rel="first", <${at(last)}>; rel="last"`,
+      },
+      {
+        page: last,
+        prev: String(last - 1),
+        next: '',
+        links: `<${at(last - 1)}>; rel="prev", <${at(1)}>; rel="first", <${at(last)}>; rel="last"`,
+      },
+    ];
+    for (const { page, prev, next, links } of cases) {
+      const response = await fetch(at(page), { headers: auth });
+      expect(response.headers.get('link')).toBe(links);
+      expect(
+        Object.fromEntries(
+          ['x-page', 'x-per-page', 'x-total', 'x-total-pages', 'x-next-page', 'x-prev-page'].map((h) => [
+            h,
+            response.headers.get(h),
+          ]),
+        ),
+      ).toEqual({
+        'x-page': String(page),
+        'x-per-page': '1',
+        'x-total': String(last),
+        'x-total-pages': String(last),
+        'x-next-page': next,
+        'x-prev-page': prev,
+      });
+      expect(((await response.json()) as { id: number }[]).map((job) => job.id)).toEqual([whole[page - 1]!.id]);
+    }
+  });
+
+  it.each([
+    ['', { 'x-page': '1', 'x-per-page': '20', 'x-total-pages': '1', 'x-next-page': '' }],
+    ['?page=9&per_page=100', { 'x-page': '9', 'x-per-page': '100', 'x-total-pages': '1', 'x-next-page': '' }],
+  ])('answers the whole example as one page, or an empty page past the last: %s', async (query, expected) => {
+    const response = await fetch(`${api()}/projects/42/jobs${query}`, { headers: auth });
+    expect(response.status).toBe(200);
+    for (const [name, value] of Object.entries(expected)) expect(response.headers.get(name), name).toBe(value);
+    const items = (await response.json()) as unknown[];
+    expect(items.length).toBe(query ? 0 : Number(response.headers.get('x-total')));
+  });
+
+  it('describes a keyset page as the only one, without totals', async () => {
+    const response = await fetch(`${api()}/projects/42/jobs?pagination=keyset&per_page=5`, { headers: auth });
+    const self = `${api()}/projects/42/jobs?pagination=keyset&per_page=5`;
     expect(response.headers.get('link')).toBe(`<${self}>; rel="first", <${self}>; rel="last"`);
-    expect(response.headers.get('x-page')).toBe('1');
     expect(response.headers.get('x-next-page')).toBe('');
+    expect(response.headers.get('x-total')).toBeNull();
   });
 
   it('puts example URLs on its own address', async () => {

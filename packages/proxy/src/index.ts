@@ -1,6 +1,6 @@
 /**
- * A contract-checking proxy: forwards every request to the upstream and every answer to the client unchanged and
- * streamed, and checks a bounded copy of both against the contract. The request is read with the server package's
+ * A contract-checking proxy: forwards every request to the upstream and every answer to the client unchanged (but for
+ * the upstream's own URLs in `Link` and `Location`, moved to the origin the client called) and streamed, and checks a bounded copy of both against the contract. The request is read with the server package's
  * readers and limits; hostile inputs it refuses before reading get its 4xx and are not forwarded.
  */
 import {
@@ -29,6 +29,7 @@ import { checkRequest } from './check-request.ts';
 import { loadAnswers, type AnswersByOperation } from './contract.ts';
 import { Report, type Disagreement, type ReportJson, type ReportLimits } from './report.ts';
 import { rateLimitedLog } from './log.ts';
+import { clientOrigin, upstreamUrlRewriter } from './rewrite.ts';
 import { forwardedHeaders, sendJson, Tee } from './streams.ts';
 
 export { Report, type Disagreement, type Kind, type ReportJson, type ReportLimits } from './report.ts';
@@ -85,6 +86,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log = options.log ? rateLimitedLog(options.log, 10) : undefined;
   const limits = defaultLimits;
   const memo = new BodyMemo();
+  const rewrite = upstreamUrlRewriter(upstream.origin + base);
+  let ownOrigin = '';
 
   const record = (operation: string, found: Disagreement[], location: string) => {
     for (const disagreement of found) {
@@ -188,6 +191,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (answered) return void incoming.resume();
       answered = true;
       const status = incoming.statusCode ?? 502;
+      /** The answer's head, with the upstream's own URLs in `Link` and `Location` moved to the origin called. */
+      const writeHead = () => {
+        const forwarded = rewrite(forwardedHeaders(incoming.rawHeaders), clientOrigin(request.headers.host, ownOrigin));
+        for (const name of forwarded.rewritten) report.rewrote(name);
+        response.writeHead(status, incoming.statusMessage, forwarded.headers);
+      };
       const head = { method, status, headers: incoming.headers };
       const { found, answer } = matched
         ? checkHead(answers.get(matched.route.id) ?? new Map(), head)
@@ -228,7 +237,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           tee.add(chunk);
           if (!tee.over) return void held.push(chunk);
           streaming = true;
-          response.writeHead(status, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
+          writeHead();
           for (const part of held) response.write(part);
           response.write(chunk);
           held.length = 0;
@@ -239,11 +248,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           finish(problems);
           if (response.headersSent) return;
           if (problems.length > 0) return violation(response, problems);
-          response.writeHead(status, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
+          writeHead();
           response.end(Buffer.concat(held));
         });
       }
-      response.writeHead(status, incoming.statusMessage, forwardedHeaders(incoming.rawHeaders));
+      writeHead();
       if (tee) incoming.on('data', (chunk: Buffer) => tee.add(chunk));
       incoming.pipe(response);
       incoming.once('end', () => finish(bodyFound()));
@@ -275,8 +284,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.listen(options.port ?? 4011, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
+  ownOrigin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   return {
-    url: `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
+    url: ownOrigin,
     report: () => report.toJSON(),
     close: () =>
       new Promise<void>((resolve) => {

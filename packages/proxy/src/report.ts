@@ -72,6 +72,8 @@ export interface ReportJson {
   >;
   /** Calls and disagreements of operations past the cap on distinct operations: counted, not stored. */
   dropped: { calls: number; disagreements: number };
+  /** Answers whose `Link` or `Location` named the upstream and were rewritten to the proxy's origin. */
+  rewrites: { link: number; location: number };
 }
 
 export class Report {
@@ -82,6 +84,7 @@ export class Report {
   private droppedDisagreements = 0;
   private droppedCalls = 0;
   private readonly since = new Date().toISOString();
+  private readonly rewrites = { link: 0, location: 0 };
 
   constructor(
     private readonly upstream: string,
@@ -137,6 +140,11 @@ export class Report {
     return true;
   }
 
+  /** An answer's `Link` or `Location` rewritten from the upstream's origin to the proxy's. */
+  rewrote(header: 'link' | 'location'): void {
+    this.rewrites[header]++;
+  }
+
   unchecked(operation: string, reason: string): void {
     const entry = this.entry(operation, true);
     // Reasons are a handful of fixed texts: no cap needed.
@@ -168,6 +176,7 @@ export class Report {
       disagreements: this.total,
       operations,
       dropped: { calls: this.droppedCalls, disagreements: this.droppedDisagreements },
+      rewrites: { ...this.rewrites },
     };
   }
 }

@@ -17,11 +17,20 @@ import {
   schemaValidators,
 } from './tables.js';
 import {
+  type ResponseBody,
+  type StandardSchemaV1,
+  type StatusCode,
+  standardBody,
+  standardRequest,
+  type ValidatedRequest,
+} from './standard.js';
+import {
   checkRequest,
   checkResponse,
   checkWith,
   type RequestParts,
   type RequestValidationResult,
+  type RequestValidators,
   type ValidateFunction,
   type ValidationResult,
 } from './validation.js';
@@ -37,9 +46,12 @@ export {
   type SchemaName,
   schemaValidators,
 } from './tables.js';
+export type { Guard, ResponseBody, StandardSchemaV1, StatusCode, ValidatedRequest } from './standard.js';
 export type * from './types.js';
 export type {
+  PathSegment,
   RequestParts,
+  RequestProblem,
   RequestValidationResult,
   ValidateFunction,
   ValidationError,
@@ -65,17 +77,42 @@ export function validateResponse<Op extends keyof ResponseStatuses>(
   return checkResponse(operationId, byStatus, responseChecks[operationId]!, status, body);
 }
 
+/**
+ * The Standard Schema of an operation's JSON response body by status, for any consumer of Standard Schema v1: issues
+ * carry the path into the body (`[0, 'duration']`) and the message.
+ */
+export function responseSchema<
+  Op extends keyof ResponseStatuses,
+  S extends ResponseStatuses[Op] | StatusCode<ResponseStatuses[Op]>,
+>(operationId: Op, status: S): StandardSchemaV1<ResponseBody<Op, S>, ResponseBody<Op, S>> {
+  const full = (responseValidators[operationId] as Record<string, ValidateFunction> | undefined)?.[String(status)];
+  if (!full) throw new Error(`Operation ${String(operationId)} documents no JSON body for status ${String(status)}`);
+  const check = (responseChecks[operationId] as Record<string, ValidateFunction>)[String(status)] ?? full;
+  return standardBody(check, full);
+}
+
+/**
+ * The Standard Schema of an operation's request `{ params, query, headers, body }`: its output is the request with
+ * strings coerced to the documented types; each issue's path starts with the part (`['query', 'per_page']`).
+ */
+export function requestSchema(operationId: RequestOperationId): StandardSchemaV1<RequestParts, ValidatedRequest> {
+  const request = requestValidators[operationId];
+  if (!request) throw new Error(`Unknown operation ${String(operationId)}`);
+  return standardRequest(requestParts(operationId, request));
+}
+
 /** Validates a request of an operation; errors name the bad field (`query parameter per_page must be <= 100`). */
 export function validateRequest(operationId: RequestOperationId, request: RequestParts): RequestValidationResult {
   const validate = requestValidators[operationId];
   if (!validate) throw new Error(`Unknown operation ${String(operationId)}`);
-  return checkRequest(
-    {
-      request: validate,
-      body: bodyValidators[operationId],
-      bodyCheck: bodyChecks[operationId],
-      queryRules: queryRules[operationId],
-    },
+  return checkRequest(requestParts(operationId, validate), request);
+}
+
+function requestParts(operationId: RequestOperationId, request: ValidateFunction): RequestValidators {
+  return {
     request,
-  );
+    body: bodyValidators[operationId],
+    bodyCheck: bodyChecks[operationId],
+    queryRules: queryRules[operationId],
+  };
 }

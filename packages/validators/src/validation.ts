@@ -28,6 +28,9 @@ export interface ValidationResult {
 /** At most this many problems are described; the rest are counted. */
 export const MAX_ERRORS = 20;
 
+/** A segment of a path into a value: an index into an array is a number. */
+export type PathSegment = string | number;
+
 function detail(error: ValidationError): string {
   const params = error.params ?? {};
   if (params.additionalProperty !== undefined) return ` (${String(params.additionalProperty)})`;
@@ -35,9 +38,27 @@ function detail(error: ValidationError): string {
   return '';
 }
 
+/** What is wrong, without where: `must be integer`, `must be equal to one of the allowed values: "a", "b"`. */
+export function problemMessage(error: ValidationError): string {
+  return `${error.message ?? 'is invalid'}${detail(error)}`;
+}
+
 /** Readable messages for the errors of the last run of a validator: `<where> <message>`. */
 export function formatErrors(errors: ValidationError[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${detail(e)}`);
+  return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${problemMessage(e)}`);
+}
+
+/** The segments of a JSON pointer into `value`: an index into an array is a number. */
+export function pointerPath(pointer: string, value: unknown): PathSegment[] {
+  const path: PathSegment[] = [];
+  let at: unknown = value;
+  for (const raw of pointer === '' ? [] : pointer.split('/').slice(1)) {
+    const key = unescapePointerSegment(raw);
+    const index = Array.isArray(at) && /^(0|[1-9]\d*)$/.test(key) ? Number(key) : undefined;
+    path.push(index ?? key);
+    at = at !== null && typeof at === 'object' ? (at as Record<PathSegment, unknown>)[index ?? key] : undefined;
+  }
+  return path;
 }
 
 /**
@@ -87,8 +108,18 @@ export interface RequestValidationResult extends ValidationResult {
     headers: Record<string, unknown>;
     body?: unknown;
   };
-  /** Each problem with the part (`params`, `query`, `headers`, `body`) and the field it concerns. */
-  problems: { in: string; field: string; problem: string }[];
+  /**
+   * Each problem with the part (`params`, `query`, `headers`, `body`), the field it concerns as a caller writes it
+   * (`scope[]`, `assignee.id`) and as path segments from the part (`['body', 'assignee', 'id']`).
+   */
+  problems: RequestProblem[];
+}
+
+export interface RequestProblem {
+  in: string;
+  field: string;
+  path: PathSegment[];
+  problem: string;
 }
 
 /** The validators of one operation's request. */
@@ -118,7 +149,7 @@ export function checkRequest(validators: RequestValidators, request: RequestPart
     for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: `/body${e.instancePath}` });
   }
   if (errors.length === 0) return { valid: true, errors: [], problems: [], value };
-  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), validators.queryRules);
+  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), validators.queryRules, value);
   const more = errors.length - Math.min(errors.length, MAX_ERRORS);
   return {
     valid: false,
@@ -152,25 +183,28 @@ const QUERY_RULE = /^#\/properties\/query\/allOf\/([1-9]\d*)(?:\/|$)/;
 export function formatRequestErrors(
   errors: ValidationError[] | null | undefined,
   queryRules: readonly string[] = [],
-): { field: string; in: string; problem: string }[] {
+  request?: unknown,
+): RequestProblem[] {
   const brokenRules = new Set<string>();
   return (errors ?? []).flatMap((e) => {
     const rule = queryRules[Number(QUERY_RULE.exec(e.schemaPath ?? '')?.[1] ?? 0) - 1];
     if (rule !== undefined) {
       if (brokenRules.has(rule)) return [];
       brokenRules.add(rule);
-      return [{ in: 'query', field: '', problem: `query parameters break a rule: ${rule}` }];
+      return [{ in: 'query', field: '', path: ['query'], problem: `query parameters break a rule: ${rule}` }];
     }
-    const [part = '', ...rest] = e.instancePath.split('/').slice(1).map(unescapePointerSegment);
+    const [part = '', ...rest] = pointerPath(e.instancePath, request).map(String);
     const missing = e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : '';
     const path = missing ? [...rest, missing] : rest;
+    const segments = [...pointerPath(e.instancePath, request), ...(missing ? [missing] : [])];
     const where = PARTS[part] ?? 'request';
     if (path.length === 0)
       return [
         {
           in: part || 'request',
           field: part,
-          problem: `${part === 'body' ? 'body' : where} ${e.message ?? 'is invalid'}${detail(e)}`,
+          path: segments,
+          problem: `${part === 'body' ? 'body' : where} ${problemMessage(e)}`,
         },
       ];
     const field =
@@ -180,7 +214,7 @@ export function formatRequestErrors(
             .map((p) => `[${p}]`)
             .join('')}`
         : path.join('.');
-    const problem = missing ? 'is required' : `${e.message ?? 'is invalid'}${detail(e)}`;
-    return [{ in: part, field, problem: `${where} ${field} ${problem}` }];
+    const problem = missing ? 'is required' : problemMessage(e);
+    return [{ in: part, field, path: segments, problem: `${where} ${field} ${problem}` }];
   });
 }

@@ -179,9 +179,11 @@ describe('operation modules', () => {
   it.each(Object.keys(modules))('%s imports only its own code and the shared runtime', (operationId) => {
     const graph = importGraph(join(PACKAGE, 'dist', 'operations', `${operationId}.js`));
     expect(graph).toContain('dist/validation.js');
+    expect(graph).toContain('dist/standard.js');
     expect(graph.filter((f) => !f.startsWith(`dist/operation-validators/${operationId}/`))).toEqual(
       [
         `dist/operations/${operationId}.js`,
+        'dist/standard.js',
         'dist/validation.js',
         ...(graph.includes('dist/formats.js') ? ['dist/formats.js'] : []),
       ].sort(),

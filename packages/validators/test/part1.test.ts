@@ -71,6 +71,45 @@ describe('Part 1 responses', () => {
       { ...imported, import_status: 'paused' },
       false,
     ],
+    [
+      'a finished import with a null import_error',
+      'project-import-export/get-import-status',
+      200,
+      { ...imported, import_status: 'finished', import_error: null },
+      true,
+    ],
+    ['a job that did not fail, without failure_reason', 'jobs/list-project-jobs', 200, [job], true],
+    [
+      'a failed job without failure_reason',
+      'jobs/list-project-jobs',
+      200,
+      [{ ...job, status: 'failed', failure_reason: undefined }],
+      false,
+    ],
+    [
+      'a compare diff of an added file (null a_mode)',
+      'repository/compare',
+      200,
+      { ...compare, diffs: [{ ...(compare.diffs as Body[])[0], a_mode: null, new_file: true }] },
+      true,
+    ],
+    [
+      'a compare diff of a deleted file (null b_mode)',
+      'repository/compare',
+      200,
+      { ...compare, diffs: [{ ...(compare.diffs as Body[])[0], b_mode: null, deleted_file: true }] },
+      true,
+    ],
+    [
+      'a compare diff with a numeric mode',
+      'repository/compare',
+      200,
+      { ...compare, diffs: [{ ...(compare.diffs as Body[])[0], a_mode: 100644 }] },
+      false,
+    ],
+    // The API's general rule answers a creating POST with 201; the Service's code answers this one with 200.
+    ['a changelog commit answered 200', 'repository/create-changelog', 200, {}, true],
+    ['a changelog commit answered 201', 'repository/create-changelog', 201, {}, true],
   ];
   it.each(cases)('%s', (_title, operationId, status, body, valid) => {
     expect(validateResponse(operationId as never, status, body).valid).toBe(valid);
@@ -177,6 +216,24 @@ describe('Part 1 request bodies', () => {
     ],
     ['a file write without content', 'repository/update-file', { branch: 'main', commit_message: 'm' }, false],
     ['a changelog for a version that is not semantic', 'repository/create-changelog', { version: 'one' }, false],
+    [
+      'a changelog date without a time zone',
+      'repository/create-changelog',
+      { version: '1.0.0', date: '2025-03-11T10:02:11' },
+      true,
+    ],
+    [
+      'a changelog date in the basic form',
+      'repository/create-changelog',
+      { version: '1.0.0', date: '20250311T100211Z' },
+      true,
+    ],
+    [
+      'a changelog date that is not a date-time',
+      'repository/create-changelog',
+      { version: '1.0.0', date: 'yesterday' },
+      false,
+    ],
   ];
   it.each(cases)('%s', (_title, operationId, body, valid) => {
     const path =
@@ -184,6 +241,16 @@ describe('Part 1 request bodies', () => {
         ? { ...params, file_path: 'README.md' }
         : params;
     expect(validateRequest(operationId as never, { params: path, body: JSON.parse(JSON.stringify(body)) }).valid).toBe(
+      valid,
+    );
+  });
+
+  it.each([
+    ['2025-03-11T10:02:11', true],
+    ['20250311T100211Z', true],
+    ['2025-03-11', false],
+  ])('the changelog GET takes the date %s: %s', (date, valid) => {
+    expect(validateRequest('repository/get-changelog', { params, query: { version: '1.0.0', date } }).valid).toBe(
       valid,
     );
   });

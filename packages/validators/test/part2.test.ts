@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateRequest, validateResponse } from '@service-api/validators';
+import { loadResponseFixtures } from '../../../test/support/response-fixtures.ts';
 
 /**
  * Users, groups, members, invitations, badges, runners and integrations: bodies that are garbage by the API's own
@@ -152,6 +153,22 @@ describe('other request bodies keep their documented constraints', () => {
       { expires_at: 'tomorrow' },
       false,
     ],
+    ...(
+      [
+        ['2026-02-31T24:59:60+23:59', false],
+        ['2026-04-31T10:00:00Z', false],
+        ['2026-06-30T24:30', false],
+        ['2026-06-30T24:00:00Z', true],
+        ['2026-02-29T10:00:00Z', true],
+        ['20260630T235960Z', true],
+      ] as const
+    ).map(([expires_at, valid]): [string, string, Record<string, string>, unknown, boolean] => [
+      `an invitation expiring at ${expires_at}`,
+      'invitations/update-group-invitation',
+      { id: '1', email: 'a@example.com' },
+      { expires_at },
+      valid,
+    ]),
   ];
   it.each(cases)('%s: valid %s', (_title, operationId, params, body, valid) => {
     expect(request(operationId, params, body)).toBe(valid);
@@ -260,5 +277,16 @@ describe('records carry the fields the API lists', () => {
   ];
   it.each(cases)('%s: valid %s', (_title, operationId, status, body, valid) => {
     expect(validateResponse(operationId as never, status as never, body).valid).toBe(valid);
+  });
+});
+
+describe('the group project list answers the simple view of `simple=true`', () => {
+  const simple = loadResponseFixtures().ProjectSimple?.minimal as Record<string, unknown>;
+  it.each([
+    ['a simple view', [simple], true],
+    ['a simple view without its namespace', [{ ...simple, namespace: undefined }], false],
+    ['an item that is neither view', [{ id: 4 }], false],
+  ])('%s: valid %s', (_title, body, valid) => {
+    expect(validateResponse('groups/list-projects', 200, JSON.parse(JSON.stringify(body))).valid).toBe(valid);
   });
 });

@@ -58,26 +58,43 @@ describe('list responses validate their items against the documented views', () 
     ['a reduced record with a user that is a string', { ...reducedMergeRequest, merge_user: 'garbage' }],
     ['a reduced record with a number for labels', { ...reducedMergeRequest, labels: 7, pipeline: 5 }],
     ['a full record with merge_user 42', { ...mergeRequest, merge_user: 42 }],
-    ['a merged record without merged_at', { ...mergeRequest, merged_at: null }],
   ])('the merge request list refuses %s', (_case, item) => {
     expect(validateResponse('merge-requests/list-merge-requests', 200, [item]).valid).toBe(false);
   });
 });
 
-describe('the merge request state table as schema rules', () => {
+describe('the merge request state table: what a transition sets is in its answer', () => {
   const closed = form('MergeRequest', 'closed');
+  const imported = { ...mergeRequest, imported: true, imported_from: 'github', merge_user: null, merged_by: null };
   it.each([
     ['merged with merged_at null', { ...mergeRequest, merged_at: null }, false],
     ['merged with merge_user null', { ...mergeRequest, merge_user: null }, false],
     ['merged without a merge commit (fast-forward)', { ...mergeRequest, merge_commit_sha: null }, true],
     ['merged, as recorded', mergeRequest, true],
-    ['closed with closed_at null', { ...closed, closed_at: null }, false],
-    ['closed with closed_by null', { ...closed, closed_by: null }, true],
-    ['closed, as recorded', closed, true],
-  ])('%s: valid %s', (_case, record, valid) => {
-    expect(validateSchema('MergeRequest', record).valid).toBe(valid);
-    expect(validateResponse('merge-requests/update-merge-request', 200, record).valid).toBe(valid);
-    expect(validateSchema('MergeRequestSimple', record).valid).toBe(valid);
+  ])('the merge answers %s: valid %s', (_case, record, valid) => {
+    expect(validateResponse('merge-requests/merge', 200, record).valid).toBe(valid);
+  });
+
+  // A merge request that reached merged or closed without the documented transition (an imported one).
+  it.each([
+    ['merged, imported, without merge_user', imported],
+    ['closed with closed_at null', { ...closed, imported: true, closed_at: null }],
+    ['closed with closed_by null', { ...closed, closed_by: null }],
+    ['merged, as recorded', mergeRequest],
+    ['closed, as recorded', closed],
+  ])('a record %s validates in the lists and the update', (_case, record) => {
+    expect(validateSchema('MergeRequest', record).valid).toBe(true);
+    expect(validateSchema('MergeRequestSimple', record).valid).toBe(true);
+    expect(validateResponse('merge-requests/list-merge-requests', 200, [record]).valid).toBe(true);
+    expect(validateResponse('merge-requests/list-project-merge-requests', 200, [record]).valid).toBe(true);
+    expect(validateResponse('merge-requests/update-merge-request', 200, record).valid).toBe(true);
+  });
+
+  it.each([
+    [{ ...mergeRequest, should_remove_source_branch: null, force_remove_source_branch: null }, true],
+    [{ ...mergeRequest, should_remove_source_branch: 'yes' }, false],
+  ])('should_remove_source_branch as the Service sends it %j: valid %s', (record, valid) => {
+    expect(validateResponse('merge-requests/list-merge-requests', 200, [record]).valid).toBe(valid);
   });
 });
 
@@ -119,11 +136,22 @@ describe('records Part 3 typed more precisely', () => {
     );
   });
 
+  it.each([
+    ['wiki_page_max_content_bytes 5 in the settings record', { wiki_page_max_content_bytes: 5 }, false],
+    ['wiki_page_max_content_bytes 1024 in the settings record', { wiki_page_max_content_bytes: 1024 }, true],
+    ['file_template_project_id null in the settings record', { file_template_project_id: null }, true],
+    ['file_template_project_id "x" in the settings record', { file_template_project_id: 'x' }, false],
+  ])('%s: valid %s', (_case, fields, valid) => {
+    expect(validateSchema('ApplicationSettings', { ...settings, ...fields }).valid).toBe(valid);
+  });
+
   const rule = form('ApprovalRule', 'minimal');
   it.each([
     [{ users: [user], eligible_approvers: [user] }, true],
     [{ users: [{ foo: 1 }] }, false],
     [{ eligible_approvers: [{}] }, false],
+    [{ groups: [{ id: 5, name: 'Security', web_url: 'https://service.example/groups/security' }] }, true],
+    [{ groups: [{ id: 'x', web_url: 5 }] }, false],
   ])('approval rule users %j valid: %s', (fields, valid) => {
     expect(validateSchema('ApprovalRule', { ...rule, ...fields }).valid).toBe(valid);
   });

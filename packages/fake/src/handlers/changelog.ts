@@ -7,7 +7,7 @@
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
-import { FORBIDDEN, message, PROJECT_NOT_FOUND, rawQuery } from '../common.ts';
+import { FORBIDDEN, message, PROJECT_NOT_FOUND, parseIso8601DateTime, rawQuery } from '../common.ts';
 import { commitsBetween, resolveRef, titleOf } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
 import { entryOf, type Commit } from '../tree.ts';
@@ -100,7 +100,7 @@ export function changelogHandlers(store: Store): Handlers<Principal> {
       const category = trailerOf(commit, trailer);
       if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);
     }
-    const when = new Date(options.date ?? store.now());
+    const when = new Date(options.date === undefined ? store.now() : parseIso8601DateTime(options.date));
     if (Number.isNaN(when.getTime())) return bad('date is invalid');
     const date = when.toISOString().slice(0, 10);
     const path = store.projectPath(project);

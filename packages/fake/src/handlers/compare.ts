@@ -85,6 +85,16 @@ function treeDiffs(projects: Project[], beforeTree: Tree, afterTree: Tree) {
   return { diffs, timedOut };
 }
 
+/** A diff in the unified format (`unidiff=true`): its hunks after git's `--- a/…` and `+++ b/…` lines. */
+function withFileHeader<
+  T extends { old_path: string; new_path: string; diff: string; new_file: boolean; deleted_file: boolean },
+>(change: T): T {
+  if (change.diff === '') return change;
+  const before = change.new_file ? '/dev/null' : `a/${change.old_path}`;
+  const after = change.deleted_file ? '/dev/null' : `b/${change.new_path}`;
+  return { ...change, diff: `--- ${before}\n+++ ${after}\n${change.diff}` };
+}
+
 /** Lines added and deleted by a commit against its first parent (a merge commit counts none, as `git log --numstat`). */
 function lineStats(project: Project, commit: Commit): { additions: number; deletions: number } {
   if (commit.parent_ids.length > 1) return { additions: 0, deletions: 0 };
@@ -140,7 +150,7 @@ export function compareHandlers(store: Store): Handlers<Principal> {
         body: {
           commit: commits[commits.length - 1] ?? compareCommit(to),
           commits,
-          diffs,
+          diffs: query.unidiff === true ? diffs.map(withFileHeader) : diffs,
           compare_timeout: timedOut,
           compare_same_ref: from.id === to.id,
           web_url: `${webBase(store)}/${path}/-/compare/${encodeURIComponent(query.from)}${query.straight === true ? '..' : '...'}${encodeURIComponent(query.to)}`,

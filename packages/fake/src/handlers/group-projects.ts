@@ -1,7 +1,6 @@
 /**
  * Project lists of a group (`include_subgroups` for its descendants' projects too) and of a user (the projects of the
- * user's personal namespace; empty when the profile is private), with the documented filters the data can answer.
- * The fake has no stars, topics or archived projects: `starred`, `topic` and `archived=true` select nothing.
+ * user's personal namespace; empty when the profile is private), with the filters of the parameter table.
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
@@ -9,18 +8,18 @@ import type { FakeGroup } from '../data.ts';
 import { message, paginate } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupDescendants, readableGroup } from './group-access.ts';
-import { filterProjects, projectFull, projectLastActivity, projectSimple, type ProjectFilters } from './projects.ts';
+import {
+  filterProjects,
+  projectFull,
+  projectLastActivity,
+  projectSimple,
+  withAttributes,
+  type ProjectFilters,
+} from './projects.ts';
 
 interface GroupProjectFilters extends ProjectFilters {
-  starred?: boolean;
-  topic?: string;
   include_subgroups?: boolean;
-}
-
-interface UserProjectFilters extends ProjectFilters {
-  starred?: boolean;
-  updated_after?: string;
-  updated_before?: string;
+  with_shared?: boolean;
 }
 
 export function groupProjectHandlers(store: Store): Handlers<Principal> {
@@ -35,10 +34,10 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
   /** The group project list record. */
   const groupProject = (project: Project) => ({
     ...projectSimple(store, project),
-    archived: false,
+    archived: project.archived === true,
     visibility: project.visibility,
-    issues_enabled: true,
-    merge_requests_enabled: true,
+    issues_enabled: project.issues_enabled !== false,
+    merge_requests_enabled: project.merge_requests_enabled !== false,
     wiki_enabled: true,
     jobs_enabled: true,
     snippets_enabled: true,
@@ -49,7 +48,7 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
   const descendants = (group: FakeGroup) => groupDescendants(store, group);
 
   /** Orders the ids of `filterProjects` do not know: by name (similarity without search), by last activity. */
-  const ordered = (projects: Project[], f: GroupProjectFilters | UserProjectFilters): Project[] => {
+  const ordered = (projects: Project[], f: ProjectFilters): Project[] => {
     const direction = f.sort === 'asc' ? 1 : -1;
     if (f.order_by === 'similarity') {
       const search = (f.search ?? '').toLowerCase();
@@ -76,29 +75,26 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
         group.id,
         ...(f.include_subgroups === true ? descendants(group).map((g) => g.id) : []),
       ]);
-      const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id));
-      const selected =
-        f.starred === true || f.topic !== undefined ? [] : ordered(filterProjects(store, inGroups, f, principal), f);
-      const page = paginate(selected, query, request);
-      return { status: 200, body: page.items.map(groupProject), headers: page.headers };
+      const shared = (p: Project) => f.with_shared !== false && (p.shared_with_group_ids ?? []).includes(group.id);
+      const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id) || shared(p));
+      const page = paginate(ordered(filterProjects(store, inGroups, f, principal), f), query, request);
+      const body = page.items.map((p) => withAttributes(store, groupProject(p), p, f, principal));
+      return { status: 200, body, headers: page.headers };
     },
     'projects/list-user-projects': ({ params, query }, { principal, request }) => {
-      const f = query as UserProjectFilters;
+      const f = query as ProjectFilters;
       const user = store.findUser(params.user_id);
       if (!user) return { status: 404, body: message('404 User Not Found') };
       const namespaces = (store.data.user_namespaces ?? []).filter((n) => n.user_id === user.id);
       const own = namespaces.some((n) => n.private_profile === true)
         ? []
         : store.data.projects.filter((p) => namespaces.some((n) => n.id === p.namespace_id));
-      const updated = store.data.now ?? '2025-01-01T00:00:00.000Z';
-      const outOfRange =
-        (f.updated_after !== undefined && !(updated > f.updated_after)) ||
-        (f.updated_before !== undefined && !(updated < f.updated_before));
-      const selected = f.starred === true || outOfRange ? [] : ordered(filterProjects(store, own, f, principal), f);
-      const page = paginate(selected, query, request);
+      const page = paginate(ordered(filterProjects(store, own, f, principal), f), query, request);
       return {
         status: 200,
-        body: page.items.map((p) => (f.simple === true ? projectSimple(store, p) : projectFull(store, p))),
+        body: page.items.map((p) =>
+          withAttributes(store, f.simple === true ? projectSimple(store, p) : projectFull(store, p), p, f, principal),
+        ),
         headers: page.headers,
       };
     },

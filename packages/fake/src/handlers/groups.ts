@@ -7,6 +7,8 @@ import type { Principal } from '../auth.ts';
 import type { FakeGroup } from '../data.ts';
 import { paginate, webBase } from '../common.ts';
 import type { Store } from '../store.ts';
+import { customAttributes, hasCustomAttributes } from './custom-attributes.ts';
+import { storageStatistics } from './projects.ts';
 import { GROUP_NOT_FOUND, groupDescendants, groupLevel, groupVisible, readableGroup } from './group-access.ts';
 
 interface GroupFilters {
@@ -19,6 +21,10 @@ interface GroupFilters {
   owned?: boolean;
   min_access_level?: number;
   top_level_only?: boolean;
+  repository_storage?: string;
+  custom_attributes?: unknown;
+  with_custom_attributes?: boolean;
+  statistics?: boolean;
 }
 
 /** The group record (the fields the fake's model holds). */
@@ -40,6 +46,25 @@ export function groupRecord(store: Store, group: FakeGroup) {
 
 export function groupHandlers(store: Store): Handlers<Principal> {
   const record = (group: FakeGroup) => groupRecord(store, group);
+  /** The records of a page, with their custom attributes when an administrator asks for them. */
+  const records = (groups: FakeGroup[], f: GroupFilters, principal: Principal | undefined) => {
+    const admin = principal?.user.is_admin === true;
+    return groups.map((g) => ({
+      ...record(g),
+      ...(admin && f.with_custom_attributes === true
+        ? { custom_attributes: customAttributes(g.custom_attributes) }
+        : {}),
+      ...(admin && f.statistics === true ? { statistics: groupStatistics(g) } : {}),
+    }));
+  };
+  /** The storage statistics of a group: those of the projects of it and its descendants. */
+  const groupStatistics = (group: FakeGroup) => {
+    const ids = new Set([group.id, ...descendants(group).map((g) => g.id)]);
+    const { commit_count: _commits, ...sizes } = storageStatistics(
+      store.data.projects.filter((p) => ids.has(p.namespace_id)),
+    );
+    return sizes;
+  };
   const access = (group: FakeGroup, principal: Principal | undefined) => groupLevel(store, group, principal);
   const visible = (group: FakeGroup, principal: Principal | undefined) => groupVisible(store, group, principal);
 
@@ -58,7 +83,9 @@ export function groupHandlers(store: Store): Handlers<Principal> {
       if (f.visibility !== undefined && g.visibility !== f.visibility) return false;
       if (f.top_level_only === true && g.parent_id !== null) return false;
       if (f.search !== undefined && !`${g.name} ${g.path}`.toLowerCase().includes(f.search.toLowerCase())) return false;
-      return true;
+      if (admin && f.repository_storage !== undefined && (g.repository_storage ?? 'default') !== f.repository_storage)
+        return false;
+      return !admin || hasCustomAttributes(g.custom_attributes, f.custom_attributes);
     }
     const key =
       f.order_by === 'path'
@@ -80,7 +107,7 @@ export function groupHandlers(store: Store): Handlers<Principal> {
   return {
     'groups/list-groups': ({ query }, { principal, request }) => {
       const page = paginate(filtered(store.data.groups, query as GroupFilters, principal, true), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query as GroupFilters, principal), headers: page.headers };
     },
     'groups/list-subgroups': ({ params, query }, { principal, request }) => {
       const group = findGroup(params.id, principal);
@@ -90,18 +117,18 @@ export function groupHandlers(store: Store): Handlers<Principal> {
           store.data.groups.filter((g) => g.parent_id === group.id),
           query as GroupFilters,
           principal,
-          false,
+          true,
         ),
         query,
         request,
       );
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query as GroupFilters, principal), headers: page.headers };
     },
     'groups/list-descendant-groups': ({ params, query }, { principal, request }) => {
       const group = findGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
-      const page = paginate(filtered(descendants(group), query as GroupFilters, principal, false), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      const page = paginate(filtered(descendants(group), query as GroupFilters, principal, true), query, request);
+      return { status: 200, body: records(page.items, query as GroupFilters, principal), headers: page.headers };
     },
   };
 }

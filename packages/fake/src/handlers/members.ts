@@ -13,6 +13,8 @@ const MEMBER_NOT_FOUND = { status: 404 as const, body: message('404 Member Not F
 
 interface Filters {
   query?: string;
+  state?: string;
+  show_seat_info?: boolean;
   user_ids?: number[];
   skip_users?: number[];
 }
@@ -33,6 +35,12 @@ export function memberHandlers(store: Store): Handlers<Principal> {
     return [...best.values()];
   };
 
+  /** A page of members as the list answers them: with `is_using_seat` when asked (every human member takes a seat). */
+  const records = (members: FakeMember[], filters: Filters) =>
+    filters.show_seat_info === true
+      ? members.map((m) => ({ ...record(m), is_using_seat: (store.user(m.user_id)?.user_type ?? 'human') === 'human' }))
+      : members.map(record);
+
   const record = (member: FakeMember) => ({
     ...userBasic(store, store.user(member.user_id))!,
     created_at: store.data.now ?? '2025-01-01T00:00:00.000Z',
@@ -46,6 +54,7 @@ export function memberHandlers(store: Store): Handlers<Principal> {
       .filter((m) => store.user(m.user_id))
       .filter((m) => !filters.user_ids || filters.user_ids.includes(m.user_id))
       .filter((m) => !filters.skip_users?.includes(m.user_id))
+      .filter((m) => filters.state === undefined || (m.state ?? 'active') === filters.state)
       .filter((m) => {
         if (!filters.query) return true;
         const user = store.user(m.user_id)!;
@@ -91,13 +100,13 @@ export function memberHandlers(store: Store): Handlers<Principal> {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
       const page = paginate(list(projectMembers(project, false), query), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query), headers: page.headers };
     },
     'members/list-all-project-members': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
       const page = paginate(list(projectMembers(project, true, principal), query), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query), headers: page.headers };
     },
     'members/get-project-member': ({ params }, { principal }) => {
       const project = readableProject(store, params.id, principal);
@@ -115,13 +124,13 @@ export function memberHandlers(store: Store): Handlers<Principal> {
       const group = readableGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
       const page = paginate(list(groupMembers(group, false), query), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query), headers: page.headers };
     },
     'members/list-all-group-members': ({ params, query }, { principal, request }) => {
       const group = readableGroup(params.id, principal);
       if (!group) return GROUP_NOT_FOUND;
       const page = paginate(list(groupMembers(group, true, principal), query), query, request);
-      return { status: 200, body: page.items.map(record), headers: page.headers };
+      return { status: 200, body: records(page.items, query), headers: page.headers };
     },
     'members/get-group-member': ({ params }, { principal }) => {
       const group = readableGroup(params.id, principal);

@@ -8,13 +8,13 @@ import {
   paginate,
   perRevision,
   PROJECT_NOT_FOUND,
-  rawQuery,
   readableProject,
   userBasic,
   webBase,
 } from '../common.ts';
 import type { Project, Store } from '../store.ts';
 import { entryOf, treeEntries } from '../tree.ts';
+import { parameterTables, twinQuery } from './parameters.ts';
 
 type Filters = Record<string, unknown>;
 
@@ -73,7 +73,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       labels: [...(mr.labels ?? [])],
       draft,
       work_in_progress: draft,
-      milestone: null,
+      milestone: milestoneRecord(mr.milestone_id),
       merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds === true,
       merge_status: mr.state !== 'opened' ? 'unchecked' : mr.has_conflicts ? 'cannot_be_merged' : 'can_be_merged',
       detailed_merge_status:
@@ -103,6 +103,53 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     };
   });
 
+  const milestoneOf = (id: number | null | undefined) =>
+    id == null ? undefined : (store.data.milestones ?? []).find((m) => m.id === id);
+  function milestoneRecord(id: number | null | undefined) {
+    const milestone = milestoneOf(id);
+    if (!milestone) return null;
+    const project = store.project(milestone.project_id);
+    return {
+      id: milestone.id,
+      iid: milestone.iid,
+      project_id: milestone.project_id,
+      title: milestone.title,
+      description: milestone.description ?? null,
+      state: milestone.state,
+      created_at: milestone.created_at,
+      updated_at: milestone.created_at,
+      due_date: milestone.due_date ?? null,
+      start_date: milestone.start_date ?? null,
+      web_url: `${webBase(store)}/${project ? store.projectPath(project) : ''}/-/milestones/${milestone.iid}`,
+    };
+  }
+  /** `milestone_id` of a write: 0 or empty clears it; an id of another project's or no milestone changes nothing. */
+  const milestoneIdOf = (project: Project, value: unknown, current: number | null | undefined) => {
+    if (value === undefined) return current;
+    if (value === 0 || value === '' || value === null) return null;
+    const milestone = milestoneOf(Number(value));
+    return milestone && milestone.project_id === project.id ? milestone.id : current;
+  };
+
+  /** The Service's colour for a label created on the fly (by a merge request naming it). */
+  const DEFAULT_LABEL_COLOR = '#6699cc';
+  /** A record with its labels as label objects (`with_labels_details=true`). */
+  const withLabelDetails = (mr: FakeMergeRequest, full: ReturnType<typeof record>) => ({
+    ...full,
+    labels: full.labels.map((name) => {
+      const label = (store.data.labels ?? []).find((l) => l.project_id === mr.project_id && l.name === name);
+      const color = label?.color ?? DEFAULT_LABEL_COLOR;
+      const description = label?.description ?? null;
+      return {
+        name,
+        color,
+        description,
+        description_html: description === null ? null : `<p dir="auto">${escapeHtml(description)}</p>`,
+        text_color: textColor(color),
+      };
+    }),
+  });
+
   const simple = (mr: FakeMergeRequest) => {
     const full = record(mr);
     return {
@@ -127,6 +174,35 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
   };
   const byName = (name: unknown): number | undefined =>
     name === undefined ? undefined : (store.findUser(String(name))?.id ?? -1);
+  /** `None`, `Any`, or ids that must all be among `ids` (`every`) or one of them. */
+  const idsMatch = (value: unknown, ids: number[], every: boolean): boolean => {
+    if (value === undefined) return true;
+    const given = (Array.isArray(value) ? value : [value]).map(String);
+    if (given.length === 1 && given[0]!.toLowerCase() === 'none') return ids.length === 0;
+    if (given.length === 1 && given[0]!.toLowerCase() === 'any') return ids.length > 0;
+    const wanted = given.flatMap((v) => v.split(',')).map(Number);
+    return every ? wanted.every((id) => ids.includes(id)) : wanted.some((id) => ids.includes(id));
+  };
+  /** A milestone title: `None` (no milestone), `Any` (some milestone) or the title. */
+  const titleMatch = (value: string, title: string | undefined): boolean =>
+    value.toLowerCase() === 'none'
+      ? title === undefined
+      : value.toLowerCase() === 'any'
+        ? title !== undefined
+        : title === value;
+  /** The caller's reactions: `None`, `Any` or one emoji name. */
+  const emojiMatch = (value: unknown, mine: string[]): boolean => {
+    if (value === undefined) return true;
+    const text = String(value);
+    if (text.toLowerCase() === 'none') return mine.length === 0;
+    if (text.toLowerCase() === 'any') return mine.length > 0;
+    return mine.includes(text);
+  };
+  /** Eligible approvers: the merge request's own and those of its project's approval rules. */
+  const approvers = (mr: FakeMergeRequest): number[] => [
+    ...(mr.approver_ids ?? []),
+    ...(store.data.approval_rules ?? []).filter((r) => r.project_id === mr.project_id).flatMap((r) => r.user_ids),
+  ];
 
   /** The list filters of the seed (those that the fake's data can answer). */
   const filter = (items: FakeMergeRequest[], f: Filters, caller: FakeUser | undefined): FakeMergeRequest[] => {
@@ -153,6 +229,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       time(f.updated_after),
       time(f.updated_before),
     ];
+    const mergeUserId = f.merge_user_id !== undefined ? Number(f.merge_user_id) : byName(f.merge_user_username);
+    const notAssignee = byName(f['not[assignee_username]']);
+    const notReviewer = byName(f['not[reviewer_username]']);
+    const deployedAfter = time(f.deployed_after);
+    const deployedBefore = time(f.deployed_before);
+    const byDeployment = f.environment !== undefined || deployedAfter !== undefined || deployedBefore !== undefined;
     const byLabels = labels !== undefined || notLabels.length > 0;
     const byTime = ca !== undefined || cb !== undefined || ua !== undefined || ub !== undefined;
     return items.filter((mr) => {
@@ -196,6 +278,32 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         const updated = Date.parse(mr.updated_at ?? '');
         if ((ca !== undefined && !(created >= ca)) || (cb !== undefined && !(created <= cb))) return false;
         if ((ua !== undefined && !(updated >= ua)) || (ub !== undefined && !(updated <= ub))) return false;
+      }
+      const milestone = milestoneOf(mr.milestone_id)?.title;
+      if (typeof f.milestone === 'string' && !titleMatch(f.milestone, milestone)) return false;
+      if (typeof f['not[milestone]'] === 'string' && titleMatch(f['not[milestone]'], milestone)) return false;
+      if (!idsMatch(f.approved_by_ids, mr.approved_by_ids ?? [], true)) return false;
+      if (!idsMatch(f.approver_ids, approvers(mr), true)) return false;
+      if (f.approved === 'yes' && (mr.approved_by_ids ?? []).length === 0) return false;
+      if (f.approved === 'no' && (mr.approved_by_ids ?? []).length > 0) return false;
+      const mergeUser = mr.merge_user_id ?? (mr.state === 'merged' ? mr.author_id : null);
+      if (mergeUserId !== undefined && mergeUser !== mergeUserId) return false;
+      if (notAssignee !== undefined && (mr.assignee_ids ?? []).includes(notAssignee)) return false;
+      if (f['not[reviewer_id]'] !== undefined && (mr.reviewer_ids ?? []).includes(Number(f['not[reviewer_id]'])))
+        return false;
+      if (notReviewer !== undefined && (mr.reviewer_ids ?? []).includes(notReviewer)) return false;
+      const mine = (mr.award_emoji ?? []).filter((a) => a.user_id === caller?.id).map((a) => a.name);
+      if (!emojiMatch(f.my_reaction_emoji, mine)) return false;
+      if (typeof f['not[my_reaction_emoji]'] === 'string' && emojiMatch(f['not[my_reaction_emoji]'], mine))
+        return false;
+      if (byDeployment) {
+        const deployed = (mr.deployments ?? []).filter(
+          (d) =>
+            (f.environment === undefined || d.environment === f.environment) &&
+            (deployedAfter === undefined || Date.parse(d.deployed_at) > deployedAfter) &&
+            (deployedBefore === undefined || Date.parse(d.deployed_at) < deployedBefore),
+        );
+        if (deployed.length === 0) return false;
       }
       if (f.scope !== undefined && caller) {
         if (f.scope === 'created_by_me' && mr.author_id !== caller.id) return false;
@@ -242,6 +350,14 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     return items;
   };
 
+  /** A page of a list: simple records, records, or records with label details. */
+  const body = (items: FakeMergeRequest[], f: Filters) =>
+    f.view === 'simple'
+      ? items.map(simple)
+      : f.with_labels_details === true
+        ? items.map((mr) => withLabelDetails(mr, record(mr)))
+        : items.map(record);
+
   const findMr = (project: Project, iid: number) =>
     store.data.merge_requests.find((m) => m.project_id === project.id && m.iid === iid);
   const touch = (mr: FakeMergeRequest) => {
@@ -261,7 +377,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const page = paginate(items, query, request);
       return {
         status: 200,
-        body: query.view === 'simple' ? page.items.map(simple) : page.items.map(record),
+        body: body(page.items, filters),
         headers: page.headers,
       };
     },
@@ -269,23 +385,12 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     'merge-requests/list-project-merge-requests': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      // The project list documents its parameters up to order_by; the Service also reads state, sort, view and the rest.
-      const extra = rawQuery(request);
-      const filters: Filters = { ...query };
-      for (const name of [
-        'state',
-        'sort',
-        'view',
-        'search',
-        'source_branch',
-        'target_branch',
-        'wip',
-        'reviewer_id',
-        'reviewer_username',
-      ]) {
-        const value = extra.get(name);
-        if (value !== null && filters[name] === undefined) filters[name] = value;
-      }
+      // The project list documents its parameters up to order_by; the Service also reads state, sort, view and the
+      // rest: they are applied as the global list validates them (its 400 for a bad value), never unchecked.
+      const { twin, names } = parameterTables['merge-requests/list-project-merge-requests']!.undocumented!;
+      const extra = twinQuery(request, twin, names);
+      if (!('values' in extra)) return extra;
+      const filters: Filters = { ...extra.values, ...query };
       const items = listed(project.id, principal.user, filters, () =>
         sort(
           filter(
@@ -299,7 +404,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const page = paginate(items, query, request);
       return {
         status: 200,
-        body: filters.view === 'simple' ? page.items.map(simple) : page.items.map(record),
+        body: body(page.items, filters),
         headers: page.headers,
       };
     },
@@ -367,6 +472,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         squash: body.squash === true,
         should_remove_source_branch: body.remove_source_branch === true,
         allow_collaboration: body.allow_collaboration === true || body.allow_maintainer_to_push === true,
+        milestone_id: milestoneIdOf(project, body.milestone_id, null),
         created_at: now,
         updated_at: now,
       };
@@ -419,6 +525,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
         mr.draft = /^(draft:|\[draft\]|\(draft\))/i.test(body.title);
       }
       if (body.description !== undefined) mr.description = body.description;
+      mr.milestone_id = milestoneIdOf(project, body.milestone_id, mr.milestone_id);
       if (body.target_branch !== undefined) {
         if (!project.repository.branches[body.target_branch])
           return {
@@ -465,6 +572,10 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const mr = findMr(project, params.merge_request_iid);
       if (!mr) return mrNotFound;
       if (!store.hasAccess(project, principal.user, 50)) return FORBIDDEN; // administrators and owners only
+      store.keepIds('merge_requests', store.data.merge_requests, 1001);
+      store.keepIds(`merge_requests.iid.${project.id}`, () =>
+        store.data.merge_requests.filter((m) => m.project_id === project.id).map((m) => ({ id: m.iid })),
+      );
       store.data.merge_requests.splice(store.data.merge_requests.indexOf(mr), 1);
       return { status: 204 };
     },
@@ -543,4 +654,16 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       return { status: 200, body: { ...record(mr), state: 'merged' as const } };
     },
   };
+}
+
+/** Dark text on a light colour, white on a dark one (as the Service picks a label's text colour). */
+function textColor(color: string): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return '#FFFFFF';
+  const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  return r! * 0.299 + g! * 0.587 + b! * 0.114 > 186 ? '#333333' : '#FFFFFF';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -10,10 +10,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeGroup, FakeRunner, FakeUser } from '../data.ts';
-import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, rawQuery, readableProject } from '../common.ts';
+import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
 import type { Store } from '../store.ts';
 import { GROUP_NOT_FOUND, groupAncestors, readableGroup } from './group-access.ts';
 import { jobRecord } from './jobs.ts';
+import { parameterTables, twinQuery } from './parameters.ts';
 import { runnerSummary } from './runner-summary.ts';
 
 const RUNNER_NOT_FOUND = { status: 404 as const, body: message('404 Runner Not Found') };
@@ -59,19 +60,22 @@ function matches(runner: FakeRunner, f: Filters): boolean {
   return true;
 }
 
-/** Filters of the project and group lists, which document only some of them: the others are read from the URL. */
-function filtersOf(request: FastifyRequest, documented: Filters): Filters {
-  const raw = rawQuery(request);
-  const paused = raw.get('paused');
-  const tags = [...raw.getAll('tag_list'), ...raw.getAll('tag_list[]')];
-  return {
-    status: raw.get('status') ?? undefined,
-    ...(paused === null ? {} : { paused: ['true', '1'].includes(paused.toLowerCase()) }),
-    ...(tags.length > 0 ? { tag_list: tags } : {}),
-    type: raw.get('type') ?? undefined,
-    ...documented,
-  };
+/**
+ * Filters of the project and group lists, which document only some of them: the others (their table's `undocumented`)
+ * are read from the URL and validated as the instance list validates them, else its 400.
+ */
+function filtersOf(
+  request: FastifyRequest,
+  operationId: string,
+  documented: Filters,
+): { filters: Filters } | TwinRefusal {
+  const { twin, names } = parameterTables[operationId]!.undocumented!;
+  const read = twinQuery(request, twin, names);
+  if (!('values' in read)) return read;
+  return { filters: { ...(read.values as Filters), ...documented } };
 }
+
+type TwinRefusal = { status: 400; body: Record<string, unknown> };
 
 export function runnerHandlers(store: Store): Handlers<Principal> {
   const runners = () => (store.data.runners ??= []);
@@ -266,7 +270,9 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
           (r.runner_type === 'group_type' && groups.has(r.group_id ?? -1)) ||
           (r.runner_type === 'project_type' && (r.project_ids ?? []).includes(project.id)),
       );
-      const filters = filtersOf(request, { scope: query.scope, type: query.type });
+      const read = filtersOf(request, 'runners/list-project-runners', { scope: query.scope, type: query.type });
+      if (!('filters' in read)) return read;
+      const { filters } = read;
       return listPage(
         available.filter((r) => matches(r, filters)),
         query,
@@ -279,7 +285,9 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
       if (!group) return GROUP_NOT_FOUND;
       if (!principal.user.is_admin && store.groupAccess(group, principal.user.id) < 40) return FORBIDDEN;
       const groups = new Set(ancestors(group).map((g) => g.id));
-      const filters = filtersOf(request, {});
+      const read = filtersOf(request, 'runners/list-group-runners', {});
+      if (!('filters' in read)) return read;
+      const { filters } = read;
       return listPage(
         runners().filter((r) => r.runner_type === 'group_type' && groups.has(r.group_id ?? -1) && matches(r, filters)),
         query,

@@ -9,6 +9,7 @@ import type { Principal } from '../auth.ts';
 import type { FakeUser } from '../data.ts';
 import { avatarUrl, FORBIDDEN, message, paginate, userBasic } from '../common.ts';
 import type { Store } from '../store.ts';
+import { customAttributes } from './custom-attributes.ts';
 
 export const USER_NOT_FOUND = { status: 404 as const, body: message('404 User Not Found') };
 
@@ -93,7 +94,11 @@ export function adminUserView(store: Store, user: FakeUser) {
     projects_limit: 100000,
     current_sign_in_at: null,
     note: text(user, 'note'),
-    identities: [],
+    identities: (user.identities ?? []).map((i) => ({
+      provider: i.provider,
+      extern_uid: i.extern_uid,
+      saml_provider_id: i.saml_provider_id ?? null,
+    })),
     can_create_group: true,
     can_create_project: true,
     two_factor_enabled: user.two_factor_enabled === true,
@@ -113,7 +118,7 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
   /** The single-user view of a signed-in caller who is not an administrator. */
   const singleView = (user: FakeUser) => ({
     ...profileView(store, user),
-    bot: false,
+    bot: (user.user_type ?? 'human') !== 'human',
     pronouns: text(user, 'pronouns'),
     work_information: text(user, 'work_information'),
     followers: 0,
@@ -183,10 +188,18 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
       return { status: 201, body: adminView(user) };
     },
 
-    'users/get-user': ({ params }, { principal }) => {
+    'users/get-user': ({ params, query }, { principal }) => {
       const user = store.user(params.id);
       if (!user) return USER_NOT_FOUND;
-      return { status: 200, body: principal.user.is_admin ? adminView(user) : singleView(user) };
+      if (!principal.user.is_admin) return { status: 200, body: singleView(user) };
+      const attributes = query.with_custom_attributes === true;
+      return {
+        status: 200,
+        body: {
+          ...adminView(user),
+          ...(attributes ? { custom_attributes: customAttributes(user.custom_attributes) } : {}),
+        },
+      };
     },
 
     'users/list-activities': ({ query }, { principal, request }) => {

@@ -27,16 +27,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Widget: {
-            id: number;
-            /** @enum {string} */
-            state: "on" | "off";
-            /** Format: date-time */
-            created_at?: string | null;
-        };
-        ErrorMessage: {
-            message: string;
-        };
+        Widget: Widget;
+        ErrorMessage: ErrorMessage;
     };
     responses: never;
     parameters: never;
@@ -44,8 +36,16 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type Widget = components['schemas']['Widget'];
-export type ErrorMessage = components['schemas']['ErrorMessage'];
+export type Widget = {
+    id: number;
+    /** @enum {string} */
+    state: "on" | "off";
+    /** Format: date-time */
+    created_at?: string | null;
+};
+export type ErrorMessage = {
+    message: string;
+};
 export type $defs = Record<string, never>;
 export interface operations {
     "widgets/get-widget": {

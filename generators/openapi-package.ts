@@ -1,0 +1,92 @@
+/**
+ * @service-api/openapi: the published document on the registry. Its dist/ holds both renditions as the build writes
+ * them to generated/openapi/ (3.1 at the root, 3.0 under `3.0/`), every documented example as JSON keyed by
+ * operationId, and its small Node module (packages/openapi/src). Built, never committed.
+ */
+import { compilePackage } from './lib/compile.ts';
+import { listOperations, resolve } from './lib/document.ts';
+import type { GeneratedFile } from './lib/files.ts';
+import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
+import { type ContractPackage, moduleSources, packageDir } from './lib/package.ts';
+import { folder as publishedFolder, toJson } from './published.ts';
+
+export const openapiPackage: ContractPackage = { name: '@service-api/openapi', id: 'openapi' };
+const dist = `${packageDir(openapiPackage)}/dist`;
+
+/** generated/openapi/<file> → the package's dist/<file>. */
+const DOCUMENT_FILES: Record<string, string> = {
+  'openapi.json': 'openapi.json',
+  'openapi.yaml': 'openapi.yaml',
+  'openapi.dereferenced.json': 'openapi.dereferenced.json',
+  'openapi.dereferenced.yaml': 'openapi.dereferenced.yaml',
+  'openapi.3.0.json': '3.0/openapi.json',
+  'openapi.3.0.yaml': '3.0/openapi.yaml',
+  'openapi.3.0.dereferenced.json': '3.0/openapi.dereferenced.json',
+  'openapi.3.0.dereferenced.yaml': '3.0/openapi.dereferenced.yaml',
+};
+
+type ExamplesByName = Record<string, unknown>;
+
+/**
+ * The named examples of one operation's media types, by name (`$ref`s to `components/examples` resolved). Two media
+ * types may show the same example; one name with two different values is refused.
+ */
+function namedExamples(doc: OpenApiDocument, content: Record<string, MediaType> | undefined, where: string) {
+  const byName: ExamplesByName = {};
+  for (const [type, media] of Object.entries(content ?? {})) {
+    const entries = Object.entries(media.examples ?? {}).map(([name, example]) => {
+      const resolved = resolve(doc, example) as { value?: unknown; externalValue?: string };
+      if (!('value' in resolved)) throw new Error(`${where} ${type} example ${name} has no value`);
+      return [name, resolved.value] as const;
+    });
+    if ('example' in media) entries.push(['example', media.example]);
+    for (const [name, value] of entries) {
+      if (name in byName && JSON.stringify(byName[name]) !== JSON.stringify(value))
+        throw new Error(`${where}: two media types show different examples named ${name}`);
+      byName[name] = value;
+    }
+  }
+  return byName;
+}
+
+/** Every documented example: responses by operationId, status and name; request bodies by operationId and name. */
+export function examplesByOperation(doc: OpenApiDocument): {
+  responses: Record<string, Record<string, ExamplesByName>>;
+  requests: Record<string, ExamplesByName>;
+} {
+  const responses: Record<string, Record<string, ExamplesByName>> = {};
+  const requests: Record<string, ExamplesByName> = {};
+  for (const { operationId, operation } of listOperations(doc)) {
+    for (const [status, raw] of Object.entries(operation.responses)) {
+      const examples = namedExamples(doc, resolve(doc, raw).content, `${operationId} ${status}`);
+      if (Object.keys(examples).length > 0) (responses[operationId] ??= {})[status] = examples;
+    }
+    if (operation.requestBody) {
+      const body = resolve<{ content?: Record<string, MediaType> }>(doc, operation.requestBody);
+      const examples = namedExamples(doc, body.content, `${operationId} request body`);
+      if (Object.keys(examples).length > 0) requests[operationId] = examples;
+    }
+  }
+  return { responses, requests };
+}
+
+/** The package's dist/: the published files (from the published generator's output), the examples, the module. */
+export async function buildOpenApiPackage(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
+  const documents = Object.entries(DOCUMENT_FILES).map(([source, target]) => {
+    const file = generated.find((f) => f.path === `${publishedFolder}/${source}`);
+    if (!file) throw new Error(`${publishedFolder}/${source} was not generated`);
+    return { path: `${dist}/${target}`, contents: file.contents };
+  });
+  const { responses, requests } = examplesByOperation(doc);
+  const module = compilePackage(moduleSources(`${packageDir(openapiPackage)}/src`), {
+    types: ['node'],
+    nodeOnly: true,
+    rootDir: `${packageDir(openapiPackage)}/src`,
+  });
+  return [
+    ...documents,
+    { path: `${dist}/examples.json`, contents: toJson(responses) },
+    { path: `${dist}/request-examples.json`, contents: toJson(requests) },
+    ...module,
+  ];
+}
