@@ -12,6 +12,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   read by the language service as an editor reads them (type-names), and the packages of
  *   the fixture document generated, compiled and run;
  * - browser: the HTML reference in headless Chromium;
+ * - thirdparty: the code generators and validators other teams use, run on the published document (their own install
+ *   in test/thirdparty, made once per run by its global setup; test/thirdparty/README.md);
  * - unit: no server, no browser, no install, no Python; and the type tests (`*.test-d.ts`), checked by tsc.
  */
 export const TIERS = {
@@ -32,13 +34,14 @@ export const TIERS = {
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
+  thirdparty: ['test/thirdparty/*.test.ts'],
 };
 
 /**
  * Vitest runs the projects one after another in the order of their names, which would start the slowest files (the
  * packages' npm install and tsc, Chromium) last, when one core is left. They start first; within a tier, vitest's order.
  */
-const TIER_ORDER = ['packages', 'browser', 'integration', 'unit'];
+const TIER_ORDER = ['thirdparty', 'packages', 'browser', 'integration', 'unit'];
 class SlowTiersFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => TIER_ORDER.indexOf(file.project.name);
@@ -77,7 +80,14 @@ export default defineConfig({
           },
         },
       },
-      ...Object.entries(TIERS).map(([name, include]) => ({ extends: true as const, test: { name, include } })),
+      ...Object.entries(TIERS).map(([name, include]) => ({
+        extends: true as const,
+        test: {
+          name,
+          include,
+          ...(name === 'thirdparty' ? { globalSetup: ['test/thirdparty/support/install.ts'] } : {}),
+        },
+      })),
     ],
   },
 });

@@ -29,7 +29,12 @@ const testFiles = testFolders
   )
   .filter(
     (file) =>
-      file.endsWith('.test.ts') && !file.startsWith('test/fixtures/') && !file.startsWith('test/__snapshots__/'),
+      file.endsWith('.test.ts') &&
+      !file.startsWith('test/fixtures/') &&
+      !file.startsWith('test/__snapshots__/') &&
+      // The third-party tier's own install and what its tools write (test/thirdparty/README.md).
+      !file.includes('node_modules/') &&
+      !file.startsWith('test/thirdparty/out/'),
   )
   .sort();
 const tiersOf = (file: string) =>
@@ -48,6 +53,13 @@ describe('test tiers', () => {
     expect(globRegExp('packages/fake/test/*.test.ts').test('packages/fake/test/a/tree.test.ts')).toBe(false);
     expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/python-gitlab.test.ts')).toBe(true);
     expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/a/b.test.ts')).toBe(true);
+  });
+
+  it('the third-party tier is a project of its own, installed by its global setup', () => {
+    expect(TIERS.thirdparty).toEqual(['test/thirdparty/*.test.ts']);
+    expect(testFiles.filter((file) => file.startsWith('test/thirdparty/'))).toEqual(
+      testFiles.filter((file) => tiersOf(file).includes('thirdparty')),
+    );
   });
 
   it.each(Object.entries(TIERS))('every pattern of the %s tier names a test file', (_tier, globs) => {

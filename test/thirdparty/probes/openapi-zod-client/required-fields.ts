@@ -1,0 +1,13 @@
+/** Fidelity (types): MergeRequest and Job keep their required fields; each @ts-expect-error must meet an error. */
+import type { z } from '../../out/openapi-zod-client/node_modules/zod';
+import type { schemas } from '../../out/openapi-zod-client/client.ts';
+
+type MergeRequest = z.infer<typeof schemas.MergeRequest>;
+type Job = z.infer<typeof schemas.Job>;
+
+// @ts-expect-error MergeRequest requires id, iid, project_id, title, state, source_branch, target_branch, web_url
+export const emptyMergeRequest: MergeRequest = {};
+// @ts-expect-error Job requires id, name, stage, status, ref and the rest of its record
+export const emptyJob: Job = {};
+// @ts-expect-error one required field missing is still an error
+export const mergeRequestWithoutIid: Pick<MergeRequest, 'id' | 'iid'> = { id: 1 };
