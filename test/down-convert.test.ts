@@ -33,7 +33,7 @@ describe('schemas', () => {
     [
       'an inline member whose keywords clash with the schema',
       { description: 'd', oneOf: [{ type: 'string', description: 'e' }, { type: 'null' }] },
-      { description: 'd', allOf: [{ type: 'string', description: 'e' }], nullable: true },
+      { description: 'd', allOf: [{ type: 'string', description: 'e' }], nullable: true, type: 'string' },
     ],
     [
       'oneOf two schemas and null',
@@ -257,6 +257,34 @@ describe('schemas', () => {
     expect(downConvertSchema({ not: { $ref: '#/components/schemas/Exact' } }, components)).toEqual({
       not: { $ref: '#/components/schemas/Exact' },
     });
+  });
+
+  it('a nullable reference carries the type of the schema it names (3.0 linters read nullable beside a type)', () => {
+    const components = { Milestone: { type: 'object', properties: { id: { type: 'integer' } } } };
+    const schema = { oneOf: [{ $ref: '#/components/schemas/Milestone' }, { type: 'null' }] };
+    expect(downConvertSchema(schema, components)).toEqual({
+      allOf: [{ $ref: '#/components/schemas/Milestone' }],
+      nullable: true,
+      type: 'object',
+    });
+  });
+
+  it('a nullable primitive component is written in place of its reference (openapi-zod-client drops its null)', () => {
+    const components = { NullableTimestamp: { type: ['string', 'null'], format: 'date-time' } };
+    expect(downConvertSchema({ $ref: '#/components/schemas/NullableTimestamp' }, components)).toEqual({
+      type: 'string',
+      nullable: true,
+      format: 'date-time',
+    });
+    const object = { Thing: { type: ['object', 'null'], properties: {} } };
+    expect(downConvertSchema({ $ref: '#/components/schemas/Thing' }, object)).toEqual({
+      $ref: '#/components/schemas/Thing',
+    });
+  });
+
+  it('a tuple whose members repeat admits each distinct member once', () => {
+    const schema = { type: 'array', prefixItems: [{ type: 'string' }, { type: 'string' }], items: false };
+    expect((downConvertSchema(schema) as { items: unknown }).items).toEqual({ type: 'string' });
   });
 
   it('refuses a reference into $defs, which 3.0 has no form for', () => {

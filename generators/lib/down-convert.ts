@@ -157,7 +157,7 @@ class SchemaConverter {
     if (input === false) return { schema: { not: {} }, lossy: false };
     if (!isObject(input)) return { schema: input, lossy: false };
     if (typeof input.$ref === 'string' && Object.keys(input).length === 1)
-      return { schema: { $ref: input.$ref }, lossy: this.refLossy(input.$ref) };
+      return this.nullablePrimitive(input.$ref) ?? { schema: { $ref: input.$ref }, lossy: this.refLossy(input.$ref) };
     return this.convertObject(input);
   }
 
@@ -205,6 +205,11 @@ class SchemaConverter {
       if (key === 'type' && nullable) out.nullable = true;
     }
     if (nullable && !('nullable' in out)) out.nullable = true;
+    // 3.0 linters (Redocly's nullable-type-sibling) read `nullable` only beside a `type`: give it the referenced one.
+    if (nullable && out.type === undefined) {
+      const type = this.memberType(out.allOf);
+      if (type !== undefined) out.type = type;
+    }
     const moved = Object.keys(out).filter((key) => /^x-(not|oneOf)$/.test(key) && !(key in input));
     rules.push(...moved);
     if (rules.length > 0) {
@@ -212,6 +217,42 @@ class SchemaConverter {
       out.description = typeof out.description === 'string' ? `${out.description}\n\n${note}` : note;
     }
     return { schema: out, lossy: lossy || rules.length > 0 };
+  }
+
+  /**
+   * A nullable primitive component (`NullableTimestamp`) written in place of its `$ref`: openapi-zod-client drops the
+   * `nullable` of a referenced primitive component and refuses null.
+   */
+  private nullablePrimitive(ref: string): Converted | undefined {
+    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+    if (name === undefined || !(name in this.components) || this.converting.has(ref)) return undefined;
+    const converted = this.component(name);
+    const { schema } = converted;
+    const primitive = isObject(schema) && ['string', 'number', 'integer', 'boolean'].includes(String(schema.type));
+    return primitive && isObject(schema) && schema.nullable === true
+      ? { ...converted, schema: structuredClone(schema) }
+      : undefined;
+  }
+
+  /** The one type the members of an `allOf` share (a component's through its `$ref`), or undefined. */
+  private memberType(members: unknown): string | undefined {
+    if (!Array.isArray(members)) return undefined;
+    const types = new Set(
+      members.map((member) => {
+        if (!isObject(member)) return undefined;
+        const name =
+          typeof member.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(member.$ref)?.[1] : undefined;
+        const schema = name !== undefined && name in this.components ? this.components[name] : member;
+        const type = isObject(schema) ? schema.type : undefined;
+        return typeof type === 'string' && type !== 'null'
+          ? type
+          : isObject(schema) && 'properties' in schema
+            ? 'object'
+            : undefined;
+      }),
+    );
+    const [type] = types;
+    return types.size === 1 ? type : undefined;
   }
 
   /** `prefixItems` (a tuple): 3.0's `items` admits any of the tuple's members; the tuple itself is kept. */
@@ -230,7 +271,10 @@ class SchemaConverter {
       s.maxItems = Math.min(prefix.length, typeof s.maxItems === 'number' ? s.maxItems : Number.POSITIVE_INFINITY);
     const open = rest === undefined || rest === true;
     const closed = rest === false || (isObject(rest) && same(rest, { not: {} }));
-    s.items = open ? {} : { anyOf: closed ? prefix : [...prefix, rest] };
+    const members = closed ? prefix : [...prefix, rest];
+    // One member per distinct schema: linters call repeated alternatives illogical, and they admit nothing more.
+    const distinct = members.filter((m, i) => members.findIndex((other) => same(other, m)) === i);
+    s.items = open ? {} : distinct.length === 1 ? distinct[0] : { anyOf: distinct };
     return true;
   }
 
