@@ -13,7 +13,7 @@ import {
   userBasic,
   webBase,
 } from '../common.ts';
-import type { Project, Store } from '../store.ts';
+import { keyed, type Project, type Store } from '../store.ts';
 import { entryOf, treeEntries } from '../tree.ts';
 
 type Filters = Record<string, unknown>;
@@ -496,7 +496,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (source) {
         const sourceCommit = store.findCommit(project, source)!;
         const targetCommit = store.findCommit(project, target)!;
-        const changes: Record<string, { content: string; execute_filemode: boolean }> = {};
+        const changes = keyed<{ content: string; execute_filemode: boolean }>();
         for (const [path, entry] of treeEntries(sourceCommit.tree)) {
           if (entryOf(targetCommit.tree, path)?.blob_id !== entry.blob_id)
             changes[path] = {
