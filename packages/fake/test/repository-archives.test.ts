@@ -8,8 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { defaultData } from '../src/index.ts';
+import { buildArchive } from '../src/archive/build.ts';
+import { archiveLoad, MAX_BUILDING } from '../src/archive/pool.ts';
 import { status, useFake } from '../../../test/support/fake.ts';
 
 const { as } = useFake();
@@ -215,5 +218,76 @@ describe('a large archive', () => {
     expect(finished).toEqual(['get', 'archive']);
     const root = entries[0]!;
     expect(readFileSync(join(folder, root, 'big.txt'), 'utf8')).toBe(big);
+  });
+});
+
+describe('a zip of many files', () => {
+  const FILES = 3000;
+  const data = defaultData();
+  data.projects[0]!.files = {
+    ...data.projects[0]!.files,
+    ...Object.fromEntries(
+      Array.from({ length: FILES }, (_, i) => [`many/dir-${i % 30}/file-${i}.txt`, `file ${i}\n`.repeat(4)]),
+    ),
+  };
+  const { send } = useFake({ data, reset: false });
+  const many = `/projects/${encodeURIComponent(PROJECT)}/repository/archive.zip`;
+
+  it('compresses one file at a time, never a job per file at once', async () => {
+    const Original = zlib.DeflateRaw;
+    let alive = 0;
+    let most = 0;
+    let buffers = 0;
+    const deflateRaw = zlib.deflateRaw;
+    // Counts the zlib streams alive together while the zip is built in this thread.
+    zlib.DeflateRaw = class extends Original {
+      constructor(options?: zlib.ZlibOptions) {
+        super(options);
+        most = Math.max(most, ++alive);
+        this.once('close', () => alive--);
+      }
+    } as typeof zlib.DeflateRaw;
+    zlib.deflateRaw = ((...args: Parameters<typeof deflateRaw>) => {
+      buffers++;
+      return deflateRaw(...args);
+    }) as typeof deflateRaw;
+    try {
+      const entries = Array.from({ length: 2000 }, (_, i) => ({
+        name: `root/file-${i}.txt`,
+        content: Buffer.from(`file ${i}\n`).toString('base64'),
+      }));
+      const bytes = await buildArchive({ format: 'zip', entries, mtime: 0 });
+      expect(bytes.length).toBeGreaterThan(2000 * 30);
+      expect(buffers).toBe(0);
+      expect(most).toBe(1);
+    } finally {
+      zlib.DeflateRaw = Original;
+      zlib.deflateRaw = deflateRaw;
+    }
+  });
+
+  it('streams while other requests are answered, as fast as it is read, at most two built at once', async () => {
+    // Four zips asked for, none read: two are built (each waiting for its reader), two wait for a worker.
+    const answered: Response[] = [];
+    const asked = Array.from({ length: 4 }, () => send(many).then((response) => answered.push(response) && response));
+    while (answered.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 4 - MAX_BUILDING });
+    const reading = answered.slice();
+    for (const response of reading) expect(response.status).toBe(200);
+    const reader = reading[0]!.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    // Another request is answered while every archive is still unread.
+    const get = await send(`/projects/${encodeURIComponent(PROJECT)}/repository/files/README.md?ref=main`);
+    expect(get.status).toBe(200);
+    // A reader that goes away stops its build: the waiting archives get the workers.
+    await reading[1]!.body!.cancel();
+    await reader.cancel();
+    for (const response of await Promise.all(asked)) if (!reading.includes(response)) await response.body!.cancel();
+
+    const whole = Buffer.from(await (await send(many)).arrayBuffer());
+    const { entries } = unpack(whole, 'zip');
+    expect(entries.filter((e) => e.endsWith('.txt'))).toHaveLength(FILES);
+    expect(archiveLoad()).toEqual({ building: 0, waiting: 0 });
   });
 });
