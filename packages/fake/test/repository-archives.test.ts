@@ -269,7 +269,12 @@ describe('a zip of many files', () => {
   it('streams while other requests are answered, at most two built at once, each whole', async () => {
     // Four zips asked for, none read: two are built (each waiting for its reader), two wait for a worker.
     const answered: Response[] = [];
-    const asked = Array.from({ length: 4 }, () => send(many).then((response) => answered.push(response) && response));
+    const asked = Array.from({ length: 4 }, () =>
+      send(many).then((response) => {
+        answered.push(response);
+        return response;
+      }),
+    );
     while (answered.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 4 - MAX_BUILDING });
     const reading = answered.slice();
