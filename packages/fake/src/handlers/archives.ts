@@ -24,37 +24,29 @@ const mediaTypes: Record<ArchiveFormat, string> = {
   zip: 'application/zip',
 };
 
-/** Files gathered between two turns of the event loop: a tree of 20,000 files never holds other requests up long. */
-const FILES_PER_TURN = 1000;
-
 /** The directories and files of the archive, directories before what they hold, all under `root/`. */
-async function entriesOf(
-  project: Project,
-  commit: Commit,
-  root: string,
-  path: string,
-): Promise<ArchiveEntry[] | undefined> {
+function entriesOf(project: Project, commit: Commit, root: string, path: string): ArchiveEntry[] | undefined {
   const prefix = path === '' ? '' : `${path}/`;
   const paths = treePaths(commit.tree).filter((p) => p === path || p.startsWith(prefix));
   if (paths.length === 0) return undefined;
   const directories = new Set<string>([`${root}/`]);
-  const files: ArchiveEntry[] = [];
-  for (const [i, file] of paths.entries()) {
-    if (i > 0 && i % FILES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+  for (const file of paths) {
     const parts = file.split('/');
     for (let depth = 1; depth < parts.length; depth++) directories.add(`${root}/${parts.slice(0, depth).join('/')}/`);
+  }
+  const files = paths.map((file) => {
     const entry = entryOf(commit.tree, file)!;
-    files.push({
+    return {
       name: `${root}/${file}`,
       content: project.repository.blobs[entry.blob_id] ?? '',
       executable: entry.execute_filemode,
-    });
-  }
+    };
+  });
   return [...[...directories].map((name) => ({ name })), ...files].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 export function archiveHandlers(store: Store): Handlers<Principal> {
-  const download = async (
+  const download = (
     id: string | number,
     format: ArchiveFormat,
     query: { sha?: string; path?: string },
@@ -73,7 +65,7 @@ export function archiveHandlers(store: Store): Handlers<Principal> {
     const stem = [project.path, safe(ref)];
     const suffix = path === '' ? [] : [safe(path)];
     const root = [...stem, ...(commit.id === ref ? [] : [commit.id]), ...suffix].join('-');
-    const entries = await entriesOf(project, commit, root, path);
+    const entries = entriesOf(project, commit, root, path);
     if (!entries) return { status: 404 as const, body: message('404 Tree Not Found') };
     const body = streamInWorker({ format, entries, mtime: Date.parse(commit.created_at) });
     reply.header('content-disposition', `attachment; filename="${[...stem, ...suffix].join('-')}.${format}"`);
