@@ -98,6 +98,16 @@ function nullAsAbsent(doc: OpenApiDocument, raw: unknown): string[] {
   return Object.keys(properties).filter((name) => !admitsNull(doc, properties[name]));
 }
 
+/** The required fields of a body that are objects: an empty object there is sent, not read as absent. */
+function requiredObjects(doc: OpenApiDocument, raw: unknown, shape: { o: Record<string, Shape> }): string[] {
+  const schema = typeof raw === 'object' && raw !== null ? resolve<JsonSchema>(doc, raw as JsonSchema) : undefined;
+  const required = Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+  return required.filter((name) => {
+    const field = shape.o[name];
+    return typeof field === 'object' && 'o' in field;
+  });
+}
+
 /** The input shape of an operation: its query parameters, path parameter names, body, credential parameters. */
 export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credentialQuery: string[]): InputShape {
   const q: Record<string, Shape> = {};
@@ -114,6 +124,8 @@ export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credenti
   if (media) out.b = media.schema ? shapeOf(doc, media.schema) : 0;
   const z = media?.schema ? nullAsAbsent(doc, media.schema) : [];
   if (z.length > 0) out.z = z;
+  const r = media?.schema && typeof out.b === 'object' && 'o' in out.b ? requiredObjects(doc, media.schema, out.b) : [];
+  if (r.length > 0) out.r = r;
   const c = credentialQuery.filter((name) => !(name in q));
   if (c.length > 0) out.c = c;
   return out;

@@ -4,7 +4,7 @@
  * The default run fits in 5 minutes on the 2-core development machine: the HTTP sections start each server once and
  * keep it through their 5 rounds, 1 s per route, a 4 s soak. `--full` starts every server afresh each round (a
  * first-answer sample per round), 1.5 s per route and the 20 s soak the issue asks for (about 10 minutes).
- * Sections: validators, client, bundle, mock, server (with the soak), fake, proxy, build, test (`npm test` step by step, about
+ * Sections: validators, client, bundle, mock, server (with the soak), fake, fake-load, fake-suite, proxy, build, test (`npm test` step by step, about
  * 2 minutes more; `--full` also runs its steps one after another). Method in each section's heading.
  * `--write` puts the goals of the run into docs/performance.md (the rows of the sections that did not run stay).
  */
@@ -18,6 +18,7 @@ import * as bundle from './sections/bundle.ts';
 import * as client from './sections/client.ts';
 import * as fake from './sections/fake.ts';
 import * as fakeLoad from './sections/fake-load.ts';
+import * as fakeSuite from './sections/fake-suite.ts';
 import * as gateway from './sections/gateway.ts';
 import * as mock from './sections/mock.ts';
 import * as proxy from './sections/proxy.ts';
@@ -45,6 +46,7 @@ const sections: Record<string, () => Promise<void>> = {
     server.run({ rounds, durationS, soakS: values.quick ? 2 : full ? 20 : 4, restartEachRound: full }),
   [fake.name]: () => fake.run({ rounds, durationS }),
   [fakeLoad.name]: () => fakeLoad.run(),
+  [fakeSuite.name]: () => fakeSuite.run(),
   [proxy.name]: () => proxy.run({ rounds, durationS }),
   [gateway.name]: () => gateway.run({ rounds, durationS, calls: values.quick ? 500 : 2000 }),
   [build.name]: () => build.run(),

@@ -11,8 +11,11 @@ export interface HostileCase {
   path: string /* under /api/v4 */;
   headers?: Record<string, string>;
   body?: string | Buffer | (() => Buffer);
-  /** `fake`: what the fake answers with its data set, where it differs from a server answering examples. */
-  expect: { status: number | number[]; fake?: number | number[] };
+  /**
+   * `fake`: what the fake answers with its data set, where it differs from a server answering examples; `allow`: the
+   * `Allow` header of the answer (a 405 or an OPTIONS), where the case names it.
+   */
+  expect: { status: number | number[]; fake?: number | number[]; allow?: string };
   /** Largest acceptable response body in bytes (default 64 KiB). */
   maxBodyBytes?: number;
 }
@@ -405,7 +408,7 @@ export const hostileCases: HostileCase[] = [
     method: 'PATCH',
     path: '/projects/1/jobs',
     headers: TOKEN,
-    expect: { status: 405 },
+    expect: { status: 405, allow: 'GET, HEAD, OPTIONS' },
     maxBodyBytes: 4096,
   },
   {
@@ -424,6 +427,125 @@ export const hostileCases: HostileCase[] = [
     body: JSON.stringify(mergeRequest),
     expect: { status: 401 },
     maxBodyBytes: 4096,
+  },
+
+  // 32.5 Found by fuzzing 0.5.0.
+  // Names from requests are never keys of a record with a prototype (the fake keeps its records prototype-free).
+  ...(['__proto__', 'constructor', 'hasOwnProperty'] as const).flatMap((name): HostileCase[] => [
+    {
+      name: `32.5 plan_name=${name} in the query of the plan limits`,
+      method: 'GET',
+      path: `/application/plan_limits?plan_name=${name}`,
+      headers: TOKEN,
+      expect: { status: 200, fake: 404 },
+    },
+    {
+      name: `32.5 plan_name ${name} in the body of a plan limits update`,
+      method: 'PUT',
+      path: '/application/plan_limits',
+      ...json({ plan_name: name, ci_pipeline_size: 7, storage_size_limit: 9 }),
+      expect: { status: 200, fake: 404 },
+    },
+    {
+      name: `32.5 integration slug ${name}`,
+      method: 'GET',
+      path: `/projects/1/integrations/${name}`,
+      headers: TOKEN,
+      expect: { status: 200, fake: 404 },
+    },
+    {
+      name: `32.5 integration slug ${name} set up`,
+      method: 'PUT',
+      path: `/projects/1/integrations/${name}`,
+      ...json({ webhook: 'https://example.invalid/hook' }),
+      expect: { status: 200, fake: [200, 400, 404] },
+    },
+    {
+      name: `32.5 ref ${name} of a file`,
+      method: 'GET',
+      path: `/projects/1/repository/files/README.md?ref=${name}`,
+      headers: TOKEN,
+      expect: { status: 200, fake: 404 },
+    },
+    {
+      name: `32.5 blob ${name}`,
+      method: 'GET',
+      path: `/projects/1/repository/blobs/${name}`,
+      headers: TOKEN,
+      expect: { status: 200, fake: 404 },
+    },
+    {
+      name: `32.5 file write on branch ${name}`,
+      method: 'POST',
+      path: '/projects/1/repository/files/hostile-branch.txt',
+      ...json({ ...fileWrite, branch: name }),
+      expect: { status: 201, fake: 400 },
+    },
+  ]),
+  // A file path git cannot store, or that leaves the repository: the Service's 400 on every write.
+  ...[
+    'a%2F',
+    'a%5Cb',
+    '.',
+    'a%2F%2Fb',
+    'a%00b',
+    '..%2Fx',
+    'x%2F..',
+    '..',
+    '%2Fetc%2Fpasswd',
+    'a%0Ab',
+    'x%2F.git%2Fconfig',
+  ].map(
+    (path): HostileCase => ({
+      name: `32.5 file_path ${decodeURIComponent(path).replace(/[\0\n]/g, (c) => JSON.stringify(c).slice(1, -1))} on a file write`,
+      method: 'POST',
+      path: `/projects/1/repository/files/${path}`,
+      ...json(fileWrite),
+      expect: { status: 400 },
+      maxBodyBytes: 4096,
+    }),
+  ),
+  // HEAD and OPTIONS as Grape answers them; Allow names the methods of the path matched, not its neighbour's.
+  {
+    name: '32.5 HEAD on a GET operation',
+    method: 'HEAD',
+    path: '/projects/1/jobs',
+    headers: TOKEN,
+    expect: { status: 200 },
+  },
+  {
+    name: '32.5 HEAD on a GET operation without credentials',
+    method: 'HEAD',
+    path: '/projects/1/jobs',
+    expect: { status: 401 },
+  },
+  {
+    name: '32.5 OPTIONS on a known path',
+    method: 'OPTIONS',
+    path: '/projects/1/merge_requests',
+    expect: { status: 204, allow: 'GET, HEAD, OPTIONS, POST' },
+  },
+  {
+    name: '32.5 OPTIONS on an unknown path',
+    method: 'OPTIONS',
+    path: '/no/such/path',
+    expect: { status: 404 },
+    maxBodyBytes: 4096,
+  },
+  {
+    name: '32.5 DELETE on /runners/all (a neighbour of /runners/{id})',
+    method: 'DELETE',
+    path: '/runners/all',
+    headers: TOKEN,
+    expect: { status: 405, allow: 'GET, HEAD, OPTIONS' },
+    maxBodyBytes: 4096,
+  },
+  {
+    name: '32.5 an empty object for a required object field',
+    method: 'POST',
+    path: '/projects/1/product_analytics/request/load',
+    ...json({ query: {} }),
+    expect: { status: 201, fake: [201, 404] },
   },
 
   // Classics.

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useMock } from '../support/mock.ts';
 import { hostileCases, requestSemanticsCases, TOKEN } from './cases.ts';
-import { expectJsonType, sendCase } from './send.ts';
+import { expectAllow, expectJsonType, sendCase } from './send.ts';
 
 /** Loose: the heap may hold some garbage between collections, but never a multiple of a hostile body. */
 const HEAP_GROWTH_LIMIT = 300 * 1024 * 1024;
@@ -25,6 +25,7 @@ describe('hostile inputs against the mock', { timeout: 60_000 }, () => {
       expect([hostile.expect.status].flat(), `status ${response.status}: ${text}`).toContain(response.status);
       expect(response.truncated, 'response body too large').toBe(false);
       expectJsonType(response.headers['content-type']);
+      expectAllow(hostile, response);
       if (response.status >= 400 && response.body.length > 0)
         expect(String((JSON.parse(response.body.toString()) as { message?: unknown }).message)).toMatch(
           new RegExp(`^${response.status} `),

@@ -76,3 +76,10 @@ export function sendCase(
 export function expectJsonType(contentType: string | string[] | undefined): void {
   if (String(contentType).includes('json')) expect(contentType).toBe('application/json');
 }
+
+/** A 405 names the methods of its path in `Allow`; where a case names them, exactly those (an OPTIONS answer too). */
+export function expectAllow(hostile: Pick<HostileCase, 'expect'>, response: RawResponse): void {
+  if (response.status === 405) expect(response.headers.allow, 'a 405 without Allow').toMatch(/^[A-Z]+(, [A-Z]+)*$/);
+  if (hostile.expect.allow !== undefined && (response.status === 405 || response.status === 204))
+    expect(response.headers.allow).toBe(hostile.expect.allow);
+}

@@ -17,6 +17,34 @@ export function blobId(content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
+/**
+ * A record keyed by names from requests (branches, tags, blob ids, plan names, integration slugs): no prototype, so a
+ * key such as `__proto__` or `constructor` is an ordinary missing key, never an inherited value or a write to
+ * `Object.prototype`.
+ */
+export function keyed<T>(record: Record<string, T> | undefined = undefined): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
+}
+
+/** The data set's records keyed by names from requests, each made prototype-free (`keyed`). */
+function keyedRecords(data: StoreData): void {
+  for (const project of data.projects) {
+    const repository = project.repository;
+    if (!repository) continue;
+    repository.branches = keyed(repository.branches);
+    repository.blobs = keyed(repository.blobs);
+    if (repository.tags) repository.tags = keyed(repository.tags);
+  }
+  if (data.plan_limits) {
+    const plans = keyed<Record<string, number>>();
+    for (const [name, plan] of Object.entries(data.plan_limits)) plans[name] = keyed(plan);
+    data.plan_limits = plans;
+  }
+  if (data.integration_kinds) data.integration_kinds = keyed(data.integration_kinds);
+  if (data.project_imports) data.project_imports = keyed(data.project_imports);
+  if (data.application_settings) data.application_settings = keyed(data.application_settings);
+}
+
 export class Store {
   data: StoreData;
   /** Moves on before every write operation (and in a read that writes): what is derived from the state is reused while it stays. */
@@ -38,6 +66,7 @@ export class Store {
     } as StoreData;
     this.start = Date.parse(this.data.now ?? '2025-01-01T00:00:00.000Z');
     for (const project of this.data.projects) this.expandRepository(project);
+    keyedRecords(this.data);
     this.applyRepositoryHistory();
     for (const pipeline of this.data.pipelines) {
       if (!pipeline.sha)
@@ -70,7 +99,7 @@ export class Store {
       const project = this.project(entry.project_id);
       if (!project) continue;
       for (const step of entry.commits) {
-        const changes: Record<string, FileChange> = {};
+        const changes = keyed<FileChange>();
         for (const [path, file] of Object.entries(step.files)) {
           changes[path] =
             file === null
@@ -87,7 +116,7 @@ export class Store {
           changes,
         });
         project.repository.branches[project.default_branch] = commit.id;
-        if (step.tag !== undefined) project.repository.tags = { ...project.repository.tags, [step.tag]: commit.id };
+        if (step.tag !== undefined) (project.repository.tags ??= keyed())[step.tag] = commit.id;
       }
     }
     delete this.data.repository_history;
@@ -286,14 +315,14 @@ export class Store {
 
   private expandRepository(project: Project): void {
     if (project.repository) return;
-    const blobs: Record<string, string> = {};
-    const files: Record<string, FileChange> = {};
+    const blobs = keyed<string>();
+    const files = keyed<FileChange>();
     for (const [path, file] of Object.entries(project.files ?? {})) {
       const content = typeof file === 'string' ? Buffer.from(file).toString('base64') : file.content;
       files[path] = { content, execute_filemode: typeof file === 'string' ? false : file.execute_filemode === true };
     }
     delete project.files;
-    project.repository = { branches: {}, commits: [], blobs };
+    project.repository = { branches: keyed(), commits: [], blobs };
     const commit = this.commit(project, {
       parent: undefined,
       message: 'Initial commit',

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hostileCases, requestSemanticsCases, TOKEN } from '../../../test/hostile/cases.ts';
-import { expectJsonType, sendCase } from '../../../test/hostile/send.ts';
+import { expectAllow, expectJsonType, sendCase } from '../../../test/hostile/send.ts';
 import { useFake } from '../../../test/support/fake.ts';
 
 const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).sort();
@@ -29,6 +29,7 @@ describe('hostile inputs against the fake', { timeout: 60_000 }, () => {
           expect(listed, `status ${response.status}: ${text}`).toContain(response.status);
       }
       expectJsonType(response.headers['content-type']);
+      expectAllow(hostile, response);
       if (response.status >= 400 && response.body.length > 0) {
         const body = JSON.parse(response.body.toString()) as Record<string, unknown>;
         expect(String(body.message)).toMatch(new RegExp(`^${response.status} `));

@@ -8,8 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { defaultData } from '../src/index.ts';
+import { buildArchive } from '../src/archive/build.ts';
+import { archiveLoad, MAX_BUILDING } from '../src/archive/pool.ts';
 import { status, useFake } from '../../../test/support/fake.ts';
 
 const { as } = useFake();
@@ -215,5 +218,89 @@ describe('a large archive', () => {
     expect(finished).toEqual(['get', 'archive']);
     const root = entries[0]!;
     expect(readFileSync(join(folder, root, 'big.txt'), 'utf8')).toBe(big);
+  });
+});
+
+describe('a zip of many files', () => {
+  const FILES = 3000;
+  const data = defaultData();
+  data.projects[0]!.files = {
+    ...data.projects[0]!.files,
+    ...Object.fromEntries(
+      Array.from({ length: FILES }, (_, i) => [`many/dir-${i % 30}/file-${i}.txt`, `file ${i}\n`.repeat(4)]),
+    ),
+  };
+  const { send } = useFake({ data, reset: false });
+  const many = `/projects/${encodeURIComponent(PROJECT)}/repository/archive.zip`;
+
+  it('compresses one file at a time, never a job per file at once', async () => {
+    const Original = zlib.DeflateRaw;
+    let alive = 0;
+    let most = 0;
+    let buffers = 0;
+    const deflateRaw = zlib.deflateRaw;
+    // Counts the zlib streams alive together while the zip is built in this thread.
+    zlib.DeflateRaw = class extends Original {
+      constructor(options?: zlib.ZlibOptions) {
+        super(options);
+        most = Math.max(most, ++alive);
+        this.once('end', () => alive--);
+      }
+    } as typeof zlib.DeflateRaw;
+    zlib.deflateRaw = ((...args: Parameters<typeof deflateRaw>) => {
+      buffers++;
+      return deflateRaw(...args);
+    }) as typeof deflateRaw;
+    try {
+      const entries = Array.from({ length: 2000 }, (_, i) => ({
+        name: `root/file-${i}.txt`,
+        content: Buffer.from(`file ${i}\n`).toString('base64'),
+      }));
+      const bytes = await buildArchive({ format: 'zip', entries, mtime: 0 });
+      expect(bytes.length).toBeGreaterThan(2000 * 30);
+      expect(buffers).toBe(0);
+      expect(most).toBe(1);
+    } finally {
+      zlib.DeflateRaw = Original;
+      zlib.deflateRaw = deflateRaw;
+    }
+  });
+
+  it('streams while other requests are answered, at most two built at once, each whole', async () => {
+    // Four zips asked for, none read: two are built (each waiting for its reader), two wait for a worker.
+    const answered: Response[] = [];
+    const asked = Array.from({ length: 4 }, () =>
+      send(many).then((response) => {
+        answered.push(response);
+        return response;
+      }),
+    );
+    while (answered.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 4 - MAX_BUILDING });
+    const reading = answered.slice();
+    for (const response of reading) expect(response.status).toBe(200);
+    const reader = reading[0]!.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    // Another request is answered while every archive is still unread.
+    const get = await send(`/projects/${encodeURIComponent(PROJECT)}/repository/files/README.md?ref=main`);
+    expect(get.status).toBe(200);
+    // Read to the end, each archive is whole; the waiting ones are built once a worker is free.
+    const drained = async (stream: ReadableStream<Uint8Array>) => Buffer.from(await new Response(stream).arrayBuffer());
+    const rest = await drained(
+      new ReadableStream({
+        pull: async (c) => {
+          const next = await reader.read();
+          if (next.done) c.close();
+          else c.enqueue(next.value);
+        },
+      }),
+    );
+    const whole = Buffer.concat([Buffer.from(first.value!), rest]);
+    for (const response of await Promise.all(asked))
+      if (response !== reading[0]) expect((await drained(response.body!)).equals(whole)).toBe(true);
+    const { entries } = unpack(whole, 'zip');
+    expect(entries.filter((e) => e.endsWith('.txt'))).toHaveLength(FILES);
+    expect(archiveLoad()).toEqual({ building: 0, waiting: 0 });
   });
 });

@@ -262,7 +262,7 @@ describe('the mock answers as the API would', () => {
   it('answers 405 with Allow for an undocumented method', async () => {
     const response = await fetch(`${api()}/projects/42/jobs`, { method: 'DELETE', headers: auth });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(await response.json()).toEqual({ message: expect.stringContaining('405') });
   });
 

@@ -124,11 +124,18 @@ export function checkBody(operationId: string, status: number, bytes: Buffer): D
     return []; // a status documented only by range or `default` has no validator of its own
   }
   if (result.valid) return [];
-  return result.errors.map((line) => {
-    const space = line.indexOf(' ');
-    const path = line.slice(0, space);
-    if (line.startsWith('and ')) return { kind: 'body-schema', detail: `${status} ${line}` };
+  // One finding per kind of problem in a body (array items folded): the first item that has it stands for the others.
+  const found = new Map<string, Disagreement>();
+  for (const line of result.errors) {
+    if (line.startsWith('and ')) {
+      found.set('and', { kind: 'body-schema', detail: `${status} and more problems of these kinds` });
+      continue;
+    }
+    const path = line.slice(0, line.indexOf(' '));
     const pointer = path === '(root)' ? '' : path;
-    return { kind: 'body-schema', detail: `${status} ${line} (got ${jsonType(at(body, pointer))})` };
-  });
+    const detail = `${status} ${line} (got ${jsonType(at(body, pointer))})`;
+    const kind = `${pointer.replace(/\/\d+(?=\/|$)/g, '/*')}${line.slice(path.length)} ${jsonType(at(body, pointer))}`;
+    if (!found.has(kind)) found.set(kind, { kind: 'body-schema', detail });
+  }
+  return [...found.values()];
 }

@@ -17,20 +17,22 @@ import {
   defaultLimits,
   errorBody,
   essence,
+  extractCredentials,
   InputError,
   operationMatcher,
   parseQuery,
   sourceOf,
   routes,
+  securitySchemes,
   type MatchedOperation,
 } from '@service-api/server';
 import { BodyMemo, checkHead, checksBody, decoded } from './check-answer.ts';
 import { checkRequest } from './check-request.ts';
 import { loadAnswers, type AnswersByOperation } from './contract.ts';
 import { Report, type Disagreement, type ReportJson, type ReportLimits } from './report.ts';
-import { rateLimitedLog } from './log.ts';
+import { oneLine, rateLimitedLog } from './log.ts';
 import { clientOrigin, upstreamUrlRewriter } from './rewrite.ts';
-import { forwardedHeaders, sendJson, Tee } from './streams.ts';
+import { asksFirst, forwardBody, forwardedHeaders, sendJson, Tee } from './streams.ts';
 
 export { Report, type Disagreement, type Kind, type ReportJson, type ReportLimits } from './report.ts';
 /** The version of the contract this package implements (that of the @service-api/server it runs on). */
@@ -117,7 +119,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     const type = essence(request.headers['content-type']);
     const bodyLimit = sourceOf(type) === 'multipart' ? limits.multipartBody : limits.jsonBody;
-    if (Number(request.headers['content-length']) > bodyLimit)
+    // In the server's order: an unknown path (404) and an anonymous call of an authenticated operation (401) are the
+    // upstream's to answer, before any limit on the body.
+    if (
+      matched &&
+      !refusedAsAnonymous(matched, request.headers, query) &&
+      Number(request.headers['content-length']) > bodyLimit
+    )
       return refuse(request, response, 413, `the body is larger than ${bodyLimit} bytes`);
     const operation = operationKey(method, path, matched);
     if (!matched)
@@ -152,7 +160,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
 
-    const headers = { ...request.headers, host: upstream.host };
+    const askFirst = !METHODS_WITHOUT_BODY.has(method) && asksFirst(request.headers);
+    const headers = { ...request.headers, host: upstream.host, ...(askFirst ? { expect: '100-continue' } : {}) };
     const outgoing = send({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
@@ -181,7 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         message: `502 Bad Gateway - the upstream ${upstream.origin} could not be reached (${error.code ?? error.message})`,
       });
     });
-    request.pipe(outgoing);
+    forwardBody(request, outgoing, askFirst, () => answered);
     response.on('close', () => {
       if (!response.writableFinished) outgoing.destroy();
     });
@@ -266,7 +275,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       handle(request, response);
     } catch (error) {
       if (!response.headersSent) sendJson(response, 500, errorBody(500, 'the proxy failed'));
-      options.log?.(`✖ proxy error: ${(error as Error).message}`);
+      options.log?.(oneLine(`✖ proxy error: ${(error as Error).message}`));
     }
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -295,6 +304,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         agent.destroy();
       }),
   };
+}
+
+/** Whether the upstream answers 401 before reading the body: an authenticated operation called without a credential. */
+function refusedAsAnonymous(
+  matched: MatchedOperation,
+  headers: IncomingMessage['headers'],
+  query: Record<string, unknown>,
+): boolean {
+  if (!matched.route.authenticated) return false;
+  const accepted = new Set(matched.route.security.flat());
+  const schemes = Object.fromEntries(Object.entries(securitySchemes).filter(([id]) => accepted.has(id)));
+  return extractCredentials(headers, query, schemes as Parameters<typeof extractCredentials>[2]).length === 0;
 }
 
 /** A hostile input the server package refuses: its status and message, and nothing forwarded. */

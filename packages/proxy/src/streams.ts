@@ -1,5 +1,5 @@
 /** What the proxy does to bytes in passing: a bounded copy for checking, the headers it forwards, its own JSON answers. */
-import type { ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -42,4 +42,53 @@ export class Tee {
   bytes(): Buffer {
     return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
   }
+}
+
+/** A body at least this large (or of unknown length) is sent only once the upstream said it wants it. */
+const EARLY_ANSWER_BYTES = 1024 * 1024;
+/** How long the upstream's `100 Continue` is waited for before the body is sent anyway (RFC 9110, 10.1.1). */
+const CONTINUE_WAIT_MS = 1000;
+
+/** Whether a request's body is large enough that the upstream is asked first (`Expect: 100-continue`). */
+export function asksFirst(headers: IncomingMessage['headers']): boolean {
+  if (headers.expect !== undefined) return false;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  return Number(headers['content-length']) >= EARLY_ANSWER_BYTES;
+}
+
+/**
+ * Sends the client's body to the upstream. A large one waits for the upstream's `100 Continue`: an upstream that
+ * refuses it (too large, no credentials, no such path) answers first, and that answer is forwarded, instead of the
+ * failure of an upload it stopped reading (EPIPE) while its answer was lost with the connection.
+ */
+export function forwardBody(
+  request: IncomingMessage,
+  outgoing: ClientRequest,
+  askedFirst: boolean,
+  answered: () => boolean,
+): void {
+  if (!askedFirst) return void request.pipe(outgoing);
+  request.pause(); // nothing flows (to the copy checked either) until it is known where the body goes
+  outgoing.flushHeaders(); // the headers go now, alone: the body waits for the upstream's word
+  let sent = false;
+  const send = () => {
+    clearTimeout(timer);
+    if (sent) return;
+    sent = true;
+    // The answer may sit in the same packet as the `100 Continue`: it is read before the body goes.
+    setImmediate(() => {
+      if (answered() || outgoing.destroyed) request.resume();
+      else request.pipe(outgoing);
+    });
+  };
+  const timer = setTimeout(send, CONTINUE_WAIT_MS);
+  outgoing.once('continue', send);
+  outgoing.once('response', () => {
+    clearTimeout(timer);
+    if (!sent) {
+      sent = true;
+      request.resume();
+    }
+  });
+  outgoing.once('close', () => clearTimeout(timer));
 }

@@ -4,11 +4,13 @@
  * upstream that is down or slow, or a hostile request, gets a clear answer.
  */
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../src/index.ts';
 import {
   DOWNLOAD_BYTES,
+  example,
   expectedDownloadHash,
   startWrongUpstream,
   type WrongUpstream,
@@ -265,7 +267,8 @@ describe('the proxy when the upstream fails, and on hostile requests', () => {
     [
       'a declared JSON body over 16 MiB',
       '/api/v4/projects/1/repository/files/a.txt',
-      { 'content-type': 'application/json', 'content-length': String(17 * 1024 * 1024) },
+      // With a credential: an anonymous call is the upstream's 401 to answer first, as the server package does.
+      { 'content-type': 'application/json', 'content-length': String(17 * 1024 * 1024), 'private-token': 't' },
       413,
     ],
   ])('refuses %s with the server package’s status, without forwarding it', async (_name, path, headers, status) => {
@@ -350,6 +353,61 @@ describe('the report stays bounded', () => {
     } finally {
       await proxy.close();
       await upstream.close();
+    }
+  });
+});
+
+describe('the proxy reports every kind of disagreement of a body, and logs one line each', () => {
+  it('a wrong value behind a hundred missing fields, and a newline in a field name', async () => {
+    // 30 jobs, each without two required fields; the last one's status is outside its enum.
+    const jobs = Array.from({ length: 30 }, (_, i) => {
+      const {
+        artifacts: _a,
+        tag_list: _t,
+        ...rest
+      } = example('/projects/{id}/jobs/{job_id}', 'get', '200') as Record<string, unknown>;
+      return i === 29 ? { ...rest, status: 'bogus' } : rest;
+    });
+    const upstream = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const body = request.method === 'GET' ? jobs : example('/projects/{id}/merge_requests', 'post', '201');
+        response
+          .writeHead(request.method === 'GET' ? 200 : 201, { 'content-type': 'application/json' })
+          .end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const proxy = await startProxy({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      port: 0,
+      log: (line) => lines.push(line),
+    });
+    try {
+      expect((await send(proxy.url, 'GET', '/api/v4/projects/3/jobs')).status).toBe(200);
+      const forged = 'x\n✖ forged line';
+      const write = await send(
+        proxy.url,
+        'POST',
+        '/api/v4/projects/3/merge_requests',
+        { 'content-type': 'application/json', 'private-token': 't' },
+        JSON.stringify({ source_branch: 'a', target_branch: 'b', title: 't', [forged]: 1 }),
+      );
+      expect(write.status).toBe(201);
+      const report = proxy.report();
+      const details = report.operations['jobs/list-project-jobs']!.disagreements.map((d) => d.detail);
+      expect(details.some((d) => d.startsWith('200 /29/status must be equal to one of the allowed values'))).toBe(true);
+      expect(details.filter((d) => d.includes("'artifacts'"))).toHaveLength(1);
+      expect(details.length).toBeLessThanOrEqual(20);
+      const undocumented = report.operations['merge-requests/create-merge-request']!.disagreements;
+      expect(undocumented.some((d) => d.detail.includes(forged))).toBe(true);
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).not.toMatch(/[\n\r]/);
+      expect(lines.some((line) => line.includes('x\\u000a✖ forged line'))).toBe(true);
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
     }
   });
 });

@@ -12,8 +12,10 @@ import { bytes, essence, hasBody, InputError, parseCookies, parseQuery, shown } 
 import { responseJson } from './json.js';
 import { registerBodyParsers, sourceOf, tooBig } from './parsers.js';
 import { normalizeInput, Tolerances, type InputShape, type Tolerated } from './tolerance.js';
+import { filePathProblem } from './repository-path.js';
 
 export { DISCARD_BYTES, DISCARD_FACTOR, JSON_TYPE } from './answer.js';
+export { filePathProblem, INVALID_FILE_PATH, isValidFilePath } from './repository-path.js';
 export { parseBody, parseJsonBody, sourceOf } from './parsers.js';
 export { assignField, essence, formFields, InputError, parseCookies, parseForm, parseQuery } from './input.js';
 export {
@@ -254,8 +256,7 @@ export function operationMatcher(
         .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
         .join('([^/]+?)');
     const pattern = new RegExp(`^${segments.map(segmentPattern).join('/')}$`);
-    // A literal segment sorts before one with a parameter in text (`archive.{format}`), which sorts before a parameter.
-    const rank = segments.map((s) => (!s.includes('{') ? 'a' : /^\{[^}]+\}$/.test(s) ? 'c' : 'b')).join('');
+    const rank = literalRank(route.path);
     const key = `${route.method} ${segments.length}`;
     const bucket = buckets.get(key) ?? [];
     bucket.push({ route, names, pattern, rank });
@@ -482,7 +483,7 @@ function errorMapper(limits: ServiceApiLimits, refuse: Refuse) {
  * are answered in `onRequest` of their own scope, before any body is parsed or any credential read.
  */
 function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse, cors: boolean) {
-  const templates = new Map<string, { pattern: RegExp; methods: string[] }>();
+  const templates = new Map<string, { pattern: RegExp; rank: string; methods: string[] }>();
   for (const route of routes) {
     const entry = templates.get(route.path) ?? {
       pattern: new RegExp(
@@ -491,6 +492,7 @@ function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse, cors: boole
           .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
           .join('[^/]+')}$`,
       ),
+      rank: literalRank(route.path),
       methods: [],
     };
     entry.methods.push(route.method);
@@ -502,20 +504,42 @@ function unroutedRequests(routes: RouteDescriptor[], refuse: Refuse, cors: boole
       const url = request.raw.url ?? '';
       const at = url.indexOf('?');
       const path = (at < 0 ? url : url.slice(0, at)).slice(prefix.length) || '/';
-      const allowed = [...templates.values()].filter((t) => t.pattern.test(path)).flatMap((t) => t.methods);
-      if (allowed.length > 0 && cors && request.method === 'OPTIONS')
-        return void reply
-          .code(204)
-          .headers(preflightHeaders(request.headers, [...new Set(allowed)].sort()))
-          .send();
-      if (allowed.length > 0)
-        return refuse(request, reply.header('allow', [...new Set(allowed)].sort().join(', ')), 405);
-      return refuse(request, reply, 404);
+      // The path as the router reads it: the most literal template that matches (`/runners/all`, not `/runners/{id}`).
+      let matched: { rank: string; methods: string[] } | undefined;
+      for (const template of templates.values())
+        if (template.pattern.test(path) && (!matched || template.rank < matched.rank)) matched = template;
+      if (!matched) return refuse(request, reply, 404);
+      const allowed = allowedMethods(matched.methods);
+      if (request.method === 'OPTIONS') {
+        // As Grape answers OPTIONS on a known route: 204 and its methods in Allow (a preflight with CORS).
+        const headers = cors ? preflightHeaders(request.headers, allowed) : { allow: allowed.join(', ') };
+        return void reply.code(204).headers(headers).send();
+      }
+      return refuse(request, reply.header('allow', allowed.join(', ')), 405);
     };
     // The hook answers and never passes the request on: its body is not parsed.
     unrouted.addHook('onRequest', (request, reply, _done) => answer(request, reply));
     unrouted.setNotFoundHandler(answer);
   };
+}
+
+/**
+ * The methods a path answers, as Grape lists them in `Allow`: its operations', `HEAD` beside `GET` (answered as the GET
+ * without a body) and `OPTIONS` (Grape's `add_head_not_allowed_methods_and_options_methods` adds both to every route).
+ */
+function allowedMethods(methods: string[]): string[] {
+  const all = new Set(methods);
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all].sort();
+}
+
+/** How literal a template is, segment by segment: a literal segment sorts before one with a parameter in text (`archive.{format}`), which sorts before a parameter. */
+function literalRank(path: string): string {
+  return path
+    .split('/')
+    .map((s) => (!s.includes('{') ? 'a' : /^\{[^}]+\}$/.test(s) ? 'c' : 'b'))
+    .join('');
 }
 
 /** Registers every operation on a Fastify scope (the caller sets the `/api/v4` prefix). */
@@ -539,7 +563,18 @@ export async function mountOperations(
   registerBodyParsers(scope, limits, (request) => (request.serviceApi as RequestState | null)?.route.files);
   scope.setErrorHandler(errorMapper(limits, refuse));
   await scope.register(unroutedRequests(routes, refuse, options.cors === true));
-  for (const route of routes) mountRoute(scope, route, { schemes, hooks, options, limits, refuse, toleratedOf });
+  // A GET answers HEAD as itself without a body (as Grape does), unless the path documents its own HEAD operation.
+  const heads = new Set(routes.filter((route) => route.method === 'HEAD').map((route) => route.path));
+  for (const route of routes)
+    mountRoute(scope, route, {
+      schemes,
+      hooks,
+      options,
+      limits,
+      refuse,
+      toleratedOf,
+      answersHead: route.method === 'GET' && !heads.has(route.path),
+    });
 }
 
 /** Calls `accessLog` once per answer; returns where a request's tolerance report is kept for its entry. */
@@ -549,9 +584,12 @@ function addAccessLog(
   accessLog: NonNullable<MountOptions['accessLog']>,
 ): WeakMap<FastifyRequest, ToleranceReport> {
   const toleratedOf = new WeakMap<FastifyRequest, ToleranceReport>();
-  const operationOf = new Map(
-    routes.map((route) => [`${route.method} ${scope.prefix}${fastifyPath(route.path)}`, route.id]),
-  );
+  const operationOf = new Map<string, string>();
+  for (const route of routes) {
+    const url = `${scope.prefix}${fastifyPath(route.path)}`;
+    operationOf.set(`${route.method} ${url}`, route.id);
+    if (route.method === 'GET' && !operationOf.has(`HEAD ${url}`)) operationOf.set(`HEAD ${url}`, route.id);
+  }
   scope.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const operationId = operationOf.get(`${request.method} ${request.routeOptions.url}`);
     const entry: AccessLogEntry = {
@@ -580,13 +618,15 @@ interface MountContext {
   refuse: Refuse;
   /** Set when an access log wants each request's tolerance report. */
   toleratedOf?: WeakMap<FastifyRequest, ToleranceReport>;
+  /** A GET that also answers HEAD (without its body). */
+  answersHead: boolean;
 }
 
 /** One operation: its admission (before the body is read), then tolerances, validation, the handler and the answer. */
 function mountRoute(
   scope: FastifyInstance,
   route: RouteDescriptor,
-  { schemes, hooks, options, limits, refuse, toleratedOf }: MountContext,
+  { schemes, hooks, options, limits, refuse, toleratedOf, answersHead }: MountContext,
 ): void {
   const accepted = new Set(route.security.flat());
   const readCredentials = credentialReader(
@@ -695,6 +735,8 @@ function mountRoute(
       const tolerated = report(route, request, tolerances, options.onTolerated);
       toleratedOf?.set(request, tolerated);
     }
+    const pathProblem = filePathProblem(route.method, request.params as Record<string, unknown>);
+    if (pathProblem) return refuse(request, reply, 400, { problems: [pathProblem] });
     // Only the documented headers are validated (and coerced); the handler gets them over all the others.
     const documentedHeaders: Record<string, unknown> = {};
     let sentDocumented = false;
@@ -724,7 +766,7 @@ function mountRoute(
   scope.route({
     method: route.method,
     url: fastifyPath(route.path),
-    exposeHeadRoute: false,
+    exposeHeadRoute: answersHead,
     bodyLimit: limit,
     ...(readsBody ? { onRequest } : {}),
     handler: handle,

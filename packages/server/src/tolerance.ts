@@ -2,8 +2,8 @@
  * What the Service tolerates, done the same way here: booleans from `true/false/True/False/1/0` and integers from
  * digit strings, a date from a date-time; write parameters from the query string, a form, multipart or JSON, merged (the body wins); a path
  * parameter repeated in the body or the query ignored (the path's value is used); a JSON `null` for a field that takes
- * no null, or an empty object for a documented object field, read as the field not sent (the Service validates a
- * hash's fields only when it holds one); unknown fields ignored. Every tolerance is recorded (bounded), so
+ * no null, or an empty object for a documented optional object field, read as the field not sent (the Service validates
+ * an optional hash's fields only when it holds one; a required one is present, even empty); unknown fields ignored. Every tolerance is recorded (bounded), so
  * that it can be reported, or refused in strict mode. Handlers only ever see documented fields.
  *
  */
@@ -34,6 +34,11 @@ export interface InputShape {
   c?: string[];
   /** Top-level body fields whose schema refuses `null`: a JSON `null` there is read as the field not sent. */
   z?: string[];
+  /**
+   * Required top-level body fields of an object shape: an empty object there is sent, not read as absent (the Service
+   * requires the key, and validates the hash's own required fields).
+   */
+  r?: string[];
 }
 
 /** Where a value came from: strings are the exact form in a query, a form or multipart, not in JSON. */
@@ -225,7 +230,14 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
       const known = fields ? fieldShape(fields, name) : undefined;
       if (shape.p.includes(name)) t.add('body', name, REPEATS_PATH);
       else if (value === null && shape.z?.includes(name)) t.add('body', name, 'null read as not sent');
-      else if (isEmptyObject(value) && known !== undefined && known !== 0 && typeof known === 'object' && 'o' in known)
+      else if (
+        isEmptyObject(value) &&
+        known !== undefined &&
+        known !== 0 &&
+        typeof known === 'object' &&
+        'o' in known &&
+        !shape.r?.includes(name)
+      )
         t.add('body', name, '{} read as not sent');
       else if (bodyShape === 0) kept[name] = value;
       else if (known !== undefined) kept[name] = coerce(value, known, source, name, 'body', t);

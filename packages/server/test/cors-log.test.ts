@@ -65,7 +65,10 @@ describe('cors', () => {
         },
       },
       204,
-      { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'private-token, content-type' },
+      {
+        'access-control-allow-methods': 'GET, HEAD, OPTIONS, POST',
+        'access-control-allow-headers': 'private-token, content-type',
+      },
     ],
     [
       'answers a preflight on an unknown path with 404',
@@ -82,12 +85,14 @@ describe('cors', () => {
     expect(response.headers.get('access-control-expose-headers')).toContain('Link');
   });
 
-  it('is off by default: no CORS headers, and a preflight is a 405', async () => {
+  it('is off by default: no CORS headers, and OPTIONS is answered as Grape answers it (204 with Allow)', async () => {
     const response = await fetch(`${plain.origin}/api/v4/projects/1/merge_requests`, {
       method: 'OPTIONS',
       headers: { Origin: 'http://a.test' },
     });
-    expect(response.status).toBe(405);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS, POST');
+    expect(response.headers.get('access-control-allow-methods')).toBeNull();
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

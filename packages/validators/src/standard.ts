@@ -7,7 +7,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { operations } from './types.js';
 import {
   checkRequest,
-  MAX_ERRORS,
+  described,
   pointerPath,
   problemMessage,
   type RequestParts,
@@ -50,11 +50,12 @@ function standard<Input, Output>(
 }
 
 /**
- * One issue per Ajv error, at most `MAX_ERRORS` and then one that counts the rest, as the string errors do. A missing
+ * One issue per Ajv error, at most `MAX_ERRORS` (every kind first) and then one that counts the rest, as the string
+ * errors do. A missing
  * required property is reported at its own path ("is required"), so a form library puts the message on the field.
  */
 export function issuesOf(errors: readonly ValidationError[], value: unknown): Issue[] {
-  const issues = errors.slice(0, MAX_ERRORS).map((error): Issue => {
+  const issues = described([...errors]).map((error): Issue => {
     const path = pointerPath(error.instancePath, value);
     const missing = error.keyword === 'required' ? error.params?.missingProperty : undefined;
     if (typeof missing === 'string') return { message: 'is required', path: [...path, missing] };

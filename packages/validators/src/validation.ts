@@ -61,9 +61,36 @@ export function pointerPath(pointer: string, value: unknown): PathSegment[] {
   return path;
 }
 
+/** What kind of problem an error is: its rule and its place, array items folded (`/0/id` and `/7/id` are one kind). */
+function kindOf(error: ValidationError): string {
+  return `${error.keyword ?? ''} ${error.message ?? ''} ${error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+}
+
+/**
+ * The errors to describe, at most `MAX_ERRORS`: the first of each kind before any repeat, then repeats in order, so
+ * that a wrong type is not hidden behind a hundred items missing the same field.
+ */
+export function described(all: ValidationError[]): ValidationError[] {
+  if (all.length <= MAX_ERRORS) return all;
+  const seen = new Set<string>();
+  const firsts: ValidationError[] = [];
+  const repeats: ValidationError[] = [];
+  for (const error of all) {
+    const kind = kindOf(error);
+    if (seen.has(kind) || firsts.length >= MAX_ERRORS) {
+      if (repeats.length < MAX_ERRORS) repeats.push(error);
+      continue;
+    }
+    seen.add(kind);
+    firsts.push(error);
+  }
+  const chosen = new Set([...firsts, ...repeats].slice(0, MAX_ERRORS));
+  return all.filter((error) => chosen.has(error));
+}
+
 /**
  * Validates with `check` (stops at the first failure, no messages); only when it fails runs `full`, which collects
- * every error, and describes the first `MAX_ERRORS`.
+ * every error, and describes `MAX_ERRORS` of them, every kind first (`described`).
  */
 export function checkWith(check: ValidateFunction, full: ValidateFunction, value: unknown): ValidationResult {
   if (check(value)) return { valid: true, errors: [] };
@@ -71,7 +98,7 @@ export function checkWith(check: ValidateFunction, full: ValidateFunction, value
   const valid = check === full ? false : full(value);
   if (valid) return { valid, errors: [] }; // cannot happen: both are compiled from the same schema
   const all = full.errors ?? [];
-  const errors = formatErrors(all.slice(0, MAX_ERRORS));
+  const errors = formatErrors(described(all));
   if (all.length > MAX_ERRORS) errors.push(`and ${all.length - MAX_ERRORS} more problem(s)`);
   return { valid, errors, errorCount: all.length };
 }
@@ -149,7 +176,7 @@ export function checkRequest(validators: RequestValidators, request: RequestPart
     for (const e of validateBody.errors ?? []) errors.push({ ...e, instancePath: `/body${e.instancePath}` });
   }
   if (errors.length === 0) return { valid: true, errors: [], problems: [], value };
-  const problems = formatRequestErrors(errors.slice(0, MAX_ERRORS), validators.queryRules, value);
+  const problems = formatRequestErrors(described(errors), validators.queryRules, value);
   const more = errors.length - Math.min(errors.length, MAX_ERRORS);
   return {
     valid: false,

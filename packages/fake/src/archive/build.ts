@@ -1,9 +1,10 @@
 /**
  * Builds a repository archive's bytes with archive libraries (tar-stream for tar, yazl for zip, node:zlib for gzip,
- * libbzip2 compiled to WebAssembly (libbzip2-wasm: no native addon, no compiler at install) for bzip2). Runs in a worker
- * thread (archive/worker.ts): the compression is CPU-bound.
+ * libbzip2 compiled to WebAssembly (libbzip2-wasm: no native addon, no compiler at install) for bzip2), streamed as
+ * produced, one compression at a time. Runs in a worker thread (archive/worker.ts): the compression is CPU-bound.
  */
-import { gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import bzip2Module from 'libbzip2-wasm';
 import tarStream from 'tar-stream';
 import yazl from 'yazl';
@@ -24,12 +25,11 @@ export interface ArchiveJob {
   mtime: number;
 }
 
-async function tarOf(entries: ArchiveEntry[], mtime: Date): Promise<Buffer> {
+/** Output is handed on in pieces of at least this many bytes (the last one may be smaller). */
+export const PIECE = 64 * 1024;
+
+function tarOf(entries: ArchiveEntry[], mtime: Date): Readable {
   const pack = tarStream.pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const chunk of pack) chunks.push(chunk as Buffer);
-  })();
   for (const entry of entries) {
     if (entry.content === undefined) pack.entry({ name: entry.name, type: 'directory', mode: 0o755, mtime });
     else {
@@ -38,24 +38,28 @@ async function tarOf(entries: ArchiveEntry[], mtime: Date): Promise<Buffer> {
     }
   }
   pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
+  return Readable.from(pack as AsyncIterable<Buffer>);
 }
 
-async function zipOf(entries: ArchiveEntry[], mtime: Date): Promise<Buffer> {
+/**
+ * A zip whose files are compressed one after another as the output is read: yazl compresses a read stream's data
+ * when its entry's turn comes, where `addBuffer` would start a compression job per file at once (20,000 files: 20,000
+ * zlib streams in memory together, and libuv's thread pool busy for everyone).
+ */
+function zipOf(entries: ArchiveEntry[], mtime: Date): Readable {
   const zip = new yazl.ZipFile();
   for (const entry of entries) {
     if (entry.content === undefined) zip.addEmptyDirectory(entry.name, { mtime });
-    else
-      zip.addBuffer(Buffer.from(entry.content, 'base64'), entry.name, {
+    else {
+      const content = entry.content;
+      zip.addReadStream(Readable.from([Buffer.from(content, 'base64')]), entry.name, {
         mtime,
         mode: entry.executable ? 0o100755 : 0o100644,
       });
+    }
   }
   zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return zip.outputStream as Readable;
 }
 
 /** libbzip2, loaded on the first bzip2 archive. */
@@ -73,12 +77,41 @@ function loadBzip2(): Promise<(input: Uint8Array) => Buffer> {
   return bzip2;
 }
 
-/** The archive's bytes. */
-export async function buildArchive({ format, entries, mtime }: ArchiveJob): Promise<Uint8Array> {
+/** The archive's bytes as they are produced, in pieces of about `PIECE` bytes (bzip2, whole: libbzip2 takes the whole tar). */
+export async function* streamArchive({ format, entries, mtime }: ArchiveJob): AsyncGenerator<Buffer> {
   const when = new Date(mtime);
-  if (format === 'zip') return zipOf(entries, when);
-  const tar = await tarOf(entries, when);
-  if (format === 'tar') return tar;
-  if (format === 'tar.gz') return gzipSync(tar);
-  return (await loadBzip2())(tar);
+  if (format === 'tar.bz2' || format === 'bz2' || format === 'tb2' || format === 'tbz' || format === 'tbz2') {
+    const tar = await buffered(tarOf(entries, when));
+    yield (await loadBzip2())(tar);
+    return;
+  }
+  const output = format === 'zip' ? zipOf(entries, when) : tarOf(entries, when);
+  yield* pieces(format === 'tar.gz' ? output.pipe(createGzip()) : output);
+}
+
+/** The archive's bytes, whole. */
+export async function buildArchive(job: ArchiveJob): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of streamArchive(job)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+async function buffered(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A stream's chunks gathered into pieces of at least `PIECE` bytes. */
+async function* pieces(stream: Readable): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    held.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size < PIECE) continue;
+    yield Buffer.concat(held);
+    [held, size] = [[], 0];
+  }
+  if (size > 0) yield Buffer.concat(held);
 }

@@ -1,6 +1,8 @@
 /**
  * Archives are built in worker threads, never on the event loop: a large bzip2 archive takes seconds of CPU, and every
- * other request goes on meanwhile. Idle workers are kept for the next archive (a few at most) and do not keep the
+ * other request goes on meanwhile. At most `MAX_BUILDING` archives are built at once (more wait their turn), each
+ * streamed to its reader piece by piece as it asks for more, so memory stays bounded whatever the size of the
+ * repository or the pace of the reader. Idle workers are kept for the next archive (a few at most) and do not keep the
  * process alive.
  */
 import { createRequire } from 'node:module';
@@ -8,16 +10,27 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ArchiveEntry, ArchiveJob } from './build.ts';
 
-/** What the pool posts to a worker: the entries in parts, then the order to build. */
-export type WorkerMessage = { entries: ArchiveEntry[] } | { build: Omit<ArchiveJob, 'entries'> };
+/** What the pool posts to a worker: the entries in parts, then the order to build, then a credit per piece wanted. */
+export type WorkerMessage = { entries: ArchiveEntry[] } | { build: Omit<ArchiveJob, 'entries'> } | { more: true };
+/** What a worker answers: a piece of the archive (one per credit), the end, or why it failed. */
+export type WorkerAnswer = { piece: Uint8Array } | { done: true } | { error: string };
 
 /** Entries are posted in parts of about this many characters: copying each part to the worker holds the event loop briefly. */
 const PART = 1 << 20;
 
+/** Archives built at once; further requests wait for a worker. */
+export const MAX_BUILDING = 2;
 const MAX_IDLE = 2;
-/** A worker that answered a larger archive is stopped rather than kept: its WebAssembly memory never shrinks. */
+/** A worker that built a larger archive is stopped rather than kept: its WebAssembly memory never shrinks. */
 const KEEP_BELOW = 8 * 1024 * 1024;
 const idle: Worker[] = [];
+let building = 0;
+const queue: (() => void)[] = [];
+
+/** How many archives are being built, and how many wait for a worker. */
+export function archiveLoad(): { building: number; waiting: number } {
+  return { building, waiting: queue.length };
+}
 
 /** The worker's module: compiled JavaScript in the package; from the repository's TypeScript sources through tsx. */
 function startWorker(): Worker {
@@ -31,38 +44,74 @@ function startWorker(): Worker {
   });
 }
 
-/** The archive's bytes, built in a worker thread. */
-export function buildInWorker(job: ArchiveJob): Promise<Uint8Array> {
+async function acquire(): Promise<Worker> {
+  if (building >= MAX_BUILDING) await new Promise<void>((resolve) => queue.push(resolve));
+  building++;
   const worker = idle.pop() ?? startWorker();
   worker.ref();
-  return new Promise((resolve, reject) => {
-    const settle = () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    const onMessage = (answer: { bytes?: Uint8Array; error?: string }) => {
-      settle();
-      worker.unref();
-      if (idle.length < MAX_IDLE && (answer.bytes?.length ?? 0) < KEEP_BELOW) idle.push(worker);
-      else void worker.terminate();
-      if (answer.bytes) resolve(answer.bytes);
-      else reject(new Error(answer.error ?? 'the archive worker answered nothing'));
-    };
-    const onError = (error: Error) => {
-      settle();
-      void worker.terminate();
-      reject(error);
-    };
-    const onExit = (code: number) => {
-      settle();
-      reject(new Error(`the archive worker stopped (exit code ${code})`));
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    void post(worker, job);
-  });
+  return worker;
+}
+
+function release(worker: Worker, keep: boolean): void {
+  building--;
+  queue.shift()?.();
+  worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  worker.unref();
+  if (keep && idle.length < MAX_IDLE) idle.push(worker);
+  else void worker.terminate();
+}
+
+/** The archive, streamed from a worker thread as the reader reads it. */
+export function streamInWorker(job: ArchiveJob): ReadableStream<Uint8Array> {
+  let worker: Worker | undefined;
+  let finished = false;
+  let size = 0;
+  let arrived: (() => void) | undefined;
+  const finish = (keep: boolean) => {
+    if (finished || !worker) return;
+    finished = true;
+    release(worker, keep);
+    arrived?.();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start: async (controller) => {
+        worker = await acquire();
+        worker.on('message', (answer: WorkerAnswer) => {
+          if ('piece' in answer) {
+            size += answer.piece.length;
+            controller.enqueue(answer.piece);
+          } else if ('done' in answer) {
+            controller.close();
+            finish(size < KEEP_BELOW);
+          } else {
+            controller.error(new Error(answer.error));
+            finish(false);
+          }
+          arrived?.();
+          arrived = undefined;
+        });
+        worker.on('error', (error: Error) => {
+          controller.error(error);
+          finish(false);
+        });
+        worker.on('exit', (code: number) => {
+          controller.error(new Error(`the archive worker stopped (exit code ${code})`));
+          finish(false);
+        });
+        await post(worker, job);
+      },
+      // One credit per piece the reader wants; the next pull waits for that piece.
+      pull: () => {
+        if (finished || !worker) return;
+        worker.postMessage({ more: true } satisfies WorkerMessage);
+        return new Promise<void>((resolve) => (arrived = resolve));
+      },
+      // The reader went away (the client closed the connection): the build stops.
+      cancel: () => finish(false),
+    },
+    { highWaterMark: 4 },
+  );
 }
 
 /** Posts the job in parts, letting other requests in between (copying a large repository at once would hold them up). */

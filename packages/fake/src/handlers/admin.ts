@@ -3,12 +3,12 @@ import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeUser } from '../data.ts';
 import { avatarUrl, FORBIDDEN, message, paginate, webBase } from '../common.ts';
-import type { Store } from '../store.ts';
+import { keyed, type Store } from '../store.ts';
 import { customAttributes, hasCustomAttributes } from './custom-attributes.ts';
 import { adminUserView } from './user-accounts.ts';
 
 export function adminHandlers(store: Store): Handlers<Principal> {
-  const limits = () => (store.data.plan_limits ??= {});
+  const limits = () => (store.data.plan_limits ??= keyed());
   const publicUser = (user: FakeUser) => ({
     id: user.id,
     username: user.username,

@@ -1,13 +1,13 @@
 /**
  * Repository archives of the tree at `sha` (default: the default branch), limited to `path`: real archives (see
- * archive/build.ts), built in a worker thread so that other requests never wait for one. Everything sits under one
+ * archive/build.ts), built in a worker thread and streamed as they are built, so that other requests never wait for one. Everything sits under one
  * top-level directory `<project path>-<ref>-<commit sha>` (`-<path>` appended when a path is given) and the file is
  * named `<project path>-<ref>.<format>`, as the Service names them.
  */
 import type { Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { ArchiveEntry, ArchiveFormat } from '../archive/build.ts';
-import { buildInWorker } from '../archive/pool.ts';
+import { streamInWorker } from '../archive/pool.ts';
 import { message, PROJECT_NOT_FOUND } from '../common.ts';
 import { resolveRef } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
@@ -46,7 +46,7 @@ function entriesOf(project: Project, commit: Commit, root: string, path: string)
 }
 
 export function archiveHandlers(store: Store): Handlers<Principal> {
-  const download = async (
+  const download = (
     id: string | number,
     format: ArchiveFormat,
     query: { sha?: string; path?: string },
@@ -67,10 +67,10 @@ export function archiveHandlers(store: Store): Handlers<Principal> {
     const root = [...stem, ...(commit.id === ref ? [] : [commit.id]), ...suffix].join('-');
     const entries = entriesOf(project, commit, root, path);
     if (!entries) return { status: 404 as const, body: message('404 Tree Not Found') };
-    const bytes = await buildInWorker({ format, entries, mtime: Date.parse(commit.created_at) });
+    const body = streamInWorker({ format, entries, mtime: Date.parse(commit.created_at) });
     reply.header('content-disposition', `attachment; filename="${[...stem, ...suffix].join('-')}.${format}"`);
     reply.type(mediaTypes[format]);
-    return { status: 200 as const, body: bytes };
+    return { status: 200 as const, body };
   };
   return {
     'repository/download-archive': ({ params, query }, { principal, reply }) =>

@@ -16,7 +16,7 @@ import { errorBody, type Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeBulkImport, FakeBulkImportEntity, FakeGroup, FakeUser } from '../data.ts';
 import { message, paginate } from '../common.ts';
-import type { Store } from '../store.ts';
+import { keyed, type Store } from '../store.ts';
 
 const NOT_FOUND = { status: 404 as const, body: message('404 Not Found') };
 
@@ -73,7 +73,7 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
       default_branch: 'main',
       created_at: store.now(),
       members: [],
-      repository: { branches: {}, commits: [], blobs: {} },
+      repository: { branches: keyed(), commits: [], blobs: keyed() },
     });
     entity.namespace_id = parent.id;
     entity.project_id = id;

@@ -58,7 +58,12 @@ function ruleChanges(body: Record<string, unknown>): { changes: Partial<RuleFiel
   for (const key of BOOLEAN_RULES) {
     const value = body[key];
     if (value === undefined) continue;
-    const flag = typeof value === 'boolean' ? value : typeof value === 'string' ? FLAGS[value] : undefined;
+    const flag =
+      typeof value === 'boolean'
+        ? value
+        : typeof value === 'string' && Object.hasOwn(FLAGS, value)
+          ? FLAGS[value]
+          : undefined;
     if (flag === undefined) problems.push(`${key} is invalid`);
     else changes[key] = flag;
   }

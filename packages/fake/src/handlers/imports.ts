@@ -18,7 +18,7 @@ import { errorBody, type Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeData, FakeProjectImport, FakeRelationImport } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
-import type { Project, Store } from '../store.ts';
+import { keyed, type Project, type Store } from '../store.ts';
 import { groupLevel, readableGroup } from './group-access.ts';
 
 const NAMESPACE_NOT_FOUND = { status: 404 as const, body: message('404 Namespace Not Found') };
@@ -91,7 +91,7 @@ interface NewProject {
 }
 
 export function importHandlers(store: Store): Handlers<Principal> {
-  const imports = () => (store.data.project_imports ??= {});
+  const imports = () => (store.data.project_imports ??= keyed());
   const relationImports = () => (store.data.relation_imports ??= []);
   const correlationId = (seed: string) => createHash('md5').update(seed).digest('hex');
 
@@ -161,7 +161,7 @@ export function importHandlers(store: Store): Handlers<Principal> {
       description: text(override.description) ?? text(fromFile?.project.description) ?? null,
       created_at: now,
       members: [],
-      repository: { branches: {}, commits: [], blobs: {} },
+      repository: { branches: keyed(), commits: [], blobs: keyed() },
     };
     store.data.projects.push(project);
     imports()[project.id] = {

@@ -13,7 +13,7 @@ import { errorBody, type Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import type { FakeIntegration, FakeIntegrationKind } from '../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../common.ts';
-import type { Project, Store } from '../store.ts';
+import { keyed, type Project, type Store } from '../store.ts';
 
 const INTEGRATION_NOT_FOUND = { status: 404 as const, body: message('404 Integration Not Found') };
 const CUSTOM_ISSUE_TRACKER = 'custom-issue-tracker';
@@ -88,7 +88,7 @@ const titleOf = (slug: string) => slug.charAt(0).toUpperCase() + slug.slice(1).r
 
 export function integrationHandlers(store: Store): Handlers<Principal> {
   const integrations = () => (store.data.integrations ??= []);
-  const kinds = () => store.data.integration_kinds ?? {};
+  const kinds = () => (store.data.integration_kinds ??= keyed());
   const kindOf = (slug: string) =>
     kinds()[slug] ??
     (slug === CUSTOM_ISSUE_TRACKER ? { title: 'Custom issue tracker', kind: 'issue_tracker' as const } : undefined);

@@ -12,7 +12,7 @@ import {
   userBasic,
   webBase,
 } from '../common.ts';
-import type { Project, Store } from '../store.ts';
+import { keyed, type Project, type Store } from '../store.ts';
 import { entryOf, treeEntries } from '../tree.ts';
 import { parameterTables, twinQuery } from './parameters.ts';
 
@@ -607,7 +607,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       if (source) {
         const sourceCommit = store.findCommit(project, source)!;
         const targetCommit = store.findCommit(project, target)!;
-        const changes: Record<string, { content: string; execute_filemode: boolean }> = {};
+        const changes = keyed<{ content: string; execute_filemode: boolean }>();
         for (const [path, entry] of treeEntries(sourceCommit.tree)) {
           if (entryOf(targetCommit.tree, path)?.blob_id !== entry.blob_id)
             changes[path] = {

@@ -1,9 +1,9 @@
 /**
  * Repository files and blobs over real commits: create, update and delete write commits; GET, HEAD and raw read the
- * same blob (same size, blob id, commit ids and SHA-256); `/../` in a path and an unchanged content are 400.
+ * same blob (same size, blob id, commit ids and SHA-256); a path git cannot store and an unchanged content are 400.
  */
 import { createHash } from 'node:crypto';
-import type { Handlers } from '@service-api/server';
+import { INVALID_FILE_PATH, isValidFilePath, type Handlers } from '@service-api/server';
 import type { Principal } from '../auth.ts';
 import { FORBIDDEN, MAX_LINK, message, PROJECT_NOT_FOUND } from '../common.ts';
 import type { Project, Store } from '../store.ts';
@@ -125,8 +125,8 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
     const project = store.findProject(id);
     if (!project || !store.canRead(project, principal.user)) return { answer: PROJECT_NOT_FOUND };
     if (!store.hasAccess(project, principal.user, 30)) return { answer: FORBIDDEN };
-    if (`/${path}/`.includes('/../') || path.startsWith('/'))
-      return { answer: bad('file_path is invalid', 'file_path') };
+    // The server package refuses a path git cannot store before any handler runs; a handler called directly too.
+    if (!isValidFilePath(path)) return { answer: bad(INVALID_FILE_PATH, 'file_path') };
     const branches = project.repository.branches;
     const head = branches[body.branch] ?? (body.start_branch !== undefined ? branches[body.start_branch] : undefined);
     if (!head) return { answer: bad(`You can only create or edit files when you are on a branch`, 'branch') };
