@@ -547,7 +547,7 @@ export interface paths {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -576,7 +576,7 @@ export interface paths {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -3501,14 +3501,14 @@ export interface components {
          * @example 2
          */
         BulkImportEntityId: number;
-        /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+        /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
         RepositoryFilePath: string;
         /**
          * @description The branch, tag or commit to read the file at.
          * @example main
          */
         RepositoryFileRef: string;
-        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
+        /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path git cannot store or that leaves the repository is refused with 400 (`file_path should be a valid file path`): `.` or `..` as a component (`../x`, `x/..`, `a/../b`), an absolute path, an empty component (`a//b`, a trailing `/`), a backslash, NUL, a newline or a `.git` component. */
         RepositoryWriteFilePath: string;
         /**
          * @description First line of the range to blame. `range` is an optional hash sent as `range[start]` and `range[end]` (integers, the first and last line).
@@ -9425,7 +9425,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -9470,7 +9470,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path git cannot store or that leaves the repository is refused with 400 (`file_path should be a valid file path`): `.` or `..` as a component (`../x`, `x/..`, `a/../b`), an absolute path, an empty component (`a//b`, a trailing `/`), a backslash, NUL, a newline or a `.git` component. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -9519,7 +9519,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path git cannot store or that leaves the repository is refused with 400 (`file_path should be a valid file path`): `.` or `..` as a component (`../x`, `x/..`, `a/../b`), an absolute path, an empty component (`a//b`, a trailing `/`), a backslash, NUL, a newline or a `.git` component. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -9568,7 +9568,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path containing `/../` is refused with 400. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment (the `/` separators are sent as `%2F`). A path git cannot store or that leaves the repository is refused with 400 (`file_path should be a valid file path`): `.` or `..` as a component (`../x`, `x/..`, `a/../b`), an absolute path, an empty component (`a//b`, a trailing `/`), a backslash, NUL, a newline or a `.git` component. */
                 file_path: components["parameters"]["RepositoryWriteFilePath"];
             };
             cookie?: never;
@@ -9620,7 +9620,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -9698,7 +9698,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -9761,7 +9761,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -9824,7 +9824,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
@@ -9879,7 +9879,7 @@ export interface operations {
             path: {
                 /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
                 id: components["parameters"]["ProjectId"];
-                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A path containing `/../` is rejected with 400 on writes. */
+                /** @description Full path of the file in the repository, URL-encoded into one path segment: the `/` separators of the path are sent as `%2F`, so the value contains `/` once decoded. For example the value `app/models/user.rb` is sent as `app%2Fmodels%2Fuser.rb`. A write refuses with 400 a path that git cannot store or that leaves the repository (`..` as a component, an absolute path, an empty component). */
                 file_path: components["parameters"]["RepositoryFilePath"];
             };
             cookie?: never;
