@@ -55,10 +55,11 @@ describe('validateRequest', () => {
       query: { author_id: '1', author_username: 'x', merge_user_id: '3', merge_user_username: 'z' },
     });
     expect(result.problems).toEqual([
-      { in: 'query', field: '', problem: `query parameters break a rule: ${MUTUALLY_EXCLUSIVE}` },
+      { in: 'query', field: '', path: ['query'], problem: `query parameters break a rule: ${MUTUALLY_EXCLUSIVE}` },
       {
         in: 'query',
         field: '',
+        path: ['query'],
         problem: 'query parameters break a rule: `merge_user_id` and `merge_user_username` are mutually exclusive.',
       },
     ]);

@@ -7,11 +7,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-/** The `.ts` files under each folder (not in node_modules, `.tmp`, `dist` or test fixtures). */
+/**
+ * The `.ts` files under each folder (not in node_modules, `.tmp`, `dist`, test fixtures, or the third-party tier's
+ * generated `out/`, which is other projects' code).
+ */
 export function typeScriptFiles(root: string, folders: string[]): string[] {
   return folders.flatMap((folder) =>
     readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-      .filter((path) => /\.tsx?$/.test(path) && !/(^|\/)(node_modules|\.tmp|fixtures|dist)\//.test(path))
+      .filter(
+        (path) =>
+          /\.tsx?$/.test(path) &&
+          !/(^|\/)(node_modules|\.tmp|fixtures|dist)\//.test(path) &&
+          !/(^|\/)thirdparty\/out\//.test(path),
+      )
       .map((path) => resolve(root, folder, path)),
   );
 }

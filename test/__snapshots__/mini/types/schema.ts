@@ -37,6 +37,7 @@ export interface components {
     pathItems: never;
 }
 export type Widget = {
+    /** Format: int64 */
     id: number;
     /** @enum {string} */
     state: "on" | "off";
