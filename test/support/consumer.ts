@@ -155,10 +155,10 @@ console.log(JSON.stringify(report));
 export const clientOnlySource = (
   scope: string,
   host: string,
-): string => `import { createServiceApi, isServiceApiError, type MergeRequest } from '${scope}/client';
+): string => `import { createServiceApi, isServiceApiError, type MergeRequest, type MergeRequestSimple } from '${scope}/client';
 
 const api = createServiceApi({ host: ${JSON.stringify(host)}, auth: { privateToken: 'developer-token' } });
-const mergeRequests: MergeRequest[] = await api.mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/my-project' } });
+const mergeRequests: (MergeRequest | MergeRequestSimple)[] = await api.mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/my-project' } });
 const outsider = createServiceApi({ host: ${JSON.stringify(host)}, auth: { privateToken: 'outsider-token' } });
 const missing = await outsider.mergeRequests
   .listProjectMergeRequests({ path: { id: 'my-group/secret' } })

@@ -23,7 +23,9 @@ export function fixtureDocument(): OpenApiDocument {
 export async function generateFixturePackages(name: string): Promise<string> {
   const out = join(WORK_DIR, name);
   const built = generators.filter((g) => g.build);
-  const ids = built.map((g) => g.name);
+  /** The package folder a generator builds (`packages/<id>/dist`): `published` builds `openapi`. */
+  const packageOf = (generator: (typeof built)[number]) => generator.build!.folder.split('/')[1]!;
+  const ids = built.map(packageOf);
   const stamp: Stamp = {
     file: `${name}.sha256`,
     inputs: [
@@ -41,13 +43,14 @@ export async function generateFixturePackages(name: string): Promise<string> {
   const doc = fixtureDocument();
   for (const generator of built) {
     const dist = await generator.build!.files(doc, await generator.generate(doc));
+    const id = packageOf(generator);
     const manifest = {
-      path: `packages/${generator.name}/package.json`,
-      contents: readFileSync(join(ROOT, 'packages', generator.name, 'package.json'), 'utf8'),
+      path: `packages/${id}/package.json`,
+      contents: readFileSync(join(ROOT, 'packages', id, 'package.json'), 'utf8'),
     };
     for (const file of [manifest, ...dist]) {
       const local = file.path.replace(/^packages\//, '');
-      const shared = ['types', 'validators'].includes(generator.name) ? [`node_modules/@service-api/${local}`] : [];
+      const shared = ['types', 'validators'].includes(id) ? [`node_modules/@service-api/${local}`] : [];
       for (const path of [local, ...shared].map((p) => join(out, p))) {
         await mkdir(dirname(path), { recursive: true });
         await writeFile(path, file.contents);
