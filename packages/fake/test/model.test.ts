@@ -698,10 +698,22 @@ describe('merge requests, files, members and badges, as sequences of writes and 
   it('a deleted badge does not give its id again (a sequence the model found)', async () => {
     const fake = await withBranches();
     try {
-      await fc.asyncModelRun(() => ({ model: initialModel(), real: fake }), [
-        new BadgeWrite(2, 'remove'),
-        new BadgeWrite('new', { name: 'Docs' }),
-      ]);
+      await fc.asyncModelRun(
+        () => ({ model: initialModel(), real: fake }),
+        [new BadgeWrite(2, 'remove'), new BadgeWrite('new', { name: 'Docs' })],
+      );
+    } finally {
+      await fake.app.close();
+    }
+  });
+
+  it('a tree page that ends on a file does not skip the files with the same content (a sequence the model found)', async () => {
+    const fake = await withBranches();
+    try {
+      await fc.asyncModelRun(
+        () => ({ model: initialModel(), real: fake }),
+        [new FileWrite('update', 'README.md', 'one'), new FileWrite('create', 'a.txt', 'one'), new Tree('', false, 1)],
+      );
     } finally {
       await fake.app.close();
     }
