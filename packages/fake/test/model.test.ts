@@ -1,8 +1,19 @@
 /**
  * Sequences, not scenarios: fast-check's commands drive the fake (responses validated against the contract) through
- * random sequences of merge request writes (create, retitle, close, reopen, merge, delete) interleaved with list reads
- * (state filters, sort, iids, pagination), and compare every answer with a small model of project 1's merge requests.
- * A failing sequence is shrunk and printed with its seed (replay with `fc.assert(…, { seed, path })`).
+ * long random sequences that interleave
+ * - merge requests: create, retitle, close, reopen, merge, delete; list reads by state, sort, iids, every page;
+ * - repository files on the branch `files`: create, update, delete; get, raw, tree listings followed page by page
+ *   through their keyset `next` links (few contents, so that files often share a blob id);
+ * - members of project 1 and group 3: invitations that add an existing user (by id or e-mail) or stay pending, pending
+ *   invitations edited and removed (the contract has no other member write); member get, member lists filtered by
+ *   `query`, `user_ids`, `skip_users` and invitation lists by `query`, every page;
+ * - group 1's badges: create, edit, remove; get, list by `name`, every page;
+ * and compare every answer with a small model. At least 10,000 commands per run (printed with the time taken).
+ *
+ * A failing sequence is shrunk and printed with fast-check's `{ seed, path }` and the commands (`Counterexample: […]`).
+ * To replay it, pass both to the property's options, `{ numRuns: 240, seed: <seed>, path: '<path>' }`, and run
+ * `npx vitest run packages/fake/test/model.test.ts -t 'every answer'`; or copy the printed commands into a test of
+ * their own, as the regression tests at the end of this file do.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -666,23 +677,26 @@ describe('merge requests, files, members and badges, as sequences of writes and 
   it('every answer agrees with the model and the contract', async () => {
     const fake = await withBranches();
     const started = performance.now();
+    const cpu = process.cpuUsage();
     try {
       await fc.assert(
         fc.asyncProperty(
-          fc.commands([...commands, ...otherCommands], { maxCommands: 80, size: 'max' }),
+          fc.commands([...commands, ...otherCommands], { maxCommands: 120, size: 'max' }),
           async (sequence) => {
             fake.reset();
             commandsRun += [...sequence].length;
             await fc.asyncModelRun(() => ({ model: initialModel(), real: fake }), sequence);
           },
         ),
-        { numRuns: 250 },
+        { numRuns: 240 },
       );
     } finally {
       await fake.app.close();
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.info(`model-based test: ${commandsRun} commands, ${executed} requests, ${seconds} s`);
+    const { user, system } = process.cpuUsage(cpu);
+    const busy = ((user + system) / 1e6).toFixed(1);
+    console.info(`model-based test: ${commandsRun} commands, ${executed} requests, ${seconds} s (${busy} s of CPU)`);
     expect(commandsRun).toBeGreaterThanOrEqual(10_000);
   }, 120_000);
 
