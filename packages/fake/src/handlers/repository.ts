@@ -62,16 +62,30 @@ function treeEntries(
 }
 
 /**
- * The cursor of the tree's next link names the last entry by its path, as the Service's (base64 of
- * `{"file_name": path}`): an entry id alone is ambiguous, since files with the same content share their blob id and a
- * page ending on one of them would skip the others. A bare entry id is still read (the first entry with it).
+ * The cursor of the tree's next link names the last entry by its path, as the Service's does (Gitaly's page token:
+ * base64 of `{"file_name": path}`): an entry id alone is ambiguous, since files with the same content share their blob
+ * id and a page ending on one of them would skip the others. A bare entry id is still read (the first entry with it).
  */
 const pageToken = (path: string) => Buffer.from(JSON.stringify({ file_name: path })).toString('base64');
 
+/** The path a cursor names, or undefined when it is not one (then it is an entry id). */
+function cursorPath(token: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+    const name =
+      parsed !== null && typeof parsed === 'object' ? (parsed as { file_name?: unknown }).file_name : undefined;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function pageStart(entries: readonly { id: string; path: string }[], token: string | undefined): number {
   if (token === undefined) return 0;
-  const byPath = entries.findIndex((e) => pageToken(e.path) === token);
-  return (byPath >= 0 ? byPath : entries.findIndex((e) => e.id === token)) + 1;
+  const path = cursorPath(token);
+  return (
+    (path === undefined ? entries.findIndex((e) => e.id === token) : entries.findIndex((e) => e.path === path)) + 1
+  );
 }
 
 export function repositoryHandlers(store: Store): Handlers<Principal> {
