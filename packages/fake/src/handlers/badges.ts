@@ -106,6 +106,7 @@ export function badgeHandlers(store: Store): Handlers<Principal> {
       if (!canAdminister(group, principal)) return FORBIDDEN;
       const badge = find(group, params.badge_id);
       if (!badge) return BADGE_NOT_FOUND;
+      store.keepIds('group_badges', badges()); // a deleted badge's id is never given again
       store.data.group_badges = badges().filter((b) => b !== badge);
       store.now(true);
       return { status: 204 };

@@ -281,7 +281,7 @@ export const parameterTables: Record<string, ParameterTable> = {
       recursive: honoured('lists sub-folders’ entries too', 'recursive=true'),
       pagination: ignored('keyset is the tree’s only pagination: the fake pages by keyset whether or not it is sent'),
       page_token: honoured(
-        'the id of the entry after which the page starts',
+        'the entry after which the page starts: the next link’s cursor (by path), or an entry id',
         'pagination=keyset&page_token=b6d45415793d13350a9171a96cf67c2637b8d8b0',
       ),
     },

@@ -61,6 +61,33 @@ function treeEntries(
   ];
 }
 
+/**
+ * The cursor of the tree's next link names the last entry by its path, as the Service's does (Gitaly's page token:
+ * base64 of `{"file_name": path}`): an entry id alone is ambiguous, since files with the same content share their blob
+ * id and a page ending on one of them would skip the others. A bare entry id is still read (the first entry with it).
+ */
+const pageToken = (path: string) => Buffer.from(JSON.stringify({ file_name: path })).toString('base64');
+
+/** The path a cursor names, or undefined when it is not one (then it is an entry id). */
+function cursorPath(token: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+    const name =
+      parsed !== null && typeof parsed === 'object' ? (parsed as { file_name?: unknown }).file_name : undefined;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function pageStart(entries: readonly { id: string; path: string }[], token: string | undefined): number {
+  if (token === undefined) return 0;
+  const path = cursorPath(token);
+  return (
+    (path === undefined ? entries.findIndex((e) => e.id === token) : entries.findIndex((e) => e.path === path)) + 1
+  );
+}
+
 export function repositoryHandlers(store: Store): Handlers<Principal> {
   /** The project whose repository the caller may read (anonymous callers: public projects only). */
   const readable = (id: string | number, principal: Principal | undefined): Project | undefined => {
@@ -237,16 +264,16 @@ export function repositoryHandlers(store: Store): Handlers<Principal> {
       if (!commit) return { status: 404, body: message('404 Tree Not Found') };
       const entries = treeEntries(commit, (query.path ?? '').replace(/^\/+|\/+$/g, ''), query.recursive === true);
       if (entries === undefined) return { status: 404, body: message('404 Tree Not Found') };
-      // Keyset pagination only: `page_token` is the id of the last entry of the previous page.
+      // Keyset pagination only: the page starts after the entry `page_token` names (see `pageStart`).
       const perPage = Math.min(Math.max(query.per_page ?? 20, 1), 100);
-      const start = query.page_token === undefined ? 0 : entries.map((e) => e.id).lastIndexOf(query.page_token) + 1;
+      const start = pageStart(entries, query.page_token);
       const items = entries.slice(start, start + perPage);
       const headers: Record<string, string> = {};
       if (start + perPage < entries.length && items.length > 0) {
         const url = new URL(request.raw.url ?? '/', `${request.protocol}://${request.headers.host ?? 'localhost'}`);
         url.searchParams.set('pagination', 'keyset');
         url.searchParams.set('per_page', String(perPage));
-        url.searchParams.set('page_token', items[items.length - 1]!.id);
+        url.searchParams.set('page_token', pageToken(items[items.length - 1]!.path));
         if (url.href.length <= MAX_LINK) headers.link = `<${url}>; rel="next"`;
       }
       return { status: 200, body: items, headers };
