@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +9,16 @@ import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { toJson } from '../generators/published.ts';
 import { HOME_SCOPE, PACKAGES, readManifest, type PackageManifest } from '../scripts/lib/packages.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
-import { dependencyLevels, scopedManifest, targetProblem } from '../scripts/lib/publish.ts';
+import { dependencyLevels, registryVersions, scopedManifest, targetProblem } from '../scripts/lib/publish.ts';
+import {
+  createMissingTags,
+  headCommit,
+  readRecord,
+  releaseTags,
+  uncommitted,
+  withRelease,
+  writeRecord,
+} from '../scripts/lib/release-record.ts';
 import {
   changelogSection,
   formatGate,
@@ -468,5 +479,143 @@ describe('publishing under a scope', () => {
     const found = targetProblem(registry, scope);
     if (problem) expect(found).toMatch(problem);
     else expect(found).toBeUndefined();
+  });
+});
+
+describe('npm run release checks its arguments and the registry before the long check', () => {
+  const release = (args: string[]) =>
+    spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/release.ts'), ...args],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      },
+    );
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['1.0.0'], /Unexpected argument '1.0.0'/],
+    [['--registry', 'http://localhost:4873/'], /--registry and --scope go with --publish/],
+    [['--publish', '--registry', 'ftp://example.org/'], /is not an http\(s\) URL/],
+    [['--publish', '--scope', 'Acme'], /--scope Acme is not an npm scope/],
+    [['--publish', '--registry', 'http://127.0.0.1:9/'], /the registry http:\/\/127\.0\.0\.1:9\/ does not answer/],
+  ])('%j fails before checking generated/', (args, message) => {
+    const run = release(args);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).not.toContain('Checking that generated/');
+  });
+});
+
+describe('the registry is asked which versions it has', () => {
+  it('lists the versions of each package, none for a package it has never seen', async () => {
+    const server = createServer((request, response) => {
+      const url = decodeURIComponent(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      if (url.startsWith('/-/ping')) return response.end('{}');
+      if (url === '/@acme/client') {
+        const versions = Object.fromEntries(
+          ['0.4.0', '0.5.0'].map((v) => [v, { name: '@acme/client', version: v, dist: { tarball: 'x', shasum: 'x' } }]),
+        );
+        return response.end(JSON.stringify({ name: '@acme/client', 'dist-tags': { latest: '0.5.0' }, versions }));
+      }
+      response.statusCode = 404;
+      response.end('{"error":"not found"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const versions = await registryVersions({ registry, scope: '@acme', env: { npm_config_cache: tmp() } });
+      expect(versions.get('@acme/client')).toEqual(['0.4.0', '0.5.0']);
+      expect(versions.get('@acme/types')).toEqual([]);
+      expect([...versions.keys()].sort()).toEqual(PACKAGES.map((p) => `@acme/${p.name}`).sort());
+    } finally {
+      server.close();
+    }
+  });
+});
+
+const temporary: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'service-api-release-'));
+  temporary.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the release record', () => {
+  const commit = 'a'.repeat(40);
+  const entry = { commit, files: { 'openapi.json': sha256('{}'), 'openapi.yaml': sha256('') } };
+
+  it('is written and read back: version → commit → sha256 of each released file', () => {
+    const file = join(tmp(), 'RELEASES.json');
+    expect(readRecord(file)).toEqual({});
+    writeRecord(withRelease(readRecord(file), '0.6.0', entry), file);
+    writeRecord(withRelease(readRecord(file), '0.7.0', { ...entry, commit: 'b'.repeat(40) }), file);
+    expect(readRecord(file)).toEqual({ '0.6.0': entry, '0.7.0': { ...entry, commit: 'b'.repeat(40) } });
+  });
+
+  it.each([
+    ['a recorded version', '0.6.0', entry, /0\.6\.0 is recorded already \(commit a{40}\)/],
+    ['a commit that is not a full hash', '0.7.0', { ...entry, commit: 'HEAD' }, /"HEAD" is not a full commit hash/],
+  ])('refuses %s', (_, version, next, message) => {
+    expect(() => withRelease({ '0.6.0': entry }, version, next)).toThrow(message);
+  });
+
+  it('if present on main, names a commit and a hash for each file of every recorded version', () => {
+    for (const [version, recorded] of Object.entries(readRecord())) {
+      expect(recorded.commit, version).toMatch(/^[0-9a-f]{40}$/);
+      expect(Object.keys(recorded.files).sort(), version).toEqual([...releaseFiles(version)].sort());
+    }
+  });
+});
+
+describe('release tags, in a temporary git repository', () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.org',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.org',
+      },
+    }).trim();
+
+  it('creates contract-v<version> and <package>@<version> at the commit, each only once', () => {
+    const repo = tmp();
+    git(repo, 'init', '-q');
+    writeFileSync(join(repo, 'openapi.json'), '{}\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'first');
+    const commit = headCommit(repo);
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    git(repo, 'tag', '@service-api/types@0.5.0', commit);
+    const tags = releaseTags('0.6.0', [
+      { name: '@service-api/types', version: '0.5.0' },
+      { name: '@service-api/client', version: '0.6.1' },
+    ]);
+    expect(tags).toEqual(['contract-v0.6.0', '@service-api/types@0.5.0', '@service-api/client@0.6.1']);
+    expect(createMissingTags(repo, tags, commit)).toEqual(['contract-v0.6.0', '@service-api/client@0.6.1']);
+    expect(createMissingTags(repo, tags, commit)).toEqual([]);
+    for (const tag of tags) expect(git(repo, 'rev-list', '-n', '1', tag), tag).toBe(commit);
+  });
+
+  it('names uncommitted changes of the released folders', () => {
+    const repo = tmp();
+    git(repo, 'init', '-q');
+    mkdirSync(join(repo, 'generated'));
+    writeFileSync(join(repo, 'generated', 'a.json'), '1\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'first');
+    expect(uncommitted(repo, ['generated'])).toEqual([]);
+    writeFileSync(join(repo, 'generated', 'a.json'), '2\n');
+    writeFileSync(join(repo, 'other.txt'), 'not released\n');
+    expect(uncommitted(repo, ['generated'])).toEqual([' M generated/a.json']);
   });
 });
