@@ -565,10 +565,20 @@ describe('the release record', () => {
     expect(() => withRelease({ '0.6.0': entry }, version, next)).toThrow(message);
   });
 
-  it('if present on main, names a commit and a hash for each file of every recorded version', () => {
-    for (const [version, recorded] of Object.entries(readRecord())) {
-      expect(recorded.commit, version).toMatch(/^[0-9a-f]{40}$/);
+  it('on main, names every release, and its commit holds each released file with the recorded hash', () => {
+    const record = readRecord();
+    expect(Object.keys(record)).toEqual(listReleases());
+    const sums = readFileSync(join(RELEASES_DIR, 'SHA256SUMS'), 'utf8');
+    for (const [version, recorded] of Object.entries(record)) {
       expect(Object.keys(recorded.files).sort(), version).toEqual([...releaseFiles(version)].sort());
+      for (const [name, hash] of Object.entries(recorded.files)) {
+        expect(sums, `${version}/${name}`).toContain(`${hash}  ${version}/${name}\n`);
+        const shown = execFileSync('git', ['show', `${recorded.commit}:generated/openapi/${name}`], {
+          cwd: ROOT,
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        expect(sha256(shown), `${version}/${name} at ${recorded.commit}`).toBe(hash);
+      }
     }
   });
 });
