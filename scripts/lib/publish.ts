@@ -95,7 +95,10 @@ export async function registryVersions(
   if (problem) throw new Error(problem);
   const npm = (args: string[]) => runNpm([...args, ...registryFlags(options)], ROOT, options.env);
   await npm(['ping', '--fetch-retries=0']).catch((error: Error) => {
-    throw new Error(`the registry ${options.registry} does not answer (npm ping): ${error.message.split('\n').at(-1)}`);
+    const reason = error.message
+      .split('\n')
+      .filter((line) => /\b(E[A-Z0-9]+|error)\b/.test(line) && !/complete log/.test(line));
+    throw new Error(`the registry ${options.registry} does not answer (npm ping): ${reason.at(0) ?? error.message}`);
   });
   const entries = await Promise.all(
     PACKAGES.map(async (pkg) => {
