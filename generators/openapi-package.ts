@@ -9,6 +9,7 @@ import type { GeneratedFile } from './lib/files.ts';
 import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
 import { type ContractPackage, moduleSources, packageDir } from './lib/package.ts';
 import { folder as publishedFolder, toJson } from './published.ts';
+import { typesDeclarations, typesPackageName } from './types.ts';
 
 export const openapiPackage: ContractPackage = { name: '@service-api/openapi', id: 'openapi' };
 const dist = `${packageDir(openapiPackage)}/dist`;
@@ -70,6 +71,68 @@ export function examplesByOperation(doc: OpenApiDocument): {
   return { responses, requests };
 }
 
+const COMPONENT_SCHEMA = '#/components/schemas/';
+
+/** The component a response schema is: `$ref` to it, or `allOf` of that one `$ref` (the record, open to more fields). */
+function componentOf(schema: unknown): string | undefined {
+  const { $ref, allOf } = (schema ?? {}) as { $ref?: string; allOf?: unknown[] };
+  if ($ref) return $ref;
+  return allOf?.length === 1 ? (allOf[0] as { $ref?: string }).$ref : undefined;
+}
+
+/**
+ * The documented response examples of each component schema, by example name: those of every JSON response whose
+ * schema is `$ref: '#/components/schemas/<name>'` (or `allOf` of that one reference). One name with two different values is refused.
+ */
+export function examplesBySchema(doc: OpenApiDocument): Record<string, ExamplesByName> {
+  const bySchema: Record<string, ExamplesByName> = {};
+  for (const { operationId, operation } of listOperations(doc))
+    for (const [status, raw] of Object.entries(operation.responses)) {
+      const media = resolve(doc, raw).content?.['application/json'];
+      const ref = componentOf(media?.schema);
+      if (!ref?.startsWith(COMPONENT_SCHEMA)) continue;
+      const schema = ref.slice(COMPONENT_SCHEMA.length);
+      const examples = namedExamples(doc, { 'application/json': media! }, `${operationId} ${status}`);
+      for (const [name, value] of Object.entries(examples)) {
+        const known = bySchema[schema]?.[name];
+        if (known !== undefined && JSON.stringify(known) !== JSON.stringify(value))
+          throw new Error(`${operationId} ${status}: two examples of ${schema} are named ${name}`);
+        (bySchema[schema] ??= {})[name] = value;
+      }
+    }
+  return bySchema;
+}
+
+const literal = (text: string) => JSON.stringify(text);
+const union = (names: string[]) => names.map(literal).join(' | ');
+
+/**
+ * `src/example-names.ts` of the package: the documented example names as types, by operationId and status and by
+ * schema, for the typed fixtures of `src/fixtures.ts`. Compiled into dist/, never committed.
+ */
+export function exampleNamesModule(
+  responses: Record<string, Record<string, ExamplesByName>>,
+  schemas: Record<string, ExamplesByName>,
+): string {
+  const operations = Object.entries(responses).map(([operationId, byStatus]) => {
+    const statuses = Object.entries(byStatus).map(
+      ([status, byName]) => `    ${/^\d+$/.test(status) ? status : literal(status)}: ${union(Object.keys(byName))};`,
+    );
+    return `  ${literal(operationId)}: {\n${statuses.join('\n')}\n  };`;
+  });
+  const bySchema = Object.entries(schemas).map(
+    ([schema, byName]) => `  ${literal(schema)}: ${union(Object.keys(byName))};`,
+  );
+  return [
+    '/** Generated from the document (generators/openapi-package.ts): the documented example names. */',
+    '/** Response example names: operationId → status → the names of its examples. */',
+    `export interface ResponseExampleNames {\n${operations.join('\n')}\n}`,
+    '/** Example names of each component schema, from the responses whose schema is exactly that component. */',
+    `export interface SchemaExampleNames {\n${bySchema.join('\n')}\n}`,
+    '',
+  ].join('\n');
+}
+
 /** The package's dist/: the published files (from the published generator's output), the examples, the module. */
 export async function buildOpenApiPackage(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
   const documents = Object.entries(DOCUMENT_FILES).map(([source, target]) => {
@@ -78,15 +141,20 @@ export async function buildOpenApiPackage(doc: OpenApiDocument, generated: Gener
     return { path: `${dist}/${target}`, contents: file.contents };
   });
   const { responses, requests } = examplesByOperation(doc);
-  const module = compilePackage(moduleSources(`${packageDir(openapiPackage)}/src`), {
+  const schemas = examplesBySchema(doc);
+  const src = `${packageDir(openapiPackage)}/src`;
+  const names = { path: `${src}/example-names.ts`, contents: exampleNamesModule(responses, schemas) };
+  const module = compilePackage([...moduleSources(src), names], {
     types: ['node'],
     nodeOnly: true,
-    rootDir: `${packageDir(openapiPackage)}/src`,
+    rootDir: src,
+    packages: { [typesPackageName]: await typesDeclarations(doc) },
   });
   return [
     ...documents,
     { path: `${dist}/examples.json`, contents: toJson(responses) },
     { path: `${dist}/request-examples.json`, contents: toJson(requests) },
+    { path: `${dist}/schema-examples.json`, contents: toJson(schemas) },
     ...module,
   ];
 }

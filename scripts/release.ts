@@ -1,9 +1,12 @@
 /**
  * `npm run release`: records the published document as release `info.version`, once.
- * Copies generated/openapi/openapi.{json,yaml} and the 3.0 rendition openapi.3.0.{json,yaml} to releases/<version>/
- * and appends their hashes to releases/SHA256SUMS.
- * Refuses when the version is already released, generated/ is stale, the versions disagree, the CHANGELOG has no
- * section for the version, or the breaking-change gate fails.
+ * Copies generated/openapi/openapi.{json,yaml} and the 3.0 rendition openapi.3.0.{json,yaml} to releases/<version>/,
+ * appends their hashes to releases/SHA256SUMS, records version → commit (`git rev-parse HEAD`) → hashes in
+ * releases/RELEASES.json (scripts/lib/release-record.ts) and creates the tags `contract-v<version>` and
+ * `<package>@<version>` the repository lacks.
+ * Refuses when the version is already released, generated/ is stale, openapi/ or generated/ has uncommitted changes,
+ * the versions disagree, the CHANGELOG has no section for the version, or the breaking-change gate fails.
+ * Its arguments, and for --publish the registry, are checked before the long check of generated/.
  *   npm run release -- --dry-run    every check, nothing written
  * `npm run release -- --publish`: publishes the packages to an npm registry (scripts/lib/publish.ts); never writes
  * releases/. See USAGE.
@@ -13,8 +16,17 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/paths.ts';
-import { PACKAGES } from './lib/packages.ts';
-import { DEFAULT_REGISTRY, DEFAULT_SCOPE, publishPackages, targetProblem } from './lib/publish.ts';
+import { PACKAGES, readManifest } from './lib/packages.ts';
+import { DEFAULT_REGISTRY, DEFAULT_SCOPE, publishPackages, registryVersions, targetProblem } from './lib/publish.ts';
+import {
+  createMissingTags,
+  headCommit,
+  readRecord,
+  releaseTags,
+  uncommitted,
+  withRelease,
+  writeRecord,
+} from './lib/release-record.ts';
 import {
   formatGate,
   gate,
@@ -28,7 +40,8 @@ import {
 
 const USAGE = `Usage:
   npm run release [-- --dry-run]
-      Records info.version in releases/<version>/ (every check first; --dry-run writes nothing).
+      Records info.version in releases/<version>/ and releases/RELEASES.json (version → commit → sha256) and tags
+      contract-v<version> and <package>@<version> (every check first; --dry-run writes nothing).
   npm run release -- --publish [--registry <url>] [--scope <@scope>] [--dry-run]
       Publishes the packages (${PACKAGES.map((p) => p.name).join(', ')}) at the versions of their
       package.json files to the registry, under the scope (@acme/client); the registry's token comes from your .npmrc.
@@ -64,6 +77,29 @@ if (args.help) {
 }
 if (!args.publish && (args.registry !== undefined || args.scope !== undefined))
   fail(`--registry and --scope go with --publish\n${USAGE}`);
+const registry = args.registry ?? DEFAULT_REGISTRY;
+const scope = args.scope ?? DEFAULT_SCOPE;
+if (args.publish) {
+  const problem = targetProblem(registry, scope);
+  if (problem) fail(problem);
+  console.log(`Asking ${registry} which versions it has…`);
+  const versions = await registryVersions({ registry, scope }).catch((error: Error) => fail(error.message));
+  for (const pkg of PACKAGES) {
+    const name = `${scope}/${pkg.name}`;
+    const { version } = readManifest(pkg.name);
+    console.log(`  ${name}@${version}: ${versions.get(name)?.includes(version) ? 'has it' : 'to publish'}`);
+  }
+} else {
+  const dirty = uncommitted(ROOT, ['openapi', 'generated']);
+  if (dirty.length > 0)
+    fail(`openapi/ or generated/ has uncommitted changes; a release records HEAD, commit first:\n${dirty.join('\n')}`);
+}
+
+const packageTags = () =>
+  releaseTags(
+    undefined,
+    PACKAGES.map((p) => readManifest(p.name)),
+  );
 
 console.log('Checking that generated/ is what the generators produce (npm run check)…');
 const check = spawnSync(
@@ -74,10 +110,6 @@ const check = spawnSync(
 if (check.status !== 0) fail('generated/ is not current: run npm run build and commit first');
 
 if (args.publish) {
-  const registry = args.registry ?? DEFAULT_REGISTRY;
-  const scope = args.scope ?? DEFAULT_SCOPE;
-  const problem = targetProblem(registry, scope);
-  if (problem) fail(problem);
   console.log(`Publishing the packages under ${scope} to ${registry}${args['dry-run'] ? ' (dry run)' : ''}…`);
   const published = await publishPackages({ registry, scope, dryRun: args['dry-run'], built: true }).catch(
     (error: Error) => fail(error.message),
@@ -87,6 +119,7 @@ if (args.publish) {
     `\n${args['dry-run'] ? 'Would publish' : 'Published'} ${count} of ${published.length} packages; ` +
       `${published.length - count} the registry had already.`,
   );
+  if (!args['dry-run']) reportTags(createMissingTags(ROOT, packageTags(), headCommit(ROOT)));
   process.exit(0);
 }
 
@@ -107,14 +140,37 @@ if (args['dry-run']) {
   console.log(`\nDry run: ${version} can be released (releases/${version}/ not written).`);
   process.exit(0);
 }
+const commit = headCommit(ROOT);
+const record = withRelease(readRecord(), version, {
+  commit,
+  files: Object.fromEntries(
+    releaseFiles(version).map((name) => [name, sha256(readFileSync(join(ROOT, 'generated', 'openapi', name)))]),
+  ),
+});
 mkdirSync(target, { recursive: true });
 for (const name of releaseFiles(version)) {
   copyFileSync(join(ROOT, 'generated', 'openapi', name), join(target, name));
   appendFileSync(HASHES_FILE, `${sha256(readFileSync(join(target, name)))}  ${version}/${name}\n`);
 }
+writeRecord(record);
 console.log(
-  `\nReleased ${version}: releases/${version}/${releaseFiles(version).join(', ')}, hashes in releases/SHA256SUMS.`,
+  `\nReleased ${version}: releases/${version}/${releaseFiles(version).join(', ')}, hashes in releases/SHA256SUMS, ` +
+    `commit ${commit} in releases/RELEASES.json.`,
+);
+reportTags(
+  createMissingTags(
+    ROOT,
+    releaseTags(
+      version,
+      PACKAGES.map((p) => readManifest(p.name)),
+    ),
+    commit,
+  ),
 );
 console.log(
-  `Next: git add releases && git commit -m 'Release ${version}' && git tag -a v${version} -m 'Release ${version}'`,
+  `Next: git add releases && git commit -m 'Release ${version}' (the record's own commit follows ${commit.slice(0, 12)}); git push --tags`,
 );
+
+function reportTags(created: string[]) {
+  console.log(created.length > 0 ? `Tagged: ${created.join(', ')}` : 'Every tag exists already.');
+}

@@ -9,6 +9,15 @@ import { HOME_SCOPE, PACKAGES, readManifest, type PackageManifest } from '../scr
 import { ROOT } from '../scripts/lib/paths.ts';
 import { dependencyLevels, scopedManifest, targetProblem } from '../scripts/lib/publish.ts';
 import {
+  createMissingTags,
+  headCommit,
+  readRecord,
+  releaseTags,
+  uncommitted,
+  withRelease,
+  writeRecord,
+} from '../scripts/lib/release-record.ts';
+import {
   changelogSection,
   formatGate,
   gate,
@@ -468,5 +477,99 @@ describe('publishing under a scope', () => {
     const found = targetProblem(registry, scope);
     if (problem) expect(found).toMatch(problem);
     else expect(found).toBeUndefined();
+  });
+});
+
+const temporary: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'service-api-release-'));
+  temporary.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the release record', () => {
+  const commit = 'a'.repeat(40);
+  const entry = { commit, files: { 'openapi.json': sha256('{}'), 'openapi.yaml': sha256('') } };
+
+  it('is written and read back: version → commit → sha256 of each released file', () => {
+    const file = join(tmp(), 'RELEASES.json');
+    expect(readRecord(file)).toEqual({});
+    writeRecord(withRelease(readRecord(file), '0.6.0', entry), file);
+    writeRecord(withRelease(readRecord(file), '0.7.0', { ...entry, commit: 'b'.repeat(40) }), file);
+    expect(readRecord(file)).toEqual({ '0.6.0': entry, '0.7.0': { ...entry, commit: 'b'.repeat(40) } });
+  });
+
+  it.each([
+    ['a recorded version', '0.6.0', entry, /0\.6\.0 is recorded already \(commit a{40}\)/],
+    ['a commit that is not a full hash', '0.7.0', { ...entry, commit: 'HEAD' }, /"HEAD" is not a full commit hash/],
+  ])('refuses %s', (_, version, next, message) => {
+    expect(() => withRelease({ '0.6.0': entry }, version, next)).toThrow(message);
+  });
+
+  it('on main, names every release, and its commit holds each released file with the recorded hash', () => {
+    const record = readRecord();
+    expect(Object.keys(record)).toEqual(listReleases());
+    const sums = readFileSync(join(RELEASES_DIR, 'SHA256SUMS'), 'utf8');
+    for (const [version, recorded] of Object.entries(record)) {
+      expect(Object.keys(recorded.files).sort(), version).toEqual([...releaseFiles(version)].sort());
+      for (const [name, hash] of Object.entries(recorded.files)) {
+        expect(sums, `${version}/${name}`).toContain(`${hash}  ${version}/${name}\n`);
+        const shown = execFileSync('git', ['show', `${recorded.commit}:generated/openapi/${name}`], {
+          cwd: ROOT,
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        expect(sha256(shown), `${version}/${name} at ${recorded.commit}`).toBe(hash);
+      }
+    }
+  });
+});
+
+describe('release tags, in a temporary git repository', () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.org',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.org',
+      },
+    }).trim();
+
+  it('creates contract-v<version> and <package>@<version> at the commit, each only once', () => {
+    const repo = tmp();
+    git(repo, 'init', '-q');
+    writeFileSync(join(repo, 'openapi.json'), '{}\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'first');
+    const commit = headCommit(repo);
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    git(repo, 'tag', '@service-api/types@0.5.0', commit);
+    const tags = releaseTags('0.6.0', [
+      { name: '@service-api/types', version: '0.5.0' },
+      { name: '@service-api/client', version: '0.6.1' },
+    ]);
+    expect(tags).toEqual(['contract-v0.6.0', '@service-api/types@0.5.0', '@service-api/client@0.6.1']);
+    expect(createMissingTags(repo, tags, commit)).toEqual(['contract-v0.6.0', '@service-api/client@0.6.1']);
+    expect(createMissingTags(repo, tags, commit)).toEqual([]);
+    for (const tag of tags) expect(git(repo, 'rev-list', '-n', '1', tag), tag).toBe(commit);
+  });
+
+  it('names uncommitted changes of the released folders', () => {
+    const repo = tmp();
+    git(repo, 'init', '-q');
+    mkdirSync(join(repo, 'generated'));
+    writeFileSync(join(repo, 'generated', 'a.json'), '1\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'first');
+    expect(uncommitted(repo, ['generated'])).toEqual([]);
+    writeFileSync(join(repo, 'generated', 'a.json'), '2\n');
+    writeFileSync(join(repo, 'other.txt'), 'not released\n');
+    expect(uncommitted(repo, ['generated'])).toEqual([' M generated/a.json']);
   });
 });

@@ -84,6 +84,38 @@ export function scopedManifest<M extends PackageManifest>(manifest: M, scope: st
   };
 }
 
+/**
+ * What the registry has of each package (`@acme/client` → its versions), asked before any long step: throws when the
+ * registry does not answer. A package it has never seen has no versions.
+ */
+export async function registryVersions(
+  options: Pick<PublishOptions, 'registry' | 'scope' | 'env'>,
+): Promise<Map<string, string[]>> {
+  const problem = targetProblem(options.registry, options.scope);
+  if (problem) throw new Error(problem);
+  const npm = (args: string[]) => runNpm([...args, ...registryFlags(options)], ROOT, options.env);
+  await npm(['ping', '--fetch-retries=0']).catch((error: Error) => {
+    const reason = error.message
+      .split('\n')
+      .filter((line) => /\b(E[A-Z0-9]+|error)\b/.test(line) && !/complete log/.test(line));
+    throw new Error(`the registry ${options.registry} does not answer (npm ping): ${reason.at(0) ?? error.message}`);
+  });
+  const entries = await Promise.all(
+    PACKAGES.map(async (pkg) => {
+      const name = `${options.scope}/${pkg.name}`;
+      try {
+        const text = (await npm(['view', name, 'versions', '--json'])).trim();
+        const versions = text === '' ? [] : (JSON.parse(text) as string | string[]);
+        return [name, Array.isArray(versions) ? versions : [versions]] as const;
+      } catch (error) {
+        if (/\bE404\b/.test((error as Error).message)) return [name, []] as const;
+        throw error;
+      }
+    }),
+  );
+  return new Map(entries.map(([name, versions]) => [name, [...versions]]));
+}
+
 /** Publishes every package the registry lacks, in dependency order; those whose name@version it has are skipped. */
 export async function publishPackages(options: PublishOptions): Promise<PublishedPackage[]> {
   const problem = targetProblem(options.registry, options.scope);

@@ -24,6 +24,8 @@ export type ExamplesByName = Record<string, unknown>;
 export type ResponseExamples = Record<string, Record<string, ExamplesByName>>;
 /** Request body examples: operationId → example name → value. */
 export type RequestExamples = Record<string, ExamplesByName>;
+/** Component schema examples: schema name → example name → value. */
+export type SchemaExamples = Record<string, ExamplesByName>;
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(here(file), 'utf8')) as T;
@@ -47,6 +49,7 @@ export function readDocument(file: Omit<DocumentFile, 'format'> = {}): Record<st
 
 let responses: ResponseExamples | undefined;
 let requests: RequestExamples | undefined;
+let schemas: SchemaExamples | undefined;
 
 /** Every documented response example (examples.json), read once. */
 export function responseExamples(): ResponseExamples {
@@ -58,6 +61,15 @@ export function responseExamples(): ResponseExamples {
 export function requestExamples(): RequestExamples {
   requests ??= readJson<RequestExamples>('./request-examples.json');
   return requests;
+}
+
+/**
+ * Every documented example of each component schema (schema-examples.json), read once: the examples of the responses
+ * whose schema is exactly that component.
+ */
+export function schemaExamples(): SchemaExamples {
+  schemas ??= readJson<SchemaExamples>('./schema-examples.json');
+  return schemas;
 }
 
 /**

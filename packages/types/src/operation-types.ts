@@ -39,6 +39,8 @@ type BodyOf<R> = R extends { content: infer C }
     ? C['application/json']
     : C[keyof C]
   : undefined;
+/** The body of one documented response of the operation: `ResponseBody<'jobs/get-project-job', 200>` is `Job`. */
+export type ResponseBody<K extends OperationId, S extends keyof Responses<K>> = BodyOf<Responses<K>[S]>;
 type IsSuccess<S> = `${S & (string | number)}` extends `2${string}` ? true : false;
 
 /** The body of the operation's documented 2xx responses (`undefined` for those without one). */

@@ -1,0 +1,70 @@
+/**
+ * `npm run release` refuses bad arguments, an unusable registry or scope and a registry that does not answer before
+ * its long check of generated/, and asks the registry which versions it has (a stand-in registry on 127.0.0.1).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGES } from '../scripts/lib/packages.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
+import { registryVersions } from '../scripts/lib/publish.ts';
+
+describe('npm run release checks its arguments and the registry before the long check', () => {
+  const release = (args: string[]) =>
+    spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/release.ts'), ...args],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      },
+    );
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['1.0.0'], /Unexpected argument '1.0.0'/],
+    [['--registry', 'http://localhost:4873/'], /--registry and --scope go with --publish/],
+    [['--publish', '--registry', 'ftp://example.org/'], /is not an http\(s\) URL/],
+    [['--publish', '--scope', 'Acme'], /--scope Acme is not an npm scope/],
+    [['--publish', '--registry', 'http://127.0.0.1:9/'], /the registry http:\/\/127\.0\.0\.1:9\/ does not answer/],
+  ])('%j fails before checking generated/', (args, message) => {
+    const run = release(args);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).not.toContain('Checking that generated/');
+  });
+});
+
+describe('the registry is asked which versions it has', () => {
+  it('lists the versions of each package, none for a package it has never seen', async () => {
+    const server = createServer((request, response) => {
+      const url = decodeURIComponent(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      if (url.startsWith('/-/ping')) return response.end('{}');
+      if (url === '/@acme/client') {
+        const versions = Object.fromEntries(
+          ['0.4.0', '0.5.0'].map((v) => [v, { name: '@acme/client', version: v, dist: { tarball: 'x', shasum: 'x' } }]),
+        );
+        return response.end(JSON.stringify({ name: '@acme/client', 'dist-tags': { latest: '0.5.0' }, versions }));
+      }
+      response.statusCode = 404;
+      response.end('{"error":"not found"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const cache = mkdtempSync(join(tmpdir(), 'service-api-npm-cache-'));
+    try {
+      const registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const versions = await registryVersions({ registry, scope: '@acme', env: { npm_config_cache: cache } });
+      expect(versions.get('@acme/client')).toEqual(['0.4.0', '0.5.0']);
+      expect(versions.get('@acme/types')).toEqual([]);
+      expect([...versions.keys()].sort()).toEqual(PACKAGES.map((p) => `@acme/${p.name}`).sort());
+    } finally {
+      server.close();
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});
