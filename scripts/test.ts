@@ -1,7 +1,7 @@
 /**
  * npm test [-- vitest arguments]: check (regenerate and compare generated/, build the packages' dist/), the contract lint
- * (Redocly, Spectral), the gate (breaking changes) and lint (Biome) start together; typecheck (tsc) and vitest, which
- * read dist/, start when check has passed. No step reads what another writes (except dist/), and each alone leaves a
+ * (Redocly, Spectral), the gate (breaking changes) and lint (Biome) start together; typecheck (tsc), vitest and the node matrix
+ * (scripts/node-matrix.ts), which read dist/, start when check has passed. No step reads what another writes (except dist/), and each alone leaves a
  * core idle for much of its run; together they keep both cores busy. Vitest writes to the terminal as it runs; the
  * other steps' output follows it. Every step runs to its end, and `npm test` fails if any of them fails. The summary
  * gives each step's wall and CPU time.
@@ -14,7 +14,7 @@ const steps = testSteps(process.argv.slice(2));
 const vitest = steps.find((step) => step.name === 'vitest')!;
 const check = steps.find((step) => step.name === 'check')!;
 /** The steps that read the packages' dist/, which check builds. */
-const afterCheck = new Set(['typecheck', 'vitest']);
+const afterCheck = new Set(['typecheck', 'node-matrix', 'vitest']);
 const quiet = steps.filter((step) => step !== vitest && step !== check);
 
 const inBackground = (step: Step) =>

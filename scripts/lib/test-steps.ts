@@ -86,6 +86,11 @@ export function testSteps(vitestArgs: string[] = []): Step[] {
       ],
     },
     {
+      name: 'node-matrix',
+      what: "the packages' test files on each pinned Node of test/nodes (scripts/node-matrix.ts), after check",
+      args: tsx('node-matrix.ts'),
+    },
+    {
       name: 'vitest',
       what: 'every test file of every tier (vitest.config.ts), and the type tests',
       args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs],

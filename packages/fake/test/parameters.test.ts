@@ -96,6 +96,8 @@ function shown(response: { statusCode: number; headers: Record<string, unknown>;
       .filter(([name]) => name.startsWith('x-') && !['x-request-id'].includes(name))
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
+  if (type === 'application/zip')
+    return { status: response.statusCode, headers, entries: zipEntries(response.rawPayload) };
   if (!type.startsWith('application/json') || response.body === '')
     return { status: response.statusCode, headers, bytes: response.rawPayload.length, sha: hash(response.rawPayload) };
   const body = JSON.parse(response.body) as unknown;
@@ -124,6 +126,23 @@ function shown(response: { statusCode: number; headers: Record<string, unknown>;
     fields: fields([body as Record<string, unknown>]),
     sha: hash(Buffer.from(text)),
   };
+}
+
+/**
+ * A zip's entries from its central directory, each `name crc32 size` of its uncompressed content: the compressed bytes
+ * differ with the zlib of the Node that runs the fake (scripts/node-matrix.ts), the content does not.
+ */
+function zipEntries(zip: Buffer): string[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const entries: string[] = [];
+  let at = zip.readUInt32LE(end + 16);
+  for (let left = zip.readUInt16LE(end + 10); left > 0; left -= 1) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    entries.push(`${name} ${zip.readUInt32LE(at + 16).toString(16)} ${zip.readUInt32LE(at + 24)}`);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return entries;
 }
 
 function hash(bytes: Buffer): string {

