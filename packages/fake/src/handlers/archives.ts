@@ -11,7 +11,7 @@ import { streamInWorker } from '../archive/pool.ts';
 import { message, PROJECT_NOT_FOUND } from '../common.ts';
 import { resolveRef } from '../repository-history.ts';
 import type { Project, Store } from '../store.ts';
-import { entryOf, treePaths, type Commit } from '../tree.ts';
+import { treeEntries, type Commit } from '../tree.ts';
 
 const mediaTypes: Record<ArchiveFormat, string> = {
   'tar.gz': 'application/gzip',
@@ -37,21 +37,22 @@ async function entriesOf(
   path: string,
 ): Promise<ArchiveEntry[] | undefined> {
   const prefix = path === '' ? '' : `${path}/`;
-  const paths = treePaths(commit.tree).filter((p) => p === path || p.startsWith(prefix));
-  if (paths.length === 0) return undefined;
   const directories = new Set<string>([`${root}/`]);
   const files: ArchiveEntry[] = [];
-  for (const [index, file] of paths.entries()) {
-    if (index > 0 && index % LISTED_PER_TURN === 0) await nextTurn();
+  let visited = 0;
+  // In the tree's order: the one sort below puts directories and files in git's order together.
+  for (const [file, entry] of treeEntries(commit.tree)) {
+    if (++visited % LISTED_PER_TURN === 0) await nextTurn();
+    if (file !== path && !file.startsWith(prefix)) continue;
     const parts = file.split('/');
     for (let depth = 1; depth < parts.length; depth++) directories.add(`${root}/${parts.slice(0, depth).join('/')}/`);
-    const entry = entryOf(commit.tree, file)!;
     files.push({
       name: `${root}/${file}`,
       content: project.repository.blobs[entry.blob_id] ?? '',
       executable: entry.execute_filemode,
     });
   }
+  if (files.length === 0) return undefined;
   await nextTurn();
   return [...[...directories].map((name) => ({ name })), ...files].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
