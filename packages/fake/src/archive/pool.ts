@@ -16,7 +16,7 @@ export type WorkerMessage = { entries: ArchiveEntry[] } | { build: Omit<ArchiveJ
 export type WorkerAnswer = { piece: Uint8Array } | { done: true } | { error: string };
 
 /** Entries are posted in parts of about this many characters: copying each part to the worker holds the event loop briefly. */
-const PART = 1 << 20;
+const PART = 1 << 17;
 
 /** Archives built at once; further requests wait for a worker. */
 export const MAX_BUILDING = 2;
