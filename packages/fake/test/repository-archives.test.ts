@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultData } from '../src/index.ts';
 import { buildArchive } from '../src/archive/build.ts';
 import { archiveLoad, MAX_BUILDING } from '../src/archive/pool.ts';
+import { archiveHandlers, LISTED_PER_TURN } from '../src/handlers/archives.ts';
+import { Store } from '../src/store.ts';
 import { status, useFake } from '../../../test/support/fake.ts';
 
 const { as } = useFake();
@@ -266,6 +268,55 @@ describe('a zip of many files', () => {
     }
   });
 
+  it('lists the tree in steps, other work running between them', async () => {
+    const download = archiveHandlers(new Store(data))['repository/download-archive-in-format']!;
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const reply = { header: () => reply, type: () => reply };
+    const result = (await download(
+      { params: { id: PROJECT, format: 'zip' }, query: {} } as never,
+      {
+        reply,
+      } as never,
+    )) as { status: number; body: ReadableStream<Uint8Array> };
+    counting = false;
+    expect(result.status).toBe(200);
+    await result.body.cancel();
+    // A turn of the event loop went to other work after each step of the listing.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(FILES / LISTED_PER_TURN));
+  });
+
+  it('a reader that goes away stops its build, also one still waiting for a worker', async () => {
+    const aborts = Array.from({ length: 4 }, () => new AbortController());
+    const answered: Promise<unknown>[] = [];
+    let headers = 0;
+    for (const abort of aborts)
+      answered.push(
+        send(many, { signal: abort.signal }).then(
+          () => headers++,
+          () => undefined,
+        ),
+      );
+    while (headers < MAX_BUILDING) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The others list their trees in steps, then wait for a worker.
+    await vi.waitFor(() => expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 4 - MAX_BUILDING }), {
+      timeout: 20_000,
+    });
+    for (const abort of aborts) abort.abort();
+    await Promise.all(answered);
+    await vi.waitFor(() => expect(archiveLoad()).toEqual({ building: 0, waiting: 0 }), { timeout: 20_000 });
+    // The pool serves the next archive whole.
+    const next = await send(many);
+    const { entries } = unpack(Buffer.from(await next.arrayBuffer()), 'zip');
+    expect(entries.filter((e) => e.endsWith('.txt'))).toHaveLength(FILES);
+  });
+
   it('streams while other requests are answered, at most two built at once, each whole', async () => {
     // Four zips asked for, none read: two are built (each waiting for its reader), two wait for a worker.
     const answered: Response[] = [];
@@ -276,7 +327,10 @@ describe('a zip of many files', () => {
       }),
     );
     while (answered.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 4 - MAX_BUILDING });
+    // The others list their trees in steps, then wait for a worker.
+    await vi.waitFor(() => expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 4 - MAX_BUILDING }), {
+      timeout: 20_000,
+    });
     const reading = answered.slice();
     for (const response of reading) expect(response.status).toBe(200);
     const reader = reading[0]!.body!.getReader();

@@ -2,6 +2,7 @@
  * The types of the server stubs: what each handler receives and may return, derived from openapi-typescript's
  * `operations`.
  */
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Credential } from './runtime.js';
 import type { AnonymousOperationId, operations } from './types.js';
@@ -44,11 +45,11 @@ export interface HandlerContext<Principal, K extends OperationId = OperationId> 
 }
 
 type Responses<K extends OperationId> = Op<K>['responses'];
-/** JSON bodies as documented; files as a Blob, bytes, text or a stream. */
+/** JSON bodies as documented; files as a Blob, bytes, text or a stream (web or Node). */
 type ResponseBody<R> = R extends { content: infer C }
   ? 'application/json' extends keyof C
     ? C['application/json']
-    : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array>
+    : C[keyof C] | Uint8Array | string | ReadableStream<Uint8Array> | Readable
   : undefined;
 /**
  * Documented headers are optional: a server omits some by design (no `Link` on the last page). A header documented

@@ -705,13 +705,19 @@ function mountRoute(
   };
 
   // Synchronous (no promise, no thenable to resolve) unless `authenticate`, the handler or a Blob body is
-  // asynchronous; a throw or a rejection reaches the error handler either way.
-  const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+  // asynchronous; a throw or a rejection reaches the error handler either way. A promise resolves to the reply:
+  // Fastify then waits for the reply's end, where a promise of nothing would make it end a reply still streaming
+  // (or still reading a body before a refusal) with an empty body.
+  const handle = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
     // A route without a body has nothing to read: it is admitted here, which spares a hook per request.
     const admission = readsBody ? (request.serviceApi as RequestState) : admit(request, reply);
-    if (admission instanceof Promise)
-      return admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined));
-    return admission ? respond(request, reply, admission) : undefined;
+    const answered =
+      admission instanceof Promise
+        ? admission.then((admitted) => (admitted ? respond(request, reply, admitted) : undefined))
+        : admission
+          ? respond(request, reply, admission)
+          : undefined;
+    return answered?.then(() => reply);
   };
   const respond = (request: FastifyRequest, reply: FastifyReply, admitted: RequestState): Promise<void> | undefined => {
     const { query: rawQuery, credentials, principal } = admitted;
@@ -848,6 +854,7 @@ function send(
     return reply.type(String(reply.getHeader('content-type') ?? 'application/octet-stream')).send(Buffer.from(body));
   if (body instanceof ReadableStream)
     return reply.send(Readable.fromWeb(body as import('node:stream/web').ReadableStream));
+  if (body instanceof Readable) return reply.send(body);
   if (typeof body === 'string' && !route.json)
     return reply.type(String(reply.getHeader('content-type') ?? 'text/plain; charset=utf-8')).send(body);
   return sendJsonText(reply, status, responseJson(body));

@@ -2,6 +2,7 @@
  * The generated server stubs with a small in-memory jobs domain, driven end to end through the generated client.
  * `Handlers` is type-checked here against the real document's types (npm run typecheck covers this file).
  */
+import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '@service-api/client';
@@ -154,5 +155,61 @@ describe('server stubs with an in-memory jobs domain, through the generated clie
     await expect(client().jobs.listPipelineBridges({ path: { id: 1, pipeline_id: 2 } })).rejects.toMatchObject({
       status: 501,
     });
+  });
+});
+
+describe('a streamed body arrives whole, whatever the handler or authenticate returns', () => {
+  const pieces = ['first piece, ', 'second piece, ', 'last piece'];
+  /** A stream whose pieces come a turn of the event loop apart: the reply is still open when the handler returns. */
+  const slowly = <T>(make: (text: string) => T) =>
+    new ReadableStream<T>({
+      async start(controller) {
+        for (const piece of pieces) {
+          await new Promise((resolve) => setImmediate(resolve));
+          controller.enqueue(make(piece));
+        }
+        controller.close();
+      },
+    });
+  const web = () => slowly((text) => new TextEncoder().encode(text));
+  const node = () => Readable.fromWeb(slowly((text) => text) as import('node:stream/web').ReadableStream<string>);
+  const bodies = { web, node } as const;
+  let streaming: FastifyInstance;
+  let base = '';
+  beforeAll(async () => {
+    streaming = Fastify();
+    const reply = (kind: string) => ({
+      status: 200 as const,
+      body: bodies[kind as keyof typeof bodies](),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    await registerServiceApi(streaming, {
+      handlers: {
+        // `sha` picks the kind of stream; `path` whether the handler is asynchronous.
+        'repository/download-archive': async ({ query }) => {
+          if (query.path === 'sync') return reply(query.sha ?? 'web');
+          await new Promise((resolve) => setImmediate(resolve));
+          return reply(query.sha ?? 'web');
+        },
+      },
+      // Asynchronous: the handler runs in a promise even when it is synchronous itself.
+      authenticate: async ({ credentials }) => (credentials.length > 0 ? { user: 'jdoe' } : null),
+    });
+    await streaming.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(streaming.server.address() as { port: number }).port}/api/v4/projects/1/repository/archive`;
+  });
+  afterAll(async () => {
+    await streaming?.close();
+  });
+
+  it.each([
+    ['an async handler, a web ReadableStream', 'web', 'async'],
+    ['an async handler, a Node Readable', 'node', 'async'],
+    ['async authentication, a web ReadableStream', 'web', 'sync'],
+    ['async authentication, a Node Readable', 'node', 'sync'],
+  ])('%s', async (_title, kind, path) => {
+    const response = await fetch(`${base}?sha=${kind}&path=${path}`, { headers: { 'private-token': 'token' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(pieces.join(''));
   });
 });

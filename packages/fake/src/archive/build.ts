@@ -20,6 +20,7 @@ export interface ArchiveEntry {
 
 export interface ArchiveJob {
   format: ArchiveFormat;
+  /** In any order: the archive lists them by name (a directory before what it holds), as git does. */
   entries: ArchiveEntry[];
   /** Every entry's modification time (ms since the epoch). */
   mtime: number;
@@ -78,8 +79,9 @@ function loadBzip2(): Promise<(input: Uint8Array) => Buffer> {
 }
 
 /** The archive's bytes as they are produced, in pieces of about `PIECE` bytes (bzip2, whole: libbzip2 takes the whole tar). */
-export async function* streamArchive({ format, entries, mtime }: ArchiveJob): AsyncGenerator<Buffer> {
+export async function* streamArchive({ format, entries: given, mtime }: ArchiveJob): AsyncGenerator<Buffer> {
   const when = new Date(mtime);
+  const entries = [...given].sort((a, b) => (a.name < b.name ? -1 : 1));
   if (format === 'tar.bz2' || format === 'bz2' || format === 'tb2' || format === 'tbz' || format === 'tbz2') {
     const tar = await buffered(tarOf(entries, when));
     yield (await loadBzip2())(tar);

@@ -16,7 +16,7 @@ export type WorkerMessage = { entries: ArchiveEntry[] } | { build: Omit<ArchiveJ
 export type WorkerAnswer = { piece: Uint8Array } | { done: true } | { error: string };
 
 /** Entries are posted in parts of about this many characters: copying each part to the worker holds the event loop briefly. */
-const PART = 1 << 20;
+const PART = 1 << 17;
 
 /** Archives built at once; further requests wait for a worker. */
 export const MAX_BUILDING = 2;
@@ -68,15 +68,18 @@ export function streamInWorker(job: ArchiveJob): ReadableStream<Uint8Array> {
   let size = 0;
   let arrived: (() => void) | undefined;
   const finish = (keep: boolean) => {
-    if (finished || !worker) return;
+    if (finished) return;
     finished = true;
-    release(worker, keep);
+    if (worker) release(worker, keep);
     arrived?.();
   };
   return new ReadableStream<Uint8Array>(
     {
       start: async (controller) => {
-        worker = await acquire();
+        const acquired = await acquire();
+        // The reader went away while the archive waited for a worker: nothing to build.
+        if (finished) return release(acquired, true);
+        worker = acquired;
         worker.on('message', (answer: WorkerAnswer) => {
           if ('piece' in answer) {
             size += answer.piece.length;
