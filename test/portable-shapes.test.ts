@@ -249,7 +249,12 @@ describe("a schema's only rule at its top level", () => {
     const own = { allOf: [base, rules('a')], if: condition, then };
     const withProperties = { allOf: [base, { ...rules('a'), properties: { state: { enum: ['a'] } } }] };
     const out = portableShapes(
-      doc({ Base: baseSchema, S: structuredClone(several), O: structuredClone(own), P: structuredClone(withProperties) }),
+      doc({
+        Base: baseSchema,
+        S: structuredClone(several),
+        O: structuredClone(own),
+        P: structuredClone(withProperties),
+      }),
     );
     expect(schemasOf(out).S).toEqual(several);
     expect(schemasOf(out).O).toEqual(own);

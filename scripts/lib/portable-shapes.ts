@@ -169,7 +169,12 @@ function hoistRule(node: Schema, index: number): void {
   if (type !== undefined) node.type ??= type;
   if (typeof description === 'string')
     node.description = typeof node.description === 'string' ? `${node.description} ${description}` : description;
-  Object.assign(node, { if: condition }, then === undefined ? {} : { then }, otherwise === undefined ? {} : { else: otherwise });
+  Object.assign(
+    node,
+    { if: condition },
+    then === undefined ? {} : { then },
+    otherwise === undefined ? {} : { else: otherwise },
+  );
 }
 
 function isInteger(node: Schema): boolean {

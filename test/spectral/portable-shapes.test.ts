@@ -236,7 +236,12 @@ const cases: [string, string, object, string[]][] = [
     'accepts a rule at the top level, several rules members, and a member with properties',
     withSchemas({
       A: { allOf: [{ $ref: '#/components/schemas/B' }], if: {}, then: {} },
-      C: { allOf: [{ type: 'object', if: {}, then: {} }, { type: 'object', if: {}, else: {} }] },
+      C: {
+        allOf: [
+          { type: 'object', if: {}, then: {} },
+          { type: 'object', if: {}, else: {} },
+        ],
+      },
       D: { allOf: [{ type: 'object', properties: { s: {} }, if: {}, then: {} }] },
     }),
     [],
