@@ -276,6 +276,14 @@ describe('schemas', () => {
       nullable: true,
       format: 'date-time',
     });
+    // Beside a description, the nullable primitive's keywords stand in the schema itself, not in an allOf member.
+    const described = { $ref: '#/components/schemas/NullableTimestamp', description: 'Last contact.' };
+    expect(downConvertSchema(described, components)).toEqual({
+      type: 'string',
+      nullable: true,
+      format: 'date-time',
+      description: 'Last contact.',
+    });
     const object = { Thing: { type: ['object', 'null'], properties: {} } };
     expect(downConvertSchema({ $ref: '#/components/schemas/Thing' }, object)).toEqual({
       $ref: '#/components/schemas/Thing',
@@ -368,5 +376,30 @@ describe('the document', () => {
   it('refuses a mutualTLS security scheme, which 3.0 has no form for', () => {
     const withTls = { ...doc, components: { securitySchemes: { tls: { type: 'mutualTLS' } } } } as OpenApiDocument;
     expect(() => downConvert(withTls)).toThrow(/mutualTLS/);
+  });
+});
+
+describe('components written in place', () => {
+  it('leaves out a nullable primitive component that every reference now writes in place, and keeps the others', () => {
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1.0.0' },
+      paths: {},
+      components: {
+        schemas: {
+          NullableTimestamp: { type: ['string', 'null'], format: 'date-time' },
+          Timestamp: { type: 'string', format: 'date-time' },
+          Runner: {
+            type: 'object',
+            properties: {
+              contacted_at: { $ref: '#/components/schemas/NullableTimestamp', description: 'Last contact.' },
+              created_at: { $ref: '#/components/schemas/Timestamp' },
+            },
+          },
+        },
+      },
+    } as unknown as OpenApiDocument;
+    const schemas = (downConvert(doc).components as { schemas: Record<string, unknown> }).schemas;
+    expect(Object.keys(schemas)).toEqual(['Timestamp', 'Runner']);
   });
 });

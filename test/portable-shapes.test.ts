@@ -43,7 +43,9 @@ describe('required lists beside their properties', () => {
       type: 'object',
       required: ['id', 'state'],
       properties: fields.properties,
-      allOf: [rule],
+      // The base's only rule, copied, then stands at the record's top level.
+      if: rule.if,
+      then: rule.then,
     });
   });
 
@@ -220,5 +222,42 @@ describe('an anyOf of single types, as our validators compile it', () => {
   ];
   it.each(cases)('%s', (_title, schema, want) => {
     expect(toJsonSchema(schema, ref)).toEqual(want);
+  });
+});
+
+describe("a schema's only rule at its top level", () => {
+  const base = { $ref: '#/components/schemas/Base' };
+  const baseSchema = { type: 'object', properties: { state: { type: 'string' } } };
+  const condition = { required: ['state'], properties: { state: { const: 'merged' } } };
+  const then = { required: ['merged_at'] };
+
+  it("moves a sole rules member's if/then (and its description) to the schema", () => {
+    const out = portableShapes(
+      doc({
+        Base: baseSchema,
+        A: { description: 'A.', allOf: [base, { description: 'Merged.', type: 'object', if: condition, then }] },
+        B: { allOf: [{ type: 'object', if: condition, then, else: then }] },
+      }),
+    );
+    expect(schemasOf(out).A).toEqual({ description: 'A. Merged.', allOf: [base], type: 'object', if: condition, then });
+    expect(schemasOf(out).B).toEqual({ type: 'object', if: condition, then, else: then });
+  });
+
+  it('leaves several rules members, and a schema with a rule of its own, as they are', () => {
+    const rules = (state: string) => ({ type: 'object', if: { properties: { state: { const: state } } }, then });
+    const several = { allOf: [base, rules('a'), rules('b')] };
+    const own = { allOf: [base, rules('a')], if: condition, then };
+    const withProperties = { allOf: [base, { ...rules('a'), properties: { state: { enum: ['a'] } } }] };
+    const out = portableShapes(
+      doc({
+        Base: baseSchema,
+        S: structuredClone(several),
+        O: structuredClone(own),
+        P: structuredClone(withProperties),
+      }),
+    );
+    expect(schemasOf(out).S).toEqual(several);
+    expect(schemasOf(out).O).toEqual(own);
+    expect(schemasOf(out).P).toEqual(withProperties);
   });
 });

@@ -5997,19 +5997,22 @@ export type CreateInvitationRequest = {
 } & (Record<string, unknown> | Record<string, unknown>);
 /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
 export type InvitationCreateResult = {
-    /** @enum {string} */
-    status: "success" | "error";
-} & ({
-    /** @constant */
+    /**
+     * @description Every invitation was created.
+     * @constant
+     */
     status: "success";
 } | {
-    /** @constant */
+    /**
+     * @description At least one invitation failed; see `message`.
+     * @constant
+     */
     status: "error";
     /** @description An object whose keys are the failing e-mail addresses or user IDs and whose values are the reason texts. */
     message: {
         [key: string]: string;
     };
-});
+};
 /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}`. All fields optional. */
 export type UpdateInvitationRequest = {
     /**
@@ -8982,7 +8985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectImport"] & unknown;
+                    "application/json": components["schemas"]["ProjectImport"];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -15878,7 +15881,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeRequest"] & {
                         /** @enum {unknown} */
                         state?: "merged" | "opened" | "locked";
-                    } & unknown;
+                    };
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -16217,10 +16220,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ({
+                    "application/json": (components["schemas"]["ApprovalRule"] & {
                         /** @description Usernames of the rule's users, an array of strings like the `usernames` create parameter. */
                         usernames: string[];
-                    } & WithRequired<components["schemas"]["ApprovalRule"], "usernames">)[];
+                    })[];
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -16890,6 +16893,3 @@ export interface operations {
         };
     };
 }
-type WithRequired<T, K extends keyof T> = T & {
-    [P in K]-?: T[P];
-};

@@ -194,6 +194,7 @@ class SchemaConverter {
     lossy = this.tuple(s) || lossy;
     lossy = this.patternProperties(s) || lossy;
     lossy = this.subschemas(s) || lossy;
+    if (typeof input.$ref === 'string') nullable = mergeInlineMember(s) || nullable;
     const out: Json = {};
     for (const [key, value] of Object.entries(s)) {
       if (key === 'nullable') continue;
@@ -232,6 +233,11 @@ class SchemaConverter {
     return primitive && isObject(schema) && schema.nullable === true
       ? { ...converted, schema: structuredClone(schema) }
       : undefined;
+  }
+
+  /** Whether a reference to the component is written in place (a nullable primitive). */
+  inlines(name: string): boolean {
+    return this.nullablePrimitive(`#/components/schemas/${name}`) !== undefined;
   }
 
   /** The one type the members of an `allOf` share (a component's through its `$ref`), or undefined. */
@@ -361,6 +367,26 @@ function takeNullMembers(s: Json): boolean {
 }
 
 /**
+ * `allOf: [member]` of a `$ref` with siblings whose target was written in place (a nullable primitive component): its
+ * keywords go into the schema, which keeps its own. openapi-zod-client reads `nullable` only on the schema itself.
+ * Returns whether the member was nullable.
+ */
+function mergeInlineMember(s: Json): boolean {
+  const members = s.allOf;
+  if (!Array.isArray(members) || members.length !== 1) return false;
+  const [member] = members;
+  if (!isObject(member) || '$ref' in member) return false;
+  if (Object.keys(member).some((key) => key in s && key !== 'description' && key !== 'allOf')) return false;
+  const { nullable, description: _description, ...keywords } = member;
+  delete s.allOf;
+  const own = { ...s };
+  for (const key of Object.keys(s)) delete s[key];
+  Object.assign(s, keywords, own);
+  if (own.description === undefined && typeof member.description === 'string') s.description = member.description;
+  return nullable === true;
+}
+
+/**
  * `type` as 3.0 has it: one type, `null` as `nullable: true`; several types become an `anyOf` of one branch per type,
  * each with the keywords and enum values of its type. Returns whether `null` was among the types.
  */
@@ -449,12 +475,25 @@ export function downConvert(doc: OpenApiDocument): OpenApiDocument {
     );
   for (const [key, value] of Object.entries(out)) if (key !== 'components' || !components) walk(value);
   if (components) for (const [key, value] of Object.entries(components)) if (key !== 'schemas') walk(value);
+  dropInlinedComponents(out, converter);
   moveField(components, 'pathItems');
   moveField(out, 'jsonSchemaDialect');
   moveField(out, 'webhooks');
   moveField(out.info as Json, 'summary');
   moveField((out.info as Json).license as Json | undefined, 'identifier');
   return out;
+}
+
+/**
+ * Leaves out a nullable primitive component that every reference now writes in place: 3.0 linters (Redocly's
+ * `no-unused-components`) refuse a component nothing names.
+ */
+function dropInlinedComponents(out: Json, converter: SchemaConverter): void {
+  const schemas = (out.components as Json | undefined)?.schemas as Json | undefined;
+  if (!schemas) return;
+  const text = JSON.stringify(out);
+  for (const name of Object.keys(schemas))
+    if (converter.inlines(name) && !text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
 }
 
 /** One schema's 3.0 form (the table tests' entry point); `$ref`s into `components` are not followed. */

@@ -6,7 +6,9 @@
  *   split form as the base with every field optional);
  * - every integer without a `format` gets one: `int32` where its bounds (`minimum`/`maximum`, `enum` or `const`) keep
  *   it within 32 bits, `int64` otherwise (Java, Kotlin and C# generators read a bare `integer` as 32 bits).
- * Neither changes what a schema accepts. A base that only served as the source of copies is left out of the document.
+ * - a schema whose only `if`/`then` rule sits in an `allOf` member of its own gets the rule at its top level (hey-api
+ *   reads that member as an open map and its zod intersects it with the record: `Unmergable intersection`).
+ * None changes what a schema accepts. A base that only served as the source of copies is left out of the document.
  * The house lint rules check the result (`scripts/spectral/`).
  */
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
@@ -42,6 +44,10 @@ export function portableShapes(doc: OpenApiDocument): OpenApiDocument {
   // A base that only served as the source of the copies is not published on its own (nothing names it any more).
   const text = JSON.stringify(doc);
   for (const name of bases) if (!text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  visit(doc, (node) => {
+    const rule = soleRuleMember(node);
+    if (rule !== undefined) hoistRule(node, rule);
+  });
   visit(doc, (node) => {
     if (isInteger(node) && node.format === undefined) withFormat(node, fitsInt32(node) ? 'int32' : 'int64');
   });
@@ -130,6 +136,45 @@ function flatten(node: Schema, schemas: Record<string, unknown>, bases: Set<stri
   if (rules.length > 0) flat.allOf = rules;
   for (const key of Object.keys(node)) delete node[key];
   Object.assign(node, flat);
+}
+
+/** An `allOf` member that holds only `if`/`then`/`else` (with `type: object` and a description). */
+export function rulesOnly(member: unknown): member is Schema {
+  return (
+    isObject(member) &&
+    'if' in member &&
+    Object.keys(member).every(
+      (key) => ['if', 'then', 'else', 'description'].includes(key) || (key === 'type' && member.type === 'object'),
+    )
+  );
+}
+
+/** The index of the schema's only rules member, when the schema holds no rule of its own. */
+function soleRuleMember(node: Schema): number | undefined {
+  if (!Array.isArray(node.allOf) || 'if' in node || 'then' in node || 'else' in node) return undefined;
+  if (node.type !== undefined && node.type !== 'object') return undefined;
+  const indexes = node.allOf.flatMap((member, i) => (rulesOnly(member) ? [i] : []));
+  return indexes.length === 1 ? indexes[0] : undefined;
+}
+
+/**
+ * Moves the rules member's `if`/`then`/`else` (and its description, after the schema's own) to the schema itself,
+ * with the member's `type: object`, which held for the whole schema already.
+ */
+function hoistRule(node: Schema, index: number): void {
+  const members = node.allOf as Schema[];
+  const { if: condition, then, else: otherwise, description, type } = members[index] as Schema;
+  members.splice(index, 1);
+  if (members.length === 0) delete node.allOf;
+  if (type !== undefined) node.type ??= type;
+  if (typeof description === 'string')
+    node.description = typeof node.description === 'string' ? `${node.description} ${description}` : description;
+  Object.assign(
+    node,
+    { if: condition },
+    then === undefined ? {} : { then },
+    otherwise === undefined ? {} : { else: otherwise },
+  );
 }
 
 function isInteger(node: Schema): boolean {

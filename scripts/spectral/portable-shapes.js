@@ -26,6 +26,14 @@ const RULE_PLACES = new Set(['anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dep
 
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An `allOf` member that holds only `if`/`then`/`else` (with `type: object` and a description). */
+const rulesOnly = (member) =>
+  isObject(member) &&
+  'if' in member &&
+  Object.keys(member).every(
+    (key) => ['if', 'then', 'else', 'description'].includes(key) || (key === 'type' && member.type === 'object'),
+  );
+
 /**
  * Every schema of the document (component schemas, `schema` of parameters, headers and media) and
  * their subschemas, each with its path and the keyword it sits under; booleans included, each object once.
@@ -209,6 +217,21 @@ const CHECKS = {
           : [],
       ),
     ),
+
+  'rule-at-top': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      if (!Array.isArray(node?.allOf) || 'if' in node || 'then' in node || 'else' in node) return [];
+      const members = node.allOf.flatMap((member, i) => (rulesOnly(member) ? [i] : []));
+      return members.length === 1
+        ? [
+            {
+              message:
+                "A schema's only `if`/`then` rule stands at its top level, not in an `allOf` member (hey-api's zod intersects that member as an open map: `Unmergable intersection`)",
+              path: [...path, 'allOf', members[0]],
+            },
+          ]
+        : [];
+    }),
 
   'single-type': (doc) =>
     schemas(doc).flatMap(({ node, path }) => {

@@ -231,6 +231,28 @@ const cases: [string, string, object, string[]][] = [
     ['components.schemas.A.allOf.0'],
   ],
 
+  [
+    'rule-at-top',
+    'accepts a rule at the top level, several rules members, and a member with properties',
+    withSchemas({
+      A: { allOf: [{ $ref: '#/components/schemas/B' }], if: {}, then: {} },
+      C: {
+        allOf: [
+          { type: 'object', if: {}, then: {} },
+          { type: 'object', if: {}, else: {} },
+        ],
+      },
+      D: { allOf: [{ type: 'object', properties: { s: {} }, if: {}, then: {} }] },
+    }),
+    [],
+  ],
+  [
+    'rule-at-top',
+    "rejects a schema's only rule in an allOf member",
+    withResponse({ allOf: [{ $ref: '#/components/schemas/B' }, { type: 'object', if: {}, then: {} }] }),
+    ['paths./a.get.responses.200.content.application/json.schema.allOf.1'],
+  ],
+
   ['single-type', 'accepts one type and null', withSchemas({ A: { type: ['string', 'null'] } }), []],
   [
     'single-type',
