@@ -50,6 +50,15 @@ function redoclyProblems(path: string): Promise<RedoclyProblem[]> {
 const REDOCLY_EXAMPLE_BUG = (problem: RedoclyProblem) =>
   problem.ruleId === 'no-invalid-media-type-examples' &&
   /must NOT have unevaluated properties|must match "then" schema/.test(problem.message);
+/**
+ * The 3.0 rendition writes a nullable reference as `allOf: [$ref]` beside `nullable: true`, the form 3.0 generators read
+ * as nullable. Redocly reads it as OpenAPI 3.0.3 words it (the member refuses null), so a documented null there fails
+ * its example check. The strict form (`anyOf: [$ref, { nullable: true, enum: [null] }]`) satisfies Redocly but makes
+ * openapi-zod-client refuse null: no 3.0 form is read as nullable by both, and we keep the one generators read.
+ */
+const REDOCLY_NULLABLE_REFERENCE = (problem: RedoclyProblem) =>
+  problem.ruleId === 'no-invalid-media-type-examples' &&
+  /property type must be object|property must match a schema in anyOf/.test(problem.message);
 const describeProblem = (p: RedoclyProblem) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`;
 
 describe('validators', () => {
@@ -71,13 +80,21 @@ describe('validators', () => {
 
     it(`Redocly's recommended-strict: no problem in the ${document.rendition} document but its known example-check bug`, async () => {
       const problems = await redoclyProblems(document.path);
+      const known = (p: RedoclyProblem) =>
+        REDOCLY_EXAMPLE_BUG(p) || (document.rendition === '3.0' && REDOCLY_NULLABLE_REFERENCE(p));
       expect(
         problems
-          .filter((p) => !REDOCLY_EXAMPLE_BUG(p))
+          .filter((p) => !known(p))
           .map(describeProblem)
           .join('\n'),
       ).toBe('');
     });
+
+    if (document.rendition === '3.0')
+      it("Redocly's recommended-strict: known disagreement, a nullable reference of the 3.0 rendition refuses null", async () => {
+        const problems = await redoclyProblems(document.path);
+        expect(problems.filter(REDOCLY_NULLABLE_REFERENCE).length).toBeGreaterThan(0);
+      });
 
     // Known bug (README.md): Redocly validates examples with `unevaluatedProperties: false` added to every subschema,
     // `then` and `allOf` members included, so a valid example of a composed schema fails. This test fails once fixed.
