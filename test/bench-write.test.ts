@@ -74,6 +74,8 @@ describe('bench --write', () => {
         'soak',
         'fake',
         'fake-load',
+        'fake-suite',
+        'gateway',
         'proxy',
         'build',
         'test',
