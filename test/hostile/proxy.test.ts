@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../../packages/proxy/src/index.ts';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { hostileCases, requestSemanticsCases, TOKEN } from './cases.ts';
-import { expectAllow, expectJsonType, sendCase } from './send.ts';
+import { expectReadableAnswer, sendCase } from './send.ts';
 
 const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).sort();
 const lines: string[] = [];
@@ -30,15 +30,7 @@ describe('hostile inputs through the proxy', { timeout: 60_000 }, () => {
     '%s',
     async (_name, hostile) => {
       const response = await sendCase(proxy.url, hostile, hostile.maxBodyBytes ?? 64 * 1024);
-      const text = response.body.subarray(0, 300).toString();
-      expect([hostile.expect.status].flat(), `status ${response.status}: ${text}`).toContain(response.status);
-      expect(response.truncated, 'response body too large').toBe(false);
-      expectJsonType(response.headers['content-type']);
-      expectAllow(hostile, response);
-      if (response.status >= 400 && response.body.length > 0)
-        expect(String((JSON.parse(response.body.toString()) as { message?: unknown }).message)).toMatch(
-          new RegExp(`^${response.status} `),
-        );
+      expectReadableAnswer(hostile, response);
 
       expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE);
       expect((await sendCase(proxy.url, { method: 'GET', path: '/projects/1/jobs' })).status).toBe(401);

@@ -83,3 +83,19 @@ export function expectAllow(hostile: Pick<HostileCase, 'expect'>, response: RawR
   if (hostile.expect.allow !== undefined && (response.status === 405 || response.status === 204))
     expect(response.headers.allow).toBe(hostile.expect.allow);
 }
+
+/**
+ * What every target of the table answers a case: a listed status, a bounded body, a JSON type as the Service writes
+ * it, `Allow` where due, and an error message that starts with its status.
+ */
+export function expectReadableAnswer(hostile: HostileCase, response: RawResponse): void {
+  const text = response.body.subarray(0, 300).toString();
+  expect([hostile.expect.status].flat(), `status ${response.status}: ${text}`).toContain(response.status);
+  expect(response.truncated, 'response body too large').toBe(false);
+  expectJsonType(response.headers['content-type']);
+  expectAllow(hostile, response);
+  if (response.status >= 400 && response.body.length > 0)
+    expect(String((JSON.parse(response.body.toString()) as { message?: unknown }).message)).toMatch(
+      new RegExp(`^${response.status} `),
+    );
+}
