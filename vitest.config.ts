@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -71,7 +71,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-          exclude: Object.values(TIERS).flat(),
+          // A project's exclude replaces vitest's default one: keep it, or the third-party tier's own install
+          // (test/thirdparty/node_modules) runs as unit tests once it exists.
+          exclude: [...configDefaults.exclude, ...Object.values(TIERS).flat()],
           // vitest's typecheck runs tsc over its tsconfig: the type tests and what they import, not the whole repository
           // (npm test's typecheck step does that).
           typecheck: {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.ts';
-import { TIERS } from '../vitest.config.ts';
+import config, { TIERS } from '../vitest.config.ts';
 
 /** A glob of vitest.config.ts (`*` within a folder, `**\/` any folders) as a regular expression. */
 function globRegExp(glob: string): RegExp {
@@ -53,6 +53,12 @@ describe('test tiers', () => {
     expect(globRegExp('packages/fake/test/*.test.ts').test('packages/fake/test/a/tree.test.ts')).toBe(false);
     expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/python-gitlab.test.ts')).toBe(true);
     expect(globRegExp('test/clients/**/*.test.ts').test('test/clients/a/b.test.ts')).toBe(true);
+  });
+
+  it("the unit tier keeps vitest's default excludes, so no installed package's tests run as ours", () => {
+    const projects = (config.test?.projects ?? []) as { test?: { name?: string; exclude?: string[] } }[];
+    const unit = projects.find((project) => project.test?.name === 'unit');
+    expect(unit?.test?.exclude).toContain('**/node_modules/**');
   });
 
   it('the third-party tier is a project of its own, installed by its global setup', () => {
