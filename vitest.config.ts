@@ -6,8 +6,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The test tiers, each a vitest project (`vitest run --project <name>`, `npm run test:<name>`); `npm test` runs them
  * all. A test file belongs to at most one of the tiers below (test/tiers.test.ts checks it); every other is a unit test.
  * - integration: servers on 127.0.0.1 (the fake, the mock, the proxy, the generated server), the commands that start them, and the
- *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks with a third-party validator (the
- *   OpenAPI 3.0 rendition);
+ *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks (the OpenAPI 3.0 rendition with a
+ *   third-party validator, the layout of openapi/, the breaking-change gate on this repository) and Spectral's CLI
+ *   on the house ruleset;
  * - packages: the generated packages packed and installed into a project outside the repository, their declarations
  *   read by the language service as an editor reads them (type-names), and the packages of
  *   the fixture document generated, compiled and run;
@@ -30,8 +31,11 @@ export const TIERS = {
     'test/conformance.test.ts',
     'test/document-rules.test.ts',
     'test/fuzz.test.ts',
+    'test/gate-repository.test.ts',
+    'test/layout-tree.test.ts',
     'test/openapi30.test.ts',
     'test/release-script.test.ts',
+    'test/spectral/ruleset.test.ts',
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
@@ -63,6 +67,9 @@ export default defineConfig({
     // validators, Prism, Fastify, TypeScript), instead of a new process per file that loads them all again: half the
     // CPU time on the files that use them. Test files share no mutable state: each starts its own servers and fixtures.
     isolate: false,
+    // The packages' dist/ is compiled JavaScript, some files over a megabyte (the validators): Node loads it as it is.
+    // Vite's transform of it (for mocking and source maps, which no test uses) cost 8 s of CPU per worker.
+    server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
     reporters: ['default', './test/support/summary-reporter.ts'],
     sequence: { sequencer: SlowTiersFirst },
     projects: [

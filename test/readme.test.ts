@@ -1,26 +1,19 @@
 /**
  * The README is for consumers: short, the two set-up commands, then the mock, the fake and the client first. Its links
- * and those of CONTRIBUTING.md and docs/ lead to files that exist.
+ * and those of CONTRIBUTING.md and docs/ lead to files that exist. (Its TypeScript snippet is compiled by the packages
+ * tier: test/packages-readme-snippet.test.ts.)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_FOLDERS } from '../scripts/lib/packages.ts';
+import { section } from './support/markdown.ts';
 
 const readme = readFileSync('README.md', 'utf8');
 
 /** The relative link targets of a Markdown text, without their anchors. */
 function links(text: string): string[] {
   return [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
-}
-
-/** The body of the `## title` section of a Markdown text, up to the next `## ` heading. */
-function section(text: string, title: string): string {
-  const start = text.indexOf(`\n## ${title}\n`);
-  if (start < 0) return '';
-  const end = text.indexOf('\n## ', start + 1);
-  return text.slice(start, end < 0 ? undefined : end);
 }
 
 describe('README.md', () => {
@@ -85,35 +78,6 @@ describe('README.md: what the contract does not cover', () => {
     }
     for (const filter of ['state', 'view', 'search', 'sort', 'source_branch', 'target_branch', 'wip'])
       expect(text).toContain(`\`${filter}\``);
-  });
-
-  it('its snippet type-checks in a strict project against the built client', () => {
-    const snippet = /```ts\n([\s\S]*?)```/.exec(text)?.[1];
-    expect(snippet).toBeDefined();
-    mkdirSync('.tmp', { recursive: true });
-    const folder = mkdtempSync(join('.tmp', 'readme-snippet-'));
-    try {
-      const file = join(folder, 'snippet.ts');
-      writeFileSync(file, `${snippet}export {};\n`);
-      const program = ts.createProgram([file], {
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noUncheckedIndexedAccess: true,
-        noEmit: true,
-        skipLibCheck: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        types: [],
-        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      });
-      const problems = ts
-        .getPreEmitDiagnostics(program)
-        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      expect(problems).toEqual([]);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
   });
 });
 
