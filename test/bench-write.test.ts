@@ -78,6 +78,7 @@ describe('bench --write', () => {
         'gateway',
         'proxy',
         'build',
+        'tiers',
         'test',
       ]),
     );

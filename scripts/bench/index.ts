@@ -4,8 +4,10 @@
  * The default run fits in 5 minutes on the 2-core development machine: the HTTP sections start each server once and
  * keep it through their 5 rounds, 1 s per route, a 4 s soak. `--full` starts every server afresh each round (a
  * first-answer sample per round), 1.5 s per route and the 20 s soak the issue asks for (about 10 minutes).
- * Sections: validators, client, bundle, mock, server (with the soak), fake, fake-load, fake-suite, proxy, build, test (`npm test` step by step, about
- * 2 minutes more; `--full` also runs its steps one after another). Method in each section's heading.
+ * Sections: validators, client, bundle, mock, server (with the soak), fake, fake-load, fake-suite, proxy, build (the
+ * README's set-up in a fresh clone, cold and warm builds), tiers (each test tier, cold and warm where a cache matters),
+ * test (`npm test` step by step, about 2 minutes more; `--full` also runs its steps one after another). Method in each
+ * section's heading.
  * `--write` puts the goals of the run into docs/performance.md (the rows of the sections that did not run stay).
  */
 import { cpus, loadavg } from 'node:os';
@@ -24,6 +26,7 @@ import * as mock from './sections/mock.ts';
 import * as proxy from './sections/proxy.ts';
 import * as server from './sections/server.ts';
 import * as test from './sections/test.ts';
+import * as tiers from './sections/tiers.ts';
 import * as validators from './sections/validators.ts';
 
 const { values } = parseArgs({
@@ -50,6 +53,7 @@ const sections: Record<string, () => Promise<void>> = {
   [proxy.name]: () => proxy.run({ rounds, durationS }),
   [gateway.name]: () => gateway.run({ rounds, durationS, calls: values.quick ? 500 : 2000 }),
   [build.name]: () => build.run(),
+  [tiers.name]: () => tiers.run(),
   [test.name]: () => test.run({ sequential: full }),
 };
 const only = values.only?.split(',').map((s) => s.trim());

@@ -13,10 +13,16 @@ import { GENERATED, LINT } from './stamps.ts';
 const TSC_BUILD_INFO = join(WORK_DIR, 'tsc-test.tsbuildinfo');
 
 /**
+ * The packages tier's consumer projects as installed from the test's registry, each kept under a key of the tarballs
+ * it was installed from (test/support/install-cache.ts); never used on CI.
+ */
+export const INSTALL_CACHE = join(WORK_DIR, 'packages-install');
+
+/**
  * What a second `npm test` reuses from the first, none of it in a fresh clone: the stamps of the lint and the
  * regeneration (scripts/lib/stamps.ts), the fixture packages with their stamp (test/support/fixture-packages.ts), tsc's
- * build info and that of vitest's typecheck of the type tests, and every package's dist/ (the check step builds them). Each is keyed by every input it
- * depends on.
+ * build info and that of vitest's typecheck of the type tests, every package's dist/ (the check step builds them) and
+ * the packages tier's installs. Each is keyed by every input it depends on.
  */
 export const TEST_CACHES = [
   join(WORK_DIR, LINT.file),
@@ -25,6 +31,7 @@ export const TEST_CACHES = [
   TSC_BUILD_INFO,
   join(ROOT, 'node_modules', 'vitest', 'dist', 'tsconfig.tmp.tsbuildinfo'),
   ...PACKAGES.map(({ folder }) => join(ROOT, folder, 'dist')),
+  INSTALL_CACHE,
 ];
 
 export interface Step {
