@@ -10,8 +10,9 @@
  *                          step; a fresh clone has no stamps, so CI lints and regenerates everything)
  *   build.ts --check --cache --no-lint   the regeneration and the packages' dist/ only (npm test's first step)
  *   build.ts --check --cache --lint-only the lint only (a step of npm test that runs beside the tests)
- * Linting runs in child processes while the generators run in this one (two cores); nothing is written before both
- * succeed. Each step prints its time.
+ * Linting runs in child processes while the generators run in this one (two cores): Redocly's lint of the source and
+ * the layout check start with the bundle, Spectral's lint of the bundle with the generators. Nothing is written before
+ * both succeed. Each step prints its time.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import { checkLayout } from './lib/layout.ts';
 import { buildNodePackage, NODE_PACKAGES } from './lib/node-packages.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
 import { BIN, BUNDLE_JSON, LINT_BUNDLE_JSON, ROOT, SOURCE_ROOT } from './lib/paths.ts';
-import { run } from './lib/run.ts';
+import { type RunResult, run } from './lib/run.ts';
 import { GENERATED, inputsHash, LINT, recordStamp, stamped } from './lib/stamps.ts';
 
 const check = process.argv.includes('--check');
@@ -65,15 +66,30 @@ async function bundle(): Promise<OpenApiDocument> {
   return doc;
 }
 
-/** Layout, Redocly on the source and Spectral on the bundle; a problem fails the build with the linter's report. */
-async function lint(hash: string): Promise<() => void> {
+interface SourceLint {
+  start: number;
+  layout: string[];
+  redocly: Promise<[RunResult, string]>;
+}
+
+/**
+ * The half of the lint that reads openapi/ only, started beside the bundle (a child process): Redocly in a child
+ * process of its own, and the layout here meanwhile, so that neither delays the generators, which wait for the bundle.
+ */
+function lintSource(): SourceLint {
   const start = performance.now();
-  const layout = checkLayout(join(ROOT, 'openapi'));
+  const redocly = timed(() =>
+    run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']),
+  );
+  return { start, layout: checkLayout(join(ROOT, 'openapi')), redocly };
+}
+
+/** Layout, Redocly on the source and Spectral on the bundle; a problem fails the build with the linter's report. */
+async function lint(hash: string, source: SourceLint): Promise<() => void> {
+  const { start, layout } = source;
   if (layout.length > 0) fail(`Layout of openapi/: ${layout.length} problem(s)`, layout.join('\n'));
   const [[redocly, redoclyTime], [spectral, spectralTime]] = await Promise.all([
-    timed(() =>
-      run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']),
-    ),
+    source.redocly,
     timed(() =>
       run(BIN('spectral'), [
         'lint',
@@ -145,11 +161,13 @@ if (lintCurrent && generatedCurrent) {
   process.exit(0);
 }
 
-const doc = await bundle();
+const bundling = bundle();
+const sourceLint = lintCurrent ? undefined : lintSource();
+const doc = await bundling;
 const generateStart = performance.now();
 // The linters run in child processes while this process generates; both must succeed before anything is written.
 const [report, outputs] = await Promise.all([
-  lintCurrent ? () => console.log(LINT_SKIPPED) : lint(lintHash),
+  sourceLint ? lint(lintHash, sourceLint) : () => console.log(LINT_SKIPPED),
   generatedCurrent ? undefined : generate(doc),
 ]);
 report();
