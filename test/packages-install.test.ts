@@ -24,6 +24,7 @@ import { ROOT } from '../scripts/lib/paths.ts';
 import { publishPackages, type PublishedPackage } from '../scripts/lib/publish.ts';
 import { clientOnlySource, consumerSource } from './support/consumer.ts';
 import { useFake } from './support/fake.ts';
+import { cachedInstall, installCacheEnabled, installKey } from './support/install-cache.ts';
 import { type RunningRegistry, startRegistry } from './support/registry.ts';
 
 const run = promisify(execFile);
@@ -242,9 +243,10 @@ async function deadPort(): Promise<number> {
 }
 
 /**
- * A project outside the repository (so nothing resolves from the repository's node_modules), installed afresh on every
- * run as on CI, with `specs` from the test's registry: its .npmrc names that registry alone, and any other host goes
- * to a proxy that answers nothing, without retries.
+ * A project outside the repository (so nothing resolves from the repository's node_modules), installed with `specs`
+ * from the test's registry: its .npmrc names that registry alone, and any other host goes to a proxy that answers
+ * nothing, without retries. On CI, installed afresh on every run; locally, the install of the same tarballs may be
+ * copied from an earlier run's (test/support/install-cache.ts).
  */
 async function install(project: string, specs: string[]): Promise<string> {
   await mkdir(project, { recursive: true });
@@ -264,12 +266,19 @@ async function install(project: string, specs: string[]): Promise<string> {
       '',
     ].join('\n'),
   );
-  await sh(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', ...specs],
-    project,
-    consumerEnv(project),
-  );
+  const npmInstall = async () => {
+    await sh(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', ...specs],
+      project,
+      consumerEnv(project),
+    );
+  };
+  if (!installCacheEnabled()) await npmInstall();
+  else {
+    const how = await cachedInstall(project, await installKey(registry!.url, specs, SCOPE), npmInstall);
+    if (how === 'cached') console.log(`${specs.join(' ')}: copied from the install of the same tarballs (.tmp/)`);
+  }
   return project;
 }
 
