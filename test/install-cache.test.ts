@@ -34,7 +34,7 @@ function fakeInstall(project: string, version: string) {
 }
 
 describe('install cache', () => {
-  it('installs once, then copies the install of the same key, links included', async () => {
+  it('installs once, then reuses the install of the same key: its node_modules linked, its manifests copied', async () => {
     const root = tempRoot();
     const cache = join(root, 'cache');
     const first = join(root, 'run1', 'project');
@@ -45,6 +45,7 @@ describe('install cache', () => {
     expect(await cachedInstall(second, KEY_A, b.install, cache)).toBe('cached');
     expect(b.calls.count).toBe(0);
     expect(await readFile(join(second, 'node_modules', 'pkg', 'index.js'), 'utf8')).toContain("'1'");
+    expect(await readlink(join(second, 'node_modules'))).toBe(join(cache, `project-${KEY_A}`, 'node_modules'));
     expect(await readlink(join(second, 'node_modules', '.bin', 'pkg'))).toBe('../pkg/index.js');
     expect(await readFile(join(second, 'package-lock.json'), 'utf8')).toBe('{"version":"1"}\n');
   });
