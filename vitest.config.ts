@@ -10,8 +10,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   third-party validator, the layout of openapi/, the breaking-change gate on this repository) and Spectral's CLI
  *   on the house ruleset;
  * - packages: the generated packages packed and installed into a project outside the repository, their declarations
- *   read by the language service as an editor reads them (type-names), and the packages of
- *   the fixture document generated, compiled and run;
+ *   read by the language service as an editor reads them (type-names), the packages of the fixture document generated,
+ *   compiled and run, the packages' dist/ and the HTML reference built from the mini document, and the README's
+ *   snippet compiled: whatever runs TypeScript's compiler, npm or Redocly's renderer;
  * - browser: the HTML reference in headless Chromium;
  * - thirdparty: the code generators and validators other teams use, run on the published document (their own install
  *   in test/thirdparty, made once per run by its global setup; test/thirdparty/README.md);
