@@ -4,24 +4,26 @@
  * file that imports itself. TypeScript is already installed; a cycle checker from npm would be one more dependency.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+
+/** Folders whose files are not the repository's own sources: installs, build output, work files, test fixtures. */
+const SKIPPED = new Set(['node_modules', '.tmp', 'fixtures', 'dist']);
 
 /**
  * The `.ts` files under each folder (not in node_modules, `.tmp`, `dist`, test fixtures, or the third-party tier's
- * generated `out/`, which is other projects' code).
+ * generated `out/`, which is other projects' code). Those folders are not entered: the tiers' own installs hold tens of
+ * thousands of files.
  */
 export function typeScriptFiles(root: string, folders: string[]): string[] {
-  return folders.flatMap((folder) =>
-    readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-      .filter(
-        (path) =>
-          /\.tsx?$/.test(path) &&
-          !/(^|\/)(node_modules|\.tmp|fixtures|dist)\//.test(path) &&
-          !/(^|\/)thirdparty\/out\//.test(path),
-      )
-      .map((path) => resolve(root, folder, path)),
-  );
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory())
+        return SKIPPED.has(entry.name) || (entry.name === 'out' && basename(dir) === 'thirdparty') ? [] : walk(path);
+      return /\.tsx?$/.test(entry.name) ? [path] : [];
+    });
+  return folders.flatMap((folder) => walk(resolve(root, folder)));
 }
 
 /** The file a relative specifier names: `./x.ts`, `./x.js` written for `./x.ts`, `./x` or `./x/index.ts`. */
