@@ -1,6 +1,7 @@
 /**
  * The main job: bundle `openapi/`, lint the source and the bundle, and run every generator.
- *   npm run build          write generated/; the linters are skipped when nothing they read changed since a clean run
+ *   npm run build          write generated/; the linters are skipped when nothing they read changed since a clean run,
+ *                          and the regeneration when generated/, dist/ and their inputs are as when they last matched
  *   npm run check          the same, always linting everything, but fail (and write nothing) if generated/ is not
  *                          what the generators produce
  *   build.ts --check --cache
@@ -29,8 +30,11 @@ import { GENERATED, inputsHash, LINT, recordStamp, stamped } from './lib/stamps.
 const check = process.argv.includes('--check');
 /** Skip the linters when nothing they read changed since a clean lint: always in a build, on request in a check. */
 const lintCache = !check || process.argv.includes('--cache');
-/** Skip the regeneration when generated/ and its inputs are as they were when it last matched: on request in a check. */
-const generatedCache = check && process.argv.includes('--cache');
+/**
+ * Skip the regeneration when generated/, the packages' dist/ and their inputs are as they were when they last matched
+ * (nothing to write): always in a build, on request in a check.
+ */
+const generatedCache = !check || process.argv.includes('--cache');
 const started = performance.now();
 /** The lint-only run has a bundle of its own: npm test runs it beside the check, which writes BUNDLE_JSON. */
 const bundlePath = process.argv.includes('--lint-only') ? LINT_BUNDLE_JSON : BUNDLE_JSON;

@@ -1,8 +1,8 @@
 /**
  * The README's first step, `npm ci && npm run build`, in a fresh clone of HEAD (committed files only), with npm's cache
  * as this machine has it: `npm ci`, then the cold build (no stamp, no dist/: it lints and generates everything), then
- * the warm build (run again, nothing changed: the lint is skipped by its stamp). Each build is timed step by step from
- * the moment each line of its progress appears.
+ * the warm build (run again, nothing changed: the lint and the regeneration are skipped by their stamps). Each build
+ * prints its steps' times.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../lib/paths.ts';
 import { childrenCpuSeconds } from '../../lib/test-steps.ts';
-import { goal, heading, table } from '../lib/report.ts';
+import { goal, heading } from '../lib/report.ts';
 
 export const name = 'build';
 
@@ -43,21 +43,12 @@ async function timed(command: string, args: string[], cwd: string): Promise<Time
 }
 
 /**
- * The build prints `[n/m] …` as a step starts and a generator's line (`types 1 file(s) in …`) as it ends: the time
- * between two such lines belongs to the generator the second one names, else to the step the first one starts.
+ * The build's own progress lines, each with the time it prints: the steps (`[n/m] …`, the lint's linters) and each
+ * generator's and compile's wall and CPU time. The generators' lines are printed when all have run, so the time at
+ * which a line appears says nothing of its step.
  */
-function buildSteps(run: Timed): Map<string, number> {
-  const generatorLine = /^(\S+)\s+\d+ file\(s\) in (\S+)/;
-  const marks = run.lines.filter((l) => /^\[\d+\/\d+\]/.test(l.text) || generatorLine.test(l.text));
-  const steps = new Map<string, number>([['npm and tsx start-up', marks[0]?.at ?? 0]]);
-  marks.slice(0, -1).forEach((mark, i) => {
-    const next = marks[i + 1]!;
-    const generated = generatorLine.exec(next.text);
-    const step = generated ? `${generated[1]} → ${generated[2]}` : mark.text.slice(0, 80);
-    steps.set(step, (steps.get(step) ?? 0) + next.at - mark.at);
-  });
-  return steps;
-}
+const progress = (run: Timed) =>
+  run.lines.filter((l) => /^\[\d+\/\d+\]|^\S+\s+\d+ file\(s\) in /.test(l.text)).map((l) => l.text);
 
 const seconds = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(1));
 const times = (run: Timed) => `${run.wall.toFixed(1)} s (CPU ${run.cpu.toFixed(1)} s)`;
@@ -68,7 +59,7 @@ export async function run(): Promise<void> {
     "The README's `npm ci && npm run build` in a fresh clone of HEAD (in a temporary folder; npm's cache as this machine\n" +
       'has it, the network reachable): `npm ci`; the cold build (a fresh clone has no stamp and no dist/: Redocly and\n' +
       'Spectral lint, every generator runs, every package compiles); then the warm build, run again with nothing changed\n' +
-      '(the lint skipped by its stamp, generated/ and dist/ written again). Wall and CPU time (user + system of npm and\n' +
+      '(the lint and the regeneration skipped by their stamps). Wall and CPU time (user + system of npm and\n' +
       `everything it waited for). CPU ÷ ${cpus().length} cores is what a step would take at best on this machine left to itself.`,
   );
   const clone = await mkdtemp(join(tmpdir(), 'service-api-bench-clone-'));
@@ -85,15 +76,12 @@ export async function run(): Promise<void> {
     const warm = cold.code === 0 ? await timed('npm', ['run', '--silent', 'build'], clone) : undefined;
     for (const run of [cold, warm])
       if (run && run.code !== 0) console.log(`npm run build failed (${run.code}):\n${run.errors.slice(-2000)}`);
-    const coldSteps = buildSteps(cold);
-    const warmSteps = warm ? buildSteps(warm) : new Map<string, number>();
-    const names = [...new Set([...coldSteps.keys(), ...warmSteps.keys()])];
-    console.log(
-      table(
-        ['build step', 'cold s', 'warm s'],
-        names.map((step) => [step, seconds(coldSteps.get(step)), seconds(warmSteps.get(step))]),
-      ),
-    );
+    console.log(`Cold build (npm and tsx start-up before its first line: ${seconds(cold.lines[0]?.at)} s):`);
+    for (const line of progress(cold)) console.log(`  ${line}`);
+    if (warm) {
+      console.log(`\nWarm build (start-up ${seconds(warm.lines[0]?.at)} s):`);
+      for (const line of progress(warm)) console.log(`  ${line}`);
+    }
     console.log(`\nnpm ci: ${times(install)}`);
     console.log(`npm run build, cold: ${times(cold)}`);
     if (warm) console.log(`npm run build, warm: ${times(warm)}`);
