@@ -1,5 +1,5 @@
 /**
- * Garbage that Part 3's schemas accepted and that the Service never sends or refuses: each row is refused now, and
+ * Garbage that the project, merge request and settings schemas accepted and that the Service never sends or refuses: each row is refused now, and
  * the realistic row next to it (a fixture form or an example's shape) still passes. One table per validator entry point.
  */
 import { describe, expect, it } from 'vitest';
@@ -122,7 +122,7 @@ describe('request bodies keep the documented constraints while ignoring unknown 
   });
 });
 
-describe('records Part 3 typed more precisely', () => {
+describe('project, merge request and settings records typed more precisely', () => {
   const settings = form('ApplicationSettings', 'minimal');
   it.each([
     [1, true],

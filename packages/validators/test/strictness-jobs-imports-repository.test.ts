@@ -6,7 +6,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 import { ROOT } from '../../../scripts/lib/paths.ts';
 
 /**
- * Part 1 records and bodies exactly as strict as the API: fields it types without null refuse null, a state that
+ * Job, import and repository records and bodies exactly as strict as the API: fields it types without null refuse null, a state that
  * "may" carry a field does not forbid it elsewhere, and request bodies keep the constraints the API states on
  * documented fields (an empty `upload` hash is a tolerance of the server package, not of the contract). Each case starts from a realistic body of
  * `test/fixtures/responses/` and changes one thing.
@@ -26,7 +26,7 @@ const bridge = fixture('TriggerJob', 'started');
 const compare = fixture('CompareResult', 'withCommits');
 const imported = fixture('ProjectImport', 'minimal');
 
-describe('Part 1 responses', () => {
+describe('job, import and repository records', () => {
   const cases: [string, string, number, unknown, boolean][] = [
     ['a job as the API types it', 'jobs/list-project-jobs', 200, [job], true],
     ['a job with a null duration', 'jobs/list-project-jobs', 200, [{ ...job, duration: null }], false],
@@ -116,7 +116,7 @@ describe('Part 1 responses', () => {
   });
 });
 
-describe('Part 1 request bodies', () => {
+describe('job, import and repository request bodies', () => {
   const params = { id: 42 };
   const entity = {
     source_type: 'group_entity',

@@ -8,7 +8,7 @@ import { publishedDocument } from './support/documents.ts';
 
 /**
  * The merge request state table: every example that a merge request operation returns or accepts obeys it, and the
- * cross-parameter rules of the Part 3 lists and bodies are machine-readable (and actually reject what they forbid).
+ * cross-parameter rules of the project and merge request lists and bodies are machine-readable (and actually reject what they forbid).
  *
  * | From   | Trigger                                   | To     | Other effects                                   |
  * | opened | PUT update state_event=close              | closed | closed_by and closed_at set                     |
@@ -242,7 +242,7 @@ describe('merge request state table', () => {
   });
 });
 
-describe('cross-parameter rules of Part 3 (x-query-schema, dependentSchemas)', () => {
+describe('cross-parameter rules of the project and merge request lists (x-query-schema, dependentSchemas)', () => {
   const ajv = new ajv2020.default({ strict: false, allErrors: true });
   const querySchema = (path: string) =>
     (doc as OpenApiDocument & { paths: { [p: string]: { get: { 'x-query-schema'?: object } } } }).paths[path]!.get[

@@ -160,7 +160,7 @@ const cases = Object.keys(CHECKS).flatMap((operationId) => {
     );
 });
 
-describe('Part 1 state tables', () => {
+describe('state tables of jobs, exports, imports and migrations', () => {
   it('every checked operation exists and has examples', () => {
     for (const operationId of Object.keys(CHECKS))
       expect(
