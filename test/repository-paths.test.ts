@@ -21,7 +21,14 @@ describe('backtickedPaths and leadsSomewhere', () => {
     ]);
   });
 
-  const present = new Set(['packages', 'packages/fake', 'packages/fake/src', 'packages/fake/src/index.ts', 'test', 'test/a.test.ts']);
+  const present = new Set([
+    'packages',
+    'packages/fake',
+    'packages/fake/src',
+    'packages/fake/src/index.ts',
+    'test',
+    'test/a.test.ts',
+  ]);
   const cases: [string, boolean][] = [
     ['packages/fake/src/index.ts', true],
     ['packages/fake/', true],
