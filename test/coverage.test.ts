@@ -187,11 +187,12 @@ describe('reverseCoverage', () => {
     const sources: Sources = {
       everywhere: { 'query:colour': 'Part 1 §8: colour', 'query:size': 'Part 1 §8: size' },
       operations: { 'GET /gadgets': { sameAs: 'GET /widgets/{id}', source: 'Part 1 §4.1: gadgets' } },
+      parameters: { 'GET /widgets/{id}': { names: ['shade'], source: 'Part 1 §4.1: shade' } },
       schemas: { Widget: { names: ['weight', 'height'], source: 'Part 1 §2.1: weight' } },
     };
     expect(reverseCoverage(grown(), inventory, {}, sources)).toEqual({
       unlisted: [],
-      unused: ['everywhere query:size', 'schema Widget: field height'],
+      unused: ['everywhere query:size', 'schema Widget: field height', 'parameters GET /widgets/{id}: parameter shade'],
     });
   });
 

@@ -242,6 +242,7 @@ export function reverseCoverage(
         );
 
   const bodySchemas: [string, unknown][] = [];
+  const listedAbsent: string[] = [];
   for (const entry of listOperations(doc)) {
     const key = `${entry.method.toUpperCase()} ${entry.path}`;
     const names = parameterNames(key, inventoryOperations, aliases, sources, used, unlisted);
@@ -253,10 +254,16 @@ export function reverseCoverage(
       else unlisted.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
     }
     const body = resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {});
+    const present = new Set(entry.parameters.map((p) => bare(p.name)));
     for (const [mediaType, media] of Object.entries(body.content ?? {})) {
-      for (const node of branches(doc, media.schema)) allow(node, names);
+      for (const node of branches(doc, media.schema)) {
+        allow(node, names);
+        for (const name of Object.keys((node.properties as object | undefined) ?? {})) present.add(name);
+      }
       if (media.schema && !isReference(media.schema)) bodySchemas.push([`${key} body (${mediaType})`, media.schema]);
     }
+    for (const name of sources.parameters?.[key]?.names ?? [])
+      if (!present.has(bare(name))) listedAbsent.push(`parameters ${key}: parameter ${name}`);
   }
 
   for (const [location, entry] of Object.entries(sources.schemas ?? {})) {
@@ -289,7 +296,7 @@ export function reverseCoverage(
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) walk(schema, name);
   for (const [location, schema] of bodySchemas) walk(schema, location);
 
-  return { unlisted, unused: unusedSources(sources, used) };
+  return { unlisted, unused: [...unusedSources(sources, used), ...listedAbsent] };
 }
 
 /** The parameter names an operation may have, or undefined (reported) when the operation itself is unlisted. */
