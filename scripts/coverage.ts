@@ -4,8 +4,8 @@
  * covered per seed part and section, then everything missing; then the reverse: what the document has beyond the
  * inventory without a source in scripts/coverage-sources.json (exit code 1 when there is any).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import {
@@ -33,6 +33,13 @@ async function readJson<T>(path: string, hint: string): Promise<T> {
   } catch (error) {
     return fail(`${path} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The seed texts beside the inventory (`seeds/*.txt`, Part 1 first), or undefined when there are none. */
+async function readSeeds(): Promise<string[] | undefined> {
+  const folder = join(dirname(values.inventory!), 'seeds');
+  const names = (await readdir(folder).catch(() => [])).filter((name) => name.endsWith('.txt')).sort();
+  return names.length === 0 ? undefined : Promise.all(names.map((name) => readFile(join(folder, name), 'utf8')));
 }
 
 const { values } = parseArgs({ options: { inventory: { type: 'string', default: DEFAULT_INVENTORY } } });
@@ -107,7 +114,7 @@ const problems = [
     (u) => `${u}: not in the inventory; list it with its source in scripts/coverage-sources.json`,
   ),
   ...reverse.unused.map((u) => `${u}: listed in scripts/coverage-sources.json, but the document does not need it`),
-  ...sourceProblems(sources),
+  ...sourceProblems(sources, await readSeeds()),
 ];
 console.log(
   problems.length === 0
