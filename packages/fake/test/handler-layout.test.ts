@@ -30,6 +30,11 @@ async function servedBy(file: string): Promise<string[]> {
     .flatMap(([, factory]) => Object.keys((factory as (store: Store) => object)(emptyStore())));
 }
 
+/** The operationIds among `ids` that belong to another tag than `tag` (by the document and by their first segment). */
+function outsideTag(tag: string, ids: string[]): string[] {
+  return ids.filter((id) => tagOf.get(id) !== tag || !id.startsWith(`${tag}/`));
+}
+
 const entries = readdirSync(HANDLERS, { withFileTypes: true });
 const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
 const files = folders.flatMap((tag) =>
@@ -39,6 +44,13 @@ const files = folders.flatMap((tag) =>
 );
 
 describe('the fake handlers, one folder per tag', () => {
+  it('would report a handler in the folder of another tag, or of an operation the document lacks', () => {
+    expect(outsideTag('application', ['application/get-settings', 'users/list-users', 'application/gone'])).toEqual([
+      'users/list-users',
+      'application/gone',
+    ]);
+  });
+
   it('has one folder per tag of the document, and nothing else but .ts files', () => {
     expect(folders.sort()).toEqual(doc.tags.map((t) => t.name).sort());
     expect(entries.filter((e) => !e.isDirectory() && !e.name.endsWith('.ts')).map((e) => e.name)).toEqual([]);
@@ -47,8 +59,7 @@ describe('the fake handlers, one folder per tag', () => {
   it.each(files.map((f) => [`${f.tag}/${f.name}`, f] as const))(
     '%s serves only operations of its tag',
     async (_name, { tag, path }) => {
-      const misplaced = (await servedBy(path)).filter((id) => tagOf.get(id) !== tag || !id.startsWith(`${tag}/`));
-      expect(misplaced).toEqual([]);
+      expect(outsideTag(tag, await servedBy(path))).toEqual([]);
     },
   );
 
