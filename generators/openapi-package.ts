@@ -7,7 +7,7 @@ import { compilePackage } from './lib/compile.ts';
 import { listOperations, resolve } from './lib/document.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
-import { type ContractPackage, moduleSources, packageDir } from './lib/package.ts';
+import { type ContractPackage, contractModule, moduleSources, packageDir } from './lib/package.ts';
 import { folder as publishedFolder, toJson } from './published.ts';
 import { typesDeclarations, typesPackageName } from './types.ts';
 
@@ -133,7 +133,10 @@ export function exampleNamesModule(
   ].join('\n');
 }
 
-/** The package's dist/: the published files (from the published generator's output), the examples, the module. */
+/**
+ * The package's dist/: the published files (from the published generator's output), the examples, the module (with
+ * its contract version).
+ */
 export async function buildOpenApiPackage(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
   const documents = Object.entries(DOCUMENT_FILES).map(([source, target]) => {
     const file = generated.find((f) => f.path === `${publishedFolder}/${source}`);
@@ -144,7 +147,9 @@ export async function buildOpenApiPackage(doc: OpenApiDocument, generated: Gener
   const schemas = examplesBySchema(doc);
   const src = `${packageDir(openapiPackage)}/src`;
   const names = { path: `${src}/example-names.ts`, contents: exampleNamesModule(responses, schemas) };
-  const module = compilePackage([...moduleSources(src), names], {
+  // The contract version, from info.version at build time like the other packages' generated contract.ts.
+  const contract = { path: `${src}/contract.ts`, contents: contractModule(doc, 'const') };
+  const module = compilePackage([...moduleSources(src), names, contract], {
     types: ['node'],
     nodeOnly: true,
     rootDir: src,

@@ -23,16 +23,22 @@ import {
 } from '../scripts/lib/release-record.ts';
 import {
   changelogSection,
+  compareVersions,
   formatGate,
   gate,
   gateInputFromRepository,
   type GateInput,
   isBreakingBump,
+  isReleaseVersion,
   listReleases,
   releasedFiles,
   releaseFiles,
   staleDocument,
 } from '../scripts/lib/releases.ts';
+
+/** The version of a package's latest release: the first versioned heading of its CHANGELOG (`## 0.7.0 (contract 0.6.0)`). */
+const latestInChangelog = (name: string) =>
+  /^## (\d+\.\d+\.\d+)\b/m.exec(readFileSync(join(ROOT, 'packages', name, 'CHANGELOG.md'), 'utf8'))?.[1];
 
 const readJson = (path: string) =>
   JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version?: string; info?: { version: string } };
@@ -40,25 +46,30 @@ const readJson = (path: string) =>
 describe('versions', () => {
   const contract = readJson('generated/openapi/openapi.json').info!.version;
   const packages = PACKAGES.map(({ name }) => ({ name, manifest: readManifest(name) }));
+  const latest = listReleases().at(-1)!;
 
-  it('the contract version is info.version, and the root package.json carries it', () => {
-    expect(readJson('package.json').version).toBe(contract);
+  it('info.version is the one source: no package.json states the contract version, the root has no version', () => {
+    expect(readJson('package.json').version).toBeUndefined();
+    for (const { name, manifest } of packages) expect(manifest.contractVersion, name).toBeUndefined();
     expect(readFileSync(join(ROOT, 'generated/openapi/openapi.yaml'), 'utf8').split('\n', 1)[0]).toContain(
       `spec version ${contract}.`,
     );
   });
 
-  it("@service-api/openapi's version is the contract version: the package is the document", () => {
+  it('between releases info.version is a pre-release above the latest release; on a release commit, that release', () => {
+    if (isReleaseVersion(contract)) expect(compareVersions(contract, latest)).toBeGreaterThanOrEqual(0);
+    else expect(compareVersions(contract, latest), `${contract} after ${latest}`).toBeGreaterThan(0);
+  });
+
+  it("@service-api/openapi's version is info.version: the package is the document", () => {
     expect(readManifest('openapi').version).toBe(contract);
   });
 
-  it.each(packages)(
-    'package $name records the contract version it is built from and has its own semver',
-    ({ manifest }) => {
-      expect(manifest.contractVersion).toBe(contract);
-      expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
-    },
-  );
+  it.each(packages)('package $name has its own semver, that of its latest release', ({ name, manifest }) => {
+    if (name === 'openapi') return;
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(latestInChangelog(name)).toBe(manifest.version);
+  });
 
   it.each(packages)('package $name depends on the current version of each of our packages it uses', ({ manifest }) => {
     for (const [dependency, range] of Object.entries(manifest.dependencies ?? {}).filter(([d]) =>
@@ -81,27 +92,31 @@ describe('versions', () => {
     },
   );
 
-  it.each(packages)("package $name's README installs its current version", ({ name, manifest }) => {
+  it.each(packages)("package $name's README installs its latest release (none named before the first)", ({ name }) => {
     const readme = readFileSync(join(ROOT, 'packages', name, 'README.md'), 'utf8');
-    expect(readme).toContain(`npm install ${manifest.name}@${manifest.version} --save-exact`);
+    const released = latestInChangelog(name);
+    expect(readme).toContain(`npm install @service-api/${name}${released ? `@${released}` : ''} --save-exact`);
   });
 
-  it("the README's pinning example installs the client's current version", () => {
+  it("the README's pinning example installs the client's latest release", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain(`npm install @acme/client@${readManifest('client').version} --save-exact`);
+    expect(readme).toContain(`npm install @acme/client@${latestInChangelog('client')} --save-exact`);
   });
 
-  it('every package exports the contract version it is built from as contractVersion', async () => {
+  it('every built package states info.version as its contract version (written by the build, not by hand)', async () => {
     const exported = await Promise.all([
       import('@service-api/validators'),
       import('@service-api/client'),
       import('@service-api/server'),
-      import('../packages/mock/src/index.ts'),
-      import('../packages/fake/src/index.ts'),
-      import('../packages/proxy/src/index.ts'),
-      import('../packages/openapi/src/index.ts'),
+      import('@service-api/mock'),
+      import('@service-api/fake'),
+      import('@service-api/proxy'),
+      import('@service-api/openapi'),
     ]);
     expect(exported.map((module) => module.contractVersion)).toEqual(exported.map(() => contract));
+    expect(readFileSync(join(ROOT, 'packages/types/dist/contract.d.ts'), 'utf8')).toContain(
+      `export type ContractVersion = ${JSON.stringify(contract)};`,
+    );
   });
 
   it('no generated source names a version in its banner: a new contract version changes only what it changes', () => {

@@ -163,18 +163,23 @@ function rewrittenEntries(cwd: string, record: ReleaseRecord): string[] {
         .map(([path, hash]) => [basename(path), hash])
         .sort(),
     ]);
-  const problems = new Set<string>();
+  // One problem per version, from the latest state of the record that had it (git log lists the newest first).
+  const problems = new Map<string, string>();
   for (const commit of commits) {
     const earlier = showFile(cwd, commit, file);
     if (!earlier) continue;
     for (const [version, entry] of Object.entries(parseRecord(earlier.toString('utf8')))) {
       const now = record[version];
-      if (!now) problems.add(`${version} was recorded (commit ${commit.slice(0, 12)}) and is no longer`);
-      else if (normal(now) !== normal(entry))
-        problems.add(`${version}'s record was changed after ${commit.slice(0, 12)}`);
+      if (problems.has(version) || (now && normal(now) === normal(entry))) continue;
+      problems.set(
+        version,
+        now
+          ? `${version}'s record was changed after ${commit.slice(0, 12)}`
+          : `${version} was recorded (commit ${commit.slice(0, 12)}) and is no longer`,
+      );
     }
   }
-  return [...problems];
+  return [...problems.values()];
 }
 
 export function headCommit(cwd: string): string {

@@ -121,7 +121,9 @@ const RENDITION_30 = 'openapi.3.0.json';
 const parsed = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as OpenApiDocument));
 /** The document under another version: the version itself is no difference for consumers. */
 const versioned = (doc: OpenApiDocument, version: string) => ({ ...doc, info: { ...doc.info, version } });
-const marks = (section: string) => section.split(BREAKING_MARK).length - 1;
+/** The entries that begin with the mark (`- **Breaking**: …`, or `- **Breaking:** …`): a mention elsewhere is no entry. */
+export const breakingEntries = (section: string) => section.match(/^[-*] \*\*Breaking:?\*\*/gm)?.length ?? 0;
+const marks = breakingEntries;
 const entries = (section: string) => section.split('\n').filter((line) => /^\s*[-*] \S/.test(line)).length;
 
 /**
@@ -251,9 +253,10 @@ export function releasedFiles(
 
 /**
  * Reads the gate's input from a repository: its published files, CHANGELOG and release record, and the latest release
- * (and the current version's, when released) from git.
+ * (and the current version's, when released) from git (`history`: the repository whose history holds the releases,
+ * `root` unless a copy of its files is judged).
  */
-export function gateInputFromRepository(root = ROOT): GateInput {
+export function gateInputFromRepository(root = ROOT, history = root): GateInput {
   const read = (path: string) => readFileSync(join(root, path), 'utf8');
   const currentFiles = Object.fromEntries(
     RELEASE_FILES.map((name) => [name, read(`${PUBLISHED_DIR}/${name}`)]),
@@ -268,7 +271,7 @@ export function gateInputFromRepository(root = ROOT): GateInput {
     releases: [...needed]
       .filter((v): v is string => v !== undefined)
       .map((version) => {
-        const files = releasedFiles(version, record, root);
+        const files = releasedFiles(version, record, history);
         return { version, doc: JSON.parse(files['openapi.json']!) as OpenApiDocument, files };
       }),
     changelog: read('CHANGELOG.md'),
