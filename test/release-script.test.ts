@@ -1,6 +1,7 @@
 /**
- * `npm run release` refuses bad arguments, an unusable registry or scope and a registry that does not answer before
- * its long check of generated/, and asks the registry which versions it has (a stand-in registry on 127.0.0.1).
+ * `npm run release` refuses bad arguments (a `--contract` that is no release version), an unusable registry or scope
+ * and a registry that does not answer before its check of generated/, and asks the registry which versions it has
+ * (a stand-in registry on 127.0.0.1).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,11 +32,14 @@ describe('npm run release checks its arguments and the registry before the long 
     [['--publish', '--registry', 'ftp://example.org/'], /is not an http\(s\) URL/],
     [['--publish', '--scope', 'Acme'], /--scope Acme is not an npm scope/],
     [['--publish', '--registry', 'http://127.0.0.1:9/'], /the registry http:\/\/127\.0\.0\.1:9\/ does not answer/],
+    [['--contract', '0.7'], /--contract 0\.7 is not a release version/],
+    [['--contract', '0.7.0-rc.1', '--dry-run'], /--contract 0\.7\.0-rc\.1 is not a release version/],
+    [['--publish', '--contract', '0.7.0'], /--contract does not go with --publish/],
   ])('%j fails before checking generated/', (args, message) => {
     const run = release(args);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(message);
-    expect(run.stdout).not.toContain('Checking that generated/');
+    expect(run.stdout).not.toMatch(/Checking that generated\/|Bundling openapi\//);
   });
 });
 
