@@ -73,17 +73,25 @@ export function git(cwd: string, args: string[]): string {
   }).trimEnd();
 }
 
+/** Files read at a full commit hash: what a commit holds never changes, so each is read once per process. */
+const shown = new Map<string, Buffer | undefined>();
+
 /** A file as it was at `commit` (`git show <commit>:<path>`), byte for byte; undefined when the commit lacks it. */
 export function showFile(cwd: string, commit: string, path: string): Buffer | undefined {
+  const key = `${cwd}\0${commit}:${path}`;
+  if (/^[0-9a-f]{40}$/.test(commit) && shown.has(key)) return shown.get(key);
+  let contents: Buffer | undefined;
   try {
-    return execFileSync('git', ['show', `${commit}:${path}`], {
+    contents = execFileSync('git', ['show', `${commit}:${path}`], {
       cwd,
       maxBuffer: 256 * 1024 * 1024,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch {
-    return undefined;
+    contents = undefined;
   }
+  if (/^[0-9a-f]{40}$/.test(commit)) shown.set(key, contents);
+  return contents;
 }
 
 /** The released file `path` of `version`, checked against its recorded hash: throws when it is not what was released. */
@@ -98,13 +106,22 @@ export function releasedFile(cwd: string, record: ReleaseRecord, version: string
   return contents.toString('utf8');
 }
 
+/** What was asked of the history at a full commit hash, which never changes: each asked once per process. */
+const asked = new Map<string, unknown>();
+function once<T>(key: string, ask: () => T): T {
+  if (!asked.has(key)) asked.set(key, ask());
+  return asked.get(key) as T;
+}
+
 function isAncestor(cwd: string, commit: string, of: string): boolean {
-  try {
-    git(cwd, ['merge-base', '--is-ancestor', commit, of]);
-    return true;
-  } catch {
-    return false;
-  }
+  return once(`${cwd}\0ancestor ${commit} ${of}`, () => {
+    try {
+      git(cwd, ['merge-base', '--is-ancestor', commit, of]);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -119,13 +136,18 @@ export function recordProblems(
   const cwd = options.cwd ?? ROOT;
   const record = options.record ?? readRecord();
   const hashes = options.hashes ?? readHashes();
-  const head = options.head ?? 'HEAD';
+  let head: string;
+  try {
+    head = git(cwd, ['rev-parse', '--verify', options.head ?? 'HEAD']);
+  } catch {
+    return [`${cwd} is not a git checkout with history: the releases are read from the commits the record names`];
+  }
   const problems: string[] = [];
   const listed = new Set<string>();
   for (const [version, entry] of Object.entries(record)) {
     for (const path of Object.keys(entry.files)) listed.add(`${version}/${basename(path)}`);
     if (!isAncestor(cwd, entry.commit, head)) {
-      problems.push(`${version}: commit ${entry.commit} is not in the history of ${head}`);
+      problems.push(`${version}: commit ${entry.commit} is not in the history of ${options.head ?? 'HEAD'}`);
       continue;
     }
     for (const [path, hash] of Object.entries(entry.files)) {
@@ -143,18 +165,15 @@ export function recordProblems(
   }
   for (const key of hashes.keys())
     if (!listed.has(key)) problems.push(`releases/SHA256SUMS has ${key}, which the record lacks`);
-  return [...problems, ...rewrittenEntries(cwd, record)];
+  return [...problems, ...rewrittenEntries(cwd, record, head)];
 }
 
 /** Entries of earlier states of the record (its git history) that the current one changes or drops. */
-function rewrittenEntries(cwd: string, record: ReleaseRecord): string[] {
+function rewrittenEntries(cwd: string, record: ReleaseRecord, head: string): string[] {
   const file = 'releases/RELEASES.json';
-  let commits: string[];
-  try {
-    commits = git(cwd, ['log', '--format=%H', '--', file]).split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
+  const commits = once(`${cwd}\0log ${head}`, () =>
+    git(cwd, ['log', '--format=%H', head, '--', file]).split('\n').filter(Boolean),
+  );
   // The hashes by file name: the record keyed files by name before it named their paths.
   const normal = (entry: ReleaseEntry) =>
     JSON.stringify([
