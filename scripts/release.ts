@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleSource } from './lib/bundle.ts';
 import { HOME_SCOPE, PACKAGES, readManifest } from './lib/packages.ts';
-import { GATE_BUNDLE_JSON, ROOT } from './lib/paths.ts';
+import { GATE_BUNDLE_JSON, PUBLISHED_JSON, ROOT } from './lib/paths.ts';
 import { DEFAULT_REGISTRY, DEFAULT_SCOPE, publishPackages, registryVersions, targetProblem } from './lib/publish.ts';
 import {
   packageInputs,
@@ -125,6 +125,12 @@ async function publish() {
     const { version } = readManifest(pkg.name);
     console.log(`  ${name}@${version}: ${versions.get(name)?.includes(version) ? 'has it' : 'to publish'}`);
   }
+  // Between releases the packages keep their released versions but are built from the pre-release document.
+  const contract = (JSON.parse(readFileSync(PUBLISHED_JSON, 'utf8')) as { info: { version: string } }).info.version;
+  if (!isReleaseVersion(contract))
+    fail(
+      `info.version ${contract} is a pre-release: publish from a release commit (git checkout contract-v${listReleases().at(-1)}), whose packages are built from the released contract`,
+    );
   build(['--check', '--cache'], 'Checking that generated/ is what the generators produce and building dist/');
   console.log(`Publishing the packages under ${scope} to ${registry}${args['dry-run'] ? ' (dry run)' : ''}…`);
   const published = await publishPackages({ registry, scope, dryRun: args['dry-run'], built: true }).catch(
