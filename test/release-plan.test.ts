@@ -1,5 +1,8 @@
 /** What `npm run release` decides (the versions) and how it writes them (scripts/lib/release-plan.ts). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import {
   bumpOfEntries,
   moveUnreleased,
@@ -10,6 +13,7 @@ import {
   withManifestVersions,
 } from '../scripts/lib/release-plan.ts';
 import type { Difference } from '../scripts/lib/breaking.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
 import { bumped, type GateResult, nextPreRelease } from '../scripts/lib/releases.ts';
 
 const verdict = (...rules: [Difference['severity'], string][]): GateResult => {
@@ -134,6 +138,13 @@ describe('what the release writes', () => {
     const yaml =
       'openapi: 3.1.0\ninfo:\n  title: T\n  description: >-\n    version: 1\n  version: 0.6.1-next\n  contact: {}\nservers: []\n';
     expect(withInfoVersion(yaml, '0.7.0')).toBe(yaml.replace('  version: 0.6.1-next', '  version: 0.7.0'));
+  });
+
+  it("sets this repository's info.version: one line of openapi/openapi.yaml", () => {
+    const yaml = readFileSync(join(ROOT, 'openapi', 'openapi.yaml'), 'utf8');
+    const changed = withInfoVersion(yaml, '9.9.9');
+    expect((YAML.parse(changed) as { info: { version: string } }).info.version).toBe('9.9.9');
+    expect(changed.split('\n').filter((line, i) => line !== yaml.split('\n')[i])).toEqual(['  version: 9.9.9']);
   });
 
   it('sets a manifest version and its exact pins on our packages, keeping its formatting', () => {
