@@ -33,6 +33,7 @@ export const TIERS = {
     'test/openapi30.test.ts',
     'test/release-script.test.ts',
     'test/adding-an-operation.test.ts',
+    'test/release-trace.test.ts',
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],

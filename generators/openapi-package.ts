@@ -8,7 +8,7 @@ import { compilePackage } from './lib/compile.ts';
 import { listOperations, resolve } from './lib/document.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
-import { type ContractPackage, moduleSources, packageDir } from './lib/package.ts';
+import { type ContractPackage, contractModule, moduleSources, packageDir } from './lib/package.ts';
 import { dereferencedOpenApi30 } from './openapi30.ts';
 import { dereferencedPublished, folder as publishedFolder, toJson } from './published.ts';
 import { generateReference } from './reference.ts';
@@ -134,7 +134,8 @@ export function exampleNamesModule(
 
 /**
  * The package's dist/: the bundled documents (from the published generator's output), their dereferenced forms and
- * the HTML reference (built here only), the examples, the module.
+ * the HTML reference (built here only), the examples, the module (with
+ * its contract version).
  */
 export async function buildOpenApiPackage(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
   // The renderer is a child process: it runs while this one compiles the module.
@@ -151,7 +152,9 @@ export async function buildOpenApiPackage(doc: OpenApiDocument, generated: Gener
   const schemas = examplesBySchema(doc);
   const src = `${packageDir(openapiPackage)}/src`;
   const names = { path: `${src}/example-names.ts`, contents: exampleNamesModule(responses, schemas) };
-  const module = compilePackage([...moduleSources(src), names], {
+  // The contract version, from info.version at build time like the other packages' generated contract.ts.
+  const contract = { path: `${src}/contract.ts`, contents: contractModule(doc, 'const') };
+  const module = compilePackage([...moduleSources(src), names, contract], {
     types: ['node'],
     nodeOnly: true,
     rootDir: src,

@@ -100,7 +100,7 @@ const packageId = (generator: GeneratorModule) => generator.build!.folder.split(
 
 describe.each(packages.map((g) => [packageId(g), g] as const))('package %s', (id, generator) => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', id, 'package.json'), 'utf8'));
-  /** @service-api/openapi holds the document's files and a module that reads them (its version: package.json's). */
+  /** @service-api/openapi holds the document's files and a module that reads them. */
   const documentPackage = id === 'openapi';
 
   it('builds its dist/ from its src/ and the generated sources, nothing else', async () => {
@@ -118,7 +118,6 @@ describe.each(packages.map((g) => [packageId(g), g] as const))('package %s', (id
         const document = (await built(generator)).find((f) => f.path === `packages/${id}/dist/${name}`)!;
         expect(JSON.parse(document.contents).info.version).toBe('1.2.3');
       }
-      return;
     }
     const contract = (await built(generator)).find((f) => f.path.endsWith('/dist/contract.d.ts'))!;
     expect(contract.contents).toMatch(id === 'types' ? /ContractVersion = "1\.2\.3"/ : /contractVersion = "1\.2\.3"/);
