@@ -1,56 +1,29 @@
 /**
  * @service-api/server: a typed Handlers map and a Fastify plugin that registers every operation of the document with
- * the runtime (`runtime.ts`). The routes, the security schemes and the contract version are generated beside it.
+ * the runtime (`runtime.ts`). What this module exports is what the README documents; the readers the mock, the fake
+ * and the proxy share are in `internal.ts` (`@service-api/server/internal`, outside semver). The routes, the security schemes and the
+ * contract version are generated beside it.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { contractVersion } from './contract.js';
 import type { Handlers } from './handler-types.js';
 import { routes, securitySchemes } from './routes.js';
-import {
-  mountOperations,
-  type AccessLogEntry,
-  type AnyHandler,
-  type AuthenticateContext,
-  type ServiceApiLimits,
-  type ToleranceReport,
-} from './runtime.js';
+import type { AccessLogEntry, ToleranceReport } from './access-log.js';
+import type { AuthenticateContext } from './credentials.js';
+import type { ServiceApiLimits } from './route.js';
+import { mountOperations, type AnyHandler } from './runtime.js';
 import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
-export type {
-  AccessLogEntry,
-  AuthenticateContext,
-  Credential,
-  MatchedOperation,
-  RouteDescriptor,
-  ServiceApiLimits,
-  ToleranceReport,
-  Tolerated,
-} from './runtime.js';
+export type { AccessLogEntry, ToleranceReport } from './access-log.js';
+export type { AuthenticateContext, Credential } from './credentials.js';
+export type { MatchedOperation, RouteDescriptor, ServiceApiLimits } from './route.js';
+export type { Tolerated } from './tolerance.js';
 export type * from './types.js';
-export {
-  defaultLimits,
-  DISCARD_BYTES,
-  DISCARD_FACTOR,
-  errorBody,
-  essence,
-  extractCredentials,
-  fastifyPath,
-  filePathProblem,
-  INVALID_FILE_PATH,
-  isValidFilePath,
-  formFields,
-  InputError,
-  normalizeInput,
-  operationMatcher,
-  parseBody,
-  parseForm,
-  parseJsonBody,
-  parseQuery,
-  serviceApiServerOptions,
-  sourceOf,
-  Tolerances,
-} from './runtime.js';
+export { DISCARD_BYTES, DISCARD_FACTOR } from './answer.js';
+export { errorBody, serviceApiServerOptions } from './errors.js';
+export { INVALID_FILE_PATH, isValidFilePath } from './repository-path.js';
+export { defaultLimits } from './route.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 
 export { contractVersion, routes, securitySchemes };
