@@ -30,10 +30,14 @@ export interface Refusal {
   discard?: number;
 }
 
-/** An admitted request: its query, parsed, and the credentials it sent of the schemes the operation accepts. */
-export interface Admitted {
+/**
+ * What admission read of a request (its query, parsed, and the credentials it sent of the schemes the operation
+ * accepts) and, when it refuses the request, why. A request refused before its query was read has neither.
+ */
+export interface Verdict {
   query: Record<string, unknown>;
   credentials: Credential[];
+  refusal?: Refusal;
 }
 
 /** An operation prepared for admission (once, not per request). */
@@ -67,27 +71,27 @@ export function admit(
   headers: IncomingHttpHeaders,
   operation: AdmissionRoute | undefined,
   limits: ServiceApiLimits,
-): Admitted | Refusal {
+): Verdict {
   const at = rawUrl.indexOf('?');
   const rawQuery = at < 0 ? '' : rawUrl.slice(at + 1);
   if (rawQuery.length > limits.queryLength)
-    return { status: 414, detail: `the query string is longer than ${bytes(limits.queryLength)}` };
+    return refused({ status: 414, detail: `the query string is longer than ${bytes(limits.queryLength)}` });
   let query: Record<string, unknown>;
   try {
     query = parseQuery(rawQuery, operation?.route.query, limits.queryParameters);
   } catch (error) {
-    if (error instanceof InputError) return inputRefusal(error);
+    if (error instanceof InputError) return refused(inputRefusal(error));
     throw error;
   }
   const credentials = operation ? operation.readCredentials(headers, query) : [];
   // An anonymous caller of an authenticated operation is refused before anything else is read.
-  if (credentials.length === 0 && operation?.route.authenticated) return { status: 401 };
+  if (credentials.length === 0 && operation?.route.authenticated)
+    return { query, credentials, refusal: { status: 401 } };
   return { query, credentials };
 }
 
-/** Whether a verdict of `admit` refuses the request. */
-export function isRefusal<T extends object>(verdict: T | Refusal): verdict is Refusal {
-  return 'status' in verdict;
+function refused(refusal: Refusal): Verdict {
+  return { query: {}, credentials: [], refusal };
 }
 
 /** The body's media type (415) and declared length (413, or the file's 400), before it is read. */

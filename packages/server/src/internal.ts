@@ -6,11 +6,10 @@ export {
   admissionRoute,
   admit,
   admitBody,
-  isRefusal,
-  type Admitted,
   type AdmissionRoute,
   type Problem,
   type Refusal,
+  type Verdict,
 } from './admission.js';
 export { clientErrorHandler } from './errors.js';
 export { essence, formFields, InputError, parseForm, parseQuery } from './input.js';

@@ -13,7 +13,7 @@ import {
   type OnTolerated,
   type ToleranceReport,
 } from './access-log.js';
-import { admissionRoute, admit, admitBody, isRefusal, type AdmissionRoute, type Admitted } from './admission.js';
+import { admissionRoute, admit, admitBody, type AdmissionRoute, type Verdict } from './admission.js';
 import { corsHeaders } from './cors.js';
 import type { AuthenticateContext, Credential, SchemeLocation } from './credentials.js';
 import { errorMapper, refuser, type Refuse } from './errors.js';
@@ -86,7 +86,9 @@ export interface MountOptions {
 }
 
 /** An admitted request: its route, query and credentials, and who the caller is. */
-interface RequestState extends Admitted {
+interface RequestState {
+  query: Record<string, unknown>;
+  credentials: Credential[];
   route: RouteDescriptor;
   principal: unknown;
 }
@@ -195,7 +197,7 @@ class MountedOperation {
   private admit(request: FastifyRequest, reply: FastifyReply): Admission {
     const { refuse, limits, options } = this.context;
     const verdict = admit(request.raw.url ?? '', request.headers, this.admission, limits);
-    if (isRefusal(verdict)) return refuse(request, reply, verdict);
+    if (verdict.refusal) return refuse(request, reply, verdict.refusal);
     const authenticate = options.authenticate;
     // An anonymous caller is never passed to `authenticate`: the operation lets it in or answers 401.
     if (verdict.credentials.length === 0 || !authenticate)
@@ -219,7 +221,7 @@ class MountedOperation {
   private admitted(
     request: FastifyRequest,
     reply: FastifyReply,
-    admitted: Admitted,
+    admitted: Verdict,
     principal?: unknown,
   ): RequestState | undefined {
     const { refuse, limits, options } = this.context;
