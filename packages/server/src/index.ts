@@ -17,7 +17,7 @@ import { validateRequest, validateResponse } from '@service-api/validators';
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
 export type { AccessLogEntry, ToleranceReport } from './access-log.js';
 export type { AuthenticateContext, Credential } from './credentials.js';
-export type { MatchedOperation, RouteDescriptor, ServiceApiLimits } from './route.js';
+export type { RouteDescriptor, ServiceApiLimits } from './route.js';
 export type { Tolerated } from './tolerance.js';
 export type * from './types.js';
 export { DISCARD_BYTES, DISCARD_FACTOR } from './answer.js';
