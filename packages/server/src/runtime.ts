@@ -64,25 +64,30 @@ export interface HandlerContextShape {
   reply: FastifyReply;
 }
 
-export interface MountOptions {
-  handlers: Record<string, AnyHandler | undefined>;
-  /**
-   * Decides who a caller that sent credentials is; a falsy result is 401, also on an operation open to anonymous
-   * callers. Never called without a credential. Without it, every authenticated operation answers 401.
-   */
-  authenticate?: (context: AuthenticateContext) => unknown;
-  /** Check each JSON response against the document; a mismatch becomes a 500 naming the problem. */
+/** The runtime's options besides the handlers and `authenticate`, as the plugin takes them. */
+export interface RuntimeOptions {
+  /** Check JSON responses against the document (a mismatch answers 500 naming it); for tests and development. */
   validateResponses?: boolean;
-  /** Bounds on inputs (see `defaultLimits`). */
+  /**
+   * Bounds on every input (see `defaultLimits`): JSON and form bodies 16 MiB, multipart bodies 100 MiB (a file
+   * with a documented maximum, such as the 200 KiB avatar, gets 400 above it), query string 16 KiB and 1000
+   * parameters, 1000 body fields, 20 problems listed per 400.
+   */
   limits?: Partial<ServiceApiLimits>;
-  /** Refuse every tolerance with a 400 naming the field, instead of accepting and reporting it. */
+  /** Refuse what the Service tolerates (string booleans, writes in the query, forms, unknown fields) with a 400 naming the field. */
   strict?: boolean;
-  /** Called with what a request's tolerated input was (bounded); the server also logs it at `info`. */
+  /** Called with what a request's tolerated input was (at most `limits.errors` entries and their count); also logged at `info`. */
   onTolerated?: OnTolerated;
-  /** CORS for browsers: every answer allows the calling origin and exposes the API's headers; preflights are answered. */
+  /** CORS for browsers: every answer allows the calling origin (with credentials) and exposes the API's headers; a preflight (`OPTIONS`) on a known path answers 204 with its methods. */
   cors?: boolean;
-  /** Called once per answer under the prefix (including 401, 404 and 405), for an access log. */
+  /** Called once per answer under the prefix (401, 404 and 405 included) with `{ method, url, status, operationId, ms, tolerated }`, for an access log. */
   accessLog?: AccessLog;
+}
+
+export interface MountOptions extends RuntimeOptions {
+  handlers: Record<string, AnyHandler | undefined>;
+  /** Decides who a caller that sent credentials is (see `ServiceApiOptions.authenticate`). */
+  authenticate?: (context: AuthenticateContext) => unknown;
 }
 
 /** An admitted request: its route, query and credentials, and who the caller is. */
