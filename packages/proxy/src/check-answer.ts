@@ -3,7 +3,8 @@
  * arrive), then its JSON body against the generated response validators. Findings name paths and JSON types, never values.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { essence, validateResponse } from '@service-api/server';
+import { validateResponse } from '@service-api/server';
+import { essence } from '@service-api/server/internal';
 import { answerFor, documentsType, type DocumentedAnswer } from './contract.ts';
 import type { Disagreement } from './report.ts';
 

@@ -10,7 +10,8 @@
  * `order_by`, the runner lists' `status`, `paused` and `tag_list`) are listed under `undocumented`: the fake applies
  * them only after validating them as their documented twin does (`twinQuery`), else answers that twin's 400.
  */
-import { errorBody, normalizeInput, routes, Tolerances, validateRequest } from '@service-api/server';
+import { errorBody, routes, validateRequest } from '@service-api/server';
+import { normalizeInput, Tolerances } from '@service-api/server/internal';
 import type { FastifyRequest } from 'fastify';
 import { rawQuery } from '../common.ts';
 
