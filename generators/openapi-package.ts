@@ -4,7 +4,8 @@
  * operationId, and its small Node module (packages/openapi/src). Built, never committed.
  */
 import { compilePackage } from './lib/compile.ts';
-import { listOperations, resolve } from './lib/document.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
+import { listOperations } from './lib/document.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
 import { type ContractPackage, moduleSources, packageDir } from './lib/package.ts';

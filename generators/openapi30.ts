@@ -1,5 +1,5 @@
 import { documentBanner } from './lib/banner.ts';
-import { dereference } from './lib/dereference.ts';
+import { dereference } from '../packages/server/src/openapi-model.ts';
 import { downConvert } from './lib/down-convert.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';

@@ -1,4 +1,5 @@
-import { isJsonMediaType, listOperations, listResponses, requiresAuthentication, resolve } from './document.ts';
+import { resolve } from '../../packages/server/src/openapi-model.ts';
+import { isJsonMediaType, listOperations, listResponses, requiresAuthentication } from './document.ts';
 import { methodNames } from './naming.ts';
 import type { JsonSchema, OpenApiDocument, Parameter } from './openapi.ts';
 

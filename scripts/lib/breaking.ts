@@ -18,6 +18,7 @@
  * with openapi3-ts 2, whose model is OpenAPI 3.0.
  */
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { follow, HTTP_METHODS } from '../../packages/server/src/openapi-model.ts';
 
 export type Severity = 'breaking' | 'compatible';
 export interface Difference {
@@ -31,7 +32,6 @@ export interface Difference {
 
 type Json = Record<string, unknown>;
 type Direction = 'request' | 'response';
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const BOUNDS_UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
 const BOUNDS_LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
 const CONSTRAINTS = [
@@ -53,21 +53,10 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 class Side {
   constructor(readonly doc: OpenApiDocument) {}
-  /** Follows `$ref`s; returns the target and the last reference followed (to stop at cycles). */
+  /** Follows `$ref`s; returns the target (with the references' sibling keywords) and the last reference followed. */
   resolve(value: unknown): { node: unknown; ref?: string } {
-    let node = value;
-    let ref: string | undefined;
-    for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < 32; hops++) {
-      ref = node.$ref;
-      const { $ref: _, ...siblings } = node;
-      const target = ref
-        .slice(2)
-        .split('/')
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .reduce<unknown>((n, key) => (isObject(n) ? n[key] : undefined), this.doc);
-      node = Object.keys(siblings).length > 0 && isObject(target) ? { ...target, ...siblings } : target;
-    }
-    return { node, ref };
+    const { target, siblings, ref } = follow(this.doc, value);
+    return { node: Object.keys(siblings).length > 0 && isObject(target) ? { ...target, ...siblings } : target, ref };
   }
   get<T>(value: unknown): T {
     return this.resolve(value).node as T;
@@ -153,7 +142,7 @@ export class Comparison {
     const result = new Map<string, { label: string; op: Json; item: Json }>();
     for (const [path, rawItem] of Object.entries(side.doc.paths ?? {})) {
       const item = side.get<Json>(rawItem);
-      for (const method of METHODS) {
+      for (const method of HTTP_METHODS) {
         if (!isObject(item[method])) continue;
         // Path parameters may be renamed without changing the URL a client requests.
         result.set(`${method} ${path.replace(/\{[^}]*\}/g, '{}')}`, {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../../scripts/lib/paths.ts';
+import { HTTP_METHODS } from '../../../packages/server/src/openapi-model.ts';
 
 export interface ResponseExample {
   operationId: string;
@@ -24,8 +25,6 @@ interface Operation {
   >;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-
 /** Every JSON response example of every operation. */
 export function responseExamples(): ResponseExample[] {
   const document = JSON.parse(
@@ -33,7 +32,7 @@ export function responseExamples(): ResponseExample[] {
   ) as { paths: Record<string, Record<string, Operation>> };
   const found: ResponseExample[] = [];
   for (const [path, item] of Object.entries(document.paths))
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation?.operationId) continue;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
