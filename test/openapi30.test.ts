@@ -11,7 +11,7 @@ import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { downConvert } from '../generators/lib/down-convert.ts';
-import { HTTP_METHODS, pointerSegment, pointerValue } from '../packages/server/src/openapi-model.ts';
+import { componentName, HTTP_METHODS, pointerSegment, pointerValue } from '../packages/server/src/openapi-model.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 
@@ -125,7 +125,7 @@ describe('the 3.0 rendition', () => {
     const missing = nullable
       .map(([pointer]) => pointer)
       .filter((pointer) => {
-        if (inlined.has(/^#\/components\/schemas\/([^/]+)$/.exec(pointer)?.[1] ?? '')) return false;
+        if (inlined.has(componentName(pointer) ?? '')) return false;
         const node = at(doc30, pointer);
         if (isObject(node)) return node.nullable !== true;
         // Under a keyword 3.0 lacks, kept as x-<keyword>: the 3.1 schema is there as it is.

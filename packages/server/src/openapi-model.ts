@@ -17,6 +17,8 @@ export function isReference(value: unknown): value is Reference {
 
 const isLocal = (ref: string) => ref.startsWith('#/');
 
+const unescapeSegment = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
 /** The value a JSON pointer (`/items/0/name`; `` is the whole value) points at in `value`, or undefined. Only own
  * properties are followed, so `/__proto__` points at nothing. */
 export function pointerValue(value: unknown, pointer: string): unknown {
@@ -24,7 +26,7 @@ export function pointerValue(value: unknown, pointer: string): unknown {
   if (!pointer.startsWith('/')) return undefined;
   let node = value;
   for (const segment of pointer.slice(1).split('/')) {
-    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescapeSegment(segment);
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
@@ -41,14 +43,23 @@ export function pointerSegment(key: string): string {
  * undefined. The reference is a URI fragment: it is percent-decoded (`%7B` is `{`) before it is read as a pointer.
  */
 export function pointerTarget(doc: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let pointer: string;
+  const pointer = ref.startsWith('#') ? percentDecoded(ref.slice(1)) : undefined;
+  return pointer === undefined ? undefined : pointerValue(doc, pointer);
+}
+
+function percentDecoded(text: string): string | undefined {
   try {
-    pointer = decodeURIComponent(ref.slice(1));
+    return decodeURIComponent(text);
   } catch {
     return undefined;
   }
-  return pointerValue(doc, pointer);
+}
+
+/** The name of the component a local reference names (`#/components/schemas/Job` is `Job`), or undefined. */
+export function componentName(ref: string, section = 'schemas'): string | undefined {
+  const prefix = `#/components/${section}`;
+  const pointer = ref.startsWith(`${prefix}/`) ? percentDecoded(ref.slice(prefix.length + 1)) : undefined;
+  return !pointer || pointer.includes('/') ? undefined : unescapeSegment(pointer);
 }
 
 /** What following a chain of references reached. */
