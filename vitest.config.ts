@@ -32,6 +32,7 @@ export const TIERS = {
     'test/fuzz.test.ts',
     'test/openapi30.test.ts',
     'test/release-script.test.ts',
+    'test/adding-an-operation.test.ts',
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],

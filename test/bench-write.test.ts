@@ -79,6 +79,7 @@ describe('bench --write', () => {
         'proxy',
         'build',
         'test',
+        'weight',
       ]),
     );
     for (const r of rows) expect(r).toHaveLength(4);

@@ -165,7 +165,7 @@ it('installs the eight packages by name and version, type-checks and runs a cons
   });
   expect(report.simpleCount).toBeGreaterThan(0);
   expect(report.extraCount).toBeGreaterThan(0);
-  // @service-api/openapi, installed by name and version: both renditions, their files and the examples.
+  // @service-api/openapi, installed by name and version: both renditions, their files, the examples, the reference.
   expect(report.openapi).toEqual({
     version: readManifest('openapi').version,
     renditions: ['3.1.0', '3.0.3', '3.0.3'],
@@ -174,6 +174,7 @@ it('installs the eight packages by name and version, type-checks and runs a cons
     fixture: 'failed',
     sameFixture: true,
     requestExamples: expect.any(Number),
+    reference: true,
   });
   expect(report.openapi.requestExamples).toBeGreaterThan(0);
   expect(report.projectsArchived.every((archived: unknown) => typeof archived === 'boolean')).toBe(true);

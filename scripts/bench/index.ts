@@ -5,7 +5,7 @@
  * keep it through their 5 rounds, 1 s per route, a 4 s soak. `--full` starts every server afresh each round (a
  * first-answer sample per round), 1.5 s per route and the 20 s soak the issue asks for (about 10 minutes).
  * Sections: validators, client, bundle, mock, server (with the soak), fake, fake-load, fake-suite, proxy, build, test (`npm test` step by step, about
- * 2 minutes more; `--full` also runs its steps one after another). Method in each section's heading.
+ * 2 minutes more; `--full` also runs its steps one after another), weight (tracked lines by kind). Method in each section's heading.
  * `--write` puts the goals of the run into docs/performance.md (the rows of the sections that did not run stay).
  */
 import { cpus, loadavg } from 'node:os';
@@ -25,6 +25,7 @@ import * as proxy from './sections/proxy.ts';
 import * as server from './sections/server.ts';
 import * as test from './sections/test.ts';
 import * as validators from './sections/validators.ts';
+import * as weight from './sections/weight.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,6 +52,7 @@ const sections: Record<string, () => Promise<void>> = {
   [gateway.name]: () => gateway.run({ rounds, durationS, calls: values.quick ? 500 : 2000 }),
   [build.name]: () => build.run(),
   [test.name]: () => test.run({ sequential: full }),
+  [weight.name]: () => weight.run(),
 };
 const only = values.only?.split(',').map((s) => s.trim());
 const unknown = only?.filter((s) => !sections[s]);
