@@ -5,7 +5,8 @@
  * never committed: the dereferenced forms and the HTML reference are in no other place.
  */
 import { compilePackage } from './lib/compile.ts';
-import { listOperations, resolve } from './lib/document.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
+import { listOperations } from './lib/document.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
 import { type ContractPackage, contractModule, moduleSources, packageDir } from './lib/package.ts';

@@ -1,6 +1,6 @@
 import YAML from 'yaml';
 import { documentBanner } from './lib/banner.ts';
-import { dereference } from './lib/dereference.ts';
+import { dereference } from '../packages/server/src/openapi-model.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 

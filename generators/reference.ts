@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { GeneratedFile } from './lib/files.ts';
 import { operationModels } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
-import { ROOT } from './lib/root.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
 
 export const folder = 'generated/openapi';
 /** The operation index, tracked beside the published document: what a reviewer reads. */

@@ -13,7 +13,8 @@ import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { downConvert } from '../generators/lib/down-convert.ts';
-import { HTTP_METHODS, type OpenApiDocument } from '../generators/lib/openapi.ts';
+import { componentName, HTTP_METHODS, pointerSegment, pointerValue } from '../packages/server/src/openapi-model.ts';
+import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 
 type Json = Record<string, unknown>;
@@ -37,17 +38,11 @@ function* objects(node: unknown, pointer = '#'): Generator<[string, Json]> {
   yield [pointer, node];
   for (const [key, value] of Object.entries(node))
     if (!DATA.has(key) || (key === 'examples' && isObject(value) && !('value' in value)))
-      yield* objects(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      yield* objects(value, `${pointer}/${pointerSegment(key)}`);
 }
 
-function at(doc: unknown, pointer: string): unknown {
-  return pointer
-    .slice(2)
-    .split('/')
-    .filter((part) => part !== '')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Json)[key] : undefined), doc);
-}
+/** The node at a `#/…` pointer as `objects` writes it (not percent-encoded). */
+const at = (doc: unknown, pointer: string): unknown => pointerValue(doc, pointer.slice(1));
 
 /** The document without its schemas: what must be the same in both renditions. */
 function withoutSchemas(value: unknown): unknown {
@@ -132,7 +127,7 @@ describe('the 3.0 rendition', () => {
     const missing = nullable
       .map(([pointer]) => pointer)
       .filter((pointer) => {
-        if (inlined.has(/^#\/components\/schemas\/([^/]+)$/.exec(pointer)?.[1] ?? '')) return false;
+        if (inlined.has(componentName(pointer) ?? '')) return false;
         const node = at(doc30, pointer);
         if (isObject(node)) return node.nullable !== true;
         // Under a keyword 3.0 lacks, kept as x-<keyword>: the 3.1 schema is there as it is.

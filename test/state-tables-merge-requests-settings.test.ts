@@ -1,7 +1,8 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { validateResponse, validateSchema } from '@service-api/validators';
-import { listOperations, listResponses, resolve } from '../generators/lib/document.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
+import { listOperations, listResponses } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import type { MergeRequest, Project, ProjectSimple } from '@service-api/types';
 import { publishedDocument } from './support/documents.ts';

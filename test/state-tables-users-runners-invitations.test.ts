@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listOperations, listResponses, resolve } from '../generators/lib/document.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
+import { listOperations, listResponses } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { publishedDocument } from './support/documents.ts';
 

@@ -1,4 +1,5 @@
-import { isReference, listOperations, resolve } from '../../generators/lib/document.ts';
+import { isReference, resolve } from '../../packages/server/src/openapi-model.ts';
+import { listOperations } from '../../generators/lib/document.ts';
 import type { JsonSchema, OpenApiDocument } from '../../generators/lib/openapi.ts';
 
 export interface InventoryParameter {

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { routes } from '@service-api/server';
+import { resolve } from '@service-api/server/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFake, implementedOperations } from '../src/index.ts';
 import { parameterCounts, parameterTables, parameterTablesMarkdown } from '../src/handlers/parameters.ts';
@@ -33,7 +34,7 @@ function documentedQueries(document = doc): Map<string, string[]> {
       if (!implementedOperations.includes(operation.operationId)) continue;
       const shared = ((item as { parameters?: Operation['parameters'] }).parameters ?? []) as Operation['parameters'];
       const names = [...(shared ?? []), ...(operation.parameters ?? [])]
-        .map((p) => ('$ref' in p ? document.components.parameters[p.$ref.split('/').pop()!]! : p))
+        .map((p) => resolve<{ name: string; in: string }>(document, p))
         .filter((p) => p.in === 'query' && !SHARED.has(p.name))
         .map((p) => p.name);
       if (names.length > 0) out.set(operation.operationId, names);

@@ -1,6 +1,7 @@
 /**
- * `@service-api/server/internal`: the request readers the mock, the fake and the proxy share with the server runtime.
- * Outside semver: any release may change them. A list of re-exports only.
+ * `@service-api/server/internal`: what the sibling packages (the mock, the fake, the proxy) and this repository's tools
+ * share with the server: the request readers of the runtime and the OpenAPI model. Outside semver: any release may
+ * change them. A list of re-exports only.
  */
 export {
   admissionRoute,
@@ -18,3 +19,4 @@ export { filePathProblem } from './repository-path.js';
 export type { MatchedOperation } from './route.js';
 export { fastifyPath, operationMatcher } from './routing.js';
 export { normalizeInput, Tolerances, type InputShape, type Shape, type Source } from './tolerance.js';
+export * from './openapi-model.js';
