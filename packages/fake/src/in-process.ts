@@ -125,8 +125,11 @@ class BufferedResponse extends Response {
 
   /** The real `Response` that owns the body once a stream, a `Blob`, a form or a clone has been asked for. */
   #real(): Response {
-    if (this.#used && !this.#streamed) throw new TypeError('Body is unusable: Body has already been read');
-    return (this.#streamed ??= new Response(this.#bytes, this.#init));
+    if (this.#streamed) return this.#streamed;
+    this.#streamed = new Response(this.#bytes, this.#init);
+    // The bytes were read already: so is its body (a disturbed stream; a read or a clone then fails).
+    if (this.#used) this.#streamed.arrayBuffer().catch(() => undefined);
+    return this.#streamed;
   }
 
   /** The bytes, once: `undefined` when the real `Response` owns the body. */

@@ -231,6 +231,9 @@ describe('the in-process transport', () => {
       );
       expect(response.bodyUsed, how).toBe(true);
       await expect(response.text(), how).rejects.toThrow(TypeError);
+      await expect(response.blob(), how).rejects.toThrow(TypeError);
+      expect(() => response.clone(), how).toThrow(TypeError);
+      expect(response.body?.locked, how).toBe(true);
       expect(response.url, how).toBe('http://local/multi');
     }
   });
