@@ -36,6 +36,8 @@ export const TIERS = {
     'test/layout-tree.test.ts',
     'test/openapi30.test.ts',
     'test/release-script.test.ts',
+    'test/adding-an-operation.test.ts',
+    'test/release-trace.test.ts',
     'test/spectral/ruleset.test.ts',
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],

@@ -5,7 +5,7 @@ import type { OpenApiDocument } from './lib/openapi.ts';
 import { generateOpenApi30 } from './openapi30.ts';
 import { buildOpenApiPackage, openapiPackage } from './openapi-package.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
-import { generateReference } from './reference.ts';
+import { generateOperationIndex } from './reference.ts';
 import { buildServer, folder as serverFolder, generateServer, serverPackage } from './server.ts';
 import { buildTypes, folder as typesFolder, generateTypes, typesPackage } from './types.ts';
 import {
@@ -31,7 +31,7 @@ const dist = (pkg: ContractPackage) => `${packageDir(pkg)}/dist`;
 
 /** Every output, in the order the build runs them (a package after those it depends on). */
 export const generators: GeneratorModule[] = [
-  // The 3.0 rendition and the HTML reference share generated/openapi/ with the published document, so one entry owns
+  // The 3.0 rendition and the operation index share generated/openapi/ with the published document, so one entry owns
   // the folder.
   {
     name: 'published',
@@ -39,9 +39,10 @@ export const generators: GeneratorModule[] = [
     generate: async (doc) => [
       ...(await generatePublished(doc)),
       ...(await generateOpenApi30(doc)),
-      ...(await generateReference(doc)),
+      ...(await generateOperationIndex(doc)),
     ],
-    // @service-api/openapi: the published files, the examples and a small module.
+    // @service-api/openapi: the published files, their dereferenced forms, the HTML reference, the examples and a
+    // small module.
     build: { folder: dist(openapiPackage), files: buildOpenApiPackage },
   },
   {

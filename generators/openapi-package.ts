@@ -1,30 +1,30 @@
 /**
  * @service-api/openapi: the published document on the registry. Its dist/ holds both renditions as the build writes
- * them to generated/openapi/ (3.1 at the root, 3.0 under `3.0/`), every documented example as JSON keyed by
- * operationId, and its small Node module (packages/openapi/src). Built, never committed.
+ * them to generated/openapi/ (3.1 at the root, 3.0 under `3.0/`) and their dereferenced forms, the HTML reference,
+ * every documented example as JSON keyed by operationId, and its small Node module (packages/openapi/src). Built,
+ * never committed: the dereferenced forms and the HTML reference are in no other place.
  */
 import { compilePackage } from './lib/compile.ts';
-import { listOperations, resolve } from './lib/document.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
+import { listOperations } from './lib/document.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { MediaType, OpenApiDocument } from './lib/openapi.ts';
-import { type ContractPackage, moduleSources, packageDir } from './lib/package.ts';
-import { folder as publishedFolder, toJson } from './published.ts';
+import { type ContractPackage, contractModule, moduleSources, packageDir } from './lib/package.ts';
+import { dereferencedOpenApi30 } from './openapi30.ts';
+import { dereferencedPublished, folder as publishedFolder, toJson } from './published.ts';
+import { generateReference } from './reference.ts';
 import { typesDeclarations, typesPackageName } from './types.ts';
 
 export const openapiPackage: ContractPackage = { name: '@service-api/openapi', id: 'openapi' };
 const dist = `${packageDir(openapiPackage)}/dist`;
 
-/** generated/openapi/<file> → the package's dist/<file>. */
-const DOCUMENT_FILES: Record<string, string> = {
-  'openapi.json': 'openapi.json',
-  'openapi.yaml': 'openapi.yaml',
-  'openapi.dereferenced.json': 'openapi.dereferenced.json',
-  'openapi.dereferenced.yaml': 'openapi.dereferenced.yaml',
-  'openapi.3.0.json': '3.0/openapi.json',
-  'openapi.3.0.yaml': '3.0/openapi.yaml',
-  'openapi.3.0.dereferenced.json': '3.0/openapi.dereferenced.json',
-  'openapi.3.0.dereferenced.yaml': '3.0/openapi.dereferenced.yaml',
-};
+/** A document file's name in generated/openapi/ (and in the generators' output) → its place in the package's dist/. */
+function distName(name: string): string {
+  return name.replace(/^openapi\.3\.0\./, '3.0/openapi.');
+}
+
+/** The bundled documents, copied from generated/openapi/. */
+const BUNDLED = ['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.3.0.yaml'];
 
 type ExamplesByName = Record<string, unknown>;
 
@@ -133,18 +133,29 @@ export function exampleNamesModule(
   ].join('\n');
 }
 
-/** The package's dist/: the published files (from the published generator's output), the examples, the module. */
+/**
+ * The package's dist/: the bundled documents (from the published generator's output), their dereferenced forms and
+ * the HTML reference (built here only), the examples, the module (with
+ * its contract version).
+ */
 export async function buildOpenApiPackage(doc: OpenApiDocument, generated: GeneratedFile[]): Promise<GeneratedFile[]> {
-  const documents = Object.entries(DOCUMENT_FILES).map(([source, target]) => {
-    const file = generated.find((f) => f.path === `${publishedFolder}/${source}`);
-    if (!file) throw new Error(`${publishedFolder}/${source} was not generated`);
-    return { path: `${dist}/${target}`, contents: file.contents };
+  // The renderer is a child process: it runs while this one compiles the module.
+  const reference = generateReference(doc);
+  const bundled = BUNDLED.map((name) => {
+    const file = generated.find((f) => f.path === `${publishedFolder}/${name}`);
+    if (!file) throw new Error(`${publishedFolder}/${name} was not generated`);
+    return { name, contents: file.contents };
   });
+  const documents = [...bundled, ...dereferencedPublished(doc), ...dereferencedOpenApi30(doc)].map(
+    ({ name, contents }) => ({ path: `${dist}/${distName(name)}`, contents }),
+  );
   const { responses, requests } = examplesByOperation(doc);
   const schemas = examplesBySchema(doc);
   const src = `${packageDir(openapiPackage)}/src`;
   const names = { path: `${src}/example-names.ts`, contents: exampleNamesModule(responses, schemas) };
-  const module = compilePackage([...moduleSources(src), names], {
+  // The contract version, from info.version at build time like the other packages' generated contract.ts.
+  const contract = { path: `${src}/contract.ts`, contents: contractModule(doc, 'const') };
+  const module = compilePackage([...moduleSources(src), names, contract], {
     types: ['node'],
     nodeOnly: true,
     rootDir: src,
@@ -152,6 +163,7 @@ export async function buildOpenApiPackage(doc: OpenApiDocument, generated: Gener
   });
   return [
     ...documents,
+    await reference,
     { path: `${dist}/examples.json`, contents: toJson(responses) },
     { path: `${dist}/request-examples.json`, contents: toJson(requests) },
     { path: `${dist}/schema-examples.json`, contents: toJson(schemas) },

@@ -1,20 +1,39 @@
 import YAML from 'yaml';
 import { documentBanner } from './lib/banner.ts';
-import { dereference } from './lib/dereference.ts';
+import { dereference } from '../packages/server/src/openapi-model.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
 
 export const folder = 'generated/openapi';
 
-/** The published document: bundled and dereferenced, each as YAML and JSON. */
+/** The published document, bundled, as YAML and JSON: what a reviewer reads, tracked in generated/openapi/. */
 export async function generatePublished(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  const dereferenced = dereference(doc);
   return [
     { path: `${folder}/openapi.yaml`, contents: documentBanner(doc, 'published') + toYaml(doc) },
     { path: `${folder}/openapi.json`, contents: toJson(doc) },
-    { path: `${folder}/openapi.dereferenced.yaml`, contents: documentBanner(doc, 'published') + toYaml(dereferenced) },
-    { path: `${folder}/openapi.dereferenced.json`, contents: toJson(dereferenced) },
   ];
+}
+
+/**
+ * A document with every `$ref` replaced by its target, as YAML and JSON, by file name (`openapi.dereferenced.json`;
+ * `openapi.3.0.dereferenced.json` for the 3.0 rendition). Built into @service-api/openapi, not tracked: each is the
+ * bundled document of the same name, expanded.
+ */
+export function dereferencedFiles(
+  bundled: OpenApiDocument,
+  banner: string,
+  stem: 'openapi' | 'openapi.3.0',
+): { name: string; contents: string }[] {
+  const dereferenced = dereference(bundled);
+  return [
+    { name: `${stem}.dereferenced.yaml`, contents: banner + toYaml(dereferenced) },
+    { name: `${stem}.dereferenced.json`, contents: toJson(dereferenced) },
+  ];
+}
+
+/** The 3.1 document, dereferenced (generators/openapi30.ts has the 3.0 rendition's). */
+export function dereferencedPublished(doc: OpenApiDocument) {
+  return dereferencedFiles(doc, documentBanner(doc, 'published'), 'openapi');
 }
 
 /** A document as the published JSON files hold it (the gate compares what `openapi/` bundles to with generated/). */

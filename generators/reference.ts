@@ -3,16 +3,23 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import type { GeneratedFile } from './lib/files.ts';
 import { operationModels } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
-import { ROOT } from './lib/root.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
 
 export const folder = 'generated/openapi';
-export const referencePath = `${folder}/reference.html`;
+/** The operation index, tracked beside the published document: what a reviewer reads. */
 export const indexPath = `${folder}/operations.md`;
+/**
+ * The HTML reference: one line of about 700 k characters that nobody reviews, so it is built into @service-api/openapi's
+ * dist/ (each release on the registry carries it), not tracked.
+ */
+export const referencePath = 'packages/openapi/dist/reference.html';
+/** The reference as the tracked index links it (a local build writes it there). */
+const referenceLink = posix.relative(posix.dirname(indexPath), referencePath);
 
 /** One row of the operation index: what a reader of the reference or a user of the client looks up. */
 export interface IndexEntry {
@@ -56,7 +63,7 @@ export function indexMarkdown(doc: OpenApiDocument, entries = operationIndex(doc
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = entries.map(
     (e) =>
-      `| [\`${e.operationId}\`](reference.html${e.anchor}) | \`${e.method} ${cell(e.path)}\` | \`${e.clientMethod}()\` | ${cell(e.summary)}${e.deprecated ? ' (deprecated)' : ''} |`,
+      `| [\`${e.operationId}\`](${referenceLink}${e.anchor}) | \`${e.method} ${cell(e.path)}\` | \`${e.clientMethod}()\` | ${cell(e.summary)}${e.deprecated ? ' (deprecated)' : ''} |`,
   );
   return [
     `Every operation of ${doc.info.title} ${doc.info.version}: its operationId (a link to the HTML reference), its method and`,
@@ -85,7 +92,7 @@ const CSP =
 /** The document as the reference renders it: the operation index follows the introduction. */
 function referenceDocument(doc: OpenApiDocument, index: string): OpenApiDocument {
   const description = typeof doc.info.description === 'string' ? doc.info.description : '';
-  const linked = index.replace(/\]\(reference\.html#/g, '](#');
+  const linked = index.split(`](${referenceLink}#`).join('](#');
   return { ...doc, info: { ...doc.info, description: `${description}\n\n## Operation index\n\n${linked}` } };
 }
 
@@ -146,15 +153,16 @@ export function makeOffline(html: string): string {
   return result.replace(head, `${head}\n  <meta http-equiv="Content-Security-Policy" content="${CSP}">`);
 }
 
-/** The HTML reference (Redocly's renderer, one offline file) and the operation index, next to the published document. */
-export async function generateReference(doc: OpenApiDocument): Promise<GeneratedFile[]> {
-  const entries = operationIndex(doc);
-  const index = indexMarkdown(doc, entries);
-  const banner = `<!-- ${bannerText(doc, 'reference')} -->\n`;
-  const html = makeOffline(await renderHtml(referenceDocument(doc, index)));
-  return [
-    // A comment before the doctype keeps standards mode (HTML parsing spec, "initial" insertion mode).
-    { path: referencePath, contents: banner + html },
-    { path: indexPath, contents: `${banner}# Operation index\n\n${index}` },
-  ];
+const banner = (doc: OpenApiDocument) => `<!-- ${bannerText(doc, 'reference')} -->\n`;
+
+/** The operation index, next to the published document. */
+export async function generateOperationIndex(doc: OpenApiDocument): Promise<GeneratedFile[]> {
+  return [{ path: indexPath, contents: `${banner(doc)}# Operation index\n\n${indexMarkdown(doc)}` }];
+}
+
+/** The HTML reference (Redocly's renderer, one offline file) that opens with the operation index. */
+export async function generateReference(doc: OpenApiDocument): Promise<GeneratedFile> {
+  const html = makeOffline(await renderHtml(referenceDocument(doc, indexMarkdown(doc))));
+  // A comment before the doctype keeps standards mode (HTML parsing spec, "initial" insertion mode).
+  return { path: referencePath, contents: banner(doc) + html };
 }

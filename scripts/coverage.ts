@@ -1,13 +1,22 @@
 /**
  * npm run coverage [-- --inventory PATH]
  * Compares the published document with the seed inventory and prints operations, parameters and resource fields
- * covered per seed part and section, then everything missing.
+ * covered per seed part and section, then everything missing; then the reverse: what the document has beyond the
+ * inventory without a source in scripts/coverage-sources.json (exit code 1 when there is any).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
-import { computeCoverage, type Aliases, type Inventory, type SectionCoverage } from './lib/coverage.ts';
+import {
+  type Aliases,
+  computeCoverage,
+  type Inventory,
+  reverseCoverage,
+  type SectionCoverage,
+  type Sources,
+  sourceProblems,
+} from './lib/coverage.ts';
 import { PUBLISHED_JSON, ROOT } from './lib/paths.ts';
 
 const DEFAULT_INVENTORY = join(ROOT, '..', 'shared', 'seed-inventory.json');
@@ -24,6 +33,13 @@ async function readJson<T>(path: string, hint: string): Promise<T> {
   } catch (error) {
     return fail(`${path} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The seed texts beside the inventory (`seeds/*.txt`, Part 1 first), or undefined when there are none. */
+async function readSeeds(): Promise<string[] | undefined> {
+  const folder = join(dirname(values.inventory!), 'seeds');
+  const names = (await readdir(folder).catch(() => [])).filter((name) => name.endsWith('.txt')).sort();
+  return names.length === 0 ? undefined : Promise.all(names.map((name) => readFile(join(folder, name), 'utf8')));
 }
 
 const { values } = parseArgs({ options: { inventory: { type: 'string', default: DEFAULT_INVENTORY } } });
@@ -87,3 +103,22 @@ console.log(
     ? '\nNothing missing.'
     : `\nMissing (${missing.length}):\n${missing.map((m) => `  - ${m}`).join('\n')}`,
 );
+
+const sources = await readJson<Sources>(
+  join(ROOT, 'scripts', 'coverage-sources.json'),
+  'it lists what the document has beyond the inventory, with the source of each',
+);
+const reverse = reverseCoverage(doc, inventory, aliases, sources);
+const problems = [
+  ...reverse.unlisted.map(
+    (u) => `${u}: not in the inventory; list it with its source in scripts/coverage-sources.json`,
+  ),
+  ...reverse.unused.map((u) => `${u}: listed in scripts/coverage-sources.json, but the document does not need it`),
+  ...sourceProblems(sources, await readSeeds()),
+];
+console.log(
+  problems.length === 0
+    ? '\nNothing beyond the inventory without a source.'
+    : `\nBeyond the inventory (${problems.length}):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+);
+if (problems.length > 0) process.exitCode = 1;

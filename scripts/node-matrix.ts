@@ -52,7 +52,7 @@ export const MATRIX_FILES = [
   'packages/client/test/runtime.test.ts',
   'packages/validators/test/validators.test.ts',
   'packages/validators/test/standard.test.ts',
-  'packages/types/test/part2.test.ts',
+  'packages/types/test/empty-states.test.ts',
   'packages/openapi/test/openapi.test.ts',
 ];
 const VITEST_ARGS = ['run', '--project', 'unit', '--project', 'integration', ...MATRIX_FILES];

@@ -80,6 +80,7 @@ describe('bench --write', () => {
         'build',
         'tiers',
         'test',
+        'weight',
       ]),
     );
     for (const r of rows) expect(r).toHaveLength(4);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse, validateRequest, type RequestOperationId } from '@service-api/validators';
-import { resolve } from '../generators/lib/document.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
 import { publishedDocument } from './support/documents.ts';
 import { startExampleServer, type ExampleServer } from './support/example-server.ts';
 import { useFake } from './support/fake.ts';

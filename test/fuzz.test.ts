@@ -7,13 +7,12 @@
  * test/fuzz.test.ts` replays a run.
  */
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, type OperationEntry } from '../generators/lib/document.ts';
 import type { OpenApiDocument, Parameter } from '../generators/lib/openapi.ts';
+import { readDocument } from '@service-api/openapi';
 import { validateResponse } from '@service-api/server';
-import { ROOT } from '../scripts/lib/paths.ts';
 import { createFake } from '../packages/fake/src/index.ts';
 import { createMock } from '../packages/mock/src/index.ts';
 import { startExampleServer } from './support/example-server.ts';
@@ -22,7 +21,7 @@ import { credentialsFor, fillPath, serializeQuery, type Credentials } from './su
 import { invalidArbitrary, validArbitrary, type FilePart } from './support/schema-arbitrary.ts';
 import { multipart } from './hostile/cases.ts';
 
-const doc = JSON.parse(readFileSync(`${ROOT}/generated/openapi/openapi.dereferenced.json`, 'utf8')) as OpenApiDocument;
+const doc = readDocument({ dereferenced: true }) as unknown as OpenApiDocument;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const RUNS = 6;
 console.log(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz.test.ts)`);

@@ -5,7 +5,8 @@
  * record by reference (`allOf: [{$ref}]` with `x-not-shown`) and says it is not documented in full.
  */
 import { describe, expect, it } from 'vitest';
-import { isReference, listOperations, listResponses, resolve } from '../generators/lib/document.ts';
+import { isReference, resolve } from '../packages/server/src/openapi-model.ts';
+import { listOperations, listResponses } from '../generators/lib/document.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { publishedDocument } from './support/documents.ts';
 

@@ -2,17 +2,22 @@
  * Proof that the packages work for another team, installed from a real npm registry: a Verdaccio started for the test
  * (test/support/registry.ts) receives them from the release script's own publishing function under a scope of the
  * test (`@consumer-test/client`, its dependencies on the others npm aliases such as
- * `"@service-api/types": "npm:@consumer-test/types@0.5.0"`, since the code imports `@service-api/<name>`). Then two
+ * `"@service-api/types": "npm:@consumer-test/types@0.5.0"`, since the code imports `@service-api/<name>`). Then three
  * projects outside the repository install them by name and version, with an .npmrc naming that registry alone and a
  * proxy that answers nothing for any other host:
  * - the first takes all eight, type-checks a consumer that uses them without a cast and runs it against the mock; it
  *   embeds the fake, the mock and the proxy with `startFake`, `startMock` and `startProxy`, and runs their commands
  *   with `npx service-api-fake`, `npx service-api-mock` (the consumer's client calls go to it) and
  *   `npx service-api-proxy` (in front of that mock);
- * - the second takes the client alone, type-checks a program with it and runs it against the fake of the repository.
+ * - the second takes the client alone, type-checks a program with it and runs it against the fake of the repository;
+ * - the third is a team's front-end stack: the client, the fake and the validators beside @tanstack/query-core, MSW and
+ *   @tanstack/form-core, with the strictest tsconfig (`exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`,
+ *   `verbatimModuleSyntax`); its merge-request flow (test/fixtures/consumers/team-mr-flow.ts) compiles with no glue and
+ *   runs against the fake in process, behind MSW.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,12 +31,16 @@ import { clientOnlySource, consumerSource } from './support/consumer.ts';
 import { useFake } from './support/fake.ts';
 import { cachedInstall, installCacheEnabled, installKey } from './support/install-cache.ts';
 import { type RunningRegistry, startRegistry } from './support/registry.ts';
+import { glueIn, TEAM_FLOW } from './support/glue.ts';
 
 const run = promisify(execFile);
 const SCOPE = '@consumer-test';
 /** name@version of one of our packages in the test's scope, the version its package.json gives. */
 const spec = (name: PackageName) => `${SCOPE}/${name}@${readManifest(name).version}`;
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const ROOT_MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
 
 let work = '';
 let registry: RunningRegistry | undefined;
@@ -166,7 +175,7 @@ it('installs the eight packages by name and version, type-checks and runs a cons
   });
   expect(report.simpleCount).toBeGreaterThan(0);
   expect(report.extraCount).toBeGreaterThan(0);
-  // @service-api/openapi, installed by name and version: both renditions, their files and the examples.
+  // @service-api/openapi, installed by name and version: both renditions, their files, the examples, the reference.
   expect(report.openapi).toEqual({
     version: readManifest('openapi').version,
     renditions: ['3.1.0', '3.0.3', '3.0.3'],
@@ -175,6 +184,7 @@ it('installs the eight packages by name and version, type-checks and runs a cons
     fixture: 'failed',
     sameFixture: true,
     requestExamples: expect.any(Number),
+    reference: true,
   });
   expect(report.openapi.requestExamples).toBeGreaterThan(0);
   expect(report.projectsArchived.every((archived: unknown) => typeof archived === 'boolean')).toBe(true);
@@ -220,6 +230,67 @@ it('installs the client alone by name and version, type-checks and runs a progra
     ),
   ).rejects.toThrow(/ECONNREFUSED|proxy/i);
 }, 120_000);
+
+it('installs a team’s TanStack Query + MSW + Standard Schema form project, compiles it strictly and runs its MR flow', async () => {
+  const started = performance.now();
+  const project = await install(join(work, 'team-flow'), [
+    spec('client'),
+    spec('fake'),
+    spec('validators'),
+    ...TEAM_DEPENDENCIES,
+    ...EXTRA_DEPENDENCIES,
+  ]);
+  await writeTsconfig(project, {
+    lib: ['ES2022', 'DOM'],
+    types: ['node'],
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    verbatimModuleSyntax: true,
+  });
+  const source = (await readFile(TEAM_FLOW, 'utf8')).replaceAll("from '@service-api/", `from '${SCOPE}/`);
+  await writeFile(join(project, 'consumer.ts'), source);
+  const installed = performance.now();
+  // 0 errors: tsc fails the step otherwise. The team's code has no glue (test/glue.test.ts counts it on the same file).
+  await sh(process.execPath, [TSC, '-p', project], project);
+  console.log(`the team's MR flow: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
+  expect(glueIn(source)).toEqual({ casts: [], any: [], adapters: [] });
+
+  const report = JSON.parse((await sh(process.execPath, [join(project, 'out', 'consumer.js')], project)).trim());
+  const mrs = '/api/v4/projects/my-group%2Fmy-project/merge_requests';
+  const [page1, page2] = [`GET ${mrs}?per_page=2&state=opened`, `GET ${mrs}?per_page=2&page=2&state=opened`];
+  expect(report).toEqual({
+    // The infinite list: the three open merge requests of the default data, on two pages.
+    pagesBefore: 2,
+    openBefore: ['Rewrite the parser', 'Draft: Reset password flow', 'Add login page'],
+    // The form refuses its invalid input with Standard Schema issues on each field, without a request.
+    refused: {
+      requests: 0,
+      description: [{ path: ['description'], message: 'must NOT have more than 1048576 characters' }],
+      milestone: [
+        { path: ['milestone_id'], message: 'must be integer' },
+        { path: ['milestone_id'], message: 'must match format "int64"' },
+      ],
+      canSubmit: false,
+    },
+    created: [7, 'opened', 'Query helpers'],
+    openAfterCreate: [7, 6, 5, 1],
+    pagesAfterCreate: 2,
+    conflict: [409, 'http', '409 Conflict - a conflicting resource exists'],
+    mutationError: 409,
+    merged: ['merged', 'dev'],
+    openAfterMerge: [6, 5, 1],
+    // Every request went through MSW to the fake in process: the pages, the creations, the refetches, the merge.
+    listening: false,
+    requests: [page1, page2, `POST ${mrs}`, page1, page2, `POST ${mrs}`, `PUT ${mrs}/7/merge`, page1, page2],
+  });
+}, 300_000);
+
+/** The team's own stack beside our packages, at the versions the repository tests with (@tanstack/form-core: its own). */
+const TEAM_DEPENDENCIES = [
+  `@tanstack/query-core@${ROOT_MANIFEST.devDependencies['@tanstack/query-core']}`,
+  `msw@${ROOT_MANIFEST.devDependencies.msw}`,
+  '@tanstack/form-core@1.33.5',
+];
 
 /** The types the consumers need beside our packages: @types/node for Fastify's, the version the repository uses. */
 const EXTRA_DEPENDENCIES = ['@types/node@20.19.43'];
@@ -283,7 +354,10 @@ async function install(project: string, specs: string[]): Promise<string> {
 }
 
 /** A tsconfig that checks every declaration file (the packages' and their dependencies'), not TypeScript's own lib.*.d.ts. */
-async function writeTsconfig(project: string, options: { lib: string[]; types: string[] }): Promise<void> {
+async function writeTsconfig(
+  project: string,
+  options: { lib: string[]; types: string[] } & Record<string, unknown>,
+): Promise<void> {
   await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify(

@@ -49,7 +49,7 @@ describe('README.md', () => {
       'docs/tolerance.md',
       'docs/pipeline.md',
       'docs/performance.md',
-      'generated/openapi/reference.html',
+      'packages/openapi/dist/reference.html',
       ...packages,
     ];
     expect(expected.filter((target) => !links(readme).includes(target))).toEqual([]);

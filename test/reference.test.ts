@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexMarkdown, makeOffline, operationIndex } from '../generators/reference.ts';
+import { indexMarkdown, makeOffline, operationIndex, referencePath } from '../generators/reference.ts';
 import { operationModels } from '../generators/lib/model.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { PUBLISHED_JSON, ROOT } from '../scripts/lib/paths.ts';
@@ -11,7 +11,8 @@ import { PUBLISHED_JSON, ROOT } from '../scripts/lib/paths.ts';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Test artifacts (gitignored): the screenshots a reviewer looks at. */
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
-const REFERENCE = join(ROOT, 'generated', 'openapi', 'reference.html');
+/** Built by `npm run build` into @service-api/openapi's dist/, not tracked. */
+const REFERENCE = join(ROOT, referencePath);
 const doc = JSON.parse(readFileSync(PUBLISHED_JSON, 'utf8')) as OpenApiDocument;
 const index = operationIndex(doc);
 
@@ -38,7 +39,7 @@ describe('operation index', () => {
     const rows = published.split('\n').filter((line) => line.startsWith('| [`'));
     expect(rows).toHaveLength(index.length);
     expect(rows).toContain(
-      '| [`jobs/list-project-jobs`](reference.html#/jobs/jobs/list-project-jobs) | `GET /projects/{id}/jobs` | `api.jobs.listProjectJobs()` | List project jobs |',
+      '| [`jobs/list-project-jobs`](../../packages/openapi/dist/reference.html#/jobs/jobs/list-project-jobs) | `GET /projects/{id}/jobs` | `api.jobs.listProjectJobs()` | List project jobs |',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { toJson } from '../generators/published.ts';
@@ -11,25 +11,33 @@ import { dependencyLevels, scopedManifest, targetProblem } from '../scripts/lib/
 import {
   createMissingTags,
   headCommit,
+  readHashes,
   readRecord,
+  recordProblems,
+  RELEASES_DIR,
   releaseTags,
+  sha256,
   uncommitted,
   withRelease,
   writeRecord,
 } from '../scripts/lib/release-record.ts';
 import {
   changelogSection,
+  compareVersions,
   formatGate,
   gate,
   type GateInput,
   isBreakingBump,
+  isReleaseVersion,
   listReleases,
+  releasedFiles,
   releaseFiles,
-  RELEASES_DIR,
-  sha256,
   staleDocument,
-  verifyReleases,
 } from '../scripts/lib/releases.ts';
+
+/** The version of a package's latest release: the first versioned heading of its CHANGELOG (`## 0.7.0 (contract 0.6.0)`). */
+const latestInChangelog = (name: string) =>
+  /^## (\d+\.\d+\.\d+)\b/m.exec(readFileSync(join(ROOT, 'packages', name, 'CHANGELOG.md'), 'utf8'))?.[1];
 
 const readJson = (path: string) =>
   JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version?: string; info?: { version: string } };
@@ -37,25 +45,30 @@ const readJson = (path: string) =>
 describe('versions', () => {
   const contract = readJson('generated/openapi/openapi.json').info!.version;
   const packages = PACKAGES.map(({ name }) => ({ name, manifest: readManifest(name) }));
+  const latest = listReleases().at(-1)!;
 
-  it('the contract version is info.version, and the root package.json carries it', () => {
-    expect(readJson('package.json').version).toBe(contract);
+  it('info.version is the one source: no package.json states the contract version, the root has no version', () => {
+    expect(readJson('package.json').version).toBeUndefined();
+    for (const { name, manifest } of packages) expect(manifest.contractVersion, name).toBeUndefined();
     expect(readFileSync(join(ROOT, 'generated/openapi/openapi.yaml'), 'utf8').split('\n', 1)[0]).toContain(
       `spec version ${contract}.`,
     );
   });
 
-  it("@service-api/openapi's version is the contract version: the package is the document", () => {
+  it('between releases info.version is a pre-release above the latest release; on a release commit, that release', () => {
+    if (isReleaseVersion(contract)) expect(compareVersions(contract, latest)).toBeGreaterThanOrEqual(0);
+    else expect(compareVersions(contract, latest), `${contract} after ${latest}`).toBeGreaterThan(0);
+  });
+
+  it("@service-api/openapi's version is info.version: the package is the document", () => {
     expect(readManifest('openapi').version).toBe(contract);
   });
 
-  it.each(packages)(
-    'package $name records the contract version it is built from and has its own semver',
-    ({ manifest }) => {
-      expect(manifest.contractVersion).toBe(contract);
-      expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
-    },
-  );
+  it.each(packages)('package $name has its own semver, that of its latest release', ({ name, manifest }) => {
+    if (name === 'openapi') return;
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(latestInChangelog(name)).toBe(manifest.version);
+  });
 
   it.each(packages)('package $name depends on the current version of each of our packages it uses', ({ manifest }) => {
     for (const [dependency, range] of Object.entries(manifest.dependencies ?? {}).filter(([d]) =>
@@ -78,27 +91,31 @@ describe('versions', () => {
     },
   );
 
-  it.each(packages)("package $name's README installs its current version", ({ name, manifest }) => {
+  it.each(packages)("package $name's README installs its latest release (none named before the first)", ({ name }) => {
     const readme = readFileSync(join(ROOT, 'packages', name, 'README.md'), 'utf8');
-    expect(readme).toContain(`npm install ${manifest.name}@${manifest.version} --save-exact`);
+    const released = latestInChangelog(name);
+    expect(readme).toContain(`npm install @service-api/${name}${released ? `@${released}` : ''} --save-exact`);
   });
 
-  it("the README's pinning example installs the client's current version", () => {
+  it("the README's pinning example installs the client's latest release", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain(`npm install @acme/client@${readManifest('client').version} --save-exact`);
+    expect(readme).toContain(`npm install @acme/client@${latestInChangelog('client')} --save-exact`);
   });
 
-  it('every package exports the contract version it is built from as contractVersion', async () => {
+  it('every built package states info.version as its contract version (written by the build, not by hand)', async () => {
     const exported = await Promise.all([
       import('@service-api/validators'),
       import('@service-api/client'),
       import('@service-api/server'),
-      import('../packages/mock/src/index.ts'),
-      import('../packages/fake/src/index.ts'),
-      import('../packages/proxy/src/index.ts'),
-      import('../packages/openapi/src/index.ts'),
+      import('@service-api/mock'),
+      import('@service-api/fake'),
+      import('@service-api/proxy'),
+      import('@service-api/openapi'),
     ]);
     expect(exported.map((module) => module.contractVersion)).toEqual(exported.map(() => contract));
+    expect(readFileSync(join(ROOT, 'packages/types/dist/contract.d.ts'), 'utf8')).toContain(
+      `export type ContractVersion = ${JSON.stringify(contract)};`,
+    );
   });
 
   it('no generated source names a version in its banner: a new contract version changes only what it changes', () => {
@@ -111,76 +128,56 @@ describe('versions', () => {
 });
 
 describe('recorded releases', () => {
-  it('are intact: every file recorded in releases/SHA256SUMS with the hash it was released with', () => {
+  it('are intact: each recorded commit is in the history, and holds each file with its recorded hash', () => {
     expect(listReleases()).toContain('0.2.0');
-    expect(verifyReleases()).toEqual([]);
+    expect(recordProblems()).toEqual([]);
   });
 
-  it('0.2.0 is the document of the release commit 9aa72c9 (schemas Blob and Date)', () => {
-    const released = JSON.parse(readFileSync(join(RELEASES_DIR, '0.2.0', 'openapi.json'), 'utf8')) as OpenApiDocument;
+  it('0.2.0 is the document of the release commit 9aa72c9 (schemas Blob and Date), read from git', () => {
+    const released = JSON.parse(releasedFiles('0.2.0')['openapi.json']!) as OpenApiDocument;
     expect(released.info.version).toBe('0.2.0');
     expect(Object.keys(released.components!.schemas!)).toEqual(expect.arrayContaining(['Blob', 'Date']));
   });
 
-  it('no commit changed a release file after the one that added it', () => {
-    let tracked: string[];
-    try {
-      tracked = execFileSync('git', ['ls-files', 'releases'], { cwd: ROOT, encoding: 'utf8' })
-        .split('\n')
-        .filter(Boolean);
-    } catch {
-      return; // not a git checkout (an unpacked archive): the hash list above still guards the files
-    }
-    for (const file of tracked.filter((f) => f !== 'releases/SHA256SUMS')) {
-      const commits = execFileSync('git', ['log', '--format=%H', '--', file], { cwd: ROOT, encoding: 'utf8' })
-        .split('\n')
-        .filter(Boolean);
-      expect(commits.length, `${file} was changed by ${commits.length} commits`).toBeLessThanOrEqual(1);
-    }
+  it('releases/ holds the record and the hashes, no copies', () => {
+    expect(readdirSync(RELEASES_DIR).sort()).toEqual(['RELEASES.json', 'SHA256SUMS']);
   });
 
-  describe('a tampered releases folder is reported', () => {
-    let dir: string;
-    afterEach(() => rmSync(dir, { recursive: true, force: true }));
-    /** 0.5.0, released before the 3.0 rendition existed, and 1.0.0 with it. */
-    const setUp = () => {
-      dir = mkdtempSync(join(tmpdir(), 'service-api-releases-'));
-      const hashes: string[] = [];
-      for (const version of ['0.5.0', '1.0.0']) {
-        mkdirSync(join(dir, version));
-        for (const name of releaseFiles(version)) {
-          const text = name.endsWith('.json')
-            ? JSON.stringify({ openapi: name.includes('3.0') ? '3.0.3' : '3.1.0', info: { version } })
-            : `info:\n  version: ${version}\n`;
-          writeFileSync(join(dir, version, name), text);
-          hashes.push(`${sha256(text)}  ${version}/${name}\n`);
-        }
-      }
-      writeFileSync(join(dir, 'SHA256SUMS'), hashes.join(''));
-      return dir;
-    };
+  describe('a tampered record is reported', () => {
+    const record = readRecord();
+    const hashes = readHashes();
+    const latest = listReleases(record).at(-1)!;
+    const json = `generated/openapi/openapi.json`;
+    const entry = record[latest]!;
+    const withEntry = (changed: Partial<typeof entry>) => ({ ...record, [latest]: { ...entry, ...changed } });
     it.each([
-      ['intact', () => {}, []],
+      ['intact', {}, []],
       [
-        'a file modified',
-        () => writeFileSync(join(dir, '1.0.0', 'openapi.yaml'), 'info:\n  version: 1.0.1\n'),
-        [/openapi\.yaml was modified after its release/],
-      ],
-      ['a file added', () => writeFileSync(join(dir, '1.0.0', 'extra.json'), '{}'), [/extra\.json is not recorded/]],
-      [
-        'a file removed',
-        () => rmSync(join(dir, '1.0.0', 'openapi.yaml')),
-        [/openapi\.yaml is missing/, /openapi\.yaml is recorded but missing/],
+        'a hash changed',
+        { record: withEntry({ files: { ...entry.files, [json]: 'f'.repeat(64) } }) },
+        [
+          /SHA256SUMS does not have .*openapi\.json/,
+          /openapi\.json at \w+ has sha256 \w+, released f{64}/,
+          /record was changed/,
+        ],
       ],
       [
-        'the 3.0 rendition removed from a release made with it',
-        () => rmSync(join(dir, '1.0.0', 'openapi.3.0.json')),
-        [/1\.0\.0\/openapi\.3\.0\.json is missing/, /1\.0\.0\/openapi\.3\.0\.json is recorded but missing/],
+        'a commit outside the history',
+        { record: withEntry({ commit: '0'.repeat(40) }) },
+        [/commit 0{40} is not in the history/, /record was changed/],
       ],
-    ] as [string, () => void, RegExp[]][])('%s', (_name, tamper, expected) => {
-      setUp();
-      tamper();
-      const problems = verifyReleases(dir, join(dir, 'SHA256SUMS'));
+      [
+        "the commit of another version (another document's info.version)",
+        { record: withEntry({ commit: record['0.4.1']!.commit, files: record['0.4.1']!.files }) },
+        [/SHA256SUMS does not have/, /has info\.version 0\.4\.1/, /SHA256SUMS does not have/, /record was changed/],
+      ],
+      [
+        'a hash listed in SHA256SUMS only',
+        { hashes: new Map([...hashes, ['9.9.9/openapi.json', 'e'.repeat(64)]]) },
+        [/SHA256SUMS has 9\.9\.9\/openapi\.json, which the record lacks/],
+      ],
+    ] as [string, Parameters<typeof recordProblems>[0], RegExp[]][])('%s', (_name, options, expected) => {
+      const problems = recordProblems({ record, hashes, ...options });
       expect(problems).toHaveLength(expected.length);
       expected.forEach((pattern, i) => {
         expect(problems[i]).toMatch(pattern);
@@ -248,7 +245,7 @@ describe('the gate', () => {
       'the released version, changed',
       loosened('0.2.0'),
       '## 0.2.0\n',
-      [/differs from releases\/0\.2\.0\/openapi\.json/, /differs from releases\/0\.2\.0\/openapi\.yaml/],
+      [/openapi\.json differs from the released 0\.2\.0's/, /openapi\.yaml differs from the released 0\.2\.0's/],
     ],
     ['a version lower than the latest release', doc('0.1.9'), '## 0.1.9\n', [/lower than the latest release/]],
     ['no CHANGELOG section for the version', doc('0.2.1'), '## 0.2.0\n', [/no "## 0\.2\.1" section/]],
@@ -310,9 +307,12 @@ describe('the gate', () => {
       );
       expect(result.failures).toEqual([
         expect.stringMatching(/^0 breaking change\(s\) \(1 in the 3\.0 rendition\) since 0\.2\.0.*not a major bump/),
-        expect.stringMatching(/marks none \*\*Breaking\*\*/),
+        expect.stringMatching(
+          /of 1 kind\(s\) \(3\.0 response-field-newly-nullable\), but .* marks none \*\*Breaking\*\*/,
+        ),
+        expect.stringMatching(/lists no change/),
       ]);
-      expect(formatGate(result)).toContain("The 3.0 rendition against release 0.2.0's: 1 breaking, 1 compatible");
+      expect(formatGate(result)).toContain("The 3.0 rendition against release 0.2.0's: 1 breaking, 0 compatible");
       expect(judged(true, '## 0.3.0\n- **Breaking**: id nullable\n', '0.3.0').ok).toBe(true);
     });
 
@@ -333,15 +333,15 @@ describe('the gate', () => {
         }),
       );
       expect(result.failures).toEqual([
-        expect.stringMatching(/openapi\.3\.0\.json differs from releases\/0\.2\.0/),
-        expect.stringMatching(/openapi\.3\.0\.yaml differs from releases\/0\.2\.0/),
+        expect.stringMatching(/openapi\.3\.0\.json differs from the released 0\.2\.0's/),
+        expect.stringMatching(/openapi\.3\.0\.yaml differs from the released 0\.2\.0's/),
       ]);
     });
   });
 
   it('prints counts per rule and the breaking items', () => {
     const text = formatGate(gate(input(loosened('0.2.1'), '## 0.2.1\n')));
-    expect(text).toContain('0.2.1 against release 0.2.0: 1 breaking, 1 compatible');
+    expect(text).toContain('0.2.1 against release 0.2.0: 1 breaking, 0 compatible');
     expect(text).toContain('1  breaking response-field-no-longer-required');
     expect(text).toContain('response-field-no-longer-required: GET /jobs › 200 application/json › id');
     expect(text).toMatch(/Verdict: FAIL\n {2}✖ .*not a major bump/);
@@ -486,7 +486,10 @@ afterEach(() => {
 
 describe('the release record', () => {
   const commit = 'a'.repeat(40);
-  const entry = { commit, files: { 'openapi.json': sha256('{}'), 'openapi.yaml': sha256('') } };
+  const entry = {
+    commit,
+    files: { 'generated/openapi/openapi.json': sha256('{}'), 'generated/openapi/openapi.yaml': sha256('') },
+  };
 
   it('is written and read back: version → commit → sha256 of each released file', () => {
     const file = join(tmp(), 'RELEASES.json');
@@ -505,17 +508,20 @@ describe('the release record', () => {
 
   it('on main, names every release, and its commit holds each released file with the recorded hash', () => {
     const record = readRecord();
-    expect(Object.keys(record)).toEqual(listReleases());
     const sums = readFileSync(join(RELEASES_DIR, 'SHA256SUMS'), 'utf8');
     for (const [version, recorded] of Object.entries(record)) {
-      expect(Object.keys(recorded.files).sort(), version).toEqual([...releaseFiles(version)].sort());
-      for (const [name, hash] of Object.entries(recorded.files)) {
-        expect(sums, `${version}/${name}`).toContain(`${hash}  ${version}/${name}\n`);
-        const shown = execFileSync('git', ['show', `${recorded.commit}:generated/openapi/${name}`], {
+      expect(Object.keys(recorded.files).sort(), version).toEqual(
+        releaseFiles(version)
+          .map((name) => `generated/openapi/${name}`)
+          .sort(),
+      );
+      for (const [path, hash] of Object.entries(recorded.files)) {
+        expect(sums, `${version} ${path}`).toContain(`${hash}  ${version}/${basename(path)}\n`);
+        const shown = execFileSync('git', ['show', `${recorded.commit}:${path}`], {
           cwd: ROOT,
           maxBuffer: 64 * 1024 * 1024,
         });
-        expect(sha256(shown), `${version}/${name} at ${recorded.commit}`).toBe(hash);
+        expect(sha256(shown), `${version} ${path} at ${recorded.commit}`).toBe(hash);
       }
     }
   });

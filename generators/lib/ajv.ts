@@ -1,7 +1,8 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { formats } from '../../packages/validators/src/formats.ts';
-import { listOperations, listResponses, resolve } from './document.ts';
+import { resolve } from '../../packages/server/src/openapi-model.ts';
+import { listOperations, listResponses } from './document.ts';
 import { isFileSchema, toJsonSchema } from './json-schema.ts';
 import { identifier } from './naming.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi.ts';

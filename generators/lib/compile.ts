@@ -1,6 +1,6 @@
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import { ROOT } from './root.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
 import type { GeneratedFile } from './files.ts';
 
 export interface CompileOptions {

@@ -1,43 +1,13 @@
-import {
-  HTTP_METHODS,
-  type HttpMethod,
-  type MediaType,
-  type OpenApiDocument,
-  type Operation,
-  type Parameter,
-  type PathItem,
-  type Reference,
-  type Response,
-  type SecurityRequirement,
+import { HTTP_METHODS, type HttpMethod, resolve } from '../../packages/server/src/openapi-model.ts';
+import type {
+  MediaType,
+  OpenApiDocument,
+  Operation,
+  Parameter,
+  PathItem,
+  Response,
+  SecurityRequirement,
 } from './openapi.ts';
-
-export function isReference(value: unknown): value is Reference {
-  return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
-}
-
-/** The node a local JSON pointer (`#/components/schemas/Job`) points at in `doc`, or undefined. */
-export function pointerTarget(doc: unknown, ref: string): unknown {
-  return ref
-    .slice(2)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
-}
-
-/** Follows local `#/…` references until a non-reference value. */
-export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
-  let current: unknown = value;
-  const seen = new Set<string>();
-  while (isReference(current)) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`Only local references can be resolved, got ${ref}`);
-    if (seen.has(ref)) throw new Error(`Reference cycle at ${ref}`);
-    seen.add(ref);
-    current = pointerTarget(doc, ref);
-    if (current === undefined) throw new Error(`Unresolvable reference ${ref}`);
-  }
-  return current as T;
-}
 
 export interface OperationEntry {
   method: HttpMethod;

@@ -12,6 +12,7 @@
  * `propertyNames` and numeric `exclusiveMinimum` in place (the result fails a 3.0 validator), keeps multi-type and
  * `oneOf [X, null]` schemas as they are, skips `const: false`/`0`, and ships TypeScript 4 as a runtime dependency.
  */
+import { componentName } from '../../packages/server/src/openapi-model.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 
 type Json = Record<string, unknown>;
@@ -148,7 +149,7 @@ class SchemaConverter {
   private refLossy(ref: string): boolean {
     if (ref.includes('/$defs/')) throw new Error(`${ref}: a reference into $defs has no OpenAPI 3.0 form`);
     if (this.converting.has(ref)) return true;
-    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+    const name = componentName(ref);
     return name !== undefined && name in this.components ? this.component(name).lossy : false;
   }
 
@@ -225,7 +226,7 @@ class SchemaConverter {
    * `nullable` of a referenced primitive component and refuses null.
    */
   private nullablePrimitive(ref: string): Converted | undefined {
-    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+    const name = componentName(ref);
     if (name === undefined || !(name in this.components) || this.converting.has(ref)) return undefined;
     const converted = this.component(name);
     const { schema } = converted;
@@ -246,8 +247,7 @@ class SchemaConverter {
     const types = new Set(
       members.map((member) => {
         if (!isObject(member)) return undefined;
-        const name =
-          typeof member.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(member.$ref)?.[1] : undefined;
+        const name = typeof member.$ref === 'string' ? componentName(member.$ref) : undefined;
         const schema = name !== undefined && name in this.components ? this.components[name] : member;
         const type = isObject(schema) ? schema.type : undefined;
         return typeof type === 'string' && type !== 'null'

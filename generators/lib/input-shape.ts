@@ -1,4 +1,5 @@
-import { isReference, resolve, type OperationEntry } from './document.ts';
+import { isReference, resolve } from '../../packages/server/src/openapi-model.ts';
+import type { OperationEntry } from './document.ts';
 import { isFileSchema } from './json-schema.ts';
 import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 

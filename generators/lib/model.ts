@@ -1,4 +1,5 @@
-import { isJsonMediaType, listOperations, listResponses, requiresAuthentication, resolve } from './document.ts';
+import { componentName, resolve } from '../../packages/server/src/openapi-model.ts';
+import { isJsonMediaType, listOperations, listResponses, requiresAuthentication } from './document.ts';
 import { methodNames } from './naming.ts';
 import type { JsonSchema, OpenApiDocument, Parameter } from './openapi.ts';
 
@@ -118,12 +119,14 @@ export function operationModels(doc: OpenApiDocument): OperationModel[] {
   });
 }
 
-const SCHEMA_REF = /^#\/components\/schemas\/([A-Za-z_$][\w$]*)$/;
+/** A component name that is a TypeScript identifier as it stands. */
+const TYPE_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /** A named-schema reference as its type name, or an array of them as `Name[]`; undefined for anything else. */
 function namedType(schema: JsonSchema | undefined): string | undefined {
   if (!schema) return undefined;
-  const ref = typeof schema.$ref === 'string' ? SCHEMA_REF.exec(schema.$ref)?.[1] : undefined;
+  const name = typeof schema.$ref === 'string' ? componentName(schema.$ref) : undefined;
+  const ref = name !== undefined && TYPE_NAME.test(name) ? name : undefined;
   if (ref && Object.keys(schema).every((k) => ['$ref', 'description', 'summary'].includes(k))) return ref;
   if (schema.type === 'array' && Object.keys(schema).every((k) => ['type', 'items', 'description'].includes(k))) {
     const item = namedType(schema.items as JsonSchema | undefined);

@@ -1,3 +1,5 @@
+import type { Reference } from '../../packages/server/src/openapi-model.ts';
+
 /** The small part of the OpenAPI 3.1 object model that the generators, the coverage report and the tests read. */
 export interface OpenApiDocument {
   openapi: string;
@@ -11,7 +13,6 @@ export interface OpenApiDocument {
 }
 
 export type SecurityRequirement = Record<string, string[]>;
-export type Reference = { $ref: string };
 export type JsonSchema = Record<string, unknown>;
 
 export interface Parameter {
@@ -57,6 +58,3 @@ export interface PathItem {
   parameters?: (Parameter | Reference)[];
   [method: string]: unknown;
 }
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];

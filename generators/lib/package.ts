@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { compilePackage, type CompileOptions } from './compile.ts';
 import type { GeneratedFile } from './files.ts';
 import type { OpenApiDocument } from './openapi.ts';
-import { ROOT } from './root.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
 
 /**
  * A package built from the document: `packages/<id>/` holds what is written by hand (package.json, README, CHANGELOG,

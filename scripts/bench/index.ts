@@ -6,8 +6,8 @@
  * first-answer sample per round), 1.5 s per route and the 20 s soak the issue asks for (about 10 minutes).
  * Sections: validators, client, bundle, mock, server (with the soak), fake, fake-load, fake-suite, proxy, build (the
  * README's set-up in a fresh clone, cold and warm builds), tiers (each test tier, cold and warm where a cache matters),
- * test (`npm test` step by step, about 2 minutes more; `--full` also runs its steps one after another). Method in each
- * section's heading.
+ * test (`npm test` step by step, about 2 minutes more; `--full` also runs its steps one after another), weight (tracked
+ * lines by kind). Method in each section's heading.
  * `--write` puts the goals of the run into docs/performance.md (the rows of the sections that did not run stay).
  */
 import { cpus, loadavg } from 'node:os';
@@ -28,6 +28,7 @@ import * as server from './sections/server.ts';
 import * as test from './sections/test.ts';
 import * as tiers from './sections/tiers.ts';
 import * as validators from './sections/validators.ts';
+import * as weight from './sections/weight.ts';
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +56,7 @@ const sections: Record<string, () => Promise<void>> = {
   [build.name]: () => build.run(),
   [tiers.name]: () => tiers.run(),
   [test.name]: () => test.run({ sequential: full }),
+  [weight.name]: () => weight.run(),
 };
 const only = values.only?.split(',').map((s) => s.trim());
 const unknown = only?.filter((s) => !sections[s]);

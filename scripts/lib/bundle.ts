@@ -8,16 +8,16 @@ import { portableShapes } from './portable-shapes.ts';
 import { run } from './run.ts';
 
 /**
- * Bundles `openapi/openapi.yaml` into `output`, rewritten into the portable shapes (`portable-shapes.ts`), and returns
- * the document. Callers that may run at the same time (`npm test` runs the check and the gate together) pass different
- * outputs. Rejects with Redocly's report.
+ * Bundles `openapi/openapi.yaml` (or another root, `source`) into `output`, rewritten into the portable shapes
+ * (`portable-shapes.ts`), and returns the document. Callers that may run at the same time (`npm test` runs the check
+ * and the gate together) pass different outputs. Rejects with Redocly's report.
  */
-export async function bundleSource(output = BUNDLE_JSON): Promise<OpenApiDocument> {
+export async function bundleSource(output = BUNDLE_JSON, source = SOURCE_ROOT): Promise<OpenApiDocument> {
   mkdirSync(dirname(output), { recursive: true });
   // Redocly starts before this returns, so the caller's own work runs while it bundles.
   const result = await run(BIN('redocly'), [
     'bundle',
-    SOURCE_ROOT,
+    source,
     '--config',
     join(ROOT, 'redocly.yaml'),
     '--output',

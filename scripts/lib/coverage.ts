@@ -1,4 +1,5 @@
-import { isReference, listOperations, resolve } from '../../generators/lib/document.ts';
+import { isReference, resolve } from '../../packages/server/src/openapi-model.ts';
+import { listOperations } from '../../generators/lib/document.ts';
 import type { JsonSchema, OpenApiDocument } from '../../generators/lib/openapi.ts';
 
 export interface InventoryParameter {
@@ -188,4 +189,213 @@ function compareSections(a: string, b: string): number {
   const [a1 = 0, a2 = 0] = a.split('.').map(Number);
   const [b1 = 0, b2 = 0] = b.split('.').map(Number);
   return a1 - b1 || a2 - b2;
+}
+
+/**
+ * Where the contract goes beyond the seed inventory, with the source of each addition (scripts/coverage-sources.json).
+ * A source is a seed part and section (`Part 1 §4.5: …`, whose text names every listed name) or the Service's source
+ * file (`GitLab: lib/api/…`).
+ */
+export interface Sources {
+  /** Parameters any operation may take, by `in:name` (`query:sudo`): the convention that defines them. */
+  everywhere?: Record<string, string>;
+  /** Operations the inventory lacks, by `METHOD /path`; `sameAs` is the inventory operation whose parameters they take. */
+  operations?: Record<string, { sameAs?: string; source: string }>;
+  /** By `METHOD /path`: parameters and body fields the inventory lacks, or the inventory operation whose parameters it shares. */
+  parameters?: Record<string, { names?: string[]; sameAs?: string; source: string }>;
+  /** By schema location (`Job`, `ExportProjectRequest.upload`, `Query.items[]`): fields the inventory lacks, or the inventory resource whose fields it takes. */
+  schemas?: Record<string, { names?: string[]; fieldsOf?: string; source: string }>;
+}
+
+export interface ReverseCoverage {
+  /** Contract operations, parameters and fields found neither in the inventory nor in the sources. */
+  unlisted: string[];
+  /** Source entries (and names in them) that nothing in the contract needs. */
+  unused: string[];
+}
+
+const bare = (name: string) => name.replace(/\[\]$/, '');
+
+/** The reverse of `computeCoverage`: what the contract has that the inventory does not, unless its source is listed. */
+export function reverseCoverage(
+  doc: OpenApiDocument,
+  inventory: Inventory,
+  aliases: Aliases = {},
+  sources: Sources = {},
+): ReverseCoverage {
+  const used = new Set<string>();
+  const unlisted: string[] = [];
+  const known = new Map<object, Set<string>>();
+  const allow = (node: object, names: Iterable<string>) => {
+    const set = known.get(node) ?? new Set<string>();
+    for (const name of names) set.add(bare(name));
+    known.set(node, set);
+  };
+  const inventoryOperations = new Map(inventory.operations.map((op) => [`${op.method} ${op.path}`, op]));
+  const inventoryResources = new Map(inventory.resources.map((r) => [r.name, r]));
+
+  for (const resource of inventory.resources)
+    for (const schema of resourceSchemas(doc, resource.name, aliases) ?? [])
+      for (const node of branches(doc, schema))
+        allow(
+          node,
+          resource.fields.map((f) => f.name),
+        );
+
+  const bodySchemas: [string, unknown][] = [];
+  const listedAbsent: string[] = [];
+  for (const entry of listOperations(doc)) {
+    const key = `${entry.method.toUpperCase()} ${entry.path}`;
+    const names = parameterNames(key, inventoryOperations, aliases, sources, used, unlisted);
+    if (!names) continue;
+    for (const parameter of entry.parameters) {
+      const everywhere = `${parameter.in}:${parameter.name}`;
+      if (names.has(bare(parameter.name))) continue;
+      if (sources.everywhere?.[everywhere]) used.add(`everywhere ${everywhere}`);
+      else unlisted.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
+    }
+    const body = resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {});
+    const present = new Set(entry.parameters.map((p) => bare(p.name)));
+    for (const [mediaType, media] of Object.entries(body.content ?? {})) {
+      for (const node of branches(doc, media.schema)) {
+        allow(node, names);
+        for (const name of Object.keys((node.properties as object | undefined) ?? {})) present.add(name);
+      }
+      if (media.schema && !isReference(media.schema)) bodySchemas.push([`${key} body (${mediaType})`, media.schema]);
+    }
+    for (const name of sources.parameters?.[key]?.names ?? [])
+      if (!present.has(bare(name))) listedAbsent.push(`parameters ${key}: parameter ${name}`);
+  }
+
+  for (const [location, entry] of Object.entries(sources.schemas ?? {})) {
+    const nodes = schemaAt(doc, location);
+    if (nodes.length === 0) unlisted.push(`schema ${location} of scripts/coverage-sources.json is not in the document`);
+    const resource = entry.fieldsOf === undefined ? undefined : inventoryResources.get(entry.fieldsOf);
+    if (entry.fieldsOf !== undefined && !resource) unlisted.push(`resource ${entry.fieldsOf} is not in the inventory`);
+    for (const node of nodes) allow(node, [...(entry.names ?? []), ...(resource?.fields.map((f) => f.name) ?? [])]);
+  }
+
+  const seen = new Set<object>();
+  /** `inherited`: the names of the object a composition or condition (allOf, oneOf, then, not…) belongs to. */
+  const walk = (schema: unknown, location: string, inherited = new Set<string>()): void => {
+    if (!schema || typeof schema !== 'object' || isReference(schema) || seen.has(schema)) return;
+    seen.add(schema);
+    const node = schema as Schema;
+    const names = new Set([...inherited, ...(known.get(node) ?? [])]);
+    for (const [name, property] of Object.entries((node.properties as Record<string, unknown> | undefined) ?? {})) {
+      if (isForbidden(property)) continue;
+      if (names.has(name)) used.add(`schema ${location} ${name}`);
+      else unlisted.push(`field ${location}.${name}`);
+      walk(property, `${location}.${name}`);
+    }
+    for (const key of ['allOf', 'anyOf', 'oneOf'])
+      for (const part of (node[key] as unknown[] | undefined) ?? []) walk(part, location, names);
+    for (const key of ['if', 'then', 'else', 'not']) walk(node[key], location, names);
+    walk(node.items, `${location}[]`);
+    walk(node.additionalProperties, `${location}.*`);
+  };
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) walk(schema, name);
+  for (const [location, schema] of bodySchemas) walk(schema, location);
+
+  return { unlisted, unused: [...unusedSources(sources, used), ...listedAbsent] };
+}
+
+/** The parameter names an operation may have, or undefined (reported) when the operation itself is unlisted. */
+function parameterNames(
+  key: string,
+  inventoryOperations: Map<string, InventoryOperation>,
+  aliases: Aliases,
+  sources: Sources,
+  used: Set<string>,
+  unlisted: string[],
+): Set<string> | undefined {
+  const extra = sources.operations?.[key];
+  if (extra) used.add(`operation ${key}`);
+  const own = inventoryOperations.get(key) ?? (extra?.sameAs ? inventoryOperations.get(extra.sameAs) : undefined);
+  if (!own) {
+    unlisted.push(extra ? `operation ${key}: its sameAs ${extra.sameAs} is not in the inventory` : `operation ${key}`);
+    return undefined;
+  }
+  const listed = sources.parameters?.[key];
+  if (listed) used.add(`parameters ${key}`);
+  const shared = listed?.sameAs ? inventoryOperations.get(listed.sameAs) : undefined;
+  if (listed?.sameAs && !shared)
+    unlisted.push(`parameters of ${key}: its sameAs ${listed.sameAs} is not in the inventory`);
+  const names: string[] = [...(listed?.names ?? [])];
+  for (const op of [own, shared])
+    for (const parameter of op?.parameters ?? []) {
+      names.push(parameter.name);
+      const alias = aliases.parameters?.[`${op!.method} ${op!.path}`]?.[parameter.name];
+      names.push(...(alias?.names ?? (alias?.name ? [alias.name] : [])));
+    }
+  return new Set(names.map(bare));
+}
+
+/** The schema nodes at a location: a component name, then `.field`, `[]` (items) or `.*` (map values). */
+function schemaAt(doc: OpenApiDocument, location: string): Schema[] {
+  const [name = '', ...steps] = location.split(/\.|(?=\[\])/);
+  const root = (doc.components?.schemas as Record<string, Schema> | undefined)?.[name];
+  if (!root) return [];
+  return steps.reduce<Schema[]>(
+    (nodes, stepName) =>
+      nodes.flatMap((node) =>
+        branches(doc, node).flatMap((b) => {
+          const next =
+            stepName === '[]'
+              ? b.items
+              : stepName === '*'
+                ? b.additionalProperties
+                : (b.properties as Record<string, unknown> | undefined)?.[stepName];
+          return next && typeof next === 'object' ? branches(doc, next) : [];
+        }),
+      ),
+    branches(doc, root),
+  );
+}
+
+/** `{ not: {} }`: a field the Service never sends, which adds nothing to the inventory. */
+function isForbidden(schema: unknown): boolean {
+  const node = schema as { not?: unknown } | null;
+  return typeof node?.not === 'object' && node.not !== null && Object.keys(node.not).length === 0;
+}
+
+function unusedSources(sources: Sources, used: Set<string>): string[] {
+  const unused: string[] = [];
+  for (const key of Object.keys(sources.everywhere ?? {}))
+    if (!used.has(`everywhere ${key}`)) unused.push(`everywhere ${key}`);
+  for (const key of Object.keys(sources.operations ?? {}))
+    if (!used.has(`operation ${key}`)) unused.push(`operation ${key}`);
+  for (const key of Object.keys(sources.parameters ?? {}))
+    if (!used.has(`parameters ${key}`)) unused.push(`parameters ${key}`);
+  for (const [location, entry] of Object.entries(sources.schemas ?? {}))
+    for (const name of entry.names ?? [])
+      if (!used.has(`schema ${location} ${bare(name)}`)) unused.push(`schema ${location}: field ${name}`);
+  return unused;
+}
+
+/**
+ * Problems with the sources themselves: a source that names neither a seed part and section nor a file of the Service,
+ * or (given the seed texts, Part 1 first) a seed part whose text does not name what the entry lists.
+ */
+export function sourceProblems(sources: Sources, seeds?: string[]): string[] {
+  const problems: string[] = [];
+  const check = (where: string, source: string, names: string[]) => {
+    const part = /^Part ([1-9]) §[0-9.]+\b/.exec(source)?.[1];
+    if (!part && !/^GitLab: \S+/.test(source)) {
+      problems.push(`${where}: the source must start with "Part <n> §<section>" or "GitLab: <file>"`);
+      return;
+    }
+    const text = part && seeds?.[Number(part) - 1];
+    if (text === undefined || text === '') return;
+    for (const name of names) if (!text.includes(name)) problems.push(`${where}: Part ${part} does not name ${name}`);
+  };
+  for (const [key, source] of Object.entries(sources.everywhere ?? {}))
+    check(`everywhere ${key}`, source, [key.slice(key.indexOf(':') + 1)]);
+  for (const [key, entry] of Object.entries(sources.operations ?? {}))
+    check(`operation ${key}`, entry.source, [key.split('/').at(-1)!]);
+  for (const [key, entry] of Object.entries(sources.parameters ?? {}))
+    check(`parameters ${key}`, entry.source, entry.names ?? []);
+  for (const [key, entry] of Object.entries(sources.schemas ?? {}))
+    check(`schema ${key}`, entry.source, entry.names ?? []);
+  return problems;
 }

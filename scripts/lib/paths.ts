@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
+/** The repository root: generated paths are relative to it, and packages compile against its node_modules. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SOURCE_ROOT = join(ROOT, 'openapi', 'openapi.yaml');
 export const WORK_DIR = join(ROOT, '.tmp');

@@ -12,6 +12,7 @@
  * The house lint rules check the result (`scripts/spectral/`).
  */
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
+import { componentName } from '../../packages/server/src/openapi-model.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -114,7 +115,7 @@ function flatten(node: Schema, schemas: Record<string, unknown>, bases: Set<stri
   for (const member of node.allOf as unknown[]) {
     const ref = isObject(member) && Object.keys(member).length === 1 ? member.$ref : undefined;
     if (typeof ref === 'string') {
-      const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+      const name = componentName(ref);
       const base = name === undefined ? undefined : schemas[name];
       if (!isObject(base) || !isObject(base.properties))
         throw new Error(`Cannot copy ${ref} beside a required list: it is not a component schema with properties`);

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import semver from 'semver';
 import { ROOT } from './paths.ts';
 import { HOME_SCOPE, PACKAGES, type PackageManifest, type PackageName, readManifest } from './packages.ts';
 
@@ -162,8 +163,16 @@ export async function publishPackages(options: PublishOptions): Promise<Publishe
       const manifestPath = join(folder, 'package', 'package.json');
       const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as PackageManifest;
       await writeFile(manifestPath, `${JSON.stringify(scopedManifest(manifest, options.scope), null, 2)}\n`);
-      // The packed copy is built already: its prepack must not run again.
-      await npm(['publish', join(folder, 'package'), '--ignore-scripts', ...(options.dryRun ? ['--dry-run'] : [])]);
+      // The packed copy is built already: its prepack must not run again. npm publishes a pre-release (the document's
+      // package between releases, 0.6.1-next) only under a dist-tag of its own, never as `latest`.
+      const preRelease = semver.prerelease(version);
+      await npm([
+        'publish',
+        join(folder, 'package'),
+        '--ignore-scripts',
+        ...(preRelease ? ['--tag', String(preRelease[0])] : []),
+        ...(options.dryRun ? ['--dry-run'] : []),
+      ]);
       log(`${options.dryRun ? 'would publish' : 'published'} ${name}@${version}`);
       return { name, version, action: 'published' };
     };

@@ -1,38 +1,40 @@
 /**
- * Releases: `releases/<version>/openapi.{json,yaml}` are copies of the published document (from 0.6.0 on also
- * `openapi.3.0.{json,yaml}`, its OpenAPI 3.0 rendition), written once by `npm run release` and never changed;
- * `releases/SHA256SUMS` records their hashes. The gate compares the current document and its 3.0 rendition with the
- * latest release.
+ * The breaking-change gate and versions. A release is recorded in `releases/RELEASES.json` (scripts/lib/release-record.ts)
+ * and read from the commit that made it. Between releases `info.version` is a pre-release (`0.6.1-next`) and the
+ * changes are listed under `## Unreleased` in CHANGELOG.md; `npm run release` gives them a version.
+ * The gate compares the current document and its 3.0 rendition with the latest release.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import semver from 'semver';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { toJson } from '../../generators/published.ts';
 import { compareDocuments, type Difference } from './breaking.ts';
 import { ROOT } from './paths.ts';
+import { readRecord, type ReleaseRecord, releasedFile } from './release-record.ts';
 
-export const RELEASES_DIR = join(ROOT, 'releases');
-export const HASHES_FILE = join(RELEASES_DIR, 'SHA256SUMS');
-/** The files a release records, named as in generated/openapi/: the 3.1 document, then its 3.0 rendition. */
+/** The files a release records, in generated/openapi/: the 3.1 document, then its 3.0 rendition. */
 export const RELEASE_FILES = ['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.3.0.yaml'] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
+/** Where the published files are, relative to the repository. */
+export const PUBLISHED_DIR = 'generated/openapi';
 /** The first version released with its 3.0 rendition; the releases before it stay as they were made, without it. */
 export const FIRST_RENDITION_30 = '0.6.0';
 /** The mark a CHANGELOG entry carries on each breaking change. */
 export const BREAKING_MARK = '**Breaking**';
+/** The CHANGELOG section that collects the changes until `npm run release` gives them a version. */
+export const UNRELEASED = 'Unreleased';
+/** The pre-release label of main between releases: `0.6.1-next` follows 0.6.0. */
+export const NEXT_LABEL = 'next';
 
-export type Version = [number, number, number];
-
-export function parseVersion(text: string): Version {
-  const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (!match) throw new Error(`"${text}" is not a release version (major.minor.patch)`);
-  return [Number(match[1]), Number(match[2]), Number(match[3])];
+/** Whether `version` is a release version (major.minor.patch, no pre-release). */
+export function isReleaseVersion(version: string): boolean {
+  return semver.valid(version) !== null && semver.prerelease(version) === null;
 }
 
 export function compareVersions(a: string, b: string): number {
-  const [x, y] = [parseVersion(a), parseVersion(b)];
-  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  for (const v of [a, b]) if (!semver.valid(v)) throw new Error(`"${v}" is not a semver version`);
+  return semver.compare(a, b);
 }
 
 /**
@@ -40,70 +42,32 @@ export function compareVersions(a: string, b: string): number {
  * promises nothing, the usual convention (npm's caret ranges: ^0.2.0 never installs 0.3.0) makes a minor bump the major one.
  */
 export function isBreakingBump(from: string, to: string): boolean {
-  const [a, b] = [parseVersion(from), parseVersion(to)];
-  if (b[0] > a[0]) return true;
-  return a[0] === 0 && b[0] === 0 && b[1] > a[1];
+  const [a, b] = [semver.parse(from)!, semver.parse(to)!];
+  if (b.major > a.major) return true;
+  return a.major === 0 && b.major === 0 && b.minor > a.minor;
+}
+
+export type Bump = 'breaking' | 'minor' | 'patch';
+
+/** The version after `from` for a change of that kind: a breaking one raises the major (below 1.0.0 the minor). */
+export function bumped(from: string, bump: Bump): string {
+  const level = bump === 'breaking' ? (semver.major(from) === 0 ? 'minor' : 'major') : bump;
+  return semver.inc(from, level)!;
+}
+
+/** main's version after the release `version`: the next patch's pre-release (`0.6.1-next`). */
+export function nextPreRelease(version: string): string {
+  return `${semver.inc(version, 'patch')!}-${NEXT_LABEL}`;
 }
 
 /** Released versions, oldest first. */
-export function listReleases(dir = RELEASES_DIR): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort(compareVersions);
+export function listReleases(record: ReleaseRecord = readRecord()): string[] {
+  return Object.keys(record).sort(compareVersions);
 }
 
-/** The files a release of `version` holds. */
+/** The files a release of `version` holds, by name in generated/openapi/. */
 export function releaseFiles(version: string): ReleaseFile[] {
   return compareVersions(version, FIRST_RENDITION_30) < 0 ? ['openapi.json', 'openapi.yaml'] : [...RELEASE_FILES];
-}
-
-export function sha256(contents: string | Buffer): string {
-  return createHash('sha256').update(contents).digest('hex');
-}
-
-/** `<hash>  <version>/<file>` lines, as `sha256sum -c` reads them. */
-export function readHashes(file = HASHES_FILE): Map<string, string> {
-  const hashes = new Map<string, string>();
-  if (!existsSync(file)) return hashes;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
-    if (match) hashes.set(match[2]!, match[1]!);
-    else if (line.trim()) throw new Error(`${file}: unreadable line "${line}"`);
-  }
-  return hashes;
-}
-
-/** Problems with the recorded releases: a file missing, unrecorded, or not what was released. */
-export function verifyReleases(dir = RELEASES_DIR, hashesFile = HASHES_FILE): string[] {
-  const problems: string[] = [];
-  const hashes = readHashes(hashesFile);
-  const present = new Set<string>();
-  for (const version of listReleases(dir)) {
-    const files = readdirSync(join(dir, version));
-    for (const name of releaseFiles(version))
-      if (!files.includes(name)) problems.push(`releases/${version}/${name} is missing`);
-    for (const name of files) {
-      const key = `${version}/${name}`;
-      present.add(key);
-      const recorded = hashes.get(key);
-      const actual = sha256(readFileSync(join(dir, version, name)));
-      if (!recorded)
-        problems.push(
-          `releases/${key} is not recorded in releases/SHA256SUMS (releases are written by npm run release)`,
-        );
-      else if (recorded !== actual)
-        problems.push(`releases/${key} was modified after its release (sha256 ${actual}, released ${recorded})`);
-    }
-    const json = join(dir, version, 'openapi.json');
-    if (existsSync(json)) {
-      const released = (JSON.parse(readFileSync(json, 'utf8')) as OpenApiDocument).info.version;
-      if (released !== version) problems.push(`releases/${version}/openapi.json has info.version ${released}`);
-    }
-  }
-  for (const key of hashes.keys()) if (!present.has(key)) problems.push(`releases/${key} is recorded but missing`);
-  return problems;
 }
 
 /** The CHANGELOG section of a version: from its `## <version>` heading to the next one. */
@@ -133,7 +97,10 @@ export interface GateInput {
   /** The current published document (generated/openapi/openapi.json) and the text of each file a release records. */
   current: OpenApiDocument;
   currentFiles: Partial<Record<ReleaseFile, string>>;
-  /** Released documents by version, with their files' text (the 3.0 rendition from FIRST_RENDITION_30 on). */
+  /**
+   * Released documents by version, with their files' text (the 3.0 rendition from FIRST_RENDITION_30 on): at least the
+   * latest release, and the release of the current version when it has one.
+   */
   releases: { version: string; doc: OpenApiDocument; files: Partial<Record<ReleaseFile, string>> }[];
   changelog: string;
 }
@@ -145,16 +112,36 @@ export interface GateResult {
   differences: Difference[];
   /** The 3.0 rendition's differences from the baseline's, when the baseline has one. */
   rendition30?: Difference[];
+  /** Each kind of breaking difference found (a rule of scripts/lib/breaking.ts; `3.0 <rule>` for the 3.0 rendition). */
+  breakingKinds: string[];
   failures: string[];
 }
 
 const RENDITION_30 = 'openapi.3.0.json';
 const parsed = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as OpenApiDocument));
+/** The document under another version: the version itself is no difference for consumers. */
+const versioned = (doc: OpenApiDocument, version: string) => ({ ...doc, info: { ...doc.info, version } });
+/** The entries that begin with the mark (`- **Breaking**: …`, or `- **Breaking:** …`): a mention elsewhere is no entry. */
+export const breakingEntries = (section: string) => section.match(/^[-*] \*\*Breaking:?\*\*/gm)?.length ?? 0;
+const marks = breakingEntries;
+const entries = (section: string) => section.split('\n').filter((line) => /^\s*[-*] \S/.test(line)).length;
 
-/** The gate's verdict: the current document against the latest release and the CHANGELOG. */
+/**
+ * The gate's verdict: the current document against the latest release and the CHANGELOG. A pre-release
+ * (`0.6.1-next`, main between releases) may differ from the latest release: its changes are listed under
+ * `## Unreleased`, one **Breaking** entry at least per kind of breaking difference. A release version is the document
+ * of that release: the one recorded, or the one being made (its own `## <version>` section, a breaking bump for
+ * breaking differences).
+ */
 export function gate(input: GateInput): GateResult {
   const version = input.current.info.version;
   const failures: string[] = [];
+  const empty = { ok: false, version, differences: [], breakingKinds: [], failures };
+  if (!semver.valid(version)) {
+    failures.push(`info.version ${version} is not a semver version`);
+    return empty;
+  }
+  const unreleased = !isReleaseVersion(version);
   const sorted = [...input.releases].sort((a, b) => compareVersions(a.version, b.version));
   const same = sorted.find((r) => r.version === version);
   const latest = sorted.at(-1);
@@ -162,36 +149,64 @@ export function gate(input: GateInput): GateResult {
     for (const name of RELEASE_FILES.filter((file) => same.files[file] !== undefined)) {
       if (same.files[name] !== input.currentFiles[name])
         failures.push(
-          `generated/openapi/${name} differs from releases/${version}/${name}: a released version never changes, raise info.version`,
+          `generated/openapi/${name} differs from the released ${version}'s: a released version never changes (main's version between releases is a pre-release, ${nextPreRelease(version)})`,
         );
     }
   }
   if (latest && compareVersions(version, latest.version) < 0)
     failures.push(`info.version ${version} is lower than the latest release ${latest.version}`);
-  const section = changelogSection(input.changelog, version);
-  if (!section) failures.push(`CHANGELOG.md has no "## ${version}" section`);
+  const heading = unreleased ? UNRELEASED : version;
+  const section = changelogSection(input.changelog, heading);
+  if (section === undefined) failures.push(`CHANGELOG.md has no "## ${heading}" section`);
   const baseline = latest && compareVersions(version, latest.version) > 0 ? latest : undefined;
-  const differences = baseline ? compareDocuments(baseline.doc, input.current) : [];
+  const differences = baseline ? compareDocuments(baseline.doc, versioned(input.current, baseline.version)) : [];
   // The 3.0 rendition is judged like the 3.1 document: a change of the converter alone can break its readers too.
   const [released30, current30] = [parsed(baseline?.files[RENDITION_30]), parsed(input.currentFiles[RENDITION_30])];
-  const rendition30 = released30 && current30 ? compareDocuments(released30, current30) : undefined;
-  const breaking = differences.filter((d) => d.severity === 'breaking').length;
-  const breaking30 = rendition30?.filter((d) => d.severity === 'breaking').length ?? 0;
-  if (baseline && breaking + breaking30 > 0) {
-    const count = `${breaking} breaking change(s)${breaking30 > 0 ? ` (${breaking30} in the 3.0 rendition)` : ''} since ${baseline.version}`;
-    if (!isBreakingBump(baseline.version, version))
+  const rendition30 =
+    released30 && current30 ? compareDocuments(released30, versioned(current30, released30.info.version)) : undefined;
+  const breaking = differences.filter((d) => d.severity === 'breaking');
+  const breaking30 = rendition30?.filter((d) => d.severity === 'breaking') ?? [];
+  const breakingKinds = [
+    ...new Set([...breaking.map((d) => d.rule), ...breaking30.map((d) => `3.0 ${d.rule}`)]),
+  ].sort();
+  if (baseline && breakingKinds.length > 0) {
+    const count = `${breaking.length} breaking change(s)${breaking30.length > 0 ? ` (${breaking30.length} in the 3.0 rendition)` : ''} since ${baseline.version}`;
+    if (!unreleased && !isBreakingBump(baseline.version, version))
       failures.push(`${count}, but ${version} is not a major bump (below 1.0.0: a minor bump)`);
-    if (section && !section.includes(BREAKING_MARK))
-      failures.push(`${count}, but the CHANGELOG section ${version} marks none ${BREAKING_MARK}`);
+    if (section !== undefined && marks(section) < breakingKinds.length)
+      failures.push(
+        `${count} of ${breakingKinds.length} kind(s) (${breakingKinds.join(', ')}), but the CHANGELOG section ${heading} marks ${marks(section) === 0 ? 'none' : `only ${marks(section)}`} ${BREAKING_MARK}: one entry at least per kind`,
+      );
   }
+  if (
+    baseline &&
+    section !== undefined &&
+    entries(section) === 0 &&
+    differences.length + (rendition30?.length ?? 0) > 0
+  )
+    failures.push(
+      `the document differs from ${baseline.version} (${differences.length} difference(s)), but the CHANGELOG section ${heading} lists no change`,
+    );
   return {
     ok: failures.length === 0,
     version,
     baseline: baseline?.version ?? same?.version,
     differences,
     ...(rendition30 && { rendition30 }),
+    breakingKinds,
     failures,
   };
+}
+
+/**
+ * The contract's next version by the gate's verdict: a breaking bump for a breaking difference, a minor one for an
+ * addition, a patch for any other difference; undefined when the document is the latest release's.
+ */
+export function contractBump(result: GateResult): Bump | undefined {
+  const all = [...result.differences, ...(result.rendition30 ?? [])];
+  if (all.length === 0) return undefined;
+  if (result.breakingKinds.length > 0) return 'breaking';
+  return all.some((d) => d.rule.endsWith('-added')) ? 'minor' : 'patch';
 }
 
 /** The verdict as the gate prints it: counts per class and rule, then the first breaking items. */
@@ -202,7 +217,7 @@ export function formatGate(result: GateResult, limit = 25): string {
   lines.push(
     result.baseline && result.baseline !== result.version
       ? `Breaking-change gate: ${result.version} against release ${result.baseline}: ${breaking.length} breaking, ${compatible.length} compatible difference(s)`
-      : `Breaking-change gate: ${result.version}${result.baseline ? ` is released; the document must equal releases/${result.version}` : ' (no earlier release)'}`,
+      : `Breaking-change gate: ${result.version}${result.baseline ? ` is released; the document must equal the release's` : ' (no earlier release)'}`,
   );
   const byRule = new Map<string, number>();
   for (const d of result.differences)
@@ -225,20 +240,40 @@ export function formatGate(result: GateResult, limit = 25): string {
   return lines.join('\n');
 }
 
-/** Reads the repository's releases, current document and CHANGELOG for the gate. */
-export function gateInputFromRepository(): GateInput {
-  const read = (path: string) => readFileSync(path, 'utf8');
-  const readFiles = (dir: string, names: readonly ReleaseFile[]) =>
-    Object.fromEntries(names.map((name) => [name, read(join(dir, name))])) as Partial<Record<ReleaseFile, string>>;
-  const published = join(ROOT, 'generated', 'openapi');
-  const currentFiles = readFiles(published, RELEASE_FILES);
+/** A release's files as the gate reads them, from the commit the record names (checked against its hashes). */
+export function releasedFiles(
+  version: string,
+  record: ReleaseRecord = readRecord(),
+  root = ROOT,
+): Partial<Record<ReleaseFile, string>> {
+  return Object.fromEntries(
+    releaseFiles(version).map((name) => [name, releasedFile(root, record, version, `${PUBLISHED_DIR}/${name}`)]),
+  ) as Partial<Record<ReleaseFile, string>>;
+}
+
+/**
+ * Reads the gate's input from a repository: its published files, CHANGELOG and release record, and the latest release
+ * (and the current version's, when released) from git (`history`: the repository whose history holds the releases,
+ * `root` unless a copy of its files is judged).
+ */
+export function gateInputFromRepository(root = ROOT, history = root): GateInput {
+  const read = (path: string) => readFileSync(join(root, path), 'utf8');
+  const currentFiles = Object.fromEntries(
+    RELEASE_FILES.map((name) => [name, read(`${PUBLISHED_DIR}/${name}`)]),
+  ) as Partial<Record<ReleaseFile, string>>;
+  const current = JSON.parse(currentFiles['openapi.json']!) as OpenApiDocument;
+  const record = readRecord(join(root, 'releases', 'RELEASES.json'));
+  const versions = listReleases(record);
+  const needed = new Set([versions.at(-1), versions.includes(current.info.version) ? current.info.version : undefined]);
   return {
-    current: JSON.parse(currentFiles['openapi.json']!) as OpenApiDocument,
+    current,
     currentFiles,
-    releases: listReleases().map((version) => {
-      const files = readFiles(join(RELEASES_DIR, version), releaseFiles(version));
-      return { version, doc: JSON.parse(files['openapi.json']!) as OpenApiDocument, files };
-    }),
-    changelog: read(join(ROOT, 'CHANGELOG.md')),
+    releases: [...needed]
+      .filter((v): v is string => v !== undefined)
+      .map((version) => {
+        const files = releasedFiles(version, record, history);
+        return { version, doc: JSON.parse(files['openapi.json']!) as OpenApiDocument, files };
+      }),
+    changelog: read('CHANGELOG.md'),
   };
 }

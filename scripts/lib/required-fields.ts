@@ -3,7 +3,7 @@
  * lists in a response record is a property of the record's schema, required unless the schema says why it may be
  * absent, and nullable where the inventory says it can be null.
  */
-import { isReference, resolve } from '../../generators/lib/document.ts';
+import { isReference, resolve } from '../../packages/server/src/openapi-model.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { whyOptional } from '../spectral/response-required.js';
 import { branches, resourceSchemas, type Aliases, type Schema } from './coverage.ts';

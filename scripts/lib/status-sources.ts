@@ -2,7 +2,8 @@
  * Every status an operation documents has a source: the general status table (a status with its general meaning),
  * or a sentence of the API's reference about that operation, quoted in test/fixtures/status-sources.yaml.
  */
-import { isReference, listOperations } from '../../generators/lib/document.ts';
+import { isReference } from '../../packages/server/src/openapi-model.ts';
+import { listOperations } from '../../generators/lib/document.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 
 export interface StatusSources {

@@ -8,7 +8,8 @@
  */
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPrefix, fastifyPath, routes } from '@service-api/server';
+import { apiPrefix, routes } from '@service-api/server';
+import { fastifyPath } from '@service-api/server/internal';
 import { startExampleServer, type ExampleServer } from '../support/example-server.ts';
 import { useMock } from '../support/mock.ts';
 import { createFake } from '../../packages/fake/src/index.ts';

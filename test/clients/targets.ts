@@ -4,7 +4,8 @@
  * request it answered.
  */
 import Fastify, { type HTTPMethods } from 'fastify';
-import { apiPrefix, fastifyPath, routes, serviceApiServerOptions } from '@service-api/server';
+import { apiPrefix, routes, serviceApiServerOptions } from '@service-api/server';
+import { fastifyPath } from '@service-api/server/internal';
 import { createFake, type FakeOptions } from '../../packages/fake/src/index.ts';
 import { fakeTokens } from './gitbeaker-calls.ts';
 

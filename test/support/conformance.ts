@@ -1,6 +1,6 @@
 /**
  * The per-operation conformance cases, defined once and run against each target (the mock in
- * test/conformance.test.ts, the fake in test/fake-conformance.test.ts): adding a domain to the document adds its
+ * `test/conformance.test.ts`, the fake in `packages/fake/test/conformance.test.ts`): adding a domain to the document adds its
  * cases with no new test code. A target says how to reach it, which request and credentials make sense for it, and
  * what its answer to that request must be.
  */

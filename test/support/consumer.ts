@@ -132,7 +132,7 @@ report.proxy = { status: proxied.status, calls: proxy.report().operations['jobs/
 await proxy.close();
 await mock.close();
 
-// The document from the registry: both renditions, as files and parsed, and the examples as fixtures.
+// The document from the registry: both renditions, as files and parsed, the examples as fixtures, the HTML reference.
 const resolveFile = (file: string) => createRequire(import.meta.url).resolve('${scope}/openapi/' + file);
 const firstLine = (file: string) => readFileSync(resolveFile(file), 'utf8').split('\\n').find((line) => !line.startsWith('#'));
 report.openapi = {
@@ -143,6 +143,7 @@ report.openapi = {
   fixture: examples['jobs/list-project-jobs']['200'].ProjectJobs[0]?.status,
   sameFixture: responseExample('jobs/list-project-jobs', 200, 'ProjectJobs') === responseExample('jobs/list-project-jobs', '200', 'ProjectJobs'),
   requestExamples: Object.keys(requestExamples).length,
+  reference: readFileSync(resolveFile('reference.html'), 'utf8').includes('<title>'),
 };
 
 console.log(JSON.stringify(report));

@@ -9,8 +9,10 @@ import {
   type Handlers,
   type ServiceApiOptions,
 } from '@service-api/server';
-import { listOperations, resolve, successStatus } from '../../generators/lib/document.ts';
-import type { OpenApiDocument, Reference } from '../../generators/lib/openapi.ts';
+import { resolve } from '../../packages/server/src/openapi-model.ts';
+import { listOperations, successStatus } from '../../generators/lib/document.ts';
+import type { Reference } from '../../packages/server/src/openapi-model.ts';
+import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { publishedDocument } from './documents.ts';
 
 interface Media {

@@ -1,7 +1,9 @@
 import ajv2020 from 'ajv/dist/2020.js';
-import { isJsonMediaType, resolve, type OperationEntry } from '../../generators/lib/document.ts';
+import { resolve } from '../../packages/server/src/openapi-model.ts';
+import { isJsonMediaType, type OperationEntry } from '../../generators/lib/document.ts';
 import { isFileSchema } from '../../generators/lib/json-schema.ts';
-import type { JsonSchema, OpenApiDocument, Parameter, Reference } from '../../generators/lib/openapi.ts';
+import type { Reference } from '../../packages/server/src/openapi-model.ts';
+import type { JsonSchema, OpenApiDocument, Parameter } from '../../generators/lib/openapi.ts';
 
 export interface BuiltRequest {
   method: string;

@@ -8,7 +8,7 @@ const START = '<!-- fake-operations:start -->';
 const END = '<!-- fake-operations:end -->';
 const list = implementedOperations.map((id: string) => '- `' + id + '`').join('\n');
 const block = `${START}
-Operations with a real handler (${implementedOperations.length} of the ${routes.length} operations; \`test/fake-cli.test.ts\` checks this list against the code):
+Operations with a real handler (${implementedOperations.length} of the ${routes.length} operations; \`packages/fake/test/cli.test.ts\` checks this list against the code). Each handler is in the folder of its tag, the operationId's first segment: \`users/list-users\` is in \`packages/fake/src/handlers/users/\` (\`packages/fake/test/handler-layout.test.ts\` checks it).
 
 ${list}
 ${END}`;

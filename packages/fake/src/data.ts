@@ -315,7 +315,7 @@ export interface FakeData {
   bridges?: FakeBridge[];
   /** Kubernetes agents; a job token sees those its project may use (`GET /job/allowed_agents`). */
   cluster_agents?: FakeClusterAgent[];
-  // Imports, direct transfer and integrations (fake/src/handlers/imports.ts, bulk-imports.ts, integrations.ts)
+  // Imports, direct transfer and integrations (packages/fake/src/handlers/project-import-export/imports.ts, bulk-imports/, integrations/)
   /** Project imports by project id: what `GET /projects/{id}/import` reports; each read moves a pending one a step. */
   project_imports?: Record<string, FakeProjectImport>;
   /** Relation imports (`POST /projects/import-relation`); each list read moves a pending one a step. */

@@ -8,36 +8,39 @@ import { registerServiceApi, routes, serviceApiServerOptions, type Handlers } fr
 import { createAuthenticate, type Principal } from './auth.ts';
 import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
-import { adminHandlers } from './handlers/admin.ts';
-import { analyticsHandlers } from './handlers/analytics.ts';
-import { approvalHandlers } from './handlers/approvals.ts';
-import { archiveHandlers } from './handlers/archives.ts';
-import { badgeHandlers } from './handlers/badges.ts';
-import { billableHandlers } from './handlers/billable.ts';
-import { blameHandlers } from './handlers/blame.ts';
-import { bridgeHandlers } from './handlers/bridges.ts';
-import { bulkImportHandlers } from './handlers/bulk-imports.ts';
-import { changelogHandlers } from './handlers/changelog.ts';
-import { compareHandlers } from './handlers/compare.ts';
-import { dependencyHandlers } from './handlers/dependencies.ts';
-import { errorTrackingHandlers } from './handlers/error-tracking.ts';
-import { exportHandlers } from './handlers/export.ts';
-import { groupAdminHandlers } from './handlers/group-admin.ts';
-import { groupApprovalHandlers } from './handlers/group-approvals.ts';
-import { groupHandlers } from './handlers/groups.ts';
-import { importHandlers } from './handlers/imports.ts';
-import { integrationHandlers } from './handlers/integrations.ts';
-import { invitationHandlers } from './handlers/invitations.ts';
-import { jobHandlers } from './handlers/jobs.ts';
-import { memberHandlers } from './handlers/members.ts';
-import { mergeRequestHandlers } from './handlers/merge-requests.ts';
-import { projectHandlers } from './handlers/projects.ts';
-import { repositoryHandlers } from './handlers/repository.ts';
-import { runnerHandlers } from './handlers/runners.ts';
-import { settingsHandlers } from './handlers/settings.ts';
-import { tokenHandlers } from './handlers/tokens.ts';
-import { userAccountHandlers } from './handlers/user-accounts.ts';
-import { userHandlers } from './handlers/users.ts';
+import { planLimitHandlers } from './handlers/application/plan-limits.ts';
+import { settingsHandlers } from './handlers/application/settings.ts';
+import { approvalHandlers } from './handlers/approvals/approvals.ts';
+import { groupApprovalHandlers } from './handlers/approvals/group-approvals.ts';
+import { badgeHandlers } from './handlers/badges/badges.ts';
+import { bulkImportHandlers } from './handlers/bulk-imports/bulk-imports.ts';
+import { dependencyHandlers } from './handlers/dependencies/dependencies.ts';
+import { errorTrackingHandlers } from './handlers/error-tracking/error-tracking.ts';
+import { groupHookHandlers } from './handlers/groups/group-hooks.ts';
+import { groupLinkHandlers } from './handlers/groups/group-links.ts';
+import { groupProjectHandlers } from './handlers/groups/group-projects.ts';
+import { groupHandlers } from './handlers/groups/groups.ts';
+import { integrationHandlers } from './handlers/integrations/integrations.ts';
+import { invitationHandlers } from './handlers/invitations/invitations.ts';
+import { bridgeHandlers } from './handlers/jobs/bridges.ts';
+import { jobHandlers } from './handlers/jobs/jobs.ts';
+import { billableHandlers } from './handlers/members/billable.ts';
+import { memberHandlers } from './handlers/members/members.ts';
+import { mergeRequestHandlers } from './handlers/merge-requests/merge-requests.ts';
+import { analyticsHandlers } from './handlers/product-analytics/analytics.ts';
+import { exportHandlers } from './handlers/project-import-export/export.ts';
+import { importHandlers } from './handlers/project-import-export/imports.ts';
+import { projectHandlers } from './handlers/projects/projects.ts';
+import { archiveHandlers } from './handlers/repository/archives.ts';
+import { blameHandlers } from './handlers/repository/blame.ts';
+import { changelogHandlers } from './handlers/repository/changelog.ts';
+import { compareHandlers } from './handlers/repository/compare.ts';
+import { repositoryHandlers } from './handlers/repository/repository.ts';
+import { runnerHandlers } from './handlers/runners/runners.ts';
+import { userListHandlers } from './handlers/users/list-users.ts';
+import { tokenHandlers } from './handlers/users/tokens.ts';
+import { userAccountHandlers } from './handlers/users/user-accounts.ts';
+import { userHandlers } from './handlers/users/users.ts';
 import { inProcessFetch, trustInProcess } from './in-process.ts';
 import { Store } from './store.ts';
 
@@ -107,7 +110,8 @@ function handlersOf(store: Store): Handlers<Principal> {
     ...userHandlers(store),
     ...projectHandlers(store),
     ...approvalHandlers(store),
-    ...adminHandlers(store),
+    ...planLimitHandlers(store),
+    ...userListHandlers(store),
     ...badgeHandlers(store),
     ...billableHandlers(store),
     ...groupApprovalHandlers(store),
@@ -121,7 +125,9 @@ function handlersOf(store: Store): Handlers<Principal> {
     ...importHandlers(store),
     ...bulkImportHandlers(store),
     ...integrationHandlers(store),
-    ...groupAdminHandlers(store),
+    ...groupProjectHandlers(store),
+    ...groupHookHandlers(store),
+    ...groupLinkHandlers(store),
     ...blameHandlers(store),
     ...archiveHandlers(store),
     ...compareHandlers(store),

@@ -82,7 +82,7 @@ describe('docs/fake.md', () => {
       doc.indexOf('<!-- fake-operations:end -->'),
     );
     const listed = [...section.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
-    expect(listed, 'regenerate with: node --import tsx fake/scripts/operations-list.mts').toEqual(
+    expect(listed, 'regenerate with: node --import tsx packages/fake/scripts/operations-list.mts').toEqual(
       implementedOperations,
     );
     expect(section).toContain(`${implementedOperations.length} of the ${routes.length} operations`);

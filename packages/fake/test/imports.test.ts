@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { tar } from '../src/handlers/export.ts';
+import { tar } from '../src/handlers/project-import-export/export.ts';
 import { failure, status, useFake } from '../../../test/support/fake.ts';
 
 const { fake, as, send } = useFake();

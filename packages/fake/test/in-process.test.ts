@@ -207,6 +207,37 @@ describe('the in-process transport', () => {
     expect(response.headers.get('x-seen')).toBe('one, two');
   });
 
+  it('answers with a body that reads as a fetch Response’s: once, by any method, or as a stream or a clone', async () => {
+    const bodyOf = async (response: Response) => Buffer.from(await response.arrayBuffer()).toString();
+    const reads: [string, (response: Response) => Promise<unknown>][] = [
+      ['arrayBuffer', bodyOf],
+      ['text', (response) => response.text()],
+      ['json', (response) => response.json().catch((error: Error) => error.name)],
+      ['blob', async (response) => [response.headers.get('content-type'), await (await response.blob()).text()]],
+      ['stream', (response) => new Response(response.body).text()],
+      ['clone', async (response) => [await bodyOf(response.clone()), await bodyOf(response)]],
+    ];
+    for (const [how, read] of reads) {
+      const response = await fetchIt('http://local/multi', { headers: { 'x-in': 'a' } });
+      expect(response.bodyUsed, how).toBe(false);
+      expect(await read(response), how).toEqual(
+        how === 'blob'
+          ? ['text/plain; charset=utf-8', 'ok']
+          : how === 'json'
+            ? 'SyntaxError'
+            : how === 'clone'
+              ? ['ok', 'ok']
+              : 'ok',
+      );
+      expect(response.bodyUsed, how).toBe(true);
+      await expect(response.text(), how).rejects.toThrow(TypeError);
+      await expect(response.blob(), how).rejects.toThrow(TypeError);
+      expect(() => response.clone(), how).toThrow(TypeError);
+      expect(response.body?.locked, how).toBe(true);
+      expect(response.url, how).toBe('http://local/multi');
+    }
+  });
+
   it('carries a null-body status and a streamed request body byte for byte', async () => {
     expect((await fetchIt('http://local/empty')).status).toBe(204);
     const bytes = Buffer.alloc(300_000, 'in-process');

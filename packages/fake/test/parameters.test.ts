@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { routes } from '@service-api/server';
+import { resolve } from '@service-api/server/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFake, implementedOperations } from '../src/index.ts';
 import { parameterCounts, parameterTables, parameterTablesMarkdown } from '../src/handlers/parameters.ts';
@@ -24,16 +25,16 @@ const doc = JSON.parse(readFileSync('generated/openapi/openapi.json', 'utf8')) a
 };
 
 /** The documented query parameters of each implemented operation, shared ones left out. */
-function documentedQueries(): Map<string, string[]> {
+function documentedQueries(document = doc): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const item of Object.values(doc.paths))
+  for (const item of Object.values(document.paths))
     for (const [method, value] of Object.entries(item)) {
       if (method === 'parameters') continue;
       const operation = value as Operation;
       if (!implementedOperations.includes(operation.operationId)) continue;
       const shared = ((item as { parameters?: Operation['parameters'] }).parameters ?? []) as Operation['parameters'];
       const names = [...(shared ?? []), ...(operation.parameters ?? [])]
-        .map((p) => ('$ref' in p ? doc.components.parameters[p.$ref.split('/').pop()!]! : p))
+        .map((p) => resolve<{ name: string; in: string }>(document, p))
         .filter((p) => p.in === 'query' && !SHARED.has(p.name))
         .map((p) => p.name);
       if (names.length > 0) out.set(operation.operationId, names);
@@ -41,25 +42,42 @@ function documentedQueries(): Map<string, string[]> {
   return out;
 }
 
+/** `operationId name` of each documented query parameter that has no entry in the tables. */
+function withoutEntry(documented: Map<string, string[]>): string[] {
+  return [...documented].flatMap(([id, names]) =>
+    names.filter((name) => !Object.hasOwn(parameterTables[id]?.parameters ?? {}, name)).map((name) => `${id} ${name}`),
+  );
+}
+
+/** `operationId name` of each entry in the tables that names no documented query parameter. */
+function undocumentedEntries(documented: Map<string, string[]>): string[] {
+  return Object.entries(parameterTables).flatMap(([id, table]) =>
+    Object.keys(table.parameters)
+      .filter((name) => !(documented.get(id) ?? []).includes(name))
+      .map((name) => `${id} ${name}`),
+  );
+}
+
 describe('the parameter tables against the document', () => {
   const documented = documentedQueries();
 
   it('have an entry for every documented query parameter of every implemented operation', () => {
-    const missing = [...documented].flatMap(([id, names]) =>
-      names
-        .filter((name) => !Object.hasOwn(parameterTables[id]?.parameters ?? {}, name))
-        .map((name) => `${id} ${name}`),
-    );
-    expect(missing).toEqual([]);
+    expect(withoutEntry(documented)).toEqual([]);
   });
 
   it('name no parameter the document lacks', () => {
-    const extra = Object.entries(parameterTables).flatMap(([id, table]) =>
-      Object.keys(table.parameters)
-        .filter((name) => !(documented.get(id) ?? []).includes(name))
-        .map((name) => `${id} ${name}`),
-    );
-    expect(extra).toEqual([]);
+    expect(undocumentedEntries(documented)).toEqual([]);
+  });
+
+  it('fail when the document gains a query parameter the tables lack, or loses one they name', () => {
+    const grown = structuredClone(doc);
+    const jobs = grown.paths['/projects/{id}/jobs']!.get as Operation;
+    jobs.parameters = [...(jobs.parameters ?? []), { name: 'colour', in: 'query' }];
+    expect(withoutEntry(documentedQueries(grown))).toEqual(['jobs/list-project-jobs colour']);
+    const shrunk = structuredClone(doc);
+    const list = shrunk.paths['/projects/{id}/jobs']!.get as Operation;
+    list.parameters = (list.parameters ?? []).filter((p) => !('$ref' in p && p.$ref.endsWith('/JobScope')));
+    expect(undocumentedEntries(documentedQueries(shrunk))).toEqual(['jobs/list-project-jobs scope[]']);
   });
 
   it('honour at least 95 % of them', () => {

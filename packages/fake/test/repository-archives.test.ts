@@ -13,7 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defaultData } from '../src/index.ts';
 import { buildArchive } from '../src/archive/build.ts';
 import { archiveLoad, MAX_BUILDING } from '../src/archive/pool.ts';
-import { archiveHandlers, LISTED_PER_TURN } from '../src/handlers/archives.ts';
+import { archiveHandlers, LISTED_PER_TURN } from '../src/handlers/repository/archives.ts';
 import { Store } from '../src/store.ts';
 import { status, useFake } from '../../../test/support/fake.ts';
 

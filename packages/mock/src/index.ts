@@ -15,7 +15,7 @@ import {
   type ServiceApiLimits,
   type ToleranceReport,
 } from '@service-api/server';
-import { sharedDereferencer } from './dereference.ts';
+import { sharedDereferencer } from '@service-api/server/internal';
 import { loadDocument } from './document.ts';
 import { listPage } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';

@@ -87,5 +87,5 @@ export function responseExample(operationId: string, status: string | number, na
   return byName[name];
 }
 
-/** The contract version (`info.version`) of the document this package holds. */
-export const contractVersion: string = readJson<{ contractVersion: string }>('../package.json').contractVersion;
+/** The contract version (`info.version`) of the document this package holds, written by the build. */
+export { contractVersion } from './contract.js';

@@ -37,14 +37,33 @@ describe('the files', () => {
   it.each([
     [{}, 'openapi.json'],
     [{ format: 'yaml' }, 'openapi.yaml'],
-    [{ dereferenced: true }, 'openapi.dereferenced.json'],
-    [{ dereferenced: true, format: 'yaml' }, 'openapi.dereferenced.yaml'],
     [{ rendition: '3.0' }, 'openapi.3.0.json'],
     [{ rendition: '3.0', format: 'yaml' }, 'openapi.3.0.yaml'],
-    [{ rendition: '3.0', dereferenced: true }, 'openapi.3.0.dereferenced.json'],
-    [{ rendition: '3.0', dereferenced: true, format: 'yaml' }, 'openapi.3.0.dereferenced.yaml'],
   ] as const)('documentPath(%j) is generated/openapi/%s as published', (options, name) => {
     expect(readFileSync(documentPath(options), 'utf8')).toBe(published(name));
+  });
+
+  // The dereferenced forms are built into the package only (not tracked in generated/openapi/).
+  it.each(['3.1', '3.0'] as const)(
+    'the %s rendition dereferenced is its bundled document without a $ref',
+    (rendition) => {
+      const bundled = readDocument({ rendition });
+      const dereferenced = readDocument({ rendition, dereferenced: true });
+      expect(readFileSync(documentPath({ rendition, dereferenced: true }), 'utf8')).not.toContain('"$ref"');
+      expect(dereferenced.info).toEqual(bundled.info);
+      expect(Object.keys(dereferenced.paths as object)).toEqual(Object.keys(bundled.paths as object));
+      // The YAML says the same (parsing its 4 MB would cost seconds): no reference, the same version and paths.
+      const yaml = readFileSync(documentPath({ rendition, dereferenced: true, format: 'yaml' }), 'utf8');
+      expect(yaml).not.toContain('$ref:');
+      expect(yaml).toContain(`\nopenapi: ${dereferenced.openapi}\n`);
+      expect(yaml.match(/^ {2}\/\S*:$/gm)).toEqual(Object.keys(bundled.paths as object).map((path) => `  ${path}:`));
+    },
+  );
+
+  it('ships the HTML reference, which loads nothing from the network', () => {
+    const html = readFileSync(join(folder, 'dist', 'reference.html'), 'utf8');
+    expect(html).toContain(`<title>${(readDocument().info as { title: string }).title} ${contractVersion} reference`);
+    expect(html).toContain('Content-Security-Policy');
   });
 
   it('reads both renditions; the version is the contract version', () => {

@@ -3,7 +3,8 @@
  * arrive), then its JSON body against the generated response validators. Findings name paths and JSON types, never values.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { essence, validateResponse } from '@service-api/server';
+import { validateResponse } from '@service-api/server';
+import { essence, pointerValue } from '@service-api/server/internal';
 import { answerFor, documentsType, type DocumentedAnswer } from './contract.ts';
 import type { Disagreement } from './report.ts';
 
@@ -59,16 +60,6 @@ export function jsonType(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
-}
-
-function at(body: unknown, pointer: string): unknown {
-  let value = body;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
 }
 
 const DECODERS: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Buffer> = {
@@ -133,8 +124,8 @@ export function checkBody(operationId: string, status: number, bytes: Buffer): D
     }
     const path = line.slice(0, line.indexOf(' '));
     const pointer = path === '(root)' ? '' : path;
-    const detail = `${status} ${line} (got ${jsonType(at(body, pointer))})`;
-    const kind = `${pointer.replace(/\/\d+(?=\/|$)/g, '/*')}${line.slice(path.length)} ${jsonType(at(body, pointer))}`;
+    const detail = `${status} ${line} (got ${jsonType(pointerValue(body, pointer))})`;
+    const kind = `${pointer.replace(/\/\d+(?=\/|$)/g, '/*')}${line.slice(path.length)} ${jsonType(pointerValue(body, pointer))}`;
     if (!found.has(kind)) found.set(kind, { kind: 'body-schema', detail });
   }
   return [...found.values()];

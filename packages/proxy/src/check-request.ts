@@ -3,16 +3,15 @@
  * `normalizeInput`) and the generated request validators: what it sent that the contract does not describe, in a
  * tolerated form, or that the Service refuses. Findings name fields, never their values.
  */
+import { validateRequest, type ServiceApiLimits } from '@service-api/server';
 import {
   InputError,
   normalizeInput,
   parseBody,
   sourceOf,
   Tolerances,
-  validateRequest,
   type MatchedOperation,
-  type ServiceApiLimits,
-} from '@service-api/server';
+} from '@service-api/server/internal';
 import type { Disagreement } from './report.ts';
 
 /** A problem's text without the values it quotes (`"1" read as true` → `a string read as true`). */

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { HTTP_METHODS, resolve } from '@service-api/server/internal';
 
 export const documentPath = fileURLToPath(
   import.meta.url.endsWith('.ts')
@@ -29,36 +30,28 @@ export type AnswersByOperation = Map<string, Map<string, DocumentedAnswer>>;
 /** Headers documented as optional that clients nevertheless rely on where they are documented (`Location` is required). */
 const RELIED_ON = new Set(['link', 'x-total', 'location']);
 
-interface Reference {
-  $ref?: string;
-}
-interface HeaderObject extends Reference {
+interface HeaderObject {
   required?: boolean;
 }
-interface ResponseObject extends Reference {
+interface ResponseObject {
   headers?: Record<string, HeaderObject>;
   content?: Record<string, unknown>;
 }
 interface Document {
-  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, ResponseObject> }>>;
+  paths: Record<string, Partial<Record<string, { operationId?: string; responses?: Record<string, ResponseObject> }>>>;
   components?: { responses?: Record<string, ResponseObject>; headers?: Record<string, HeaderObject> };
-}
-
-function resolve<T extends Reference>(value: T, table: Record<string, T> | undefined): T {
-  return value.$ref ? (table?.[value.$ref.slice(value.$ref.lastIndexOf('/') + 1)] ?? value) : value;
 }
 
 export function documentedAnswers(document: Document): AnswersByOperation {
   const out: AnswersByOperation = new Map();
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      if (!operation || typeof operation !== 'object' || !operation.operationId || !operation.responses) continue;
+    for (const operation of HTTP_METHODS.map((method) => item[method])) {
+      if (!operation?.operationId || !operation.responses) continue;
       const answers = new Map<string, DocumentedAnswer>();
       for (const [status, raw] of Object.entries(operation.responses)) {
-        const response = resolve(raw, document.components?.responses);
+        const response = resolve<ResponseObject>(document, raw);
         const documented = Object.entries(response.headers ?? {}).map(
-          ([name, header]) =>
-            [name.toLowerCase(), resolve(header, document.components?.headers).required === true] as const,
+          ([name, header]) => [name.toLowerCase(), resolve<HeaderObject>(document, header).required === true] as const,
         );
         const headers = documented.filter(([, required]) => required).map(([name]) => name);
         const optional = documented

@@ -4,7 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Credential } from './runtime.js';
+import type { Credential } from './credentials.js';
 import type { AnonymousOperationId, operations } from './types.js';
 
 export type OperationId = keyof operations;

@@ -1,62 +1,33 @@
 /**
  * @service-api/server: a typed Handlers map and a Fastify plugin that registers every operation of the document with
- * the runtime (`runtime.ts`). The routes, the security schemes and the contract version are generated beside it.
+ * the runtime (`runtime.ts`). What this module exports is what the README documents; the readers the mock, the fake
+ * and the proxy share are in `internal.ts` (`@service-api/server/internal`, outside semver). The routes, the security schemes and the
+ * contract version are generated beside it.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { contractVersion } from './contract.js';
 import type { Handlers } from './handler-types.js';
 import { routes, securitySchemes } from './routes.js';
-import {
-  mountOperations,
-  type AccessLogEntry,
-  type AnyHandler,
-  type AuthenticateContext,
-  type ServiceApiLimits,
-  type ToleranceReport,
-} from './runtime.js';
+import type { AuthenticateContext } from './credentials.js';
+import { mountOperations, type AnyHandler, type RuntimeOptions } from './runtime.js';
 import { validateRequest, validateResponse } from '@service-api/validators';
 
 export type { Handler, HandlerContext, HandlerInput, HandlerResult, Handlers, OperationId } from './handler-types.js';
-export type {
-  AccessLogEntry,
-  AuthenticateContext,
-  Credential,
-  MatchedOperation,
-  RouteDescriptor,
-  ServiceApiLimits,
-  ToleranceReport,
-  Tolerated,
-} from './runtime.js';
+export type { AccessLogEntry, ToleranceReport } from './access-log.js';
+export type { AuthenticateContext, Credential } from './credentials.js';
+export type { RouteDescriptor, ServiceApiLimits } from './route.js';
+export type { Tolerated } from './tolerance.js';
 export type * from './types.js';
-export {
-  defaultLimits,
-  DISCARD_BYTES,
-  DISCARD_FACTOR,
-  errorBody,
-  essence,
-  extractCredentials,
-  fastifyPath,
-  filePathProblem,
-  INVALID_FILE_PATH,
-  isValidFilePath,
-  formFields,
-  InputError,
-  normalizeInput,
-  operationMatcher,
-  parseBody,
-  parseForm,
-  parseJsonBody,
-  parseQuery,
-  serviceApiServerOptions,
-  sourceOf,
-  Tolerances,
-} from './runtime.js';
+export { DISCARD_BYTES, DISCARD_FACTOR } from './answer.js';
+export { errorBody, serviceApiServerOptions } from './errors.js';
+export { INVALID_FILE_PATH, isValidFilePath } from './repository-path.js';
+export { defaultLimits } from './route.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 
 export { contractVersion, routes, securitySchemes };
 export const apiPrefix = '/api/v4';
 
-export interface ServiceApiOptions<Principal = unknown> {
+export interface ServiceApiOptions<Principal = unknown> extends RuntimeOptions {
   handlers: Handlers<Principal>;
   /**
    * Decides who the caller is from the credentials the operation accepts; a falsy result answers 401. Called only
@@ -67,22 +38,6 @@ export interface ServiceApiOptions<Principal = unknown> {
   authenticate?: (
     context: AuthenticateContext,
   ) => Principal | false | null | undefined | Promise<Principal | false | null | undefined>;
-  /** Check JSON responses against the document (a mismatch answers 500 naming it); for tests and development. */
-  validateResponses?: boolean;
-  /**
-   * Bounds on every input (see `defaultLimits`): JSON and form bodies 16 MiB, multipart bodies 100 MiB (a file
-   * with a documented maximum, such as the 200 KiB avatar, gets 400 above it), query string 16 KiB and 1000
-   * parameters, 1000 body fields, 20 problems listed per 400.
-   */
-  limits?: Partial<ServiceApiLimits>;
-  /** Refuse what the Service tolerates (string booleans, writes in the query, forms, unknown fields) with a 400 naming the field. */
-  strict?: boolean;
-  /** Called with what a request's tolerated input was (at most `limits.errors` entries and their count); also logged at `info`. */
-  onTolerated?: (report: ToleranceReport, request: FastifyRequest) => void;
-  /** CORS for browsers: every answer allows the calling origin (with credentials) and exposes the API's headers; a preflight (`OPTIONS`) on a known path answers 204 with its methods. */
-  cors?: boolean;
-  /** Called once per answer under the prefix (401, 404 and 405 included) with `{ method, url, status, operationId, ms, tolerated }`, for an access log. */
-  accessLog?: (entry: AccessLogEntry, request: FastifyRequest) => void;
   /** Where the API is served (default `/api/v4`). */
   prefix?: string;
 }
@@ -94,16 +49,7 @@ export const serviceApiPlugin: FastifyPluginAsync<ServiceApiOptions<unknown>> = 
     routes,
     securitySchemes,
     { validateRequest: validateRequest as never, validateResponse: checkResponse },
-    {
-      handlers: options.handlers as Record<string, AnyHandler | undefined>,
-      authenticate: options.authenticate,
-      validateResponses: options.validateResponses,
-      limits: options.limits,
-      strict: options.strict,
-      onTolerated: options.onTolerated,
-      cors: options.cors,
-      accessLog: options.accessLog,
-    },
+    { ...options, handlers: options.handlers as Record<string, AnyHandler | undefined> },
   );
 };
 

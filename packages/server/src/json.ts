@@ -1,12 +1,11 @@
 /**
  * The JSON text of response bodies, always exactly `JSON.stringify(body)`.
- *
  */
 
-// Why: a server that keeps immutable records (the fake keeps each record until the next write) would stringify the same
-// record on every read. A deeply frozen plain object cannot change, so from its second response on its text is kept
-// while it lives (a record sent once, such as a created one, never pays for the check). `SEEN`: frozen, sent once;
-// `null`: frozen, but not cacheable (checked once).
+// Why: a server that keeps immutable records (until the next write) would stringify the same record on every read. A
+// deeply frozen plain object cannot change, so from its second response on its text is kept while it lives (a record
+// sent once, such as a created one, never pays for the check). `SEEN`: frozen, sent once; `null`: frozen, but not
+// cacheable (checked once).
 const SEEN = 0;
 const texts = new WeakMap<object, string | null | typeof SEEN>();
 
@@ -18,7 +17,7 @@ export function responseJson(body: unknown): string {
   return JSON.stringify(body);
 }
 
-/** An array item by item; one `JSON.stringify` when no item has a kept text (as fast as before for other arrays). */
+/** An array item by item; a single `JSON.stringify` of the whole array when no item has a kept text. */
 function arrayJson(array: readonly unknown[]): string {
   const items = new Array<unknown>(array.length); // each item read once, as JSON.stringify does
   let kept: (string | undefined)[] | undefined;

@@ -3,7 +3,8 @@
  * media type reads as, and the 4xx of each refusal.
  */
 import { describe, expect, it } from 'vitest';
-import { InputError, parseBody, parseJsonBody } from '../src/runtime.ts';
+import { InputError } from '../src/input.ts';
+import { parseBody, parseJsonBody } from '../src/parsers.ts';
 
 const limits = { bodyFields: 10, jsonValues: 20 };
 const bytes = (text: string) => new TextEncoder().encode(text);

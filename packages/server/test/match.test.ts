@@ -1,6 +1,6 @@
 /** operationMatcher: a method and a path reach the operation the server routes them to, with decoded parameters. */
 import { describe, expect, it } from 'vitest';
-import { operationMatcher } from '../src/runtime.ts';
+import { operationMatcher } from '../src/routing.ts';
 import { routes } from '@service-api/server';
 
 const match = operationMatcher(routes);

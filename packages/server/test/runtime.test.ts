@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coerce, formFields, parseCookies, parseForm, parseQuery, Tolerances } from '../src/runtime.ts';
+import { formFields, parseCookies, parseForm, parseQuery } from '../src/input.ts';
+import { coerce, Tolerances } from '../src/tolerance.ts';
 import { exceedsValues } from '../src/input.ts';
 import { TOKEN } from '../../../test/hostile/cases.ts';
 import { startExampleServer, type ExampleServer } from '../../../test/support/example-server.ts';

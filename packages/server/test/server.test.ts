@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApi, isServiceApiError } from '@service-api/client';
 import { registerServiceApi, type Handlers } from '@service-api/server';
+import { resolve } from '@service-api/server/internal';
 import type { components } from '@service-api/types';
 import { publishedDocument } from '../../../test/support/documents.ts';
 
@@ -31,7 +32,7 @@ function exampleJobs(): Job[] {
   const example = Object.values(
     doc.paths['/projects/{id}/jobs']!.get.responses['200']!.content['application/json']!.examples,
   )[0]!;
-  const value = example.$ref ? doc.components.examples[example.$ref.split('/').pop()!]!.value : example.value;
+  const { value } = resolve<{ value?: unknown }>(doc, example);
   return structuredClone(value) as Job[];
 }
 

@@ -1,7 +1,7 @@
 /** The documented examples the bench sends and serves: the same bytes for every contender. */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PUBLISHED_JSON, ROOT } from '../../lib/paths.ts';
+import { readDocument } from '@service-api/openapi';
+import { PUBLISHED_JSON } from '../../lib/paths.ts';
 
 type Dereferenced = {
   paths: Record<
@@ -20,9 +20,7 @@ export const document = JSON.parse(readFileSync(PUBLISHED_JSON, 'utf8')) as {
   info: { version: string };
   components: { examples: Record<string, { value: unknown }>; schemas: Record<string, unknown> };
 };
-const dereferenced = JSON.parse(
-  readFileSync(join(ROOT, 'generated', 'openapi', 'openapi.dereferenced.json'), 'utf8'),
-) as Dereferenced;
+const dereferenced = readDocument({ dereferenced: true }) as unknown as Dereferenced;
 
 function example(path: string, method: string, status: string, name?: string): unknown {
   const examples = dereferenced.paths[path]![method]!.responses[status]!.content!['application/json']!.examples!;

@@ -3,12 +3,12 @@
  * and the 0.2.0 generator's options), zod 4 and typia; then the time to load every validator.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { z } from 'zod';
+import { readDocument } from '@service-api/openapi';
 import { isMergeRequest, validateSchema } from '@service-api/validators';
 import { formatErrors } from '../../../packages/validators/dist/validation.js';
 import { componentSchemaId, componentsSchema } from '../../../generators/lib/ajv.ts';
@@ -51,13 +51,13 @@ export async function run(options: { rounds: number; iterations: number }): Prom
   const sameFast = runtimeAjv({ allErrors: false, inlineRefs: true }, true);
   const sameFull = runtimeAjv({ allErrors: true, inlineRefs: false }, true);
   const old = runtimeAjv({ allErrors: true, inlineRefs: false }, false);
-  const dereferenced = JSON.parse(
-    readFileSync(join(ROOT, 'generated', 'openapi', 'openapi.dereferenced.json'), 'utf8'),
-  );
+  const dereferenced = readDocument({ dereferenced: true }) as {
+    components: { schemas: Record<string, Parameters<typeof z.fromJSONSchema>[0]> };
+  };
   // zod converts only part of JSON Schema: MergeRequest's state rules (if/then) are beyond it, so it sits out then.
   let zodSchema: ReturnType<typeof z.fromJSONSchema> | undefined;
   try {
-    zodSchema = z.fromJSONSchema(dereferenced.components.schemas.MergeRequest);
+    zodSchema = z.fromJSONSchema(dereferenced.components.schemas.MergeRequest!);
   } catch (error) {
     console.log(`zod 4: left out, z.fromJSONSchema cannot convert MergeRequest (${(error as Error).message})`);
   }

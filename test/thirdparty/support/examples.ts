@@ -1,10 +1,9 @@
 /**
  * The documented response examples of the published document, by operation and status: what a generated schema of
- * that response must accept. Read from the dereferenced document the pipeline publishes (its `$ref`s resolved).
+ * that response must accept. Read from the dereferenced document @service-api/openapi publishes (its `$ref`s resolved).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT } from '../../../scripts/lib/paths.ts';
+import { readDocument } from '@service-api/openapi';
+import { HTTP_METHODS } from '../../../packages/server/src/openapi-model.ts';
 
 export interface ResponseExample {
   operationId: string;
@@ -24,16 +23,12 @@ interface Operation {
   >;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-
 /** Every JSON response example of every operation. */
 export function responseExamples(): ResponseExample[] {
-  const document = JSON.parse(
-    readFileSync(join(ROOT, 'generated', 'openapi', 'openapi.dereferenced.json'), 'utf8'),
-  ) as { paths: Record<string, Record<string, Operation>> };
+  const document = readDocument({ dereferenced: true }) as { paths: Record<string, Record<string, Operation>> };
   const found: ResponseExample[] = [];
   for (const [path, item] of Object.entries(document.paths))
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation?.operationId) continue;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {

@@ -1,6 +1,6 @@
 /**
  * What the fake does with each documented query parameter of the operations it implements: *honoured* (with an
- * example on the default data set, which `test/parameters.test.ts` sends with and without the parameter and shows to
+ * example on the default data set, which `packages/fake/test/parameters.test.ts` sends with and without the parameter and shows to
  * change the answer) or *ignored* (accepted, with the reason: the data the fake does not model). `sudo`, `page`,
  * `per_page` and the credentials (`private_token`, `access_token`, `job_token`) are left out: the server package and
  * the fake's shared code handle them for every operation. The test checks these tables against the bundled document
@@ -10,7 +10,8 @@
  * `order_by`, the runner lists' `status`, `paused` and `tag_list`) are listed under `undocumented`: the fake applies
  * them only after validating them as their documented twin does (`twinQuery`), else answers that twin's 400.
  */
-import { errorBody, normalizeInput, routes, Tolerances, validateRequest } from '@service-api/server';
+import { errorBody, routes, validateRequest } from '@service-api/server';
+import { normalizeInput, Tolerances } from '@service-api/server/internal';
 import type { FastifyRequest } from 'fastify';
 import { rawQuery } from '../common.ts';
 
@@ -726,7 +727,7 @@ export function parameterTablesMarkdown(): string {
     '',
     `${kept} of the ${total} documented query parameters of the operations the fake implements are honoured; the others`,
     'are accepted and ignored for the reason given. `sudo`, `page`, `per_page` and the credentials are left out (handled',
-    'for every operation). `test/parameters.test.ts` checks this table against the document and the code, and shows',
+    'for every operation). `packages/fake/test/parameters.test.ts` checks this table against the document and the code, and shows',
     "each honoured parameter's effect on the default data set.",
     '',
     '| Operation | Parameter | | What the fake does |',

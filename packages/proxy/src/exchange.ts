@@ -1,0 +1,341 @@
+/**
+ * One request through the proxy: admitted as the server package admits it (a refusal that does not depend on the
+ * upstream is answered here and nothing is forwarded), forwarded, its answer streamed back, and both checked.
+ */
+import {
+  request as httpRequest,
+  type Agent,
+  type ClientRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { apiPrefix, errorBody, routes, securitySchemes, type ServiceApiLimits } from '@service-api/server';
+import {
+  admissionRoute,
+  admit,
+  admitBody,
+  essence,
+  operationMatcher,
+  type AdmissionRoute,
+  type MatchedOperation,
+  type Refusal,
+  type Verdict,
+} from '@service-api/server/internal';
+import { type BodyMemo, checkHead, checksBody, decoded } from './check-answer.ts';
+import { checkRequest } from './check-request.ts';
+import type { AnswersByOperation } from './contract.ts';
+import type { Disagreement, Report } from './report.ts';
+import { clientOrigin, type Rewritten } from './rewrite.ts';
+import { asksFirst, forwardBody, forwardedHeaders, sendJson, Tee } from './streams.ts';
+
+export const REPORT_PATH = '/__proxy/report';
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
+
+/** What every exchange of one proxy shares. */
+export interface ProxyContext {
+  upstream: URL;
+  /** The upstream's path prefix, without a trailing slash. */
+  base: string;
+  agent: Agent;
+  strict: boolean;
+  timeoutMs: number;
+  checkBytes: number;
+  answers: AnswersByOperation;
+  report: Report;
+  limits: ServiceApiLimits;
+  memo: BodyMemo;
+  rewrite: (raw: string[], clientOrigin: string) => Rewritten;
+  log?: (line: string) => void;
+  /** The proxy's own origin, once it listens. */
+  ownOrigin: () => string;
+  match: (method: string, path: string) => MatchedOperation | undefined;
+  admission: (route: MatchedOperation['route']) => AdmissionRoute;
+}
+
+/** The parts of a proxy's context that depend only on the server package's routes. */
+export function routeReaders(limits: ServiceApiLimits): Pick<ProxyContext, 'match' | 'admission'> {
+  const admissions = new Map<string, AdmissionRoute>();
+  return {
+    match: operationMatcher(routes),
+    admission: (route) => {
+      let found = admissions.get(route.id);
+      if (!found) admissions.set(route.id, (found = admissionRoute(route, securitySchemes, limits)));
+      return found;
+    },
+  };
+}
+
+/** A request being proxied. */
+interface Exchange {
+  context: ProxyContext;
+  request: IncomingMessage;
+  response: ServerResponse;
+  method: string;
+  url: string;
+  /** `METHOD path`, where findings are located. */
+  location: string;
+  /** The operation's id, or a key of an undocumented call. */
+  operation: string;
+  matched: MatchedOperation | undefined;
+  /** Settles once the request is checked (or found not to be checkable). */
+  requestChecked: Promise<void>;
+  answered: boolean;
+}
+
+/** Proxies one request (the report at `REPORT_PATH` is the proxy's own). */
+export function handleRequest(context: ProxyContext, request: IncomingMessage, response: ServerResponse): void {
+  const method = request.method ?? 'GET';
+  const url = request.url ?? '/';
+  const at = url.indexOf('?');
+  const path = at < 0 ? url : url.slice(0, at);
+  if (method === 'GET' && path === REPORT_PATH) return void sendJson(response, 200, context.report.toJSON());
+  const matched = path.startsWith(`${apiPrefix}/`) ? context.match(method, path.slice(apiPrefix.length)) : undefined;
+  const operation = matched ? context.admission(matched.route) : undefined;
+  const verdict = admit(url, request.headers, operation, context.limits);
+  const refusal = ownRefusal(verdict, request, operation, context.limits);
+  if (refusal) return void refuse(request, response, refusal);
+  const exchange: Exchange = {
+    context,
+    request,
+    response,
+    method,
+    url,
+    location: `${method} ${path}`,
+    operation: operationKey(method, path, matched),
+    matched,
+    requestChecked: Promise.resolve(),
+    answered: false,
+  };
+  if (!matched) recordUndocumented(exchange, path);
+  if (matched) exchange.requestChecked = checkRequestWhenRead(exchange, matched, verdict.query);
+  forward(exchange);
+}
+
+/**
+ * The refusal of the server package's admission that the proxy answers itself, before anything is forwarded. An
+ * anonymous call of an authenticated operation (401) and a body of a media type the operation does not read (415) are
+ * the upstream's to answer, in the server's order (401 before any limit on the body): the proxy checks that answer.
+ */
+function ownRefusal(
+  verdict: Verdict,
+  request: IncomingMessage,
+  operation: AdmissionRoute | undefined,
+  limits: ServiceApiLimits,
+): Refusal | undefined {
+  if (verdict.refusal) return verdict.refusal.status === 401 ? undefined : verdict.refusal;
+  const refusal = operation ? admitBody(request.headers, operation, limits) : undefined;
+  return refusal?.status === 415 ? undefined : refusal;
+}
+
+/** The operation a path reaches, under the API's prefix; a key for an undocumented one (ids folded, bounded). */
+function operationKey(method: string, path: string, matched: MatchedOperation | undefined): string {
+  if (matched) return matched.route.id;
+  const folded = path.replace(/\/\d+(?=\/|$)/g, '/{n}');
+  return `${method} ${folded.length > 120 ? `${folded.slice(0, 120)}…` : folded}`;
+}
+
+function record(exchange: Exchange, found: Disagreement[]): void {
+  const { context, operation, location } = exchange;
+  for (const disagreement of found) {
+    context.report.disagree(operation, disagreement, location);
+    context.log?.(`✖ ${operation} ${disagreement.kind}: ${disagreement.detail} (${location})`);
+  }
+}
+
+function recordUndocumented(exchange: Exchange, path: string): void {
+  const detail = path.startsWith(`${apiPrefix}/`)
+    ? 'no documented operation at this method and path'
+    : `outside ${apiPrefix}`;
+  record(exchange, [{ kind: 'undocumented-operation', detail }]);
+}
+
+/** Checks a bounded copy of the request once it is read; settles when done. */
+function checkRequestWhenRead(
+  exchange: Exchange,
+  matched: MatchedOperation,
+  query: Record<string, unknown>,
+): Promise<void> {
+  const { context, request, method, operation } = exchange;
+  const tee = METHODS_WITHOUT_BODY.has(method) ? undefined : new Tee(context.checkBytes);
+  if (tee) request.on('data', (chunk: Buffer) => tee.add(chunk));
+  return new Promise<void>((resolve) => {
+    request.once('end', () => {
+      if (tee?.over) {
+        context.report.unchecked(operation, 'request body too large to check');
+        return resolve();
+      }
+      const type = essence(request.headers['content-type']);
+      const parts = { matched, method, query, headers: request.headers, type, body: tee?.bytes() };
+      checkRequest(parts, context.limits)
+        .then(
+          (found) => record(exchange, found),
+          () => context.report.unchecked(operation, 'request could not be checked'),
+        )
+        .finally(resolve);
+    });
+  });
+}
+
+/** Sends the request upstream: 504 when its answer does not begin in time, 502 when it cannot be reached. */
+function forward(exchange: Exchange): void {
+  const { context, request, response, method, url } = exchange;
+  const { upstream } = context;
+  const askFirst = !METHODS_WITHOUT_BODY.has(method) && asksFirst(request.headers);
+  const headers = { ...request.headers, host: upstream.host, ...(askFirst ? { expect: '100-continue' } : {}) };
+  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const outgoing = send({
+    protocol: upstream.protocol,
+    hostname: upstream.hostname,
+    port: upstream.port,
+    method,
+    path: context.base + url,
+    headers,
+    agent: context.agent,
+  });
+  const timer = setTimeout(() => {
+    if (exchange.answered) return;
+    const detail = `the upstream ${upstream.origin} did not answer within ${context.timeoutMs} ms`;
+    answerOnce(exchange, 504, `504 Gateway Timeout - ${detail}`);
+    outgoing.destroy();
+  }, context.timeoutMs);
+  outgoing.on('error', (error: NodeJS.ErrnoException) => {
+    clearTimeout(timer);
+    if (exchange.answered) return void response.destroy();
+    const detail = `the upstream ${upstream.origin} could not be reached (${error.code ?? error.message})`;
+    answerOnce(exchange, 502, `502 Bad Gateway - ${detail}`);
+  });
+  forwardBody(request, outgoing, askFirst, () => exchange.answered);
+  response.on('close', () => {
+    if (!response.writableFinished) outgoing.destroy();
+  });
+  onUpstreamAnswer(exchange, outgoing, timer);
+}
+
+/** The proxy's own answer when the upstream's did not come. */
+function answerOnce(exchange: Exchange, status: number, message: string): void {
+  exchange.answered = true;
+  exchange.context.report.call(exchange.operation, status);
+  sendJson(exchange.response, status, { message });
+}
+
+function onUpstreamAnswer(exchange: Exchange, outgoing: ClientRequest, timer: NodeJS.Timeout): void {
+  outgoing.on('response', (incoming) => {
+    clearTimeout(timer);
+    if (exchange.answered) return void incoming.resume();
+    exchange.answered = true;
+    relayAnswer(exchange, incoming);
+  });
+}
+
+/** The upstream's answer, checked: streamed as it comes, or under `--strict` held until checked. */
+function relayAnswer(exchange: Exchange, incoming: IncomingMessage): void {
+  const { context, matched, method, operation } = exchange;
+  const status = incoming.statusCode ?? 502;
+  const head = { method, status, headers: incoming.headers };
+  const { found, answer } = matched
+    ? checkHead(context.answers.get(matched.route.id) ?? new Map(), head)
+    : { found: [], answer: undefined };
+  const tee = matched !== undefined && checksBody(head, answer) ? new Tee(context.checkBytes) : undefined;
+  const answered: Answered = {
+    incoming,
+    status,
+    tee,
+    finish: (bodyFound) => {
+      context.report.call(operation, status);
+      void exchange.requestChecked.then(() => record(exchange, [...found, ...bodyFound]));
+    },
+  };
+  const violations = found.filter((disagreement) => disagreement.kind !== 'absent-optional-header');
+  if (context.strict && violations.length > 0) {
+    incoming.resume();
+    return void incoming.once('end', () => {
+      answered.finish([]);
+      violation(exchange.response, violations);
+    });
+  }
+  if (context.strict && tee) return void holdUntilChecked(exchange, answered, tee);
+  writeHead(exchange, answered);
+  if (tee) incoming.on('data', (chunk: Buffer) => tee.add(chunk));
+  incoming.pipe(exchange.response);
+  incoming.once('end', () => answered.finish(bodyFindings(exchange, answered)));
+  incoming.once('error', () => exchange.response.destroy());
+}
+
+/** An upstream answer being relayed. */
+interface Answered {
+  incoming: IncomingMessage;
+  status: number;
+  /** The copy of the body being checked, if it is. */
+  tee: Tee | undefined;
+  /** Counts the call and records what was found, once the request's own check is done. */
+  finish: (bodyFound: Disagreement[]) => void;
+}
+
+/** `--strict`: the answer is held until checked, up to the bound; past it, what is held is sent and the rest streamed unchecked. */
+function holdUntilChecked(exchange: Exchange, answered: Answered, tee: Tee): void {
+  const { incoming } = answered;
+  const { response } = exchange;
+  const held: Buffer[] = [];
+  let streaming = false;
+  incoming.on('data', (chunk: Buffer) => {
+    if (streaming) return;
+    tee.add(chunk);
+    if (!tee.over) return void held.push(chunk);
+    streaming = true;
+    writeHead(exchange, answered);
+    for (const part of held) response.write(part);
+    response.write(chunk);
+    held.length = 0;
+    incoming.pipe(response);
+  });
+  incoming.once('end', () => {
+    const problems = bodyFindings(exchange, answered);
+    answered.finish(problems);
+    if (response.headersSent) return;
+    if (problems.length > 0) return violation(response, problems);
+    writeHead(exchange, answered);
+    response.end(Buffer.concat(held));
+  });
+}
+
+/** The answer's head, with the upstream's own URLs in `Link` and `Location` moved to the origin called. */
+function writeHead(exchange: Exchange, { incoming, status }: Answered): void {
+  const { context, request, response } = exchange;
+  const forwarded = context.rewrite(
+    forwardedHeaders(incoming.rawHeaders),
+    clientOrigin(request.headers.host, context.ownOrigin()),
+  );
+  for (const name of forwarded.rewritten) context.report.rewrote(name);
+  response.writeHead(status, incoming.statusMessage, forwarded.headers);
+}
+
+/** What the answer's body breaks of the contract (nothing when it is not checked or cannot be). */
+function bodyFindings(exchange: Exchange, { incoming, status, tee }: Answered): Disagreement[] {
+  const { context, operation, matched } = exchange;
+  if (!tee || !matched) return [];
+  if (tee.over) {
+    context.report.unchecked(operation, 'answer body too large to check');
+    return [];
+  }
+  const bytes = decoded(tee.bytes(), incoming.headers['content-encoding'] as string | undefined, context.checkBytes);
+  if (typeof bytes === 'string') {
+    context.report.unchecked(operation, bytes);
+    return [];
+  }
+  return context.memo.check(matched.route.id, status, bytes);
+}
+
+/** A hostile input the server package refuses: its status and message, and nothing forwarded. */
+function refuse(request: IncomingMessage, response: ServerResponse, refusal: Refusal): void {
+  request.resume();
+  sendJson(response, refusal.status, errorBody(refusal.status, refusal.detail, refusal.problems));
+}
+
+/** `--strict`: the answer broke the contract; the client gets the violations instead. */
+function violation(response: ServerResponse, found: Disagreement[]): void {
+  sendJson(response, 502, {
+    message: `502 Bad Gateway - the upstream's answer breaks the contract: ${found.map((d) => `${d.kind}: ${d.detail}`).join('; ')}`,
+    violations: found,
+  });
+}
