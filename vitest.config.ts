@@ -7,8 +7,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * all. A test file belongs to at most one of the tiers below (test/tiers.test.ts checks it); every other is a unit test.
  * - integration: servers on 127.0.0.1 (the fake, the mock, the proxy, the generated server), the commands that start them, and the
  *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks (the OpenAPI 3.0 rendition with a
- *   third-party validator, the layout of openapi/, the breaking-change gate on this repository) and Spectral's CLI
- *   on the house ruleset;
+ *   third-party validator, the layout of openapi/, the breaking-change gate on this repository, the fast validators
+ *   against the full ones on every example of the document) and Spectral's CLI on the house ruleset;
  * - packages: the generated packages packed and installed into a project outside the repository, their declarations
  *   read by the language service as an editor reads them (type-names), the packages of the fixture document generated,
  *   compiled and run, the packages' dist/ and the HTML reference built from the mini document, and the README's
@@ -35,6 +35,7 @@ export const TIERS = {
     'test/gate-repository.test.ts',
     'test/layout-tree.test.ts',
     'test/openapi30.test.ts',
+    'packages/validators/test/fast.test.ts',
     'test/release-script.test.ts',
     'test/adding-an-operation.test.ts',
     'test/release-trace.test.ts',
