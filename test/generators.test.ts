@@ -1,34 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import YAML from 'yaml';
-import { generators, type GeneratorModule } from '../generators/index.ts';
-import type { GeneratedFile } from '../generators/lib/files.ts';
-import type { OpenApiDocument } from '../generators/lib/openapi.ts';
-import { ROOT } from '../scripts/lib/paths.ts';
+import { generators } from '../generators/index.ts';
+import { generatedFromMini, mini } from './support/mini.ts';
 
 /**
  * The generators on the mini document. What they build with a compiler or a renderer (each package's dist/, with the
  * dereferenced documents and the HTML reference of @service-api/openapi) is the packages tier's:
  * test/packages-build.test.ts.
  */
-const mini = YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'mini.yaml'), 'utf8')) as OpenApiDocument;
 const pristine = structuredClone(mini);
-
-/** Each generator's output for the mini document, generated once and shared by the tests that only read it. */
-const outputs = new Map<string, Promise<GeneratedFile[]>>();
-function generated(generator: GeneratorModule): Promise<GeneratedFile[]> {
-  let files = outputs.get(generator.name);
-  if (!files) {
-    files = generator.generate(mini);
-    outputs.set(generator.name, files);
-  }
-  return files;
-}
 
 describe.each(generators.map((g) => [g.name, g] as const))('generator %s', (_name, generator) => {
   it('writes only inside the folder it owns, each file with a banner (without a version: a release changes only what it changes)', async () => {
-    const files = await generated(generator);
+    const files = await generatedFromMini(generator);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       expect(file.path.startsWith(`${generator.folder}/`), file.path).toBe(true);
@@ -41,14 +25,14 @@ describe.each(generators.map((g) => [g.name, g] as const))('generator %s', (_nam
   });
 
   it('is deterministic and does not change its input', async () => {
-    const first = await generated(generator);
+    const first = await generatedFromMini(generator);
     const second = await generator.generate(structuredClone(pristine));
     expect(second).toEqual(first);
     expect(mini).toEqual(pristine);
   });
 
   it("matches its file snapshots (the HTML is Redocly's bundle)", async () => {
-    for (const file of (await generated(generator)).filter((f) => !f.path.endsWith('.html'))) {
+    for (const file of (await generatedFromMini(generator)).filter((f) => !f.path.endsWith('.html'))) {
       await expect(file.contents).toMatchFileSnapshot(
         join('__snapshots__', 'mini', file.path.replace(/^generated\//, '')),
       );
@@ -58,7 +42,7 @@ describe.each(generators.map((g) => [g.name, g] as const))('generator %s', (_nam
 
 it('the JSON documents carry the spec version in info.version', async () => {
   const published = generators.find((g) => g.name === 'published')!;
-  for (const file of (await generated(published)).filter((f) => f.path.endsWith('.json'))) {
+  for (const file of (await generatedFromMini(published)).filter((f) => f.path.endsWith('.json'))) {
     expect(JSON.parse(file.contents).info.version).toBe('1.2.3');
   }
 });

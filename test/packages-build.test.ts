@@ -6,24 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { generators, type GeneratorModule } from '../generators/index.ts';
 import type { GeneratedFile } from '../generators/lib/files.ts';
-import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
-
-const mini = YAML.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'mini.yaml'), 'utf8')) as OpenApiDocument;
-
-/** Each generator's output for the mini document, generated once and shared by the tests that only read it. */
-const outputs = new Map<string, Promise<GeneratedFile[]>>();
-function generated(generator: GeneratorModule): Promise<GeneratedFile[]> {
-  let files = outputs.get(generator.name);
-  if (!files) {
-    files = generator.generate(mini);
-    outputs.set(generator.name, files);
-  }
-  return files;
-}
+import { generatedFromMini, mini } from './support/mini.ts';
 
 const packages = generators.filter((g) => g.build);
 
@@ -32,7 +18,7 @@ const builds = new Map<string, Promise<GeneratedFile[]>>();
 function built(generator: GeneratorModule): Promise<GeneratedFile[]> {
   let files = builds.get(generator.name);
   if (!files) {
-    files = generated(generator).then((sources) => generator.build!.files(mini, sources));
+    files = generatedFromMini(generator).then((sources) => generator.build!.files(mini, sources));
     builds.set(generator.name, files);
   }
   return files;
