@@ -69,7 +69,8 @@ export function inProcessFetch(app: FastifyInstance): typeof fetch {
     const url = request.url;
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new TypeError(`fetch failed: the fake answers http: and https: URLs, not ${url.protocol}`);
-    const headers: Record<string, string> = {};
+    // No prototype: a header named `__proto__` (a valid token) is a header here, as over HTTP, not a prototype write.
+    const headers: Record<string, string> = Object.create(null);
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });

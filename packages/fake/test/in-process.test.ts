@@ -82,6 +82,7 @@ const REQUESTS: [string, string, RequestInit][] = [
     '/api/v4/projects/1/merge_requests',
     { method: 'POST', headers: { ...dev, 'content-type': 'application/json' }, body: '{"__proto__":{"x":1}}' },
   ],
+  ['a header named __proto__', '/api/v4/projects/1/jobs?per_page=1', { headers: { ...dev, ['__proto__']: 'x' } }],
   ['a malformed escape', '/api/v4/projects/1/jobs?scope[]=%zz', { headers: dev }],
   [
     'a media type not read',
