@@ -24,7 +24,7 @@ import { checkLayout } from './lib/layout.ts';
 import { buildNodePackage, NODE_PACKAGES } from './lib/node-packages.ts';
 import { compareOutput, driftLines, writeOutput } from './lib/output.ts';
 import { BIN, BUNDLE_JSON, LINT_BUNDLE_JSON, ROOT, SOURCE_ROOT } from './lib/paths.ts';
-import { type RunResult, run } from './lib/run.ts';
+import { runTimed, type TimedRunResult } from './lib/run.ts';
 import { GENERATED, inputsHash, LINT, recordStamp, stamped } from './lib/stamps.ts';
 
 const check = process.argv.includes('--check');
@@ -46,12 +46,6 @@ function fail(message: string, details = ''): never {
   process.exit(1);
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, string]> {
-  const start = performance.now();
-  const result = await work();
-  return [result, seconds(start)];
-}
-
 /** Wall and CPU time of work done in this process (CPU time does not grow when other processes share the cores). */
 async function timedHere<T>(work: () => Promise<T>): Promise<[T, string]> {
   const start = performance.now();
@@ -71,50 +65,58 @@ async function bundle(): Promise<OpenApiDocument> {
 }
 
 interface SourceLint {
-  start: number;
+  /** The layout check's problems, and its time. */
   layout: string[];
-  redocly: Promise<[RunResult, string]>;
+  layoutTime: string;
+  redocly: Promise<TimedRunResult>;
 }
+
+/** A linter's own wall and CPU time (not when this process, busy generating, heard that it ended). */
+const linterTime = ({ wall, cpu }: TimedRunResult) =>
+  `${wall.toFixed(1)} s${Number.isNaN(cpu) ? '' : `, CPU ${cpu.toFixed(1)} s`}`;
 
 /**
  * The half of the lint that reads openapi/ only, started beside the bundle (a child process): Redocly in a child
  * process of its own, and the layout here meanwhile, so that neither delays the generators, which wait for the bundle.
  */
 function lintSource(): SourceLint {
+  const redocly = runTimed(BIN('redocly'), [
+    'lint',
+    SOURCE_ROOT,
+    '--config',
+    join(ROOT, 'redocly.yaml'),
+    '--format',
+    'stylish',
+  ]);
   const start = performance.now();
-  const redocly = timed(() =>
-    run(BIN('redocly'), ['lint', SOURCE_ROOT, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']),
-  );
-  return { start, layout: checkLayout(join(ROOT, 'openapi')), redocly };
+  const layout = checkLayout(join(ROOT, 'openapi'));
+  return { layout, layoutTime: seconds(start), redocly };
 }
 
 /** Layout, Redocly on the source and Spectral on the bundle; a problem fails the build with the linter's report. */
 async function lint(hash: string, source: SourceLint): Promise<() => void> {
-  const { start, layout } = source;
+  const { layout, layoutTime } = source;
   if (layout.length > 0) fail(`Layout of openapi/: ${layout.length} problem(s)`, layout.join('\n'));
-  const [[redocly, redoclyTime], [spectral, spectralTime]] = await Promise.all([
+  const [redocly, spectral] = await Promise.all([
     source.redocly,
-    timed(() =>
-      run(BIN('spectral'), [
-        'lint',
-        bundlePath,
-        '--ruleset',
-        join(ROOT, '.spectral.yaml'),
-        '--fail-severity',
-        'hint',
-        '--display-only-failures',
-      ]),
-    ),
+    runTimed(BIN('spectral'), [
+      'lint',
+      bundlePath,
+      '--ruleset',
+      join(ROOT, '.spectral.yaml'),
+      '--fail-severity',
+      'hint',
+      '--display-only-failures',
+    ]),
   ]);
   const redoclyClean = redocly.code === 0 && !/warning/i.test(redocly.output.replace(/0 warnings?/gi, ''));
   if (!redoclyClean) fail('Redocly lint found problems (errors and warnings both fail the build)', redocly.output);
   if (spectral.code !== 0)
     fail('Spectral lint found problems in the bundle (errors and warnings both fail the build)', spectral.output);
   await recordStamp(LINT, hash);
-  const total = seconds(start);
   return () =>
     console.log(
-      `[2/4] Linted: layout, Redocly (${redoclyTime}) and Spectral (${spectralTime}) report 0 errors, 0 warnings (${total})`,
+      `[2/4] Linted beside the generators: layout (${layoutTime}), Redocly (${linterTime(redocly)}) and Spectral (${linterTime(spectral)}) report 0 errors, 0 warnings`,
     );
 }
 
@@ -127,24 +129,41 @@ interface Output {
   build?: { folder: string; files: GeneratedFile[]; time: string };
 }
 
-/** Every generator's files and every package's dist/, in memory, with the time each took. */
+/**
+ * Every generator's files and every package's dist/, in memory, with the time each took. A package's build starts as
+ * soon as its generator is done and is not waited for before the next generator: its compilation runs at once (it is
+ * synchronous), and what it waits for in a child process (the HTML reference) renders while the next ones generate.
+ */
 async function generate(doc: OpenApiDocument): Promise<Output[]> {
   // Loaded only when something is generated: the generators bring TypeScript, openapi-typescript and Ajv, a second of
   // CPU that a run with nothing to regenerate (npm test's contract lint, a package's prepack) does not need.
   const { generators } = await import('../generators/index.ts');
   const out: Output[] = [];
+  const building: Promise<void>[] = [];
   for (const generator of generators) {
     const failed = (error: Error) => fail(`Generator ${generator.name} failed: ${error.message}`);
     const [files, time] = await timedHere(() => generator.generate(doc).catch(failed));
-    const { build } = generator;
     const output: Output = { name: generator.name, folder: generator.folder, files, time };
-    if (build) {
-      const [built, buildTime] = await timedHere(() => build.files(doc, files).catch(failed));
-      output.build = { folder: build.folder, files: built, time: buildTime };
-    }
     out.push(output);
+    const { build } = generator;
+    if (build) building.push(startBuild(output, build.folder, () => build.files(doc, files).catch(failed)));
   }
+  await Promise.all(building);
   return out;
+}
+
+/** Starts a package's build; its time is that of its synchronous part, and when it finished if that was later. */
+function startBuild(output: Output, folder: string, files: () => Promise<GeneratedFile[]>): Promise<void> {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const built = files();
+  const used = process.cpuUsage(cpu);
+  const own = `${seconds(start)} (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)`;
+  const ownEnd = performance.now();
+  return built.then((result) => {
+    const waited = performance.now() - ownEnd > 500 ? `, ready ${seconds(start)} after its start` : '';
+    output.build = { folder, files: result, time: `${own}${waited}` };
+  });
 }
 
 const noLint = process.argv.includes('--no-lint');

@@ -5,6 +5,13 @@ export interface RunResult {
   output: string;
 }
 
+export interface TimedRunResult extends RunResult {
+  /** The command's own wall time, in seconds. */
+  wall: number;
+  /** Its CPU time (user and system, its children included), in seconds; NaN where /proc is not there to tell. */
+  cpu: number;
+}
+
 /** Runs a command from node_modules/.bin without a shell, capturing stdout and stderr together. */
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
@@ -15,6 +22,40 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, output: withoutNoise(output) }));
   });
+}
+
+/**
+ * A Node script that runs a command (its arguments) and prints its wall and CPU time as a last line of JSON. The
+ * caller's clock would not do: a caller that compiles synchronously meanwhile (the build) hears of the exit only when
+ * it is done, seconds later.
+ */
+const TIMER = `const { spawnSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const childrenCpu = () => {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+const started = performance.now();
+const result = spawnSync(process.argv[1], process.argv.slice(2), { stdio: 'inherit' });
+console.log('\\n' + JSON.stringify({ wall: (performance.now() - started) / 1000, cpu: childrenCpu() }));
+process.exit(result.status ?? 1);`;
+
+/** `run`, with the command's own wall and CPU time (TIMER). */
+export async function runTimed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<TimedRunResult> {
+  const result = await run(process.execPath, ['-e', TIMER, command, ...args], env);
+  const lines = result.output.split('\n');
+  const last = lines.at(-1) ?? '';
+  const times = (last.startsWith('{"wall"') ? JSON.parse(lines.pop()!) : {}) as { wall?: number; cpu?: number };
+  return {
+    code: result.code,
+    output: lines.join('\n').trim(),
+    wall: times.wall ?? Number.NaN,
+    cpu: times.cpu ?? Number.NaN,
+  };
 }
 
 /** Drops lines that say nothing about the project: npm's config warnings and the Redocly Node 20 notice box. */
