@@ -9,10 +9,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks (the OpenAPI 3.0 rendition with a
  *   third-party validator, the layout of openapi/, the breaking-change gate on this repository, the fast validators
  *   against the full ones on every example of the document) and Spectral's CLI on the house ruleset;
- * - packages: the generated packages packed and installed into a project outside the repository, their declarations
- *   read by the language service as an editor reads them (type-names), the packages of the fixture document generated,
- *   compiled and run, the packages' dist/ and the HTML reference built from the mini document, and the README's
- *   snippet compiled: whatever runs TypeScript's compiler, npm or Redocly's renderer;
+ * - packages: the generated packages packed, published to a registry of the test (Verdaccio: its own install in
+ *   test/registry, made once per run by the tier's global setup) and installed into a project outside the repository,
+ *   their declarations read by the language service as an editor reads them (type-names), the packages of the fixture
+ *   document generated, compiled and run, the packages' dist/ and the HTML reference built from the mini document, and
+ *   the README's snippet compiled: whatever runs TypeScript's compiler, npm or Redocly's renderer;
  * - browser: the HTML reference in headless Chromium;
  * - thirdparty: the code generators and validators other teams use, run on the published document (their own install
  *   in test/thirdparty, made once per run by its global setup; test/thirdparty/README.md);
@@ -44,6 +45,12 @@ export const TIERS = {
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
   thirdparty: ['test/thirdparty/*.test.ts'],
+};
+
+/** The tiers whose tools the root npm ci does not install: each one's global setup installs a lock file of its own. */
+const GLOBAL_SETUP: Record<string, string[]> = {
+  packages: ['test/registry/install.ts'],
+  thirdparty: ['test/thirdparty/support/install.ts'],
 };
 
 /**
@@ -99,7 +106,7 @@ export default defineConfig({
         test: {
           name,
           include,
-          ...(name === 'thirdparty' ? { globalSetup: ['test/thirdparty/support/install.ts'] } : {}),
+          ...(GLOBAL_SETUP[name] ? { globalSetup: GLOBAL_SETUP[name] } : {}),
         },
       })),
     ],

@@ -1,8 +1,9 @@
 /**
  * Installs a folder's own package-lock.json once (`npm ci --prefix <folder> --ignore-scripts`: exact versions, no
  * install scripts), for the test folders whose tools the root npm ci does not install: test/thirdparty (its tier's
- * global setup) and test/nodes (the Node binaries of scripts/node-matrix.ts). A stamp of the lock file in the folder's
- * node_modules/ makes a later local run skip the install; a fresh clone (CI) has none and installs.
+ * global setup), test/registry (the packages tier's Verdaccio, its global setup) and test/nodes (the Node binaries of
+ * scripts/node-matrix.ts). A stamp of the lock file in the folder's node_modules/ makes a later local run skip the
+ * install; a fresh clone (CI) has none and installs.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';

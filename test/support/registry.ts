@@ -4,12 +4,47 @@
  * ajv, fastify …) it fetches from the public registry. Neither scope nor the home scope @service-api has an uplink: a
  * lookup of @service-api/<name> (the aliases our packages depend through) answers 404 instead of reaching the public
  * registry, where that scope is not ours.
+ *
+ * Verdaccio is not a dependency of the repository: it is test/registry's own (package.json and lock file), installed by
+ * the packages tier's global setup (test/registry/install.ts), and loaded from there.
  */
 import type { Server } from 'node:http';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { runServer } from 'verdaccio';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
 import { HOME_SCOPE } from '../../scripts/lib/packages.ts';
+import { ROOT } from '../../scripts/lib/paths.ts';
+import { REGISTRY_FOLDER } from '../registry/install.ts';
+
+/** The part of Verdaccio's configuration (its config.yaml as an object) that the test sets. */
+interface RegistryConfig {
+  self_path: string;
+  storage: string;
+  auth: { htpasswd: { file: string; max_users: number } };
+  uplinks: Record<string, { url: string }>;
+  packages: Record<string, { access: string; publish?: string; unpublish?: string; proxy?: string }>;
+  log: { type: 'stdout'; format: 'pretty'; level: 'error' };
+  web: { enable: boolean };
+}
+
+/** Verdaccio's programmatic entry point: an HTTP server, not yet listening, serving the registry `config` describes. */
+type RunServer = (config: RegistryConfig) => Promise<Server>;
+
+/**
+ * `runServer` of test/registry's own Verdaccio (never one a root install may still hold), or an error naming the
+ * command that installs it.
+ */
+export function loadRunServer(folder = REGISTRY_FOLDER): RunServer {
+  const installed = join(folder, 'node_modules', 'verdaccio');
+  if (!existsSync(join(installed, 'package.json')))
+    throw new Error(
+      `Verdaccio is not installed in ${relative(ROOT, folder)}: run \`npm ci --prefix ${relative(ROOT, folder)} --ignore-scripts\` (npm run test:packages does it first)`,
+    );
+  const { runServer } = createRequire(join(folder, 'package.json'))(installed) as { runServer?: RunServer };
+  if (typeof runServer !== 'function') throw new Error(`${installed} has no runServer function`);
+  return runServer;
+}
 
 export interface RunningRegistry {
   /** `http://127.0.0.1:<port>/` */
@@ -22,7 +57,7 @@ export interface RunningRegistry {
 export async function startRegistry(folder: string, scope: string): Promise<RunningRegistry> {
   await mkdir(folder, { recursive: true });
   const ownScope = { access: '$all', publish: '$authenticated', unpublish: '$authenticated' };
-  const server = (await runServer({
+  const server = await loadRunServer()({
     self_path: folder,
     storage: join(folder, 'storage'),
     auth: { htpasswd: { file: join(folder, 'htpasswd'), max_users: 1 } },
@@ -34,7 +69,7 @@ export async function startRegistry(folder: string, scope: string): Promise<Runn
     },
     log: { type: 'stdout', format: 'pretty', level: 'error' },
     web: { enable: false },
-  } as unknown as Parameters<typeof runServer>[0])) as Server;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
