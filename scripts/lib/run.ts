@@ -25,9 +25,9 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
 }
 
 /**
- * A Node script that runs a command (its arguments) and prints its wall and CPU time as a last line of JSON. The
- * caller's clock would not do: a caller that compiles synchronously meanwhile (the build) hears of the exit only when
- * it is done, seconds later.
+ * A Node script that runs a command (its arguments) and prints its wall and CPU time as a line of JSON after the
+ * command's output. The caller's clock would not do: a caller that compiles synchronously meanwhile (the build) hears
+ * of the exit only when it is done, seconds later.
  */
 const TIMER = `const { spawnSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');
@@ -47,9 +47,10 @@ process.exit(result.status ?? 1);`;
 /** `run`, with the command's own wall and CPU time (TIMER). */
 export async function runTimed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<TimedRunResult> {
   const result = await run(process.execPath, ['-e', TIMER, command, ...args], env);
+  // The command's stderr may arrive after the timer's line (two pipes): the line is found wherever it is.
   const lines = result.output.split('\n');
-  const last = lines.at(-1) ?? '';
-  const times = (last.startsWith('{"wall"') ? JSON.parse(lines.pop()!) : {}) as { wall?: number; cpu?: number };
+  const at = lines.findIndex((line) => line.startsWith('{"wall":'));
+  const times = (at < 0 ? {} : JSON.parse(lines.splice(at, 1)[0]!)) as { wall?: number; cpu?: number };
   return {
     code: result.code,
     output: lines.join('\n').trim(),
