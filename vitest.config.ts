@@ -8,7 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - integration: servers on 127.0.0.1 (the fake, the mock, the proxy, the generated server), the commands that start them, and the
  *   SDK clients (gitbeaker, python-gitlab, Prism's own CLI); whole-document checks (the OpenAPI 3.0 rendition with a
  *   third-party validator, the layout of openapi/, the breaking-change gate on this repository, the fast validators
- *   against the full ones on every example of the document) and Spectral's CLI on the house ruleset;
+ *   against the full ones on every example of the document), Spectral's CLI on the house ruleset and the timer the
+ *   build runs its linters under (runTimed), and npm test's step runner (runStep);
  * - packages: the generated packages packed, published to a registry of the test (Verdaccio: its own install in
  *   test/registry, made once per run by the tier's global setup) and installed into a project outside the repository,
  *   their declarations read by the language service as an editor reads them (type-names), the packages of the fixture
@@ -41,6 +42,8 @@ export const TIERS = {
     'test/adding-an-operation.test.ts',
     'test/release-trace.test.ts',
     'test/spectral/ruleset.test.ts',
+    'test/run-timed.test.ts',
+    'test/run-step.test.ts',
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],

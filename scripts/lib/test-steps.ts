@@ -126,6 +126,9 @@ export function childrenCpuSeconds(): number {
  */
 export function runStep(step: Step, live: boolean, env: NodeJS.ProcessEnv = {}): Promise<StepResult> {
   const started = performance.now();
+  // The first step of a batch counts from now: the CPU of children that ended before it (a bench section's own npm ci,
+  // say) is not its own.
+  if (running++ === 0) lastCpu = childrenCpuSeconds();
   const child = spawn(node, step.args, {
     cwd: ROOT,
     stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -135,18 +138,20 @@ export function runStep(step: Step, live: boolean, env: NodeJS.ProcessEnv = {}):
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve) => {
-    child.once('error', (error) =>
+    child.once('error', (error) => {
+      running--;
       resolve({
         name: step.name,
         code: 1,
         wall: (performance.now() - started) / 1000,
         cpu: 0,
         output: `${output}\n${error.message}`,
-      }),
-    );
+      });
+    });
     child.once('exit', (code, signal) => {
       const wall = (performance.now() - started) / 1000;
       const cpu = cpuAtExit();
+      running--;
       child.once('close', () => resolve({ name: step.name, code: code ?? (signal ? 1 : 0), wall, cpu, output }));
     });
   });
@@ -171,6 +176,8 @@ export function machineCpuSeconds(): number {
 }
 
 let lastCpu = childrenCpuSeconds();
+/** Steps started and not yet ended. */
+let running = 0;
 /** The children's CPU added since the previous exit: the CPU of the child that just ended. */
 function cpuAtExit(): number {
   const now = childrenCpuSeconds();
