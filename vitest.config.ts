@@ -18,7 +18,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - browser: the HTML reference in headless Chromium;
  * - thirdparty: the code generators and validators other teams use, run on the published document (their own install
  *   in test/thirdparty, made once per run by its global setup; test/thirdparty/README.md);
- * - unit: no server, no browser, no install, no Python; and the type tests (`*.test-d.ts`), checked by tsc.
+ * - unit: no server, no browser, no install, no Python. The type tests (`*.test-d.ts`) are compile cases: tsc checks
+ *   them in `npm run typecheck` (tsconfig.json includes them), not a tier.
  */
 export const TIERS = {
   integration: [
@@ -97,11 +98,6 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...Object.values(TIERS).flat()],
           // vitest's typecheck runs tsc over its tsconfig: the type tests and what they import, not the whole repository
           // (npm test's typecheck step does that).
-          typecheck: {
-            enabled: true,
-            include: ['test/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
-            tsconfig: './test/tsconfig.type-tests.json',
-          },
         },
       },
       ...Object.entries(TIERS).map(([name, include]) => ({
