@@ -27,13 +27,15 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
 /**
  * A Node script that runs a command (its arguments) and prints its wall and CPU time as a line of JSON after the
  * command's output. The caller's clock would not do: a caller that compiles synchronously meanwhile (the build) hears
- * of the exit only when it is done, seconds later.
+ * of the exit only when it is done, seconds later. Its CPU figure is read as `childrenCpuSeconds` (test-steps.ts) reads
+ * it, in the timer's own process (it is plain JavaScript for `node -e`, so it cannot import that function).
  */
 const TIMER = `const { spawnSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const childrenCpu = () => {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[13]) + Number(fields[14])) / 100;
   } catch {
     return NaN;
