@@ -44,8 +44,26 @@ function startWorker(): Worker {
   });
 }
 
-async function acquire(): Promise<Worker> {
-  if (building >= MAX_BUILDING) await new Promise<void>((resolve) => queue.push(resolve));
+/**
+ * A worker as soon as fewer than `MAX_BUILDING` are building; meanwhile `onWait` is given a way to leave the queue (a
+ * reader that goes away), after which the promise gives no worker.
+ */
+function acquire(onWait: (leave: () => void) => void): Promise<Worker | undefined> {
+  if (building < MAX_BUILDING) return Promise.resolve(take());
+  return new Promise((resolve) => {
+    const turn = () => resolve(take());
+    queue.push(turn);
+    onWait(() => {
+      const place = queue.indexOf(turn);
+      if (place < 0) return;
+      queue.splice(place, 1);
+      resolve(undefined);
+    });
+  });
+}
+
+/** Counts the worker as building at once, also when a waiting request is given it: no later request passes those waiting. */
+function take(): Worker {
   building++;
   const worker = idle.pop() ?? startWorker();
   worker.ref();
@@ -67,6 +85,7 @@ export function streamInWorker(job: ArchiveJob): ReadableStream<Uint8Array> {
   let finished = false;
   let size = 0;
   let arrived: (() => void) | undefined;
+  let leaveQueue: (() => void) | undefined;
   const finish = (keep: boolean) => {
     if (finished) return;
     finished = true;
@@ -76,8 +95,10 @@ export function streamInWorker(job: ArchiveJob): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       start: async (controller) => {
-        const acquired = await acquire();
+        const acquired = await acquire((leave) => (leaveQueue = leave));
+        leaveQueue = undefined;
         // The reader went away while the archive waited for a worker: nothing to build.
+        if (!acquired) return;
         if (finished) return release(acquired, true);
         worker = acquired;
         worker.on('message', (answer: WorkerAnswer) => {
@@ -102,7 +123,7 @@ export function streamInWorker(job: ArchiveJob): ReadableStream<Uint8Array> {
           controller.error(new Error(`the archive worker stopped (exit code ${code})`));
           finish(false);
         });
-        await post(worker, job);
+        await post(worker, job, () => finished);
       },
       // One credit per piece the reader wants; the next pull waits for that piece.
       pull: () => {
@@ -111,14 +132,20 @@ export function streamInWorker(job: ArchiveJob): ReadableStream<Uint8Array> {
         return new Promise<void>((resolve) => (arrived = resolve));
       },
       // The reader went away (the client closed the connection): the build stops.
-      cancel: () => finish(false),
+      cancel: () => {
+        leaveQueue?.();
+        finish(false);
+      },
     },
     { highWaterMark: 4 },
   );
 }
 
-/** Posts the job in parts, letting other requests in between (copying a large repository at once would hold them up). */
-async function post(worker: Worker, { entries, ...build }: ArchiveJob): Promise<void> {
+/**
+ * Posts the job in parts, letting other requests in between (copying a large repository at once would hold them up),
+ * until the reader goes away.
+ */
+async function post(worker: Worker, { entries, ...build }: ArchiveJob, gone: () => boolean): Promise<void> {
   let part: ArchiveEntry[] = [];
   let size = 0;
   for (const entry of entries) {
@@ -128,6 +155,7 @@ async function post(worker: Worker, { entries, ...build }: ArchiveJob): Promise<
     worker.postMessage({ entries: part } satisfies WorkerMessage);
     [part, size] = [[], 0];
     await new Promise((resolve) => setImmediate(resolve));
+    if (gone()) return;
   }
   worker.postMessage({ entries: part } satisfies WorkerMessage);
   worker.postMessage({ build } satisfies WorkerMessage);
