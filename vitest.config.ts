@@ -96,8 +96,8 @@ export default defineConfig({
           // A project's exclude replaces vitest's default one: keep it, or the third-party tier's own install
           // (test/thirdparty/node_modules) runs as unit tests once it exists.
           exclude: [...configDefaults.exclude, ...Object.values(TIERS).flat()],
-          // vitest's typecheck runs tsc over its tsconfig: the type tests and what they import, not the whole repository
-          // (npm test's typecheck step does that).
+          // The type tests (*.test-d.ts) are not run here: tsconfig.json includes them, and npm test's typecheck step
+          // checks them.
         },
       },
       ...Object.entries(TIERS).map(([name, include]) => ({
