@@ -363,20 +363,19 @@ describe('a zip of many files', () => {
     expect(get.status).toBe(200);
     expect(archiveLoad()).toEqual({ building: MAX_BUILDING, waiting: 2 });
     // Read to the end, each archive is whole; the waiting ones are built once a worker is free.
-    const rest = await drained(
-      new ReadableStream({
-        pull: async (controller) => {
-          const next = await reader.read();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        },
-      }),
-    );
-    for (const bytes of [Buffer.concat([Buffer.from(first.value!), rest]), await drained(building[1]!)]) {
+    const pieces = [first.value!];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) pieces.push(next.value);
+    for (const bytes of [Buffer.concat(pieces), await drained(building[1]!)]) {
       const { entries } = unpack(bytes, 'zip');
       expect(entries.filter((e) => e.endsWith('.bin'))).toHaveLength(HELD_FILES);
     }
-    const [one, two] = await Promise.all(asked.map(async (response) => drained((await response).body!)));
+    const [one, two] = await Promise.all(
+      asked.map(async (answer) => {
+        const response = await answer;
+        expect(response.status).toBe(200);
+        return drained(response.body!);
+      }),
+    );
     expect(one!.equals(two!)).toBe(true);
     expect(unpack(one!, 'zip').entries.filter((e) => e.endsWith('.txt'))).toHaveLength(FILES);
     expect(archiveLoad()).toEqual({ building: 0, waiting: 0 });
