@@ -1,16 +1,26 @@
 /**
- * No hand-written function of the server and proxy runtimes and of the breaking-change comparator is longer than 80
- * lines, measured on the TypeScript AST: a function's lines include its nested functions, and leave out data literals
- * (object and array literals that hold no function), so a table stays a table.
+ * No hand-written function is longer than 80 lines: the generators, the scripts (bench included) and every package's
+ * runtime and scripts, measured on the TypeScript AST. A function's lines include its nested functions and its
+ * literals; a data builder (a function whose lines are mostly data: object and array literals that hold no function)
+ * counts its code lines only, so a table stays a table. Generated code is not measured, nor the tests' own callbacks
+ * (tables of cases). The fake's handler folders (`packages/fake/src/handlers/`: one `…Handlers(store)` closure per
+ * tag holding every handler of the tag, each handler measured with it) are left out for now: splitting them is a change
+ * of their own.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.ts';
 
 const MAX_LINES = 80;
-const FOLDERS = ['packages/server/src', 'packages/proxy/src', 'scripts/lib/breaking'];
+/** Where hand-written code lives (each folder with its subfolders). */
+const FOLDERS = [
+  'generators',
+  'scripts',
+  ...readdirSync(join(ROOT, 'packages')).flatMap((name) => [`packages/${name}/src`, `packages/${name}/scripts`]),
+].filter((folder) => existsSync(join(ROOT, folder)));
+const LEFT_OUT = ['packages/fake/src/handlers/'];
 
 interface Measured {
   name: string;
@@ -46,7 +56,7 @@ function nameOf(node: ts.FunctionLikeDeclaration): string {
   return '(anonymous)';
 }
 
-/** Every function of a source text with its length in lines, data literals left out. */
+/** Every function of a source text with its length in lines (a data builder's data lines left out). */
 export function functionLengths(text: string, file = 'source.ts'): Measured[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
@@ -65,9 +75,10 @@ export function functionLengths(text: string, file = 'source.ts'): Measured[] {
   return functions.map((node) => {
     const first = lineOf(node.getStart());
     const last = lineOf(node.getEnd());
-    let lines = 0;
-    for (let line = first; line <= last; line++) if (!dataLines.has(line)) lines++;
-    return { name: nameOf(node), line: first + 1, lines };
+    let data = 0;
+    for (let line = first; line <= last; line++) if (dataLines.has(line)) data++;
+    const lines = last - first + 1;
+    return { name: nameOf(node), line: first + 1, lines: data * 2 > lines ? lines - data : lines };
   });
 }
 
@@ -83,7 +94,12 @@ describe('functionLengths', () => {
       `function outer() {\n  const inner = () => {\n${body(2)}\n  };\n}`,
       { outer: 6, inner: 4 },
     ],
-    ['a data literal inside a function is left out', `function data() {\n  return ${table(200)};\n}`, { data: 4 }],
+    ['a data builder counts its code lines only', `function data() {\n  return ${table(200)};\n}`, { data: 4 }],
+    [
+      'a function mostly code counts its literals too',
+      `function code() {\n${body(75)}\n  const row = ${table(5)};\n}`,
+      { code: 84 },
+    ],
     [
       'a literal holding a function is code',
       `function handlers() {\n  return {\n    a: () => {\n${body(2)}\n    },\n  };\n}`,
@@ -95,15 +111,17 @@ describe('functionLengths', () => {
   });
 });
 
-describe(`hand-written runtime functions are at most ${MAX_LINES} lines`, () => {
+describe(`hand-written functions are at most ${MAX_LINES} lines`, () => {
   const files = FOLDERS.flatMap((folder) =>
-    readdirSync(join(ROOT, folder))
-      .filter((name) => name.endsWith('.ts'))
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => /\.m?ts$/.test(name) && !name.endsWith('.d.ts') && !name.split('/').includes('node_modules'))
       .map((name) => `${folder}/${name}`),
-  );
+  ).filter((file) => !LEFT_OUT.some((prefix) => file.startsWith(prefix)));
 
-  it('finds the sources', () => {
-    expect(files.length).toBeGreaterThan(10);
+  it('finds the sources of every kind', () => {
+    for (const file of ['generators/lib/ajv.ts', 'scripts/lib/coverage.ts', 'scripts/bench/sections/fake-suite.ts'])
+      expect(files).toContain(file);
+    expect(files.length).toBeGreaterThan(150);
   });
 
   it.each(files)('%s', (file) => {

@@ -228,101 +228,131 @@ function nullFirst(components: Record<string, unknown>) {
   return rewrite;
 }
 
+/** What `buildValidators` fills: the three Ajv instances, the index and each module's export name → schema id. */
+interface Builder {
+  doc: OpenApiDocument;
+  exact: Ajv;
+  fast: Ajv;
+  coercing: Ajv;
+  quicker: (schema: unknown) => unknown;
+  needsTracking: (schema: JsonSchema) => boolean;
+  index: ValidatorIndex;
+  exports: Record<ValidatorModule, Record<string, string>>;
+  /** Request parts by their JSON text → the id they were compiled under. */
+  parts: Map<string, string>;
+  /** Response schemas by their JSON text → the export that validates them. */
+  responses: Map<string, string>;
+}
+
+function newBuilder(doc: OpenApiDocument): Builder {
+  const components = componentsSchema(doc);
+  const tracking = usesTracking(doc);
+  const builder: Builder = {
+    doc,
+    exact: newAjv('full', false, tracking),
+    fast: newAjv('fast', false),
+    coercing: newAjv('full', true, tracking),
+    quicker: nullFirst(components.$defs as Record<string, unknown>),
+    needsTracking: tracker(components.$defs as Record<string, unknown>),
+    index: { schemas: {}, fast: {}, responses: {}, requests: {}, bodies: {}, queryRules: {} },
+    exports: { schemas: {}, fast: {}, requests: {} },
+    parts: new Map(),
+    responses: new Map(),
+  };
+  builder.exact.addSchema(components);
+  builder.fast.addSchema(builder.quicker(components) as JsonSchema);
+  builder.coercing.addSchema(anyFiles(components) as JsonSchema);
+  return builder;
+}
+
+/** Adds an exact validator to the schemas module and, unless it needs tracking, its fast twin (same schema id). */
+function addExact(b: Builder, exportName: string, id: string, schema?: JsonSchema): void {
+  if (schema) b.exact.addSchema({ $id: id, ...schema });
+  b.exports.schemas[exportName] = id;
+  if (b.needsTracking(schema ?? { $ref: id })) return;
+  if (schema) b.fast.addSchema({ $id: id, ...(b.quicker(schema) as JsonSchema) });
+  b.index.fast[exportName] = `fast_${exportName}`;
+  b.exports.fast[`fast_${exportName}`] = id;
+}
+
+/**
+ * Operations share most of their parameter sets (the same path ids, Sudo, pagination): each distinct set is compiled
+ * once and referenced, which keeps the request validators small enough to load quickly.
+ */
+function sharedPart(b: Builder, part: JsonSchema): JsonSchema {
+  const key = JSON.stringify(part);
+  let id = b.parts.get(key);
+  if (!id) {
+    id = `${ID_BASE}request-parts/${b.parts.size}`;
+    b.parts.set(key, id);
+    b.coercing.addSchema({ $id: id, ...part });
+  }
+  return { $ref: id };
+}
+
+/**
+ * The validators of an operation's JSON responses. Most operations share their error responses: an identical
+ * response schema is compiled once, and a bare reference to a component reuses that component's validator.
+ */
+function addResponses(b: Builder, entry: ReturnType<typeof listOperations>[number]): void {
+  for (const { status, json } of listResponses(b.doc, entry)) {
+    if (!json?.content.schema) continue;
+    const schema = toJsonSchema(json.content.schema, componentRef);
+    const key = JSON.stringify(schema);
+    const bareRef =
+      Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? String(schema.$ref) : undefined;
+    let exportName = b.responses.get(key) ?? (bareRef ? schemaExportOf(b.index, bareRef) : undefined);
+    if (!exportName) {
+      exportName = `response_${identifier(entry.operationId)}_${status}`;
+      addExact(b, exportName, `${ID_BASE}responses/${entry.operationId}/${status}`, schema);
+    }
+    b.responses.set(key, exportName);
+    (b.index.responses[entry.operationId] ??= {})[status] = exportName;
+  }
+}
+
+/** The validator of an operation's whole request (coercing) and, for a JSON body, the body's exact validator. */
+function addRequest(b: Builder, entry: ReturnType<typeof listOperations>[number]): void {
+  const id = `${ID_BASE}requests/${entry.operationId}`;
+  const exportName = `request_${identifier(entry.operationId)}`;
+  const { schema, jsonBody, queryRules } = requestSchema(b.doc, entry, (part) => sharedPart(b, part));
+  b.coercing.addSchema({ $id: id, ...schema });
+  if (queryRules.length > 0) b.index.queryRules[entry.operationId] = queryRules;
+  if (jsonBody) {
+    b.index.bodies[entry.operationId] = `body_${identifier(entry.operationId)}`;
+    addExact(b, `body_${identifier(entry.operationId)}`, `${ID_BASE}bodies/${entry.operationId}`, jsonBody);
+  }
+  b.index.requests[entry.operationId] = exportName;
+  b.exports.requests[exportName] = id;
+}
+
 /**
  * Two standalone modules: `schemas` (component schemas and JSON responses, exact) and `requests` (one validator per
  * operation over `{ params, query, headers, body }`, coercing strings as they arrive in URLs and headers).
  */
 export function buildValidators(doc: OpenApiDocument): BuiltValidators {
-  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
-  const components = componentsSchema(doc);
-  const tracking = usesTracking(doc);
-  const exact = newAjv('full', false, tracking);
-  const fast = newAjv('fast', false);
-  const coercing = newAjv('full', true, tracking);
-  exact.addSchema(components);
-  const quicker = nullFirst(components.$defs as Record<string, unknown>);
-  fast.addSchema(quicker(components) as JsonSchema);
-  coercing.addSchema(anyFiles(components) as JsonSchema);
-  const needsTracking = tracker(components.$defs as Record<string, unknown>);
-
-  const index: ValidatorIndex = { schemas: {}, fast: {}, responses: {}, requests: {}, bodies: {}, queryRules: {} };
-  const fastExports: Record<string, string> = {};
-  /** Adds the fast twin of an exact validator (same schema id in the fast instance). */
-  const addFast = (exportName: string, id: string, schema?: JsonSchema) => {
-    if (needsTracking(schema ?? { $ref: id })) return;
-    if (schema) fast.addSchema({ $id: id, ...(quicker(schema) as JsonSchema) });
-    index.fast[exportName] = `fast_${exportName}`;
-    fastExports[`fast_${exportName}`] = id;
-  };
-  // Operations share most of their parameter sets (the same path ids, Sudo, pagination): each distinct set is
-  // compiled once and referenced, which keeps the request validators small enough to load quickly.
-  const parts = new Map<string, string>();
-  const sharedPart = (part: JsonSchema): JsonSchema => {
-    const key = JSON.stringify(part);
-    let id = parts.get(key);
-    if (!id) {
-      id = `${ID_BASE}request-parts/${parts.size}`;
-      parts.set(key, id);
-      coercing.addSchema({ $id: id, ...part });
-    }
-    return { $ref: id };
-  };
-  const schemaExports: Record<string, string> = {};
-  const requestExports: Record<string, string> = {};
-  for (const name of Object.keys(schemas)) {
-    index.schemas[name] = `schema_${identifier(name)}`;
-    schemaExports[`schema_${identifier(name)}`] = componentSchemaId(name);
-    addFast(`schema_${identifier(name)}`, componentSchemaId(name));
+  const b = newBuilder(doc);
+  for (const name of Object.keys(doc.components?.schemas ?? {})) {
+    b.index.schemas[name] = `schema_${identifier(name)}`;
+    addExact(b, `schema_${identifier(name)}`, componentSchemaId(name));
   }
-  // Most operations share their error responses: an identical response schema is compiled once, and a bare
-  // reference to a component reuses that component's validator.
-  const responseExports = new Map<string, string>();
   for (const entry of listOperations(doc)) {
-    for (const { status, json } of listResponses(doc, entry)) {
-      if (!json?.content.schema) continue;
-      const schema = toJsonSchema(json.content.schema, componentRef);
-      const key = JSON.stringify(schema);
-      const bareRef =
-        Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? String(schema.$ref) : undefined;
-      let exportName = responseExports.get(key) ?? (bareRef ? schemaExportOf(index, bareRef) : undefined);
-      if (!exportName) {
-        const id = `${ID_BASE}responses/${entry.operationId}/${status}`;
-        exportName = `response_${identifier(entry.operationId)}_${status}`;
-        exact.addSchema({ $id: id, ...schema });
-        schemaExports[exportName] = id;
-        addFast(exportName, id, schema);
-      }
-      responseExports.set(key, exportName);
-      (index.responses[entry.operationId] ??= {})[status] = exportName;
-    }
-    const id = `${ID_BASE}requests/${entry.operationId}`;
-    const exportName = `request_${identifier(entry.operationId)}`;
-    const { schema, jsonBody, queryRules } = requestSchema(doc, entry, sharedPart);
-    coercing.addSchema({ $id: id, ...schema });
-    if (queryRules.length > 0) index.queryRules[entry.operationId] = queryRules;
-    if (jsonBody) {
-      const bodyId = `${ID_BASE}bodies/${entry.operationId}`;
-      exact.addSchema({ $id: bodyId, ...jsonBody });
-      index.bodies[entry.operationId] = `body_${identifier(entry.operationId)}`;
-      schemaExports[`body_${identifier(entry.operationId)}`] = bodyId;
-      addFast(`body_${identifier(entry.operationId)}`, bodyId, jsonBody);
-    }
-    index.requests[entry.operationId] = exportName;
-    requestExports[exportName] = id;
+    addResponses(b, entry);
+    addRequest(b, entry);
   }
-  const exportsOf = { schemas: schemaExports, fast: fastExports, requests: requestExports };
+  const { schemas, fast, requests } = b.exports;
   return {
-    index,
-    schemasCode: esm(standaloneCode.default(exact, schemaExports)),
-    fastCode: esm(withoutErrorDetails(standaloneCode.default(fast, fastExports))),
-    requestsCode: esm(standaloneCode.default(coercing, requestExports)),
+    index: b.index,
+    schemasCode: esm(standaloneCode.default(b.exact, schemas)),
+    fastCode: esm(withoutErrorDetails(standaloneCode.default(b.fast, fast))),
+    requestsCode: esm(standaloneCode.default(b.coercing, requests)),
     compiled: {
-      schemas: { ajv: exact, ids: schemaExports },
-      fast: { ajv: fast, ids: fastExports },
-      requests: { ajv: coercing, ids: requestExports },
+      schemas: { ajv: b.exact, ids: schemas },
+      fast: { ajv: b.fast, ids: fast },
+      requests: { ajv: b.coercing, ids: requests },
     },
     declarations: (module) =>
-      `import type { ValidateFunction } from './validation.js';\n${Object.keys(exportsOf[module])
+      `import type { ValidateFunction } from './validation.js';\n${Object.keys(b.exports[module])
         .map((name) => `export declare const ${name}: ValidateFunction;`)
         .join('\n')}\n`,
   };

@@ -101,8 +101,11 @@ export function resourceSchemas(doc: OpenApiDocument, resource: string, aliases:
   return path.reduce<Schema[]>((schemas, field) => step(doc, schemas, field), withItems(doc, schema));
 }
 
-/** Compares the document with the seed inventory, section by section. */
-export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, aliases: Aliases = {}): SectionCoverage[] {
+/** The coverage of each section, made on first use. */
+function sectionTable(): {
+  sectionOf: (part: number, section: string) => SectionCoverage;
+  sorted: () => SectionCoverage[];
+} {
   const sections = new Map<string, SectionCoverage>();
   const sectionOf = (part: number, section: string) => {
     const key = `${part}:${section}`;
@@ -118,9 +121,14 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
       });
     return sections.get(key)!;
   };
-  const operations = new Map(listOperations(doc).map((e) => [`${e.method.toUpperCase()} ${e.path}`, e]));
-  const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, { in?: string; name?: string }>;
+  const sorted = () => [...sections.values()].sort((a, b) => a.part - b.part || compareSections(a.section, b.section));
+  return { sectionOf, sorted };
+}
 
+/** Compares the document with the seed inventory, section by section. */
+export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, aliases: Aliases = {}): SectionCoverage[] {
+  const { sectionOf, sorted } = sectionTable();
+  const operations = new Map(listOperations(doc).map((e) => [`${e.method.toUpperCase()} ${e.path}`, e]));
   for (const op of inventory.operations) {
     const key = `${op.method} ${op.path}`;
     const cov = sectionOf(op.part, op.section);
@@ -132,57 +140,76 @@ export function computeCoverage(doc: OpenApiDocument, inventory: Inventory, alia
       continue;
     }
     cov.operations.covered += 1;
-    const bodies = Object.values(
-      resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {}).content ?? {},
-    )
-      .map((media) => media.schema)
-      .filter(Boolean)
-      .flatMap((s) => withItems(doc, s));
-    const securityHeaders = new Set(
-      entry.security
-        .flatMap((req) => Object.keys(req))
-        .filter((id) => schemes[id]?.in === 'header')
-        .map((id) => schemes[id]!.name!.toLowerCase()),
-    );
-    for (const parameter of op.parameters) {
-      const alias = aliases.parameters?.[key]?.[parameter.name];
-      if (alias) cov.choices.push(`parameter ${parameter.name} of ${key}: ${alias.reason}`);
-      if (alias && alias.name === undefined && alias.names === undefined) {
-        cov.parameters.covered += 1;
-        continue;
-      }
-      const names = alias?.names ?? [alias?.name ?? parameter.name];
-      const found = names.every(
-        (name) =>
-          entry.parameters.some((p) => p.name === name) ||
-          hasProperty(doc, bodies, name) ||
-          (parameter.in === 'header' && securityHeaders.has(name.toLowerCase())),
-      );
-      if (found) cov.parameters.covered += 1;
-      else cov.missing.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
-    }
+    coverParameters(doc, op, entry, aliases, cov);
   }
+  for (const resource of inventory.resources)
+    coverResource(doc, resource, aliases, sectionOf(resource.part, resource.section));
+  return sorted();
+}
 
-  for (const resource of inventory.resources) {
-    const cov = sectionOf(resource.part, resource.section);
-    cov.fields.total += resource.fields.length;
-    const alias =
-      aliases.resources?.[resource.name] ??
-      (resource.name.includes('.') ? undefined : aliases.resources?.[resource.name]);
-    if (alias) cov.choices.push(`resource ${resource.name} is schema ${alias.schema}: ${alias.reason}`);
-    const schemas = resourceSchemas(doc, resource.name, aliases);
-    if (!schemas || schemas.length === 0) {
-      if (resource.fields.length > 0 || !schemas)
-        cov.missing.push(`resource ${resource.name} (${resource.fields.length} fields)`);
+type OperationEntry = ReturnType<typeof listOperations>[number];
+
+/** Counts the inventory parameters of an operation that the document's operation has (a parameter, a body field or a credential header). */
+function coverParameters(
+  doc: OpenApiDocument,
+  op: InventoryOperation,
+  entry: OperationEntry,
+  aliases: Aliases,
+  cov: SectionCoverage,
+): void {
+  const key = `${op.method} ${op.path}`;
+  const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, { in?: string; name?: string }>;
+  const bodies = Object.values(
+    resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {}).content ?? {},
+  )
+    .map((media) => media.schema)
+    .filter(Boolean)
+    .flatMap((s) => withItems(doc, s));
+  const securityHeaders = new Set(
+    entry.security
+      .flatMap((req) => Object.keys(req))
+      .filter((id) => schemes[id]?.in === 'header')
+      .map((id) => schemes[id]!.name!.toLowerCase()),
+  );
+  for (const parameter of op.parameters) {
+    const alias = aliases.parameters?.[key]?.[parameter.name];
+    if (alias) cov.choices.push(`parameter ${parameter.name} of ${key}: ${alias.reason}`);
+    if (alias && alias.name === undefined && alias.names === undefined) {
+      cov.parameters.covered += 1;
       continue;
     }
-    for (const field of resource.fields) {
-      if (hasProperty(doc, schemas, field.name)) cov.fields.covered += 1;
-      else cov.missing.push(`field ${resource.name}.${field.name}`);
-    }
+    const names = alias?.names ?? [alias?.name ?? parameter.name];
+    const found = names.every(
+      (name) =>
+        entry.parameters.some((p) => p.name === name) ||
+        hasProperty(doc, bodies, name) ||
+        (parameter.in === 'header' && securityHeaders.has(name.toLowerCase())),
+    );
+    if (found) cov.parameters.covered += 1;
+    else cov.missing.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
   }
+}
 
-  return [...sections.values()].sort((a, b) => a.part - b.part || compareSections(a.section, b.section));
+/** Counts the fields of an inventory resource that its schema (or its alias's) has. */
+function coverResource(
+  doc: OpenApiDocument,
+  resource: InventoryResource,
+  aliases: Aliases,
+  cov: SectionCoverage,
+): void {
+  cov.fields.total += resource.fields.length;
+  const alias = aliases.resources?.[resource.name];
+  if (alias) cov.choices.push(`resource ${resource.name} is schema ${alias.schema}: ${alias.reason}`);
+  const schemas = resourceSchemas(doc, resource.name, aliases);
+  if (!schemas || schemas.length === 0) {
+    if (resource.fields.length > 0 || !schemas)
+      cov.missing.push(`resource ${resource.name} (${resource.fields.length} fields)`);
+    return;
+  }
+  for (const field of resource.fields) {
+    if (hasProperty(doc, schemas, field.name)) cov.fields.covered += 1;
+    else cov.missing.push(`field ${resource.name}.${field.name}`);
+  }
 }
 
 function compareSections(a: string, b: string): number {
@@ -216,6 +243,19 @@ export interface ReverseCoverage {
 
 const bare = (name: string) => name.replace(/\[\]$/, '');
 
+/** What the reverse coverage collects: the names allowed on each schema node, the sources used, what is unlisted. */
+interface ReverseState {
+  known: Map<object, Set<string>>;
+  used: Set<string>;
+  unlisted: string[];
+}
+
+function allow(state: ReverseState, node: object, names: Iterable<string>): void {
+  const set = state.known.get(node) ?? new Set<string>();
+  for (const name of names) set.add(bare(name));
+  state.known.set(node, set);
+}
+
 /** The reverse of `computeCoverage`: what the contract has that the inventory does not, unless its source is listed. */
 export function reverseCoverage(
   doc: OpenApiDocument,
@@ -223,42 +263,50 @@ export function reverseCoverage(
   aliases: Aliases = {},
   sources: Sources = {},
 ): ReverseCoverage {
-  const used = new Set<string>();
-  const unlisted: string[] = [];
-  const known = new Map<object, Set<string>>();
-  const allow = (node: object, names: Iterable<string>) => {
-    const set = known.get(node) ?? new Set<string>();
-    for (const name of names) set.add(bare(name));
-    known.set(node, set);
-  };
-  const inventoryOperations = new Map(inventory.operations.map((op) => [`${op.method} ${op.path}`, op]));
-  const inventoryResources = new Map(inventory.resources.map((r) => [r.name, r]));
-
+  const state: ReverseState = { known: new Map(), used: new Set(), unlisted: [] };
   for (const resource of inventory.resources)
     for (const schema of resourceSchemas(doc, resource.name, aliases) ?? [])
       for (const node of branches(doc, schema))
         allow(
+          state,
           node,
           resource.fields.map((f) => f.name),
         );
+  const { bodySchemas, listedAbsent } = reverseOperations(doc, inventory, aliases, sources, state);
+  allowSourceSchemas(doc, inventory, sources, state);
+  unlistedFields(doc, bodySchemas, state);
+  return { unlisted: state.unlisted, unused: [...unusedSources(sources, state.used), ...listedAbsent] };
+}
 
+/**
+ * The operations' parameters and body fields the inventory and the sources do not list; allows each body schema the
+ * names its operation may take. Returns the inline body schemas (walked later) and the listed names no body has.
+ */
+function reverseOperations(
+  doc: OpenApiDocument,
+  inventory: Inventory,
+  aliases: Aliases,
+  sources: Sources,
+  state: ReverseState,
+): { bodySchemas: [string, unknown][]; listedAbsent: string[] } {
+  const inventoryOperations = new Map(inventory.operations.map((op) => [`${op.method} ${op.path}`, op]));
   const bodySchemas: [string, unknown][] = [];
   const listedAbsent: string[] = [];
   for (const entry of listOperations(doc)) {
     const key = `${entry.method.toUpperCase()} ${entry.path}`;
-    const names = parameterNames(key, inventoryOperations, aliases, sources, used, unlisted);
+    const names = parameterNames(key, inventoryOperations, aliases, sources, state.used, state.unlisted);
     if (!names) continue;
     for (const parameter of entry.parameters) {
       const everywhere = `${parameter.in}:${parameter.name}`;
       if (names.has(bare(parameter.name))) continue;
-      if (sources.everywhere?.[everywhere]) used.add(`everywhere ${everywhere}`);
-      else unlisted.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
+      if (sources.everywhere?.[everywhere]) state.used.add(`everywhere ${everywhere}`);
+      else state.unlisted.push(`parameter ${parameter.name} (${parameter.in}) of ${key}`);
     }
     const body = resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {});
     const present = new Set(entry.parameters.map((p) => bare(p.name)));
     for (const [mediaType, media] of Object.entries(body.content ?? {})) {
       for (const node of branches(doc, media.schema)) {
-        allow(node, names);
+        allow(state, node, names);
         for (const name of Object.keys((node.properties as object | undefined) ?? {})) present.add(name);
       }
       if (media.schema && !isReference(media.schema)) bodySchemas.push([`${key} body (${mediaType})`, media.schema]);
@@ -266,26 +314,37 @@ export function reverseCoverage(
     for (const name of sources.parameters?.[key]?.names ?? [])
       if (!present.has(bare(name))) listedAbsent.push(`parameters ${key}: parameter ${name}`);
   }
+  return { bodySchemas, listedAbsent };
+}
 
+/** Allows the fields that `sources.schemas` lists (by name, or an inventory resource's fields) at their locations. */
+function allowSourceSchemas(doc: OpenApiDocument, inventory: Inventory, sources: Sources, state: ReverseState): void {
+  const inventoryResources = new Map(inventory.resources.map((r) => [r.name, r]));
   for (const [location, entry] of Object.entries(sources.schemas ?? {})) {
     const nodes = schemaAt(doc, location);
-    if (nodes.length === 0) unlisted.push(`schema ${location} of scripts/coverage-sources.json is not in the document`);
+    if (nodes.length === 0)
+      state.unlisted.push(`schema ${location} of scripts/coverage-sources.json is not in the document`);
     const resource = entry.fieldsOf === undefined ? undefined : inventoryResources.get(entry.fieldsOf);
-    if (entry.fieldsOf !== undefined && !resource) unlisted.push(`resource ${entry.fieldsOf} is not in the inventory`);
-    for (const node of nodes) allow(node, [...(entry.names ?? []), ...(resource?.fields.map((f) => f.name) ?? [])]);
+    if (entry.fieldsOf !== undefined && !resource)
+      state.unlisted.push(`resource ${entry.fieldsOf} is not in the inventory`);
+    for (const node of nodes)
+      allow(state, node, [...(entry.names ?? []), ...(resource?.fields.map((f) => f.name) ?? [])]);
   }
+}
 
+/** Walks every component schema and inline body: each property not allowed on its node is unlisted. */
+function unlistedFields(doc: OpenApiDocument, bodySchemas: [string, unknown][], state: ReverseState): void {
   const seen = new Set<object>();
   /** `inherited`: the names of the object a composition or condition (allOf, oneOf, then, not…) belongs to. */
   const walk = (schema: unknown, location: string, inherited = new Set<string>()): void => {
     if (!schema || typeof schema !== 'object' || isReference(schema) || seen.has(schema)) return;
     seen.add(schema);
     const node = schema as Schema;
-    const names = new Set([...inherited, ...(known.get(node) ?? [])]);
+    const names = new Set([...inherited, ...(state.known.get(node) ?? [])]);
     for (const [name, property] of Object.entries((node.properties as Record<string, unknown> | undefined) ?? {})) {
       if (isForbidden(property)) continue;
-      if (names.has(name)) used.add(`schema ${location} ${name}`);
-      else unlisted.push(`field ${location}.${name}`);
+      if (names.has(name)) state.used.add(`schema ${location} ${name}`);
+      else state.unlisted.push(`field ${location}.${name}`);
       walk(property, `${location}.${name}`);
     }
     for (const key of ['allOf', 'anyOf', 'oneOf'])
@@ -296,8 +355,6 @@ export function reverseCoverage(
   };
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) walk(schema, name);
   for (const [location, schema] of bodySchemas) walk(schema, location);
-
-  return { unlisted, unused: [...unusedSources(sources, used), ...listedAbsent] };
 }
 
 /** The parameter names an operation may have, or undefined (reported) when the operation itself is unlisted. */
