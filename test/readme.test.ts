@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_FOLDERS } from '../scripts/lib/packages.ts';
+import { PACKAGE_FOLDERS, PACKAGES } from '../scripts/lib/packages.ts';
 import { section } from './support/markdown.ts';
 
 const readme = readFileSync('README.md', 'utf8');
@@ -53,6 +53,30 @@ describe('README.md', () => {
       ...packages,
     ];
     expect(expected.filter((target) => !links(readme).includes(target))).toEqual([]);
+  });
+});
+
+describe('README.md: the Node each package needs', () => {
+  const line = section(readme, 'Set up').replace(/\s+/g, ' ');
+  const engines = (folder: string): string =>
+    JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).engines?.node ?? '(no engines)';
+  /** `name`, `name`: Node `range` groups of the set-up text, as name → range. */
+  const stated = new Map(
+    [...line.matchAll(/((?:`[a-z-]+`, )*`[a-z-]+`): Node `([^`]+)`/g)].flatMap(([, names, range]) =>
+      [...names!.matchAll(/`([a-z-]+)`/g)].map(([, name]) => [name!, range!] as const),
+    ),
+  );
+
+  it("names the repository's own Node range for building and testing", () => {
+    expect(line).toContain(`Build and test on Node \`${engines('.')}\``);
+  });
+
+  it.each(PACKAGES)('states the engines.node of $name', ({ name, folder }) => {
+    expect(stated.get(name), `README's set-up line for ${name}`).toBe(engines(folder));
+  });
+
+  it('names only packages the repository publishes', () => {
+    expect([...stated.keys()].filter((name) => !PACKAGES.some((p) => p.name === name))).toEqual([]);
   });
 });
 
