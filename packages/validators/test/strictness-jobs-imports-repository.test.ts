@@ -29,18 +29,21 @@ const imported = fixture('ProjectImport', 'minimal');
 describe('job, import and repository records', () => {
   const cases: [string, string, number, unknown, boolean][] = [
     ['a job as the API types it', 'jobs/list-project-jobs', 200, [job], true],
-    ['a job with a null duration', 'jobs/list-project-jobs', 200, [{ ...job, duration: null }], false],
-    ['a job with a null queued_duration', 'jobs/list-pipeline-jobs', 200, [{ ...job, queued_duration: null }], false],
-    ['a job with a null artifacts_expire_at', 'jobs/get-token-job', 200, { ...job, artifacts_expire_at: null }, false],
+    ['a job not yet started (null duration)', 'jobs/list-project-jobs', 200, [{ ...job, duration: null }], true],
+    ['a job not yet queued (null queued_duration)', 'jobs/list-pipeline-jobs', 200, [{ ...job, queued_duration: null }], true],
+    ['a job without artifacts (null artifacts_expire_at)', 'jobs/get-token-job', 200, { ...job, artifacts_expire_at: null }, true],
+    ['a single job without artifacts', 'jobs/get-project-job', 200, { ...job, artifacts_expire_at: null }, true],
+    ['a job with a string duration', 'jobs/list-project-jobs', 200, [{ ...job, duration: '87' }], false],
     ['a trigger job with its downstream pipeline', 'jobs/list-pipeline-bridges', 200, [bridge], true],
     [
-      'a trigger job with a null downstream pipeline',
+      'a trigger job that has not triggered (null downstream pipeline)',
       'jobs/list-pipeline-bridges',
       200,
       [{ ...bridge, downstream_pipeline: null }],
-      false,
+      true,
     ],
-    ['a trigger job with a null duration', 'jobs/list-pipeline-bridges', 200, [{ ...bridge, duration: null }], false],
+    ['a trigger job not yet started (null duration)', 'jobs/list-pipeline-bridges', 200, [{ ...bridge, duration: null }], true],
+    ['a trigger job with a downstream pipeline id only', 'jobs/list-pipeline-bridges', 200, [{ ...bridge, downstream_pipeline: 5 }], false],
     ['a compare result', 'repository/compare', 200, compare, true],
     ['a compare result with a null commit', 'repository/compare', 200, { ...compare, commit: null }, false],
     [

@@ -40,8 +40,9 @@ export function jobRecord(store: Store, job: FakeJob) {
     started_at: started,
     finished_at: finished,
     erased_at: null,
-    duration: 0,
-    queued_duration: 0,
+    // The Service computes both from the start: null until the job has started.
+    duration: started === null ? null : 0,
+    queued_duration: started === null ? null : 0,
     web_url: `${webBase(store)}/${store.projectPath(project)}/-/jobs/${job.id}`,
     commit: {
       id: sha,
@@ -73,7 +74,8 @@ export function jobRecord(store: Store, job: FakeJob) {
       organization: null,
     },
     artifacts: [],
-    artifacts_expire_at: finished ?? job.created_at ?? store.now(),
+    // The fake keeps no artifacts; the Service sends null without them.
+    artifacts_expire_at: null,
     tag_list: [...(job.tag_list ?? [])],
     runner: runnerOf(store, job),
   };
