@@ -26,8 +26,8 @@ function runnerProblems(runner: Body): string[] {
     problems.push('a never_contacted runner has contacted_at: null');
   if (status !== 'never_contacted' && 'contacted_at' in runner && runner.contacted_at === null)
     problems.push(`a ${status} runner has contacted the service (contacted_at set)`);
-  if ('ip_address' in runner && runner.ip_address !== '')
-    problems.push('the deprecated ip_address returns an empty string');
+  if ('ip_address' in runner && runner.ip_address !== '' && runner.ip_address !== null)
+    problems.push('the deprecated ip_address is an empty string or null');
   if ('active' in runner && runner.active === runner.paused)
     problems.push('the deprecated active is the opposite of paused');
   if ('token' in runner) problems.push('runner records no longer carry token');
@@ -112,8 +112,9 @@ describe('runner status table', () => {
     expect(runnerProblems({ ...base, status: 'online' })).toContain('an online runner has online: true');
     expect(runnerProblems({ ...base, status: 'offline', online: true })).toContain('a offline runner is not online');
     expect(runnerProblems({ ...base, status: 'paused' })).toContain('status paused is not a runner status');
+    expect(runnerProblems({ ...base, ip_address: null })).toEqual([]);
     expect(runnerProblems({ ...base, ip_address: '10.0.0.1' })).toEqual([
-      'the deprecated ip_address returns an empty string',
+      'the deprecated ip_address is an empty string or null',
     ]);
     expect(runnerProblems({ ...base, active: false })).toEqual(['the deprecated active is the opposite of paused']);
   });

@@ -79,7 +79,8 @@ describe('runner creation', () => {
       projects: [],
       access_level: 'not_protected',
       maximum_timeout: null,
-      ip_address: '',
+      ip_address: null,
+      version: null,
     });
     expect(await owner.runners.getRunner({ path: { id: 9 } })).toMatchObject({
       paused: true,

@@ -246,6 +246,22 @@ describe('records carry the fields the API lists', () => {
     ],
     ['runner details of a never contacted runner', 'runners/get-runner', 200, runnerDetails, true],
     [
+      'runner details without a runner manager (null deprecated fields)',
+      'runners/get-runner',
+      200,
+      { ...runnerDetails, architecture: null, platform: null, version: null, revision: null },
+      true,
+    ],
+    ['runner details with a numeric version', 'runners/get-runner', 200, { ...runnerDetails, version: 17 }, false],
+    ['a runner summary with a null ip_address', 'runners/list-project-runners', 200, [{ ...runner, ip_address: null }], true],
+    [
+      'a runner summary with an address in ip_address',
+      'runners/list-group-runners',
+      200,
+      [{ ...runner, ip_address: '10.0.0.1' }],
+      false,
+    ],
+    [
       'a runner summary without the deprecated ip_address',
       'runners/list-runners',
       200,

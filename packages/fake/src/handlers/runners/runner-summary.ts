@@ -8,7 +8,8 @@ export function runnerSummary(runner: FakeRunner) {
   return {
     id: runner.id,
     description: runner.description ?? null,
-    ip_address: '' as const,
+    // Deprecated; the Service always sends null for it.
+    ip_address: null,
     active: !paused,
     paused,
     is_shared: runner.runner_type === 'instance_type',

@@ -100,12 +100,14 @@ export function runnerHandlers(store: Store): Handlers<Principal> {
   const canRead = (runner: FakeRunner, user: FakeUser) =>
     runner.runner_type === 'instance_type' || canManage(runner, user);
 
+  // The four deprecated fields: empty strings, or null (what the Service sends) for a runner without a manager.
+  const deprecated = (runner: FakeRunner) => (runner.status === 'never_contacted' ? null : '');
   const details = (runner: FakeRunner) => ({
     ...runnerSummary(runner),
-    architecture: '',
-    platform: '',
-    version: '',
-    revision: '',
+    architecture: deprecated(runner),
+    platform: deprecated(runner),
+    version: deprecated(runner),
+    revision: deprecated(runner),
     contacted_at: runner.status === 'never_contacted' ? null : (runner.contacted_at ?? null),
     maintenance_note: runner.maintenance_note ?? null,
     projects: (runner.project_ids ?? []).flatMap((id) => {
