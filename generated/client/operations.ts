@@ -913,7 +913,7 @@ export interface ServiceApiMethods {
     /** Get a migration entity (`GET /bulk_imports/{id}/entities/{entity_id}`, `bulk-imports/get-migration-entity`). */
     getMigrationEntity: Method<GetMigrationEntityInput, T.BulkImportEntitySummary, false, Record<string, never>>;
     /** Get the failures of a migration entity (`GET /bulk_imports/{id}/entities/{entity_id}/failures`, `bulk-imports/get-entity-failures`). */
-    getEntityFailures: Method<GetEntityFailuresInput, T.BulkImportFailure, false, Record<string, never>>;
+    getEntityFailures: PaginatedMethod<GetEntityFailuresInput, T.BulkImportFailure, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
   };
   repository: {
     /** Get a file from the repository (`GET /projects/{id}/repository/files/{file_path}`, `repository/get-file`). */
@@ -1208,7 +1208,7 @@ export const operationTable: [string, string, OperationDescriptor, boolean][] = 
   ["bulkImports", "getMigration", {"id":"bulk-imports/get-migration","method":"GET","path":"/bulk_imports/{id}","response":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["bulkImports", "listMigrationEntities", {"id":"bulk-imports/list-migration-entities","method":"GET","path":"/bulk_imports/{id}/entities","response":"json","headers":{"Link":"string","x-next-page":"string","x-page":"string"},"errors":[400,401,403,404,429,500,503]}, true],
   ["bulkImports", "getMigrationEntity", {"id":"bulk-imports/get-migration-entity","method":"GET","path":"/bulk_imports/{id}/entities/{entity_id}","response":"json","errors":[400,401,403,404,429,500,503]}, false],
-  ["bulkImports", "getEntityFailures", {"id":"bulk-imports/get-entity-failures","method":"GET","path":"/bulk_imports/{id}/entities/{entity_id}/failures","response":"json","errors":[400,401,403,404,429,500,503]}, false],
+  ["bulkImports", "getEntityFailures", {"id":"bulk-imports/get-entity-failures","method":"GET","path":"/bulk_imports/{id}/entities/{entity_id}/failures","response":"json","headers":{"Link":"string","x-next-page":"string","x-page":"string"},"errors":[400,401,403,404,429,500,503]}, true],
   ["repository", "getFile", {"id":"repository/get-file","method":"GET","path":"/projects/{id}/repository/files/{file_path}","response":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["repository", "updateFile", {"id":"repository/update-file","method":"PUT","path":"/projects/{id}/repository/files/{file_path}","response":"json","body":"json","errors":[400,401,403,404,429,500,503]}, false],
   ["repository", "createFile", {"id":"repository/create-file","method":"POST","path":"/projects/{id}/repository/files/{file_path}","response":"json","body":"json","errors":[400,401,403,404,429,500,503]}, false],

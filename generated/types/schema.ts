@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Get the failures of a migration entity
-         * @description The failure record of a migration entity. The answer is one failure record (an object).
+         * @description The failure records of a migration entity, a paginated list (an empty list when the entity has no failures).
          */
         get: operations["bulk-imports/get-entity-failures"];
         put?: never;
@@ -3080,7 +3080,7 @@ export interface components {
         RunnerSummary: RunnerSummary;
         /** @description A project the runner is assigned to (`projects` of the runner details). */
         RunnerProject: RunnerProject;
-        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+        /** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings, and may be null for a runner that never contacted the Service), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
         RunnerDetails: RunnerDetails;
         /** @description Body of `PUT /runners/{id}`. All fields optional; each takes the type of the same field of `POST /user/runners`. */
         UpdateRunnerRequest: UpdateRunnerRequest;
@@ -4475,10 +4475,10 @@ export type JobBase = {
     started_at: components["schemas"]["NullableTimestamp"];
     finished_at: components["schemas"]["NullableTimestamp"];
     erased_at: components["schemas"]["NullableTimestamp"];
-    /** @description Seconds. */
-    duration: number;
-    /** @description Seconds. */
-    queued_duration: number;
+    /** @description Seconds the job ran; null while the job has not started (created, pending, manual, scheduled or skipped jobs). */
+    duration: number | null;
+    /** @description Seconds the job waited in the queue; null while it has not been queued and started. */
+    queued_duration: number | null;
     web_url: string;
     commit: components["schemas"]["JobCommit"];
     pipeline: components["schemas"]["JobPipeline"];
@@ -4523,7 +4523,8 @@ export type Job = components["schemas"]["JobBase"] & {
     artifacts_file?: components["schemas"]["JobArtifactsFile"];
     /** @description Artifacts of the job; an empty array when there are none. */
     artifacts: components["schemas"]["JobArtifact"][];
-    artifacts_expire_at: components["schemas"]["Timestamp"];
+    /** @description When the job's artifacts expire; null when the job has no artifacts or they never expire. */
+    artifacts_expire_at: components["schemas"]["NullableTimestamp"];
     /** @description Runner tags. */
     tag_list: string[];
     /** @description The runner that ran the job, or null. The object's shape is not documented. */
@@ -4567,7 +4568,8 @@ export type DownstreamPipeline = {
 /** @description Trigger job (bridge) record: the fields of the job record without the artifact fields (`artifacts_file`, `artifacts`, `artifacts_expire_at`), `runner`, `failure_reason` and `tag_list`; its `pipeline` carries more fields, and `downstream_pipeline` is added. */
 export type TriggerJob = components["schemas"]["JobBase"] & {
     pipeline: components["schemas"]["TriggerJobPipeline"];
-    downstream_pipeline: components["schemas"]["DownstreamPipeline"];
+    /** @description The pipeline the trigger job started; null until the trigger job has triggered it. */
+    downstream_pipeline: components["schemas"]["DownstreamPipeline"] | null;
 };
 /** @description The project that holds an agent's configuration. Field types are not documented. */
 export type AgentConfigProject = {
@@ -6051,10 +6053,10 @@ export type RunnerSummary = {
     id: number;
     /**
      * @deprecated
-     * @description Deprecated: always an empty string.
-     * @constant
+     * @description Deprecated: an empty string or null (the Service sends null); it no longer carries an address.
+     * @enum {string|null}
      */
-    ip_address: "";
+    ip_address: "" | null;
     is_shared: boolean;
     runner_type: components["schemas"]["RunnerType"];
     /** @description Name of the runner, or null. */
@@ -6072,28 +6074,28 @@ export type RunnerProject = {
     path: string;
     path_with_namespace: string;
 };
-/** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
+/** @description Runner details: the summary fields plus architecture, platform, version, revision (these four deprecated; they will return empty strings, and may be null for a runner that never contacted the Service), contacted_at, maintenance_note, projects, tag_list, access_level and maximum_timeout. A runner whose status is `never_contacted` has a null `contacted_at`. `maintenance_note` and `maximum_timeout` are optional when a runner is created or updated, so they may be null. The deprecated fields are still sent. The former `token` attribute no longer exists. */
 export type RunnerDetails = components["schemas"]["RunnerSummary"] & {
     /**
      * @deprecated
-     * @description Deprecated: will return an empty string (architecture).
+     * @description Deprecated: will return an empty string (architecture). The Service sends its latest runner manager's architecture, or null when the runner has no manager (it never contacted the Service).
      */
-    architecture: string;
+    architecture: string | null;
     /**
      * @deprecated
-     * @description Deprecated: will return an empty string (platform).
+     * @description Deprecated: will return an empty string (platform). The Service sends its latest runner manager's platform, or null when the runner has no manager (it never contacted the Service).
      */
-    platform: string;
+    platform: string | null;
     /**
      * @deprecated
-     * @description Deprecated: will return an empty string (version).
+     * @description Deprecated: will return an empty string (version). The Service sends its latest runner manager's version, or null when the runner has no manager (it never contacted the Service).
      */
-    version: string;
+    version: string | null;
     /**
      * @deprecated
-     * @description Deprecated: will return an empty string (revision).
+     * @description Deprecated: will return an empty string (revision). The Service sends its latest runner manager's revision, or null when the runner has no manager (it never contacted the Service).
      */
-    revision: string;
+    revision: string | null;
     /** @description When the runner last contacted the service; null while its status is `never_contacted`. */
     contacted_at: components["schemas"]["NullableTimestamp"];
     /** @description Free-form maintenance note, at most 1024 characters, or null. */
@@ -9358,6 +9360,16 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Number of items per page.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
                  * @description Same as the `Sudo` header, as a query parameter: only an administrator using an OAuth or personal access token with the `sudo` scope may send it.
                  * @example jdoe
                  */
@@ -9386,13 +9398,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Failure record. */
+            /** @description Failure records. */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "x-next-page": components["headers"]["XNextPage"];
+                    "x-page": components["headers"]["XPage"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BulkImportFailure"];
+                    "application/json": components["schemas"]["BulkImportFailure"][];
                 };
             };
             400: components["responses"]["BadRequest"];

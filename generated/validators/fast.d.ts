@@ -215,6 +215,7 @@ export declare const fast_response_bulk_imports_list_migrations_200: ValidateFun
 export declare const fast_body_bulk_imports_create_migration: ValidateFunction;
 export declare const fast_response_bulk_imports_list_all_entities_200: ValidateFunction;
 export declare const fast_response_bulk_imports_list_migration_entities_200: ValidateFunction;
+export declare const fast_response_bulk_imports_get_entity_failures_200: ValidateFunction;
 export declare const fast_body_repository_update_file: ValidateFunction;
 export declare const fast_body_repository_create_file: ValidateFunction;
 export declare const fast_body_repository_delete_file: ValidateFunction;

@@ -369,7 +369,7 @@ describe('migration by direct transfer', () => {
     expect(
       (await api.projects.listProjects({ query: { search: 'api' } })).map((p) => [p.id, p.path_with_namespace]),
     ).toEqual([[project.project_id, 'my-group/sub/api']]);
-    expect(await status(api.bulkImports.getEntityFailures({ path: { id: migration.id, entity_id: 4 } }))).toBe(404);
+    expect(await api.bulkImports.getEntityFailures({ path: { id: migration.id, entity_id: 4 } })).toEqual([]);
   });
 
   it("a migration and its entities are their creator's only (404 for anyone else)", async () => {
@@ -389,7 +389,7 @@ describe('migration by direct transfer', () => {
     expect(await status(as().bulkImports.listMigrations())).toBe(401);
   });
 
-  it('a failed entity carries its failures; the failures endpoint answers one failure record', async () => {
+  it('a failed entity carries its failures; the failures endpoint answers them as a list', async () => {
     const dev = as('developer-token');
     const entities = await dev.bulkImports.listAllEntities({ query: { status: 'failed' } });
     expect(entities.map((e) => e.id)).toEqual([2]);
@@ -398,15 +398,18 @@ describe('migration by direct transfer', () => {
       exception_class: 'StandardError',
       pipeline_step: 'extractor',
     });
-    expect(await dev.bulkImports.getEntityFailures({ path: { id: 1, entity_id: 2 } })).toEqual({
-      relation: 'issues',
-      exception_message: 'Error!',
-      exception_class: 'StandardError',
-      correlation_id_value: '06289e4b064329a69de7bb2d7a1b5a97',
-      source_url: 'https://source.example/source-group/legacy-app/-/issues/7',
-      source_title: 'Broken import of the issue tracker',
-    });
-    expect(await status(dev.bulkImports.getEntityFailures({ path: { id: 1, entity_id: 1 } }))).toBe(404);
+    expect(await dev.bulkImports.getEntityFailures({ path: { id: 1, entity_id: 2 } })).toEqual([
+      {
+        relation: 'issues',
+        exception_message: 'Error!',
+        exception_class: 'StandardError',
+        correlation_id_value: '06289e4b064329a69de7bb2d7a1b5a97',
+        source_url: 'https://source.example/source-group/legacy-app/-/issues/7',
+        source_title: 'Broken import of the issue tracker',
+      },
+    ]);
+    expect(await dev.bulkImports.getEntityFailures({ path: { id: 1, entity_id: 1 } })).toEqual([]);
+    expect(await status(dev.bulkImports.getEntityFailures({ path: { id: 1, entity_id: 99 } }))).toBe(404);
   });
 
   it('filters by status, sorts by creation date (default desc) and paginates', async () => {

@@ -281,17 +281,24 @@ export function bulkImportHandlers(store: Store): Handlers<Principal> {
       advance(migration);
       return { status: 200, body };
     },
-    'bulk-imports/get-entity-failures': ({ params }, { principal }) => {
+    // The Service pages the entity's failures (an empty list when there are none).
+    'bulk-imports/get-entity-failures': ({ params, query }, { principal, request }) => {
       const migration = own(params.id, principal.user);
       const entity = migration && entitiesOf(migration).find((e) => e.id === params.entity_id);
-      const failure = entity?.failures[0];
-      if (!migration || !failure) return NOT_FOUND;
+      if (!migration || !entity) return NOT_FOUND;
       advance(migration);
-      const { relation, exception_message, exception_class, correlation_id_value, source_url, source_title } = failure;
-      return {
-        status: 200,
-        body: { relation, exception_message, exception_class, correlation_id_value, source_url, source_title },
-      };
+      const page = paginate(entity.failures, query, request);
+      const body = page.items.map(
+        ({ relation, exception_message, exception_class, correlation_id_value, source_url, source_title }) => ({
+          relation,
+          exception_message,
+          exception_class,
+          correlation_id_value,
+          source_url,
+          source_title,
+        }),
+      );
+      return { status: 200, body, headers: page.headers };
     },
   };
 }
