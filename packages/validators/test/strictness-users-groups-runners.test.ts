@@ -253,7 +253,13 @@ describe('records carry the fields the API lists', () => {
       true,
     ],
     ['runner details with a numeric version', 'runners/get-runner', 200, { ...runnerDetails, version: 17 }, false],
-    ['a runner summary with a null ip_address', 'runners/list-project-runners', 200, [{ ...runner, ip_address: null }], true],
+    [
+      'a runner summary with a null ip_address',
+      'runners/list-project-runners',
+      200,
+      [{ ...runner, ip_address: null }],
+      true,
+    ],
     [
       'a runner summary with an address in ip_address',
       'runners/list-group-runners',
