@@ -25,6 +25,7 @@ export const TIERS = {
   integration: [
     'test/clients/**/*.test.ts',
     'test/hostile/*.test.ts',
+    'test/mcp*.test.ts',
     'packages/fake/test/*.test.ts',
     'packages/mock/test/*.test.ts',
     'packages/proxy/test/*.test.ts',

@@ -2,6 +2,7 @@ import { buildClient, clientPackage, folder as clientFolder, generateClient } fr
 import type { GeneratedFile } from './lib/files.ts';
 import { type ContractPackage, packageDir } from './lib/package.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
+import { folder as mcpFolder, generateMcp } from './mcp.ts';
 import { generateOpenApi30 } from './openapi30.ts';
 import { buildOpenApiPackage, openapiPackage } from './openapi-package.ts';
 import { folder as publishedFolder, generatePublished } from './published.ts';
@@ -69,4 +70,7 @@ export const generators: GeneratorModule[] = [
     generate: generateServer,
     build: { folder: dist(serverPackage), files: buildServer },
   },
+  // @service-api/mcp runs on the client, the validators and the fake: its dist/ is compiled with the packages written
+  // by hand, after them (scripts/lib/node-packages.ts).
+  { name: 'mcp', folder: mcpFolder, generate: generateMcp },
 ];

@@ -12,17 +12,26 @@ const DROPPED = new Set([
   '$comment',
 ]);
 
+/** Annotations a reader of the schema (a person, a model) needs, which a validator does not. */
+const ANNOTATIONS = new Set(['description', 'title']);
+
 /**
  * Turns an OpenAPI 3.1 schema into plain JSON Schema 2020-12 for a validator: drops `x-` extensions, OpenAPI-only
- * keywords and annotations, and rewrites `#/components/schemas/X` references with `rewriteRef`.
+ * keywords and annotations (`annotations: true` keeps `description` and `title`, for a schema a model reads), and
+ * rewrites `#/components/schemas/X` references with `rewriteRef`.
  */
-export function toJsonSchema(schema: unknown, rewriteRef: (ref: string) => string): JsonSchema {
+export function toJsonSchema(
+  schema: unknown,
+  rewriteRef: (ref: string) => string,
+  options: { annotations?: boolean } = {},
+): JsonSchema {
+  const dropped = (key: string) => DROPPED.has(key) && !(options.annotations && ANNOTATIONS.has(key));
   const visit = (value: unknown, inProperties: boolean): unknown => {
     if (Array.isArray(value)) return value.map((item) => visit(item, false));
     if (typeof value !== 'object' || value === null) return value;
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      if (!inProperties && (key.startsWith('x-') || DROPPED.has(key))) continue;
+      if (!inProperties && (key.startsWith('x-') || dropped(key))) continue;
       if (!inProperties && key === '$ref' && typeof item === 'string') out[key] = rewriteRef(item);
       else out[key] = visit(item, !inProperties && PROPERTY_MAPS.has(key));
     }

@@ -1,0 +1,262 @@
+/**
+ * The tools of @service-api/mcp against the document they are generated from: one per operation, named and annotated
+ * by rule, every parameter constraint kept, no credential among the inputs, every documented success example a valid
+ * `structuredContent` of its tool's `outputSchema`, and the listings of each selection through the SDK's client.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { describeTool, selectTools, type ToolEntry, toolResult, toolTable } from '@service-api/mcp';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOperations } from '../generators/lib/document.ts';
+import type { JsonSchema, Parameter } from '../generators/lib/openapi.ts';
+import { resolve } from '../packages/server/src/openapi-model.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
+import { publishedDocument } from './support/documents.ts';
+import { type Connected, inProcess, textJson } from './support/mcp.ts';
+
+const doc = publishedDocument();
+const operations = listOperations(doc);
+const byOperation = new Map(toolTable.map((tool) => [tool.operationId, tool]));
+/** Named like a credential, in any case: what a tool must never take from a model. */
+const SECRET = /(^|[_-])(sudo|token|private_token|access_token|job_token|password|secret|api_key|private_key)$/i;
+const CONSTRAINTS = [
+  'enum',
+  'const',
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+];
+
+function isSecretProperty(name: string, schema: JsonSchema): boolean {
+  const types = [schema.type].flat();
+  return SECRET.test(name) && !types.includes('boolean') && !types.includes('integer');
+}
+
+describe('the tool table', () => {
+  it('has one tool per operation, named [a-z0-9_] in at most 64 characters, unique', () => {
+    expect(toolTable.map((tool) => tool.operationId)).toEqual(operations.map((entry) => entry.operationId));
+    for (const tool of toolTable) expect(tool.name).toMatch(/^[a-z0-9_]{1,64}$/);
+    expect(new Set(toolTable.map((tool) => tool.name)).size).toBe(operations.length);
+  });
+
+  it('annotates from the method: readOnly for GET/HEAD, destructive for DELETE, idempotent for GET/PUT/DELETE', () => {
+    for (const entry of operations) {
+      const { annotations } = byOperation.get(entry.operationId)!;
+      expect(annotations.readOnlyHint, entry.operationId).toBe(['get', 'head'].includes(entry.method));
+      expect(annotations.idempotentHint, entry.operationId).toBe(
+        ['get', 'head', 'put', 'delete'].includes(entry.method),
+      );
+      if (entry.method === 'delete') expect(annotations.destructiveHint, entry.operationId).toBe(true);
+      if (['get', 'head'].includes(entry.method)) expect(annotations.destructiveHint, entry.operationId).toBe(false);
+    }
+    // An operation that overwrites: a file's new content.
+    expect(byOperation.get('repository/update-file')!.annotations.destructiveHint).toBe(true);
+    expect(byOperation.get('merge-requests/merge')!.annotations.destructiveHint).toBe(false);
+  });
+
+  it('describes each tool from the summary and the description', () => {
+    for (const entry of operations) {
+      const tool = byOperation.get(entry.operationId)!;
+      expect(tool.title).toBe(entry.operation.summary);
+      expect(tool.description).toContain(entry.operation.summary);
+      if (entry.operation.description) expect(tool.description).toContain(String(entry.operation.description).trim());
+    }
+  });
+
+  it('keeps every constraint of every path and query parameter, and which are required', () => {
+    let checked = 0;
+    for (const entry of operations) {
+      const tool = byOperation.get(entry.operationId)!;
+      const properties = tool.inputSchema.properties as Record<string, JsonSchema>;
+      for (const parameter of entry.parameters.filter((p: Parameter) => p.in === 'path' || p.in === 'query')) {
+        const schema = resolve<JsonSchema>(doc, parameter.schema ?? {});
+        if (isSecretProperty(parameter.name, schema)) continue;
+        const property = properties[parameter.name];
+        expect(property, `${entry.operationId} ${parameter.name}`).toBeDefined();
+        for (const keyword of CONSTRAINTS.filter((k) => k in schema)) {
+          expect(property![keyword], `${entry.operationId} ${parameter.name} ${keyword}`).toEqual(schema[keyword]);
+          checked += 1;
+        }
+        if (parameter.required) expect(tool.inputSchema.required).toContain(parameter.name);
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('keeps the body fields with their constraints and required list beside the parameters', () => {
+    const create = byOperation.get('merge-requests/create-merge-request')!;
+    expect(create.inputSchema.required).toEqual(
+      expect.arrayContaining(['id', 'source_branch', 'target_branch', 'title']),
+    );
+    expect(create.inputs).toMatchObject({ id: 'path', source_branch: 'body', title: 'body' });
+    const ldap = byOperation.get('groups/create-ldap-group-link')!;
+    // A rule relating body fields (one of cn or filter) stays on the tool's input.
+    expect(JSON.stringify(ldap.inputSchema.allOf)).toMatch(/oneOf/);
+  });
+
+  it('takes no input named like a credential, at any depth', () => {
+    const found: string[] = [];
+    const visit = (schema: unknown, where: string): void => {
+      if (Array.isArray(schema)) for (const [i, item] of schema.entries()) visit(item, `${where}[${i}]`);
+      if (typeof schema !== 'object' || schema === null) return;
+      const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined;
+      for (const [name, property] of Object.entries(properties ?? {}))
+        if (isSecretProperty(name, property)) found.push(`${where}.${name}`);
+      for (const [key, value] of Object.entries(schema)) visit(value, `${where}/${key}`);
+    };
+    for (const tool of toolTable) visit(tool.inputSchema, tool.name);
+    expect(found).toEqual([]);
+    // Sudo, a header and a query parameter of nearly every operation, is never an input.
+    expect(toolTable.filter((tool) => 'sudo' in tool.inputs || 'Sudo' in tool.inputs)).toEqual([]);
+  });
+
+  it('answers every documented success example as structuredContent valid against its outputSchema', async () => {
+    const examples = JSON.parse(
+      readFileSync(join(ROOT, 'packages', 'openapi', 'dist', 'examples.json'), 'utf8'),
+    ) as Record<string, Record<string, Record<string, unknown>>>;
+    const ajv = new Ajv2020.default({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const sdk = new AjvJsonSchemaValidator();
+    let checked = 0;
+    for (const tool of toolTable) {
+      const schema = describeTool(tool).outputSchema;
+      const successes = Object.entries(examples[tool.operationId] ?? {}).filter(([status]) => /^2/.test(status));
+      for (const [status, named] of successes) {
+        for (const [name, value] of Object.entries(named)) {
+          const result = await resultOf(tool, Number(status), value);
+          if (!schema) {
+            expect(result.structuredContent, `${tool.name} ${name}`).toBeUndefined();
+            continue;
+          }
+          const validate = ajv.compile(schema);
+          expect(validate(result.structuredContent) || validate.errors, `${tool.name} ${status} ${name}`).toBe(true);
+          expect(sdk.getValidator(schema)(result.structuredContent).valid, `${tool.name} ${name} (SDK)`).toBe(true);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+});
+
+async function resultOf(tool: ToolEntry, status: number, data: unknown): Promise<CallToolResult> {
+  const answer = {
+    data,
+    status,
+    headers: {},
+    rawHeaders: new Headers(),
+    pagination: { page: 1, perPage: 20 },
+    url: '',
+  };
+  return toolResult(tool, answer, Number.POSITIVE_INFINITY);
+}
+
+describe('the listings, through the SDK client', () => {
+  const sizes: Record<string, number> = {};
+  const list = async (options: Parameters<typeof inProcess>[0]) => {
+    const mcp = await inProcess(options);
+    try {
+      return (await mcp.client.listTools()).tools;
+    } finally {
+      await mcp.close();
+    }
+  };
+
+  it('serves every operation with --allow-writes --allow-destructive, and writes only with both flags', async () => {
+    const all = await list({ allowWrites: true, allowDestructive: true });
+    sizes.full = JSON.stringify(all).length;
+    expect(all.map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name));
+    expect(selectTools({ allowDestructive: true })).toEqual(toolTable.filter((tool) => tool.access === 'read'));
+    const destructive = all.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
+    expect(destructive).toEqual(toolTable.filter((tool) => tool.access === 'destructive').map((tool) => tool.name));
+  });
+
+  it('refuses an unknown toolset, naming the known ones', () => {
+    expect(() => selectTools({ toolsets: ['jobs', 'pipelines'] })).toThrow(
+      /Unknown toolset\(s\) pipelines: .*merge-requests/,
+    );
+  });
+
+  it('lists three tools in dynamic mode, at most 5 % of the full list', async () => {
+    const dynamic = await list({ dynamic: true, allowWrites: true, allowDestructive: true });
+    expect(dynamic.map((tool) => tool.name)).toEqual(['list_operations', 'describe_operation', 'call_operation']);
+    const full = sizes.full ?? JSON.stringify(await list({ allowWrites: true, allowDestructive: true })).length;
+    expect(JSON.stringify(dynamic).length / full).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe('dynamic mode and long answers, in process', () => {
+  let mcp: Connected;
+  let small: Connected;
+  beforeAll(async () => {
+    mcp = await inProcess({ dynamic: true });
+    small = await inProcess({ maxAnswerChars: 2_000 });
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await small.close();
+  });
+
+  it('finds, describes and calls an operation; a write is not served without --allow-writes', async () => {
+    const found = (await mcp.client.callTool({
+      name: 'list_operations',
+      arguments: { search: 'project jobs' },
+    })) as CallToolResult;
+    const names = (found.structuredContent as { operations: { name: string }[] }).operations.map((o) => o.name);
+    expect(names).toContain('jobs_list_project_jobs');
+    const described = (await mcp.client.callTool({
+      name: 'describe_operation',
+      arguments: { name: 'jobs_list_project_jobs' },
+    })) as CallToolResult;
+    expect(described.structuredContent).toMatchObject({
+      name: 'jobs_list_project_jobs',
+      inputSchema: { type: 'object' },
+    });
+    const called = (await mcp.client.callTool({
+      name: 'call_operation',
+      arguments: { name: 'jobs_list_project_jobs', arguments: { id: 'my-group/my-project', per_page: 1 } },
+    })) as CallToolResult;
+    expect((called.structuredContent as { items: unknown[] }).items).toHaveLength(1);
+    const write = (await mcp.client.callTool({
+      name: 'call_operation',
+      arguments: { name: 'merge_requests_merge', arguments: { id: 'my-group/my-project', merge_request_iid: 1 } },
+    })) as CallToolResult;
+    expect(write.isError).toBe(true);
+    expect(textJson(write).error).toMatch(/--allow-writes/);
+  });
+
+  it('cuts a long list at an item boundary and says which arguments answer the rest', async () => {
+    const call = async (args: Record<string, unknown>) =>
+      (await small.client.callTool({
+        name: 'jobs_list_project_jobs',
+        arguments: { id: 'my-group/my-project', ...args },
+      })) as CallToolResult;
+    const whole = (await (
+      await inProcess()
+    ).client.callTool({
+      name: 'jobs_list_project_jobs',
+      arguments: { id: 'my-group/my-project', per_page: 20 },
+    })) as CallToolResult;
+    const all = (whole.structuredContent as { items: { id: number }[] }).items;
+    const cut = await call({ per_page: 20 });
+    const content = cut.structuredContent as {
+      items: { id: number }[];
+      truncated: { shown: number; of: number; rest: Record<string, number> };
+    };
+    expect(JSON.stringify(content).length).toBeLessThanOrEqual(2_000);
+    expect(content.truncated.of).toBe(all.length);
+    expect(content.items.map((job) => job.id)).toEqual(all.slice(0, content.truncated.shown).map((job) => job.id));
+    const rest = await call(content.truncated.rest);
+    const next = (rest.structuredContent as { items: { id: number }[] }).items;
+    expect(next[0]!.id).toBe(all[content.truncated.shown]!.id);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * @service-api/mcp through its command and the official MCP client (the SDK's `Client`), against the fake: over stdio
+ * (the default) and over Streamable HTTP. The client itself checks every `structuredContent` against the tool's
+ * `outputSchema`.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolTable } from '@service-api/mcp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Connected, overHttp, overStdio, textJson } from './support/mcp.ts';
+
+const PROJECT = 'my-group/my-project';
+const TOKEN = 'maintainer-token';
+const readOnly = toolTable.filter((tool) => tool.access === 'read');
+
+describe('over stdio, read-only by default', () => {
+  let mcp: Connected;
+  beforeAll(async () => {
+    mcp = await overStdio(['--fake'], { SERVICE_API_TOKEN: TOKEN });
+  }, 30_000);
+  afterAll(() => mcp.close());
+
+  it('lists the read-only tools only, each one readOnlyHint', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(readOnly.map((tool) => tool.name));
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    expect(tools.every((tool) => tool.inputSchema.type === 'object')).toBe(true);
+  });
+
+  it('calls a list tool with a project path and pages it with next_page', async () => {
+    const first = (await mcp.client.callTool({
+      name: 'jobs_list_project_jobs',
+      arguments: { id: PROJECT, per_page: 2 },
+    })) as CallToolResult;
+    expect(first.isError).toBeFalsy();
+    const page1 = first.structuredContent as { items: { id: number }[]; next_page?: number; page?: number };
+    expect(page1.items).toHaveLength(2);
+    expect(page1.page).toBe(1);
+    expect(page1.next_page).toBe(2);
+    const second = (await mcp.client.callTool({
+      name: 'jobs_list_project_jobs',
+      arguments: { id: PROJECT, per_page: 2, page: page1.next_page },
+    })) as CallToolResult;
+    const page2 = second.structuredContent as { items: { id: number }[]; page?: number };
+    expect(page2.page).toBe(2);
+    expect(page2.items.length).toBeGreaterThan(0);
+    expect(page2.items.map((job) => job.id)).not.toContain(page1.items[0]!.id);
+    expect(textJson(second)).toEqual(second.structuredContent);
+  });
+
+  it('refuses an input the contract refuses before any request: isError with issues', async () => {
+    const result = (await mcp.client.callTool({
+      name: 'jobs_list_project_jobs',
+      arguments: { id: PROJECT, per_page: 1000, 'scope[]': ['no-such-scope'] },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const { issues } = textJson(result) as { issues: { path: string[]; message: string }[] };
+    expect(issues.map((issue) => issue.path[0])).toEqual(expect.arrayContaining(['per_page', 'scope[]']));
+    expect(JSON.stringify(result)).not.toMatch(/\n\s+at /);
+  });
+
+  it("answers the fake's 404 as an error result with the status and message", async () => {
+    const result = (await mcp.client.callTool({
+      name: 'jobs_get_project_job',
+      arguments: { id: PROJECT, job_id: 987654 },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textJson(result)).toMatchObject({ status: 404, body: { message: expect.stringMatching(/404/) } });
+  });
+
+  it('refuses a write tool it does not list, naming the option', async () => {
+    await expect(
+      mcp.client.callTool({ name: 'merge_requests_merge', arguments: { id: PROJECT, merge_request_iid: 1 } }),
+    ).rejects.toThrow(/--allow-writes/);
+  });
+
+  it('never writes the credential to its log or an answer', async () => {
+    const result = await mcp.client.callTool({ name: 'users_list_users', arguments: { per_page: 100 } });
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+    expect(mcp.log()).toMatch(/service-api-mcp: \d+ tools against the in-process fake, over stdio/);
+    expect(mcp.log()).not.toContain(TOKEN);
+  });
+});
+
+describe('over stdio with --allow-writes and --token-file', () => {
+  let mcp: Connected;
+  let folder = '';
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'service-api-mcp-'));
+    await writeFile(join(folder, 'token'), `${TOKEN}\n`);
+    mcp = await overStdio(['--fake', '--allow-writes', '--token-file', join(folder, 'token')]);
+  }, 30_000);
+  afterAll(async () => {
+    await mcp.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('lists the writes but not the tools that remove or overwrite', async () => {
+    const { tools } = await mcp.client.listTools();
+    const expected = toolTable.filter((tool) => tool.access !== 'destructive').map((tool) => tool.name);
+    expect(tools.map((tool) => tool.name)).toEqual(expected);
+    expect(tools.map((tool) => tool.name)).toContain('merge_requests_create_merge_request');
+    expect(tools.some((tool) => tool.annotations?.destructiveHint)).toBe(false);
+  });
+
+  it('creates and merges a merge request; a stale sha is the fake’s 409', async () => {
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
+    // One open merge request per source and target branch: !1 (feature/login → main) is closed first.
+    const closed = await call('merge_requests_update_merge_request', {
+      id: PROJECT,
+      merge_request_iid: 1,
+      state_event: 'close',
+    });
+    expect(closed.structuredContent).toMatchObject({ state: 'closed' });
+    const created = await call('merge_requests_create_merge_request', {
+      id: PROJECT,
+      source_branch: 'feature/login',
+      target_branch: 'main',
+      title: 'Add login page',
+    });
+    expect(created.isError).toBeFalsy();
+    const mr = created.structuredContent as { iid: number; sha: string; state: string };
+    expect(mr.state).toBe('opened');
+    const stale = await call('merge_requests_merge', { id: PROJECT, merge_request_iid: mr.iid, sha: '0'.repeat(40) });
+    expect(stale.isError).toBe(true);
+    expect(textJson(stale)).toMatchObject({
+      status: 409,
+      body: { message: 'SHA does not match HEAD of source branch' },
+    });
+    const merged = await call('merge_requests_merge', { id: PROJECT, merge_request_iid: mr.iid, sha: mr.sha });
+    expect(merged.isError).toBeFalsy();
+    expect(merged.structuredContent).toMatchObject({ state: 'merged', merge_commit_sha: expect.any(String) });
+  });
+});
+
+describe('over Streamable HTTP with --toolsets', () => {
+  let mcp: Connected & { url: URL };
+  beforeAll(async () => {
+    mcp = await overHttp(['--fake', '--toolsets', 'jobs,merge-requests'], { SERVICE_API_TOKEN: TOKEN });
+  }, 30_000);
+  afterAll(() => mcp.close());
+
+  it('listens on 127.0.0.1 and lists the read-only tools of those tags only', async () => {
+    expect(mcp.url.hostname).toBe('127.0.0.1');
+    const { tools } = await mcp.client.listTools();
+    const expected = readOnly.filter((tool) => ['jobs', 'merge-requests'].includes(tool.tag));
+    expect(tools.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
+  });
+
+  it('calls a list tool of the toolset', async () => {
+    const result = (await mcp.client.callTool({
+      name: 'merge_requests_list_project_merge_requests',
+      arguments: { id: PROJECT, per_page: 3 },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const content = result.structuredContent as { items: { project_id: number }[] };
+    expect(content.items.length).toBeGreaterThan(0);
+    expect(content.items.every((item) => item.project_id === 1)).toBe(true);
+  });
+
+  it('refuses a request whose Host is not its own (DNS rebinding)', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const sent = request(mcp.url, {
+        method: 'POST',
+        headers: {
+          host: 'attacker.example',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+      });
+      sent.on('response', (answer) => {
+        answer.resume();
+        resolve(answer.statusCode);
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+    expect(status).toBe(403);
+  });
+});
