@@ -161,3 +161,33 @@ describe('state-table rules (if/then) in the generated validators', () => {
     expect(validateResponse(operationId, 200, JSON.parse(JSON.stringify(body))).valid).toBe(valid);
   });
 });
+
+/** Rack builds a list only from `name[]` (`a=1&a=2` is `a=2`): every array query parameter is written so. */
+function unbracketedArrays(doc: ReturnType<typeof publishedDocument>): string[] {
+  const out: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {}))
+    for (const [method, operation] of Object.entries(item as Record<string, { parameters?: unknown[] }>)) {
+      const shared = (item as { parameters?: unknown[] }).parameters ?? [];
+      for (const raw of [...shared, ...(method === 'parameters' ? [] : (operation.parameters ?? []))]) {
+        const parameter = resolve<{ name: string; in: string; schema?: unknown }>(doc, raw as never);
+        const schema = JSON.stringify(parameter.schema ? resolve(doc, parameter.schema as never) : {});
+        if (parameter.in === 'query' && schema.includes('"type":"array"') && !parameter.name.endsWith('[]'))
+          out.push(`${method.toUpperCase()} ${path} ${parameter.name}`);
+      }
+    }
+  return out;
+}
+
+describe('array query parameters', () => {
+  it('are named name[], the form the Service reads as a list', () => {
+    expect(unbracketedArrays(publishedDocument())).toEqual([]);
+  });
+
+  it('are found when written without brackets', () => {
+    const doc = structuredClone(publishedDocument());
+    const operation = (doc.paths as Record<string, Record<string, { parameters: unknown[] }>>)['/projects/{id}/jobs']!
+      .get!;
+    operation.parameters.push({ name: 'ids', in: 'query', schema: { type: 'array', items: { type: 'integer' } } });
+    expect(unbracketedArrays(doc)).toEqual(['GET /projects/{id}/jobs ids']);
+  });
+});

@@ -5,7 +5,9 @@ import type { JsonSchema, OpenApiDocument } from './openapi.ts';
 
 // The runtime's own declarations: what the generator emits is what the server package reads.
 export type { InputShape, Shape } from '../../packages/server/src/tolerance.ts';
-import type { InputShape, Shape } from '../../packages/server/src/tolerance.ts';
+import type { InputShape, Shape, Unbracketed } from '../../packages/server/src/tolerance.ts';
+
+const isUnbracketed = (value: unknown): value is Unbracketed => value === 'comma-separated' || value === 'one-value';
 
 const MAX_DEPTH = 6;
 
@@ -113,11 +115,20 @@ function requiredObjects(doc: OpenApiDocument, raw: unknown, shape: { o: Record<
 export function inputShape(doc: OpenApiDocument, entry: OperationEntry, credentialQuery: string[]): InputShape {
   const q: Record<string, Shape> = {};
   const p: string[] = [];
+  const u: Record<string, Unbracketed> = {};
   for (const parameter of entry.parameters) {
     if (parameter.in === 'query') q[parameter.name] = shapeOf(doc, parameter.schema ?? {});
     if (parameter.in === 'path') p.push(parameter.name);
+    const unbracketed = parameter['x-unbracketed'];
+    if (unbracketed === undefined) continue;
+    if (parameter.in !== 'query' || !parameter.name.endsWith('[]') || !isUnbracketed(unbracketed))
+      throw new Error(
+        `${entry.operationId}: x-unbracketed belongs on a name[] query parameter, as comma-separated or one-value (${parameter.name})`,
+      );
+    u[parameter.name.slice(0, -2)] = unbracketed;
   }
   const out: InputShape = { q, p };
+  if (Object.keys(u).length > 0) out.u = u;
   const body = entry.operation.requestBody
     ? resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody)
     : undefined;

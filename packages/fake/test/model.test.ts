@@ -482,8 +482,8 @@ class ListMembers implements fc.AsyncCommand<Model, Fake> {
       .filter(([id]) => !query || `${USERS[id]!.username} ${USERS[id]!.name}`.toLowerCase().includes(query))
       .sort(([a], [b]) => a - b);
     const params = new URLSearchParams(query === undefined ? {} : { query });
-    for (const id of user_ids) params.append('user_ids', String(id));
-    for (const id of skip_users) params.append('skip_users', String(id));
+    for (const id of user_ids) params.append('user_ids[]', String(id));
+    for (const id of skip_users) params.append('skip_users[]', String(id));
     const items = await allPages<{ id: number; access_level: number }>(
       fake,
       `/api/v4/${this.source}/members?${params}`,

@@ -256,3 +256,59 @@ describe('filters read beyond the documented ones', () => {
     }
   });
 });
+
+/**
+ * Array filters as the Service reads them: `name[]` builds the list (Rack); a plain `name` is read as the Service's
+ * Grape declaration reads it (`x-unbracketed`: split at commas), the last value of a repeated one (Rack), reported and
+ * refused in strict mode; `approved_by_ids` takes only `None` and `Any` (the Service answers 400 for ids there).
+ */
+describe('array filters in the bracket form', () => {
+  let fake: Awaited<ReturnType<typeof createFake>>;
+  let strict: Awaited<ReturnType<typeof createFake>>;
+  beforeAll(async () => {
+    fake = await createFake({ validateResponses: true });
+    strict = await createFake({ strict: true });
+  });
+  afterAll(async () => {
+    await fake.app.close();
+    await strict.app.close();
+  });
+  const get = (url: string, on = fake) =>
+    on.app.inject({ method: 'GET', url: `/api/v4${url}`, headers: { 'private-token': 'admin-token' } });
+  const ids = async (url: string, key: 'iid' | 'id' = 'id') => {
+    const answer = await get(url);
+    expect(answer.statusCode, answer.body).toBe(200);
+    return (answer.json() as Record<string, number>[]).map((item) => item[key]);
+  };
+
+  it.each([
+    ['/projects/1/merge_requests?approved_by_ids[]=999999', []],
+    ['/merge_requests?scope=all&approved_by_ids[]=999999', []],
+    ['/projects/1/merge_requests?approver_ids[]=999999', []],
+    ['/projects/1/merge_requests?approved_by_ids[]=2&approved_by_ids[]=3', [3]],
+  ])('%s selects %j', async (url, iids) => {
+    expect(await ids(url, 'iid')).toEqual(iids);
+  });
+
+  it('filters members by user_ids[] and skip_users[]', async () => {
+    expect(await ids('/projects/1/members/all?user_ids[]=3')).toEqual([3]);
+    expect(await ids('/projects/1/members?user_ids[]=3&user_ids[]=4')).toEqual([3, 4]);
+    expect(await ids('/projects/1/members?skip_users[]=3')).not.toContain(3);
+  });
+
+  it('reads a plain name as the Service does: split at commas, the last of repeated names, reported', async () => {
+    expect(await ids('/projects/1/members/all?user_ids=3,4')).toEqual([3, 4]);
+    expect(await ids('/projects/1/members/all?user_ids=4&user_ids=3')).toEqual([3]);
+    const answer = await get('/projects/1/members/all?user_ids=3', strict);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toContain('query parameter user_ids \\"3\\" read as user_ids[]=3');
+  });
+
+  it('answers 400 for ids under approved_by_ids, as the Service does', async () => {
+    for (const url of ['/projects/1/merge_requests?approved_by_ids=2', '/projects/1/merge_requests?approver_ids=2,3']) {
+      const answer = await get(url);
+      expect(answer.statusCode, url).toBe(400);
+    }
+    expect(await ids('/projects/1/merge_requests?approved_by_ids=None&state=opened', 'iid')).not.toContain(1);
+  });
+});

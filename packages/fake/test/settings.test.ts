@@ -168,11 +168,11 @@ describe('dependencies', () => {
       ],
     });
     expect(
-      (await dev.listProjectDependencies({ path: { id: 1 }, query: { package_manager: ['yarn', 'bundler'] } })).map(
+      (await dev.listProjectDependencies({ path: { id: 1 }, query: { 'package_manager[]': ['yarn', 'bundler'] } })).map(
         (d) => d.name,
       ),
     ).toEqual(['lodash', 'rails']);
-    expect(await dev.listProjectDependencies({ path: { id: 1 }, query: { package_manager: ['go'] } })).toEqual([]);
+    expect(await dev.listProjectDependencies({ path: { id: 1 }, query: { 'package_manager[]': ['go'] } })).toEqual([]);
     const page = await dev.listProjectDependencies.withResponse({ path: { id: 1 }, query: { per_page: 2, page: 2 } });
     expect(page.data.map((d) => d.name)).toEqual(['rails']);
     expect(page.pagination).toMatchObject({ page: 2, perPage: 2, total: 3, totalPages: 2 });

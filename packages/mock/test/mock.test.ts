@@ -430,8 +430,13 @@ describe('the mock answers as the API would', () => {
   });
 
   it('accepts a single value for an array query parameter', async () => {
-    const response = await fetch(`${api()}/projects/42/merge_requests?approved_by_ids=3`, { headers: auth });
+    const response = await fetch(`${api()}/projects/42/merge_requests?approved_by_ids[]=3`, { headers: auth });
     expect(response.status).toBe(200);
+  });
+
+  it('refuses ids under approved_by_ids, which takes only None and Any (the Service: 400)', async () => {
+    const response = await fetch(`${api()}/projects/42/merge_requests?approved_by_ids=3`, { headers: auth });
+    expect(response.status).toBe(400);
   });
 });
 
@@ -439,6 +444,18 @@ type Tolerance = [title: string, path: string, init: RequestInit, tolerated: Reg
 
 /** Forms real clients send that the Service accepts: tolerated and reported by default, refused in strict mode. */
 const tolerances: Tolerance[] = [
+  [
+    'an array parameter without brackets, split at commas',
+    '/projects/42/members?user_ids=3,4',
+    { headers: auth },
+    [/^query parameter user_ids "3,4" read as user_ids\[\]=3&user_ids\[\]=4$/],
+  ],
+  [
+    'a name repeated without brackets (the last value is read)',
+    '/groups?search=a&search=b',
+    { headers: auth },
+    [/^query parameter search is sent 2 times: the last value is read$/],
+  ],
   [
     'a boolean as True in the query',
     '/groups?all_available=True',

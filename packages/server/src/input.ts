@@ -180,9 +180,29 @@ export function parseQuery(
     // is ignored and reported like any other unknown parameter, as the Service ignores it.
     else if (FORBIDDEN.has(name))
       Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-    else addValue(out, name, value, 'query');
+    else {
+      listAndValue(out, name);
+      addValue(out, name, value, 'query');
+    }
   }
   return out;
+}
+
+/**
+ * Rack's reading of `a[]` beside a plain `a`: a plain `a` after `a[]` replaces the list (so it is dropped here), and
+ * `a[]` after a plain `a` is a 400 (Rack: "expected Array (got String)").
+ */
+function listAndValue(out: Record<string, unknown>, name: string): void {
+  if (name.endsWith('[]') && name.length > 2) {
+    const plain = name.slice(0, -2);
+    if (Object.hasOwn(out, plain))
+      throw new InputError(
+        400,
+        `query parameter ${shown(plain)} is sent as a value before ${shown(name)}`,
+        name,
+        'query',
+      );
+  } else if (!name.includes('[')) delete out[`${name}[]`];
 }
 
 /**

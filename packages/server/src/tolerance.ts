@@ -24,10 +24,15 @@ export type Shape =
   | { o: Record<string, Shape>; x?: Shape; k?: Record<string, Shape> }
   | { a: Shape };
 
+/** What the Service makes of an array parameter `name[]` sent as plain `name` (`x-unbracketed`). */
+export type Unbracketed = 'comma-separated' | 'one-value';
+
 /** The input of an operation: documented query parameters, path parameter names, the body, credential parameters. */
 export interface InputShape {
   q: Record<string, Shape>;
   p: string[];
+  /** Array parameters `name[]` the Service also reads as plain `name`, by plain name. */
+  u?: Record<string, Unbracketed>;
   /** The body's shape; absent when the operation documents no body. */
   b?: Shape;
   /** Query parameters that carry credentials: known, but not for handlers. */
@@ -168,6 +173,48 @@ export function coerce(
   return out;
 }
 
+/**
+ * Rack, which reads the Service's query strings, keeps the last value of a name repeated without brackets
+ * (`state=opened&state=closed` is `closed`); only `name[]` builds a list. A list parameter keeps every value.
+ */
+function lastOfRepeated(name: string, value: unknown, shape: Shape, t: Tolerances): unknown {
+  if (!Array.isArray(value) || (typeof shape === 'object' && 'a' in shape)) return value;
+  t.add('query', name, `is sent ${value.length} times: the last value is read`);
+  return value[value.length - 1];
+}
+
+/**
+ * An array parameter `name[]` sent as plain `name`, read as the Service reads it (`x-unbracketed`): the last value
+ * (Rack), split at commas or as one value.
+ */
+function readUnbracketed(
+  name: string,
+  value: unknown,
+  shape: InputShape,
+  sent: Record<string, unknown>,
+  query: Record<string, unknown>,
+  t: Tolerances,
+): void {
+  const list = `${name}[]`;
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  if (Object.hasOwn(sent, list) || typeof last !== 'string') {
+    t.add('query', name, `is not a documented parameter (ignored: the list is ${list})`);
+    return;
+  }
+  const items = shape.u![name] === 'one-value' ? [last] : commaSeparated(last);
+  const repeated = Array.isArray(value) ? ` (sent ${value.length} times: the last value is read)` : '';
+  const read = items.length === 0 ? 'an empty list' : items.map((item) => `${list}=${item}`).join('&');
+  t.add('query', name, `${JSON.stringify(last)} read as ${read}${repeated}`);
+  query[list] = coerce(items, shape.q[list]!, 'query', list, 'query', t);
+}
+
+/** `a, b,` → `['a', 'b']`: each value stripped, trailing empty fields dropped (Ruby's `split(',')`). */
+function commaSeparated(text: string): string[] {
+  const items = text.split(',').map((item) => item.trim());
+  while (items.length > 0 && items[items.length - 1] === '') items.pop();
+  return items;
+}
+
 export interface RequestInput {
   method: string;
   shape: InputShape;
@@ -210,7 +257,9 @@ export function normalizeInput(input: RequestInput, t: Tolerances): { query: Rec
   for (const name of Object.keys(input.query)) {
     const value = input.query[name];
     if (shape.p.includes(name)) t.add('query', name, REPEATS_PATH);
-    else if (Object.hasOwn(shape.q, name)) query[name] = coerce(value, shape.q[name]!, 'query', name, 'query', t);
+    else if (Object.hasOwn(shape.q, name))
+      query[name] = coerce(lastOfRepeated(name, value, shape.q[name]!, t), shape.q[name]!, 'query', name, 'query', t);
+    else if (shape.u && Object.hasOwn(shape.u, name)) readUnbracketed(name, value, shape, input.query, query, t);
     else if (shape.c?.includes(name)) continue;
     else if (write && acceptsField(name.includes('[') ? name.slice(0, name.indexOf('[')) : name)) {
       fromQuery ??= dict();

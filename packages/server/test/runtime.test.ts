@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formFields, parseCookies, parseForm, parseQuery } from '../src/input.ts';
-import { coerce, Tolerances } from '../src/tolerance.ts';
+import { coerce, normalizeInput, Tolerances } from '../src/tolerance.ts';
 import { exceedsValues } from '../src/input.ts';
 import { TOKEN } from '../../../test/hostile/cases.ts';
 import { startExampleServer, type ExampleServer } from '../../../test/support/example-server.ts';
@@ -89,6 +89,44 @@ describe('parseQuery', () => {
     expect(() => parseQuery('a&'.repeat(1001))).toThrow(/more than 1000 query parameters/);
     expect(() => parseQuery('per_page=%')).toThrow(/malformed percent-escape/);
     expect(() => parseQuery('ref=%FF')).toThrow(/malformed percent-escape/);
+  });
+});
+
+describe('arrays as Rack and the Service read them', () => {
+  const shape = {
+    q: { 'user_ids[]': { a: 'i' as const }, 'scope[]': { a: 0 as const }, state: 0 as const },
+    p: [],
+    u: { user_ids: 'comma-separated' as const, scope: 'one-value' as const },
+  };
+  const read = (raw: string) => {
+    const t = new Tolerances(20);
+    const input = { method: 'GET', shape, params: {}, query: parseQuery(raw), body: undefined };
+    return { query: plain(normalizeInput(input, t).query), tolerated: t.list.map((x) => x.problem) };
+  };
+
+  it('builds a list from name[] only', () => {
+    expect(read('user_ids[]=3&user_ids[]=4')).toEqual({ query: { 'user_ids[]': [3, 4] }, tolerated: [] });
+  });
+
+  it('reads the last of a repeated plain name (Rack), reported', () => {
+    expect(read('state=opened&state=closed')).toEqual({
+      query: { state: 'closed' },
+      tolerated: ['query parameter state is sent 2 times: the last value is read'],
+    });
+  });
+
+  it('reads a plain name of a list as the Service declares it: split at commas, or one value', () => {
+    expect(read('user_ids=3,4,')).toEqual({
+      query: { 'user_ids[]': [3, 4] },
+      tolerated: ['query parameter user_ids "3,4," read as user_ids[]=3&user_ids[]=4'],
+    });
+    expect(read('user_ids=2&user_ids=3').query).toEqual({ 'user_ids[]': [3] });
+    expect(read('scope=failed,success').query).toEqual({ 'scope[]': ['failed,success'] });
+  });
+
+  it('replaces name[] by a later plain name, and refuses name[] after a plain name (Rack)', () => {
+    expect(read('user_ids[]=1&user_ids=3').query).toEqual({ 'user_ids[]': [3] });
+    expect(() => parseQuery('user_ids=3&user_ids[]=1')).toThrow(/user_ids is sent as a value before user_ids\[\]/);
   });
 });
 

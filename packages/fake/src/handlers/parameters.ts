@@ -7,13 +7,12 @@
  * both ways, and docs/fake.md lists them (`packages/fake/scripts/parameters-list.mts`).
  *
  * Filters the Service reads but the document does not show for an operation (the project merge request list after
- * `order_by`, the runner lists' `status`, `paused` and `tag_list`) are listed under `undocumented`: the fake applies
+ * `order_by`, the runner lists' `status`, `paused` and `tag_list[]`) are listed under `undocumented`: the fake applies
  * them only after validating them as their documented twin does (`twinQuery`), else answers that twin's 400.
  */
 import { errorBody, routes, validateRequest } from '@service-api/server';
-import { normalizeInput, Tolerances } from '@service-api/server/internal';
+import { normalizeInput, parseQuery, Tolerances } from '@service-api/server/internal';
 import type { FastifyRequest } from 'fastify';
-import { rawQuery } from '../common.ts';
 
 export interface Honoured {
   honoured: string;
@@ -73,7 +72,7 @@ const bulkImportFilters = (example: string): Record<string, ParameterEntry> => (
 });
 
 const groupListFilters = (everyone: string): Record<string, ParameterEntry> => ({
-  skip_groups: honoured('leaves out the given group ids', 'skip_groups=2'),
+  'skip_groups[]': honoured('leaves out the given group ids', 'skip_groups[]=2'),
   all_available: honoured('every visible group, not only those the caller belongs to', 'all_available=true', everyone),
   search: honoured('name or path contains the text', 'search=sub'),
   order_by: honoured('name, path or id (default name)', 'order_by=id&sort=desc'),
@@ -98,8 +97,8 @@ const groupListFilters = (everyone: string): Record<string, ParameterEntry> => (
 
 const memberFilters = (all: boolean): Record<string, ParameterEntry> => ({
   query: honoured('username or name contains the text', 'query=rit'),
-  user_ids: honoured('keeps the given user ids', 'user_ids=4'),
-  ...(all ? {} : { skip_users: honoured('leaves out the given user ids', 'skip_users=4') }),
+  'user_ids[]': honoured('keeps the given user ids', 'user_ids[]=3'),
+  ...(all ? {} : { 'skip_users[]': honoured('leaves out the given user ids', 'skip_users[]=4') }),
   show_seat_info: SEAT_INFO,
   ...(all
     ? {
@@ -116,7 +115,7 @@ const runnerFilters: Record<string, ParameterEntry> = {
   type: honoured('instance_type, group_type or project_type', 'type=project_type'),
   status: honoured('online, offline, stale, never_contacted (or the deprecated active, paused)', 'status=offline'),
   paused: honoured('paused or not', 'paused=true'),
-  tag_list: honoured('runners with every given tag', 'tag_list=docker'),
+  'tag_list[]': honoured('runners with every given tag', 'tag_list[]=docker'),
   version_prefix: honoured('a manager’s version starts with it', 'version_prefix=16'),
 };
 
@@ -161,11 +160,13 @@ const projectListFilters: Record<string, ParameterEntry> = {
 
 /** The merge request filters both lists document (`scope` widens the global list to every visible one). */
 const mergeRequestFilters = (scope: string): Record<string, ParameterEntry> => ({
-  approved_by_ids: honoured('approved by every given user (None, Any)', `${scope}approved_by_ids=2`),
-  approver_ids: honoured(
-    'every given user is an eligible approver (`approver_ids` and the project’s approval rules; None, Any)',
-    `${scope}approver_ids=2`,
+  'approved_by_ids[]': honoured('approved by every given user', `${scope}approved_by_ids[]=2`),
+  approved_by_ids: honoured('`None`: without approvals; `Any`: with one', `${scope}approved_by_ids=None`),
+  'approver_ids[]': honoured(
+    'every given user is an eligible approver (`approver_ids` and the project’s approval rules)',
+    `${scope}approver_ids[]=2`,
   ),
+  approver_ids: honoured('`None`: without eligible approvers; `Any`: with some', `${scope}approver_ids=None`),
   approved: honoured('`yes`: has an approval; `no`: has none', `${scope}approved=yes`),
   assignee_id: honoured('assigned to that user (None, Any)', `${scope}assignee_id=4`),
   author_id: honoured('created by that user', `${scope}author_id=3`),
@@ -541,13 +542,13 @@ export const parameterTables: Record<string, ParameterTable> = {
       scope: honoured('active, paused, online, offline, specific or shared', 'scope=paused'),
       type: honoured('instance_type, group_type or project_type', 'type=project_type'),
     },
-    undocumented: { twin: 'runners/list-all-runners', names: ['status', 'paused', 'tag_list'] },
+    undocumented: { twin: 'runners/list-all-runners', names: ['status', 'paused', 'tag_list[]'] },
   },
   'runners/list-group-runners': {
     path: '/groups/1/runners',
     token: 'owner-token',
     parameters: {},
-    undocumented: { twin: 'runners/list-all-runners', names: ['type', 'status', 'paused', 'tag_list'] },
+    undocumented: { twin: 'runners/list-all-runners', names: ['type', 'status', 'paused', 'tag_list[]'] },
   },
   'projects/list-projects': {
     path: '/projects',
@@ -669,7 +670,7 @@ export const parameterTables: Record<string, ParameterTable> = {
   'dependencies/list-project-dependencies': {
     path: '/projects/1/dependencies',
     token: 'developer-token',
-    parameters: { package_manager: honoured('the given package managers only', 'package_manager=npm') },
+    parameters: { 'package_manager[]': honoured('the given package managers only', 'package_manager[]=npm') },
   },
 };
 
@@ -682,14 +683,18 @@ export function twinQuery(
   twin: string,
   names: string[],
 ): { values: Record<string, unknown> } | { status: 400; body: Record<string, unknown> } {
-  const raw = rawQuery(request);
   const route = routes.find((r) => r.id === twin)!;
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  let all: Record<string, unknown>;
+  try {
+    all = parseQuery(at < 0 ? '' : url.slice(at + 1), route.query);
+  } catch {
+    all = {};
+  }
+  // A name the twin reads, or its plain form (`tag_list` for `tag_list[]`), which the twin reads as the Service does.
   const sent: Record<string, unknown> = {};
-  for (const name of names)
-    for (const key of [name, `${name}[]`]) {
-      const values = raw.getAll(key);
-      if (values.length > 0) sent[name] = values.length === 1 && key === name ? values[0] : values;
-    }
+  for (const key of Object.keys(all)) if (names.includes(key) || names.includes(`${key}[]`)) sent[key] = all[key];
   if (Object.keys(sent).length === 0) return { values: {} };
   const input = normalizeInput(
     { method: 'GET', shape: route.input, params: {}, query: sent, body: undefined },

@@ -24,7 +24,8 @@ export function dependencyHandlers(store: Store): Handlers<Principal> {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
       if (!store.canReadRepository(project, principal.user)) return FORBIDDEN;
-      const managers = query.package_manager === undefined ? undefined : new Set<string>(query.package_manager);
+      const wanted = query['package_manager[]'];
+      const managers = wanted === undefined ? undefined : new Set<string>(wanted);
       const list = (store.data.dependencies ?? []).filter(
         (d) => d.project_id === project.id && (!managers || managers.has(d.package_manager)),
       );

@@ -12,7 +12,7 @@ import { storageStatistics } from '../projects/projects.ts';
 import { GROUP_NOT_FOUND, groupDescendants, groupLevel, groupVisible, readableGroup } from '../group-access.ts';
 
 interface GroupFilters {
-  skip_groups?: number[];
+  'skip_groups[]'?: number[];
   all_available?: boolean;
   search?: string;
   order_by?: string;
@@ -79,7 +79,7 @@ export function groupHandlers(store: Store): Handlers<Principal> {
       return rest(g);
     });
     function rest(g: FakeGroup): boolean {
-      if (f.skip_groups?.includes(g.id)) return false;
+      if (f['skip_groups[]']?.includes(g.id)) return false;
       if (f.visibility !== undefined && g.visibility !== f.visibility) return false;
       if (f.top_level_only === true && g.parent_id !== null) return false;
       if (f.search !== undefined && !`${g.name} ${g.path}`.toLowerCase().includes(f.search.toLowerCase())) return false;

@@ -15,8 +15,8 @@ interface Filters {
   query?: string;
   state?: string;
   show_seat_info?: boolean;
-  user_ids?: number[];
-  skip_users?: number[];
+  'user_ids[]'?: number[];
+  'skip_users[]'?: number[];
 }
 
 export function memberHandlers(store: Store): Handlers<Principal> {
@@ -52,8 +52,8 @@ export function memberHandlers(store: Store): Handlers<Principal> {
   const list = (members: FakeMember[], filters: Filters) =>
     members
       .filter((m) => store.user(m.user_id))
-      .filter((m) => !filters.user_ids || filters.user_ids.includes(m.user_id))
-      .filter((m) => !filters.skip_users?.includes(m.user_id))
+      .filter((m) => !filters['user_ids[]'] || filters['user_ids[]'].includes(m.user_id))
+      .filter((m) => !filters['skip_users[]']?.includes(m.user_id))
       .filter((m) => filters.state === undefined || (m.state ?? 'active') === filters.state)
       .filter((m) => {
         if (!filters.query) return true;

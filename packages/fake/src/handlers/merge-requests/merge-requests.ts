@@ -282,8 +282,8 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
       const milestone = milestoneOf(mr.milestone_id)?.title;
       if (typeof f.milestone === 'string' && !titleMatch(f.milestone, milestone)) return false;
       if (typeof f['not[milestone]'] === 'string' && titleMatch(f['not[milestone]'], milestone)) return false;
-      if (!idsMatch(f.approved_by_ids, mr.approved_by_ids ?? [], true)) return false;
-      if (!idsMatch(f.approver_ids, approvers(mr), true)) return false;
+      if (!idsMatch(f['approved_by_ids[]'] ?? f.approved_by_ids, mr.approved_by_ids ?? [], true)) return false;
+      if (!idsMatch(f['approver_ids[]'] ?? f.approver_ids, approvers(mr), true)) return false;
       if (f.approved === 'yes' && (mr.approved_by_ids ?? []).length === 0) return false;
       if (f.approved === 'no' && (mr.approved_by_ids ?? []).length > 0) return false;
       const mergeUser = mr.merge_user_id ?? (mr.state === 'merged' ? mr.author_id : null);

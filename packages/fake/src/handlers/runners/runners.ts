@@ -25,7 +25,7 @@ interface Filters {
   type?: string;
   status?: string;
   paused?: boolean;
-  tag_list?: string[];
+  'tag_list[]'?: string[];
   version_prefix?: string;
 }
 
@@ -50,7 +50,7 @@ function matches(runner: FakeRunner, f: Filters): boolean {
   )
     return false;
   if (f.paused !== undefined && paused !== f.paused) return false;
-  const tags = (f.tag_list ?? [])
+  const tags = (f['tag_list[]'] ?? [])
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
     .filter(Boolean);
