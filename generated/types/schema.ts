@@ -2258,7 +2258,7 @@ export interface paths {
         };
         /**
          * List merge requests
-         * @description All merge requests the caller can access; by default only those created by the caller (`scope=created_by_me`). Every parameter is optional. `author_id`/`author_username`, `merge_user_id`/`merge_user_username` and `reviewer_id`/`reviewer_username` are mutually exclusive pairs. `assignee_id`, `reviewer_id`, `approved_by_ids` and `approver_ids` also accept `None` and `Any`; `labels`, `milestone`, `my_reaction_emoji` and `reviewer_username` accept them as names. The `not` hash is sent as separate `not[<key>]` parameters. `view=simple` returns reduced records; `with_labels_details=true` turns `labels` into objects. The list does not proactively update `merge_status` unless `with_merge_status_recheck=true`. `deployed_after`, `deployed_before` and `scope` exist on this global list only; `iids[]` only on the project list.
+         * @description All merge requests the caller can access; by default only those created by the caller (`scope=created_by_me`). Every parameter is optional. `author_id`/`author_username`, `merge_user_id`/`merge_user_username` and `reviewer_id`/`reviewer_username` are mutually exclusive pairs. `assignee_id` and `reviewer_id` also accept `None` and `Any`, and `approved_by_ids` and `approver_ids` take them in place of the `approved_by_ids[]` and `approver_ids[]` lists; `labels`, `milestone`, `my_reaction_emoji` and `reviewer_username` accept them as names. The `not` hash is sent as separate `not[<key>]` parameters. `view=simple` returns reduced records; `with_labels_details=true` turns `labels` into objects. The list does not proactively update `merge_status` unless `with_merge_status_recheck=true`. `deployed_after`, `deployed_before` and `scope` exist on this global list only; `iids[]` only on the project list.
          */
         get: operations["merge-requests/list-merge-requests"];
         put?: never;
@@ -3689,7 +3689,7 @@ export interface components {
          */
         ImpersonationTokenId: number;
         /**
-         * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
+         * @description IDs of groups to leave out, each sent as `skip_groups[]=x` (`?skip_groups[]=7&skip_groups[]=9`).
          * @example [
          *       7,
          *       9
@@ -3804,7 +3804,7 @@ export interface components {
          */
         MemberQuery: string;
         /**
-         * @description Return only the members with these user IDs (array of integers).
+         * @description Return only the members with these user IDs, each sent as `user_ids[]=x` (`?user_ids[]=12&user_ids[]=15`).
          * @example [
          *       12,
          *       15
@@ -3812,7 +3812,7 @@ export interface components {
          */
         MemberUserIds: number[];
         /**
-         * @description Leave out the members with these user IDs (array of integers). Direct-member lists only.
+         * @description Leave out the members with these user IDs, each sent as `skip_users[]=x`. Direct-member lists only.
          * @example [
          *       1
          *     ]
@@ -3875,7 +3875,7 @@ export interface components {
          */
         RunnerPaused: boolean;
         /**
-         * @description Only runners with these tags (string array).
+         * @description Only runners with these tags, each sent as `tag_list[]=x` (`?tag_list[]=docker&tag_list[]=linux`).
          * @example [
          *       "docker",
          *       "linux"
@@ -4109,10 +4109,32 @@ export interface components {
          * @example true
          */
         UserProjectListWithCustomAttributes: boolean;
-        /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
-        MergeRequestListApprovedByIds: number[] | ("None" | "Any");
-        /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
-        MergeRequestListApproverIds: number[] | ("None" | "Any");
+        /**
+         * @description Only the merge requests approved by every one of these users (at most 5 user IDs), each sent as `approved_by_ids[]=x` (`?approved_by_ids[]=3&approved_by_ids[]=7`). `approved_by_ids=None` or `approved_by_ids=Any` instead filters by whether there is an approval. Premium and Ultimate.
+         * @example [
+         *       3,
+         *       7
+         *     ]
+         */
+        MergeRequestListApprovedByIds: number[];
+        /**
+         * @description `None`: only merge requests without approvals; `Any`: only those with at least one. User IDs are sent as `approved_by_ids[]`; the Service refuses (400) any other value under this name. Premium and Ultimate.
+         * @example Any
+         */
+        MergeRequestListApprovedByIdsNoneAny: "None" | "Any";
+        /**
+         * @description Only the merge requests for which every one of these users is an approver, each sent as `approver_ids[]=x` (`?approver_ids[]=3&approver_ids[]=7`). `approver_ids=None` or `approver_ids=Any` instead filters by whether there are approvers. Premium and Ultimate.
+         * @example [
+         *       3,
+         *       7
+         *     ]
+         */
+        MergeRequestListApproverIds: number[];
+        /**
+         * @description `None`: only merge requests without approvers; `Any`: only those with approvers. User IDs are sent as `approver_ids[]`; the Service refuses (400) any other value under this name. Premium and Ultimate.
+         * @example None
+         */
+        MergeRequestListApproverIdsNoneAny: "None" | "Any";
         /**
          * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
          * @example yes
@@ -8225,7 +8247,9 @@ export type ParameterUserProjectListOrderBy = components['parameters']['UserProj
 export type ParameterUserProjectListSort = components['parameters']['UserProjectListSort'];
 export type ParameterUserProjectListWithCustomAttributes = components['parameters']['UserProjectListWithCustomAttributes'];
 export type ParameterMergeRequestListApprovedByIds = components['parameters']['MergeRequestListApprovedByIds'];
+export type ParameterMergeRequestListApprovedByIdsNoneAny = components['parameters']['MergeRequestListApprovedByIdsNoneAny'];
 export type ParameterMergeRequestListApproverIds = components['parameters']['MergeRequestListApproverIds'];
+export type ParameterMergeRequestListApproverIdsNoneAny = components['parameters']['MergeRequestListApproverIdsNoneAny'];
 export type ParameterMergeRequestListApproved = components['parameters']['MergeRequestListApproved'];
 export type ParameterMergeRequestListAssigneeId = components['parameters']['MergeRequestListAssigneeId'];
 export type ParameterMergeRequestListAuthorId = components['parameters']['MergeRequestListAuthorId'];
@@ -11376,13 +11400,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
+                 * @description IDs of groups to leave out, each sent as `skip_groups[]=x` (`?skip_groups[]=7&skip_groups[]=9`).
                  * @example [
                  *       7,
                  *       9
                  *     ]
                  */
-                skip_groups?: components["parameters"]["GroupsSkipGroups"];
+                "skip_groups[]"?: components["parameters"]["GroupsSkipGroups"];
                 /**
                  * @description Show all the groups the caller has access to. Default false for authenticated users and true for administrators; `owned` and `min_access_level` take precedence.
                  * @example true
@@ -11500,13 +11524,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
+                 * @description IDs of groups to leave out, each sent as `skip_groups[]=x` (`?skip_groups[]=7&skip_groups[]=9`).
                  * @example [
                  *       7,
                  *       9
                  *     ]
                  */
-                skip_groups?: components["parameters"]["GroupsSkipGroups"];
+                "skip_groups[]"?: components["parameters"]["GroupsSkipGroups"];
                 /**
                  * @description Show all the groups the caller has access to. No default is documented for this list.
                  * @example true
@@ -11603,13 +11627,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description IDs of groups to leave out (an array of integers). How the array is written in the query is not documented.
+                 * @description IDs of groups to leave out, each sent as `skip_groups[]=x` (`?skip_groups[]=7&skip_groups[]=9`).
                  * @example [
                  *       7,
                  *       9
                  *     ]
                  */
-                skip_groups?: components["parameters"]["GroupsSkipGroups"];
+                "skip_groups[]"?: components["parameters"]["GroupsSkipGroups"];
                 /**
                  * @description Show all the groups the caller has access to. No default is documented for this list.
                  * @example true
@@ -12984,20 +13008,20 @@ export interface operations {
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers).
+                 * @description Return only the members with these user IDs, each sent as `user_ids[]=x` (`?user_ids[]=12&user_ids[]=15`).
                  * @example [
                  *       12,
                  *       15
                  *     ]
                  */
-                user_ids?: components["parameters"]["MemberUserIds"];
+                "user_ids[]"?: components["parameters"]["MemberUserIds"];
                 /**
-                 * @description Leave out the members with these user IDs (array of integers). Direct-member lists only.
+                 * @description Leave out the members with these user IDs, each sent as `skip_users[]=x`. Direct-member lists only.
                  * @example [
                  *       1
                  *     ]
                  */
-                skip_users?: components["parameters"]["MemberSkipUsers"];
+                "skip_users[]"?: components["parameters"]["MemberSkipUsers"];
                 /**
                  * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
@@ -13064,20 +13088,20 @@ export interface operations {
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers).
+                 * @description Return only the members with these user IDs, each sent as `user_ids[]=x` (`?user_ids[]=12&user_ids[]=15`).
                  * @example [
                  *       12,
                  *       15
                  *     ]
                  */
-                user_ids?: components["parameters"]["MemberUserIds"];
+                "user_ids[]"?: components["parameters"]["MemberUserIds"];
                 /**
-                 * @description Leave out the members with these user IDs (array of integers). Direct-member lists only.
+                 * @description Leave out the members with these user IDs, each sent as `skip_users[]=x`. Direct-member lists only.
                  * @example [
                  *       1
                  *     ]
                  */
-                skip_users?: components["parameters"]["MemberSkipUsers"];
+                "skip_users[]"?: components["parameters"]["MemberSkipUsers"];
                 /**
                  * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
@@ -13145,13 +13169,13 @@ export interface operations {
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers).
+                 * @description Return only the members with these user IDs, each sent as `user_ids[]=x` (`?user_ids[]=12&user_ids[]=15`).
                  * @example [
                  *       12,
                  *       15
                  *     ]
                  */
-                user_ids?: components["parameters"]["MemberUserIds"];
+                "user_ids[]"?: components["parameters"]["MemberUserIds"];
                 /**
                  * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
@@ -13223,13 +13247,13 @@ export interface operations {
                  */
                 query?: components["parameters"]["MemberQuery"];
                 /**
-                 * @description Return only the members with these user IDs (array of integers).
+                 * @description Return only the members with these user IDs, each sent as `user_ids[]=x` (`?user_ids[]=12&user_ids[]=15`).
                  * @example [
                  *       12,
                  *       15
                  *     ]
                  */
-                user_ids?: components["parameters"]["MemberUserIds"];
+                "user_ids[]"?: components["parameters"]["MemberUserIds"];
                 /**
                  * @description Show seat information of the members (boolean; its effect on the record is not documented).
                  * @example true
@@ -14086,13 +14110,13 @@ export interface operations {
                  */
                 paused?: components["parameters"]["RunnerPaused"];
                 /**
-                 * @description Only runners with these tags (string array).
+                 * @description Only runners with these tags, each sent as `tag_list[]=x` (`?tag_list[]=docker&tag_list[]=linux`).
                  * @example [
                  *       "docker",
                  *       "linux"
                  *     ]
                  */
-                tag_list?: components["parameters"]["RunnerTagList"];
+                "tag_list[]"?: components["parameters"]["RunnerTagList"];
                 /**
                  * @description Only runners whose version starts with this prefix.
                  * @example 17.9
@@ -14172,13 +14196,13 @@ export interface operations {
                  */
                 paused?: components["parameters"]["RunnerPaused"];
                 /**
-                 * @description Only runners with these tags (string array).
+                 * @description Only runners with these tags, each sent as `tag_list[]=x` (`?tag_list[]=docker&tag_list[]=linux`).
                  * @example [
                  *       "docker",
                  *       "linux"
                  *     ]
                  */
-                tag_list?: components["parameters"]["RunnerTagList"];
+                "tag_list[]"?: components["parameters"]["RunnerTagList"];
                 /**
                  * @description Only runners whose version starts with this prefix.
                  * @example 17.9
@@ -15277,10 +15301,32 @@ export interface operations {
     "merge-requests/list-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
-                approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
-                approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
+                /**
+                 * @description Only the merge requests approved by every one of these users (at most 5 user IDs), each sent as `approved_by_ids[]=x` (`?approved_by_ids[]=3&approved_by_ids[]=7`). `approved_by_ids=None` or `approved_by_ids=Any` instead filters by whether there is an approval. Premium and Ultimate.
+                 * @example [
+                 *       3,
+                 *       7
+                 *     ]
+                 */
+                "approved_by_ids[]"?: components["parameters"]["MergeRequestListApprovedByIds"];
+                /**
+                 * @description `None`: only merge requests without approvals; `Any`: only those with at least one. User IDs are sent as `approved_by_ids[]`; the Service refuses (400) any other value under this name. Premium and Ultimate.
+                 * @example Any
+                 */
+                approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIdsNoneAny"];
+                /**
+                 * @description Only the merge requests for which every one of these users is an approver, each sent as `approver_ids[]=x` (`?approver_ids[]=3&approver_ids[]=7`). `approver_ids=None` or `approver_ids=Any` instead filters by whether there are approvers. Premium and Ultimate.
+                 * @example [
+                 *       3,
+                 *       7
+                 *     ]
+                 */
+                "approver_ids[]"?: components["parameters"]["MergeRequestListApproverIds"];
+                /**
+                 * @description `None`: only merge requests without approvers; `Any`: only those with approvers. User IDs are sent as `approver_ids[]`; the Service refuses (400) any other value under this name. Premium and Ultimate.
+                 * @example None
+                 */
+                approver_ids?: components["parameters"]["MergeRequestListApproverIdsNoneAny"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
                  * @example yes
@@ -15510,10 +15556,32 @@ export interface operations {
     "merge-requests/list-project-merge-requests": {
         parameters: {
             query?: {
-                /** @description Filter by the users who approved, as user IDs (at most 5), or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approved_by_ids=3&approved_by_ids=7`). */
-                approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIds"];
-                /** @description Filter by approvers, as user IDs, or `None` / `Any`. Premium and Ultimate. The wire form of the array is not documented; send the IDs repeated (`approver_ids=3&approver_ids=7`). */
-                approver_ids?: components["parameters"]["MergeRequestListApproverIds"];
+                /**
+                 * @description Only the merge requests approved by every one of these users (at most 5 user IDs), each sent as `approved_by_ids[]=x` (`?approved_by_ids[]=3&approved_by_ids[]=7`). `approved_by_ids=None` or `approved_by_ids=Any` instead filters by whether there is an approval. Premium and Ultimate.
+                 * @example [
+                 *       3,
+                 *       7
+                 *     ]
+                 */
+                "approved_by_ids[]"?: components["parameters"]["MergeRequestListApprovedByIds"];
+                /**
+                 * @description `None`: only merge requests without approvals; `Any`: only those with at least one. User IDs are sent as `approved_by_ids[]`; the Service refuses (400) any other value under this name. Premium and Ultimate.
+                 * @example Any
+                 */
+                approved_by_ids?: components["parameters"]["MergeRequestListApprovedByIdsNoneAny"];
+                /**
+                 * @description Only the merge requests for which every one of these users is an approver, each sent as `approver_ids[]=x` (`?approver_ids[]=3&approver_ids[]=7`). `approver_ids=None` or `approver_ids=Any` instead filters by whether there are approvers. Premium and Ultimate.
+                 * @example [
+                 *       3,
+                 *       7
+                 *     ]
+                 */
+                "approver_ids[]"?: components["parameters"]["MergeRequestListApproverIds"];
+                /**
+                 * @description `None`: only merge requests without approvers; `Any`: only those with approvers. User IDs are sent as `approver_ids[]`; the Service refuses (400) any other value under this name. Premium and Ultimate.
+                 * @example None
+                 */
+                approver_ids?: components["parameters"]["MergeRequestListApproverIdsNoneAny"];
                 /**
                  * @description Filter by approval status: `yes` or `no`. Behind a feature flag (its default state is not documented).
                  * @example yes
@@ -16551,13 +16619,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only dependencies of these package managers. The wire form of the array is not documented; send the values repeated (`package_manager=bundler&package_manager=yarn`).
+                 * @description Only dependencies of these package managers, each sent as `package_manager[]=x` (`?package_manager[]=bundler&package_manager[]=yarn`).
                  * @example [
                  *       "bundler",
                  *       "yarn"
                  *     ]
                  */
-                package_manager?: components["schemas"]["DependencyPackageManager"][];
+                "package_manager[]"?: components["schemas"]["DependencyPackageManager"][];
                 /**
                  * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1

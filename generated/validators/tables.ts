@@ -966,8 +966,8 @@ export const bodyValidators: Partial<Record<RequestOperationId, ValidateFunction
 export const queryRules: Partial<Record<RequestOperationId, readonly string[]>> = {
   "runners/list-runner-jobs": ["`order_by` is required when `sort` is given."],
   "projects/list-projects": ["`updated_after` and `updated_before` require `order_by=updated_at`.","`order_by=similarity` works only when searching (`search` given)."],
-  "merge-requests/list-merge-requests": ["`author_id` and `author_username` are mutually exclusive.","`merge_user_id` and `merge_user_username` are mutually exclusive.","`reviewer_id` and `reviewer_username` are mutually exclusive."],
-  "merge-requests/list-project-merge-requests": ["`author_id` and `author_username` are mutually exclusive.","`merge_user_id` and `merge_user_username` are mutually exclusive."],
+  "merge-requests/list-merge-requests": ["`approved_by_ids` (`None`, `Any`) and `approved_by_ids[]` are one parameter: send one of them.","`approver_ids` (`None`, `Any`) and `approver_ids[]` are one parameter: send one of them.","`author_id` and `author_username` are mutually exclusive.","`merge_user_id` and `merge_user_username` are mutually exclusive.","`reviewer_id` and `reviewer_username` are mutually exclusive."],
+  "merge-requests/list-project-merge-requests": ["`approved_by_ids` (`None`, `Any`) and `approved_by_ids[]` are one parameter: send one of them.","`approver_ids` (`None`, `Any`) and `approver_ids[]` are one parameter: send one of them.","`author_id` and `author_username` are mutually exclusive.","`merge_user_id` and `merge_user_username` are mutually exclusive."],
 };
 
 /** Validators of whole requests `{ params, query, headers, body }`, by operationId (strings are coerced). */
