@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isServiceApiError, type ServiceApi } from '@service-api/client';
+import { defaultLimits } from '@service-api/server';
 import { type RequestOperationId, validateRequest } from '@service-api/validators';
 import { successResult } from './answer.ts';
 import { decodeCursor } from './cursor.ts';
@@ -38,6 +39,24 @@ export function errorResult(
   extra: Record<string, unknown> = {},
 ): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message, ...extra, issues }) }] };
+}
+
+/**
+ * Whether the arguments hold more values (objects, arrays, scalars) than a server on the contract reads in a JSON body:
+ * counted up to the limit only, so that refusing a huge input costs no more than the limit.
+ */
+function tooManyValues(value: unknown, limit = defaultLimits.jsonValues): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (++count > limit) return true;
+    if (typeof next !== 'object' || next === null) continue;
+    const items = Array.isArray(next) ? next : Object.values(next);
+    if (count + stack.length + items.length > limit) return true;
+    for (const item of items) stack.push(item);
+  }
+  return false;
 }
 
 /** A path parameter as the client sends it: one segment, never `.` or `..` (a URL would resolve those). */
@@ -102,6 +121,10 @@ export async function callTool(
   args: Record<string, unknown>,
   context: CallContext,
 ): Promise<CallToolResult> {
+  if (tooManyValues(args))
+    return errorResult('The arguments were refused before any request', [
+      { path: [], message: `the arguments hold more than ${defaultLimits.jsonValues} values` },
+    ]);
   const issues: Issue[] = [];
   const parts = split(entry, args, issues);
   if (issues.length > 0) return errorResult('The arguments were refused before any request', issues);
@@ -127,7 +150,7 @@ type MethodWithResponse = {
 /** An error answer or a failed call, without a stack: the status and the Service's message and body. */
 function failureResult(error: unknown): CallToolResult {
   if (isServiceApiError(error) && error.kind === 'http') {
-    const body = error.body as { message?: unknown; error?: unknown } | undefined;
+    const body = error.body as { message?: unknown; error?: unknown; errors?: unknown } | undefined;
     const text = body && typeof body === 'object' ? (body.message ?? body.error) : body;
     const message = typeof text === 'string' ? text : JSON.stringify(text ?? `HTTP ${error.status}`);
     return errorResult(`The Service answered ${error.status}: ${message}`, serviceIssues(body), {
@@ -139,8 +162,15 @@ function failureResult(error: unknown): CallToolResult {
   return errorResult(`The request failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** A 400's `message` hash (`{ title: ['is too long'] }`) as issues on those fields. */
-function serviceIssues(body: { message?: unknown } | undefined): Issue[] {
+/**
+ * The fields an error answer names as issues: a 400's `message` hash (`{ title: ['is too long'] }`) or its `errors`
+ * list (`[{ field, problem }]`).
+ */
+function serviceIssues(body: { message?: unknown; errors?: unknown } | undefined): Issue[] {
+  if (Array.isArray(body?.errors))
+    return (body.errors as { field?: unknown; problem?: unknown }[])
+      .filter((error) => typeof error?.field === 'string')
+      .map((error) => ({ path: [error.field as string], message: String(error.problem ?? 'refused') }));
   const message = body?.message;
   if (!message || typeof message !== 'object' || Array.isArray(message)) return [];
   return Object.entries(message).map(([field, problems]) => ({
