@@ -900,3 +900,136 @@ export const requestSemanticsCases: HostileCase[] = [
     expect: { status: 200, fake: 200 },
   },
 ];
+
+/**
+ * An upstream's answer that a proxy in front of it must survive: the raw bytes it writes once it has the request's
+ * head, then whether it closes its side (`end`) or resets the connection (`reset`, an RST). Whatever the bytes, the
+ * client gets a readable answer: the upstream's where it is well-formed and whole, else a 502 naming what broke.
+ */
+export interface HostileUpstreamCase {
+  name: string;
+  /** What the upstream writes (UTF-8), before it reads any of the request's body. */
+  answer: string;
+  then: 'end' | 'reset';
+  /** The client's request (default: an authenticated GET of a project's jobs). */
+  request?: Pick<HostileCase, 'method' | 'path' | 'headers' | 'body'>;
+  /** The status the client gets through the proxy. */
+  expect: { status: number };
+}
+
+const JOBS = '[]';
+const jobsAnswer = (statusLine: string, headers = '') =>
+  `HTTP/1.1 ${statusLine}\r\nContent-Type: application/json\r\n${headers}Content-Length: ${JOBS.length}\r\n\r\n${JOBS}`;
+const TOO_LARGE = '{"message":"413 Payload Too Large - the body is larger than 16 MiB"}';
+const early413 = `HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${TOO_LARGE.length}\r\n\r\n${TOO_LARGE}`;
+const upload = (size: number) => ({
+  method: 'POST',
+  path: FILE,
+  headers: { ...TOKEN, 'Content-Type': 'application/json' },
+  body: () => Buffer.alloc(size, 0x20),
+});
+
+export const hostileUpstreamCases: HostileUpstreamCase[] = [
+  { name: 'a well-formed answer', answer: jobsAnswer('200 OK'), then: 'end', expect: { status: 200 } },
+  { name: 'status 000', answer: jobsAnswer('000 Zero'), then: 'end', expect: { status: 502 } },
+  { name: 'status 099', answer: jobsAnswer('099 Low'), then: 'end', expect: { status: 502 } },
+  { name: 'status 600', answer: jobsAnswer('600 High'), then: 'end', expect: { status: 502 } },
+  { name: 'status 999', answer: jobsAnswer('999 Higher'), then: 'end', expect: { status: 502 } },
+  { name: 'status of four digits', answer: jobsAnswer('2000 OK'), then: 'end', expect: { status: 502 } },
+  { name: 'status that is not a number', answer: jobsAnswer('abc OK'), then: 'end', expect: { status: 502 } },
+  { name: 'control character in the reason', answer: jobsAnswer('200 O\x01K'), then: 'end', expect: { status: 502 } },
+  { name: 'DEL in the reason', answer: jobsAnswer('200 O\x7fK'), then: 'end', expect: { status: 502 } },
+  { name: 'non-latin1 reason (UTF-8)', answer: jobsAnswer('200 Fine ✓'), then: 'end', expect: { status: 502 } },
+  { name: 'latin1 reason', answer: jobsAnswer('200 Très bien'), then: 'end', expect: { status: 502 } },
+  {
+    name: 'space in a header name',
+    answer: jobsAnswer('200 OK', 'X Bad: 1\r\n'),
+    then: 'end',
+    expect: { status: 502 },
+  },
+  {
+    name: 'control character in a header name',
+    answer: jobsAnswer('200 OK', 'X-\x01: 1\r\n'),
+    then: 'end',
+    expect: { status: 502 },
+  },
+  {
+    name: 'control character in a header value',
+    answer: jobsAnswer('200 OK', 'X-Bad: a\x01b\r\n'),
+    then: 'end',
+    expect: { status: 502 },
+  },
+  {
+    name: 'NUL in a header value',
+    answer: jobsAnswer('200 OK', 'X-Bad: a\x00b\r\n'),
+    then: 'end',
+    expect: { status: 502 },
+  },
+  // Bytes above 0x7f in a field value are obs-text, which HTTP allows: passed on as they came.
+  {
+    name: 'UTF-8 in a header value',
+    answer: jobsAnswer('200 OK', 'X-Odd: ✓\r\n'),
+    then: 'end',
+    expect: { status: 200 },
+  },
+  {
+    name: 'two different Content-Lengths',
+    answer: jobsAnswer('200 OK', 'Content-Length: 7\r\n'),
+    then: 'end',
+    expect: { status: 502 },
+  },
+  {
+    name: 'Content-Length beside chunked',
+    answer: jobsAnswer('200 OK', 'Transfer-Encoding: chunked\r\n'),
+    then: 'end',
+    expect: { status: 502 },
+  },
+  { name: 'not HTTP at all', answer: 'garbage\r\n\r\n', then: 'end', expect: { status: 502 } },
+  { name: 'a reset before answering', answer: '', then: 'reset', expect: { status: 502 } },
+  { name: 'a close before answering', answer: '', then: 'end', expect: { status: 502 } },
+  {
+    name: 'a reset after the head',
+    answer: 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n',
+    then: 'reset',
+    expect: { status: 502 },
+  },
+  {
+    name: 'a reset mid-body',
+    answer: 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{"id":1,',
+    then: 'reset',
+    expect: { status: 502 },
+  },
+  {
+    name: 'a close mid-body',
+    answer: 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{"id":1,',
+    then: 'end',
+    expect: { status: 502 },
+  },
+  {
+    name: 'a reset mid-chunk',
+    answer: 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n[{"id"',
+    then: 'reset',
+    expect: { status: 502 },
+  },
+  {
+    name: 'an early 413 then a reset, 64 KiB upload',
+    answer: early413,
+    then: 'reset',
+    request: upload(64 * 1024),
+    expect: { status: 413 },
+  },
+  {
+    name: 'an early 413 then a reset, 5 MB upload',
+    answer: early413,
+    then: 'reset',
+    request: upload(5 * 1000 * 1000),
+    expect: { status: 413 },
+  },
+  {
+    name: 'an early 413 then a close, 5 MB upload',
+    answer: early413,
+    then: 'end',
+    request: upload(5 * 1000 * 1000),
+    expect: { status: 413 },
+  },
+];

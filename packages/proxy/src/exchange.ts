@@ -81,6 +81,10 @@ interface Exchange {
   /** Settles once the request is checked (or found not to be checkable). */
   requestChecked: Promise<void>;
   answered: boolean;
+  /** The upstream's answer, once its head arrived. */
+  incoming?: IncomingMessage;
+  /** Set once the upstream failed and the client got a 502 (or a cut connection). */
+  failed: boolean;
 }
 
 /** Proxies one request (the report at `REPORT_PATH` is the proxy's own). */
@@ -106,6 +110,7 @@ export function handleRequest(context: ProxyContext, request: IncomingMessage, r
     matched,
     requestChecked: Promise.resolve(),
     answered: false,
+    failed: false,
   };
   if (!matched) recordUndocumented(exchange, path);
   if (matched) exchange.requestChecked = checkRequestWhenRead(exchange, matched, verdict.query);
@@ -201,15 +206,39 @@ function forward(exchange: Exchange): void {
   }, context.timeoutMs);
   outgoing.on('error', (error: NodeJS.ErrnoException) => {
     clearTimeout(timer);
-    if (exchange.answered) return void response.destroy();
-    const detail = `the upstream ${upstream.origin} could not be reached (${error.code ?? error.message})`;
-    answerOnce(exchange, 502, `502 Bad Gateway - ${detail}`);
+    // An answer already whole (an early 413, then a reset while the body was still going) is relayed as it is.
+    if (exchange.incoming?.complete) return;
+    if (exchange.incoming) return upstreamFailed(exchange, 'the connection broke off mid-answer');
+    if (exchange.answered) return;
+    const code = error.code ?? 'an error';
+    upstreamFailed(exchange, `no answer: the connection failed (${code})`, `could not be reached (${code})`);
   });
   forwardBody(request, outgoing, askFirst, () => exchange.answered);
   response.on('close', () => {
     if (!response.writableFinished) outgoing.destroy();
   });
   onUpstreamAnswer(exchange, outgoing, timer);
+}
+
+/**
+ * The upstream failed or sent what HTTP cannot carry on (`detail`, without any of its bytes): reported, and the
+ * client gets a 502 in the API's shape, or, once the answer's head went out, a cut connection, as the upstream's.
+ */
+function upstreamFailed(
+  exchange: Exchange,
+  detail: string,
+  message = `sent an answer that cannot be relayed: ${detail}`,
+): void {
+  if (exchange.failed) return;
+  exchange.failed = true;
+  exchange.incoming?.resume();
+  record(exchange, [{ kind: 'upstream-failure', detail }]);
+  if (exchange.response.headersSent) return void exchange.response.destroy();
+  exchange.answered = true;
+  exchange.context.report.call(exchange.operation, 502);
+  sendJson(exchange.response, 502, {
+    message: `502 Bad Gateway - the upstream ${exchange.context.upstream.origin} ${message}`,
+  });
 }
 
 /** The proxy's own answer when the upstream's did not come. */
@@ -224,14 +253,36 @@ function onUpstreamAnswer(exchange: Exchange, outgoing: ClientRequest, timer: No
     clearTimeout(timer);
     if (exchange.answered) return void incoming.resume();
     exchange.answered = true;
+    exchange.incoming = incoming;
+    // A reset or a close before the whole answer came.
+    incoming.once('close', () => {
+      if (!incoming.complete) upstreamFailed(exchange, 'the connection broke off mid-answer');
+    });
+    incoming.on('error', () => undefined);
+    const problem = statusLineProblem(incoming);
+    if (problem) return upstreamFailed(exchange, problem);
     relayAnswer(exchange, incoming);
   });
 }
 
-/** The upstream's answer, checked: streamed as it comes, or under `--strict` held until checked. */
+/** A status line the proxy cannot pass on as it came: a status outside 100–599, a reason phrase beyond printable ASCII. */
+function statusLineProblem(incoming: IncomingMessage): string | undefined {
+  const status = incoming.statusCode ?? 0;
+  if (!Number.isInteger(status) || status < 100 || status > 599) return `status ${status} outside 100-599`;
+  if (!/^[\t\x20-\x7e]*$/.test(incoming.statusMessage ?? '')) return 'a reason phrase beyond printable ASCII';
+  return undefined;
+}
+
+/** How much of an answer is held before its head is sent: a smaller one that breaks off still gets a clean 502. */
+const HOLD_BYTES = 64 * 1024;
+
+/**
+ * The upstream's answer, checked: held until it ends or passes a bound (under `--strict`, the bound of the checked
+ * copy, and held until checked), then streamed.
+ */
 function relayAnswer(exchange: Exchange, incoming: IncomingMessage): void {
   const { context, matched, method, operation } = exchange;
-  const status = incoming.statusCode ?? 502;
+  const status = incoming.statusCode!;
   const head = { method, status, headers: incoming.headers };
   const { found, answer } = matched
     ? checkHead(context.answers.get(matched.route.id) ?? new Map(), head)
@@ -254,12 +305,7 @@ function relayAnswer(exchange: Exchange, incoming: IncomingMessage): void {
       violation(exchange.response, violations);
     });
   }
-  if (context.strict && tee) return void holdUntilChecked(exchange, answered, tee);
-  writeHead(exchange, answered);
-  if (tee) incoming.on('data', (chunk: Buffer) => tee.add(chunk));
-  incoming.pipe(exchange.response);
-  incoming.once('end', () => answered.finish(bodyFindings(exchange, answered)));
-  incoming.once('error', () => exchange.response.destroy());
+  holdThenStream(exchange, answered, context.strict && tee ? context.checkBytes : HOLD_BYTES);
 }
 
 /** An upstream answer being relayed. */
@@ -272,42 +318,57 @@ interface Answered {
   finish: (bodyFound: Disagreement[]) => void;
 }
 
-/** `--strict`: the answer is held until checked, up to the bound; past it, what is held is sent and the rest streamed unchecked. */
-function holdUntilChecked(exchange: Exchange, answered: Answered, tee: Tee): void {
-  const { incoming } = answered;
+/** Holds the answer up to `bound` bytes: sent whole once it ends; past the bound, what is held is sent and the rest streamed. */
+function holdThenStream(exchange: Exchange, answered: Answered, bound: number): void {
+  const { incoming, tee } = answered;
   const { response } = exchange;
   const held: Buffer[] = [];
+  let size = 0;
   let streaming = false;
   incoming.on('data', (chunk: Buffer) => {
+    tee?.add(chunk);
     if (streaming) return;
-    tee.add(chunk);
-    if (!tee.over) return void held.push(chunk);
+    held.push(chunk);
+    size += chunk.length;
+    if (size <= bound) return;
     streaming = true;
-    writeHead(exchange, answered);
+    if (!writeHead(exchange, answered)) return;
     for (const part of held) response.write(part);
-    response.write(chunk);
     held.length = 0;
     incoming.pipe(response);
   });
   incoming.once('end', () => {
+    if (exchange.failed) return;
     const problems = bodyFindings(exchange, answered);
+    if (response.headersSent) return answered.finish(problems);
+    if (exchange.context.strict && problems.length > 0) {
+      answered.finish(problems);
+      return violation(response, problems);
+    }
+    if (!writeHead(exchange, answered)) return;
     answered.finish(problems);
-    if (response.headersSent) return;
-    if (problems.length > 0) return violation(response, problems);
-    writeHead(exchange, answered);
-    response.end(Buffer.concat(held));
+    response.end(held.length === 1 ? held[0] : Buffer.concat(held));
   });
 }
 
-/** The answer's head, with the upstream's own URLs in `Link` and `Location` moved to the origin called. */
-function writeHead(exchange: Exchange, { incoming, status }: Answered): void {
+/**
+ * The answer's head, with the upstream's own URLs in `Link` and `Location` moved to the proxy's origin; false (and a
+ * 502) when a header cannot be passed on.
+ */
+function writeHead(exchange: Exchange, { incoming, status }: Answered): boolean {
   const { context, request, response } = exchange;
   const forwarded = context.rewrite(
     forwardedHeaders(incoming.rawHeaders),
     clientOrigin(request.headers.host, context.ownOrigin()),
   );
+  try {
+    response.writeHead(status, incoming.statusMessage, forwarded.headers);
+  } catch {
+    upstreamFailed(exchange, 'a header that HTTP does not allow');
+    return false;
+  }
   for (const name of forwarded.rewritten) context.report.rewrote(name);
-  response.writeHead(status, incoming.statusMessage, forwarded.headers);
+  return true;
 }
 
 /** What the answer's body breaks of the contract (nothing when it is not checked or cannot be). */

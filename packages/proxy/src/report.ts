@@ -14,7 +14,9 @@ export type Kind =
   | 'body-schema'
   | 'missing-header'
   | 'absent-optional-header'
-  | 'undocumented-content-type';
+  | 'undocumented-content-type'
+  /** The upstream failed (no answer, a broken connection) or sent what HTTP cannot pass on (a status outside 100–599). */
+  | 'upstream-failure';
 
 export interface Disagreement {
   kind: Kind;
