@@ -23,7 +23,10 @@ describe('schemas', () => {
     [
       'oneOf a $ref and null',
       { description: 'd', oneOf: [{ $ref: '#/components/schemas/U' }, { type: 'null' }] },
-      { description: 'd', allOf: [{ $ref: '#/components/schemas/U' }], nullable: true },
+      {
+        description: 'd',
+        oneOf: [{ $ref: '#/components/schemas/U' }, { type: 'object', nullable: true, enum: [null] }],
+      },
     ],
     [
       'anyOf null and an inline schema',
@@ -33,12 +36,18 @@ describe('schemas', () => {
     [
       'an inline member whose keywords clash with the schema',
       { description: 'd', oneOf: [{ type: 'string', description: 'e' }, { type: 'null' }] },
-      { description: 'd', allOf: [{ type: 'string', description: 'e' }], nullable: true, type: 'string' },
+      {
+        description: 'd',
+        oneOf: [
+          { type: 'string', description: 'e' },
+          { type: 'string', nullable: true, enum: [null] },
+        ],
+      },
     ],
     [
       'oneOf two schemas and null',
       { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
-      { oneOf: [{ type: 'string' }, { type: 'integer' }], nullable: true },
+      { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'string', nullable: true, enum: [null] }] },
     ],
     ['null alone', { type: 'null' }, { enum: [null], nullable: true }],
     ['const', { type: 'string', const: 'failed' }, { type: 'string', enum: ['failed'] }],
@@ -94,7 +103,10 @@ describe('schemas', () => {
     [
       'two types and null',
       { type: ['integer', 'string', 'null'], description: 'd' },
-      { description: 'd', anyOf: [{ type: 'integer' }, { type: 'string' }], nullable: true },
+      {
+        description: 'd',
+        anyOf: [{ type: 'integer' }, { type: 'string' }, { type: 'integer', nullable: true, enum: [null] }],
+      },
     ],
     [
       'two types beside an anyOf',
@@ -259,13 +271,31 @@ describe('schemas', () => {
     });
   });
 
-  it('a nullable reference carries the type of the schema it names (3.0 linters read nullable beside a type)', () => {
+  it('a nullable reference keeps null a member of its own, typed as the schema it names (OpenAPI 3.0.3 nullable)', () => {
+    // 3.0.3: nullable adds null to its own schema's type only, and cannot relax an allOf member or a $ref.
     const components = { Milestone: { type: 'object', properties: { id: { type: 'integer' } } } };
     const schema = { oneOf: [{ $ref: '#/components/schemas/Milestone' }, { type: 'null' }] };
     expect(downConvertSchema(schema, components)).toEqual({
-      allOf: [{ $ref: '#/components/schemas/Milestone' }],
-      nullable: true,
-      type: 'object',
+      oneOf: [{ $ref: '#/components/schemas/Milestone' }, { type: 'object', nullable: true, enum: [null] }],
+    });
+    const any = { anyOf: [{ type: 'null' }, { $ref: '#/components/schemas/Milestone' }] };
+    expect(downConvertSchema(any, components)).toEqual({
+      anyOf: [{ type: 'object', nullable: true, enum: [null] }, { $ref: '#/components/schemas/Milestone' }],
+    });
+  });
+
+  it('two types, null and an enum: null is a branch only where the enum lists it', () => {
+    expect(downConvertSchema({ type: ['integer', 'string', 'null'], enum: [1, 'a'] })).toEqual({
+      anyOf: [
+        { type: 'integer', enum: [1] },
+        { type: 'string', enum: ['a'] },
+      ],
+    });
+    expect(downConvertSchema({ type: ['integer', 'string', 'null'], enum: [1, null] })).toEqual({
+      anyOf: [
+        { type: 'integer', enum: [1] },
+        { type: 'integer', nullable: true, enum: [null] },
+      ],
     });
   });
 

@@ -115,7 +115,7 @@ describe('the 3.0 rendition', () => {
     expect(doc30.tags).toEqual(doc31.tags);
   });
 
-  it('every schema that admits null in 3.1 is nullable: true at the same place (or kept verbatim in an x- field)', () => {
+  it('every schema that admits null in 3.1 admits it at the same place in 3.0, as 3.0.3 reads nullable (or kept verbatim in an x- field)', () => {
     const nullable = [...objects(doc31)].filter(
       ([, node]) =>
         (Array.isArray(node.type) && node.type.includes('null')) ||
@@ -124,12 +124,12 @@ describe('the 3.0 rendition', () => {
         ),
     );
     expect(nullable.length).toBeGreaterThan(100);
+    const ajv = draft04Validator();
     const missing = nullable
       .map(([pointer]) => pointer)
       .filter((pointer) => {
         if (inlined.has(componentName(pointer) ?? '')) return false;
-        const node = at(doc30, pointer);
-        if (isObject(node)) return node.nullable !== true;
+        if (isObject(at(doc30, pointer))) return !ajv.validate({ $ref: `doc${pointer}` }, null);
         // Under a keyword 3.0 lacks, kept as x-<keyword>: the 3.1 schema is there as it is.
         const verbatim = pointer.replace(
           /\/(if|then|else|not|oneOf|dependentSchemas|patternProperties|prefixItems)\//,
@@ -138,6 +138,15 @@ describe('the 3.0 rendition', () => {
         return verbatim === pointer || !isObject(at(doc30, verbatim));
       });
     expect(missing).toEqual([]);
+  });
+
+  it('a nullable reference admits null as 3.0.3 reads nullable; the allOf form it replaces does not', () => {
+    const ajv = draft04Validator();
+    const mergedBy = { $ref: 'doc#/components/schemas/MergeRequest/properties/merged_by' };
+    expect(ajv.validate(mergedBy, null)).toBe(true);
+    expect(ajv.validate(mergedBy, 5)).toBe(false);
+    const allOfForm = { allOf: [{ $ref: 'doc#/components/schemas/UserBasic' }], type: 'object', nullable: true };
+    expect(ajv.validate(asDraft04(allOfForm) as object, null)).toBe(false);
   });
 
   it('every schema example of 3.1 is an example of 3.0 (the first as example, all of several in x-examples)', () => {
@@ -163,9 +172,7 @@ describe('the 3.0 rendition', () => {
   });
 
   it('every documented example of a request, response or parameter validates against its 3.0 schema', () => {
-    const ajv = new ajvDraft04.default({ strict: false, allErrors: true, logger: false });
-    ajvFormats.default(ajv);
-    ajv.addSchema(asDraft04(doc30) as object, 'doc');
+    const ajv = draft04Validator();
     let checked = 0;
     const problems: string[] = [];
     for (const [pointer, node] of objects(doc30)) {
@@ -187,9 +194,19 @@ describe('the 3.0 rendition', () => {
   });
 });
 
+/** Ajv in draft-04 mode over the 3.0 rendition (as `doc`), reading `nullable` as 3.0.3 defines it. */
+function draft04Validator() {
+  const ajv = new ajvDraft04.default({ strict: false, allErrors: true, logger: false });
+  ajvFormats.default(ajv);
+  ajv.addSchema(asDraft04(doc30) as object, 'doc');
+  return ajv;
+}
+
 /**
- * OpenAPI 3.0's `nullable: true` as draft-04 says it (`anyOf` with `{type: 'null'}`), for Ajv; `x-` fields (3.1
- * keywords kept verbatim) and examples left out (Ajv reads an `id` anywhere but in its own keywords as a schema id).
+ * OpenAPI 3.0.3's `nullable: true` as draft-04 says it: it adds `"null"` to the `type` of its own schema, and every
+ * other keyword keeps its meaning (so an `enum` must list null, and an `allOf` member or a `$ref` still refuses it);
+ * `nullable` without a `type` adds nothing. `x-` fields (3.1 keywords kept verbatim) and examples are left out (Ajv
+ * reads an `id` anywhere but in its own keywords as a schema id).
  */
 function asDraft04(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(asDraft04);
@@ -199,7 +216,7 @@ function asDraft04(node: unknown): unknown {
     if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'value') continue;
     out[key] = DATA.has(key) ? value : asDraft04(value);
   }
-  if (out.nullable !== true) return out;
-  const { nullable: _, ...rest } = out;
-  return { anyOf: [{ type: 'null' }, rest] };
+  const { nullable, ...rest } = out;
+  if (nullable === true && typeof rest.type === 'string') rest.type = [rest.type, 'null'];
+  return rest;
 }

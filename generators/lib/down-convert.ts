@@ -109,6 +109,8 @@ const isObject = (value: unknown): value is Json =>
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const jsonType = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+/** Members already written in their 3.0 form (null-only members), which `convert` hands back as they are. */
+const written = new WeakSet<object>();
 const extension = (keyword: string) => `x-${keyword.replace(/^\$/, '')}`;
 
 /** A schema that admits `null` alone: `{type: 'null'}` (with annotations) or `{const: null}`. */
@@ -154,6 +156,7 @@ class SchemaConverter {
   }
 
   convert(input: unknown): Converted {
+    if (isObject(input) && written.has(input)) return { schema: input, lossy: false };
     if (input === true) return { schema: {}, lossy: false };
     if (input === false) return { schema: { not: {} }, lossy: false };
     if (!isObject(input)) return { schema: input, lossy: false };
@@ -176,8 +179,8 @@ class SchemaConverter {
       s.enum = Array.isArray(s.enum) ? s.enum.filter((value) => same(value, constant)) : [constant];
       delete s.const;
     }
-    if (Array.isArray(s.enum) && s.enum.includes(null)) nullable = true;
     nullable = splitTypes(s) || nullable;
+    if (Array.isArray(s.enum) && s.enum.includes(null)) nullable = true;
     if (Array.isArray(s.examples)) {
       if (!('example' in s) && s.examples.length > 0) s.example = s.examples[0];
       if (s.examples.length > 1 || s.example !== s.examples[0]) s['x-examples'] = s.examples;
@@ -241,24 +244,31 @@ class SchemaConverter {
     return this.nullablePrimitive(`#/components/schemas/${name}`) !== undefined;
   }
 
+  /** `oneOf`/`anyOf` members, a null-only one written as 3.0.3's null-only member. */
+  private alternatives(members: unknown[]): unknown[] {
+    if (!members.some(isNullOnly)) return members;
+    const types = members.filter((member) => !isNullOnly(member)).map((member) => this.typeOf(member));
+    const type = types.find((t) => t !== undefined) ?? 'object';
+    return members.map((member) => (isNullOnly(member) ? nullMember(type) : member));
+  }
+
   /** The one type the members of an `allOf` share (a component's through its `$ref`), or undefined. */
   private memberType(members: unknown): string | undefined {
     if (!Array.isArray(members)) return undefined;
-    const types = new Set(
-      members.map((member) => {
-        if (!isObject(member)) return undefined;
-        const name = typeof member.$ref === 'string' ? componentName(member.$ref) : undefined;
-        const schema = name !== undefined && name in this.components ? this.components[name] : member;
-        const type = isObject(schema) ? schema.type : undefined;
-        return typeof type === 'string' && type !== 'null'
-          ? type
-          : isObject(schema) && 'properties' in schema
-            ? 'object'
-            : undefined;
-      }),
-    );
+    const types = new Set(members.map((member) => this.typeOf(member)));
     const [type] = types;
     return types.size === 1 ? type : undefined;
+  }
+
+  /** A schema's one non-null type (a component's through its `$ref`; `object` where it has `properties`). */
+  private typeOf(member: unknown): string | undefined {
+    if (!isObject(member)) return undefined;
+    const name = typeof member.$ref === 'string' ? componentName(member.$ref) : undefined;
+    const schema = name !== undefined && name in this.components ? this.components[name] : member;
+    if (!isObject(schema)) return undefined;
+    const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
+    if (type.length === 1 && typeof type[0] === 'string' && type[0] !== 'null') return type[0];
+    return 'properties' in schema ? 'object' : undefined;
   }
 
   /** `prefixItems` (a tuple): 3.0's `items` admits any of the tuple's members; the tuple itself is kept. */
@@ -314,10 +324,10 @@ class SchemaConverter {
       s.properties = Object.fromEntries(Object.entries(s.properties).map(([name, value]) => [name, one(value).schema]));
     if ('items' in s) s.items = one(s.items).schema;
     if (isObject(s.additionalProperties)) s.additionalProperties = one(s.additionalProperties).schema;
-    for (const key of ['allOf', 'anyOf'] as const)
-      if (Array.isArray(s[key])) s[key] = (s[key] as unknown[]).map((member) => one(member).schema);
+    if (Array.isArray(s.allOf)) s.allOf = s.allOf.map((member) => one(member).schema);
+    if (Array.isArray(s.anyOf)) s.anyOf = this.alternatives(s.anyOf).map((member) => one(member).schema);
     if (Array.isArray(s.oneOf)) {
-      const members = s.oneOf.map((member) => this.convert(member));
+      const members = this.alternatives(s.oneOf).map((member) => this.convert(member));
       if (members.some((member) => member.lossy)) {
         s['x-oneOf'] = s.oneOf;
         delete s.oneOf;
@@ -340,30 +350,44 @@ class SchemaConverter {
 }
 
 /**
- * `oneOf`/`anyOf` with a null member: the others with `nullable: true`. One other member is merged into the schema
- * (a `$ref`, or one whose keywords the schema has too, as `allOf: [member]`, the usual 3.0 idiom).
+ * `oneOf`/`anyOf` with a null member. One other member with a `type` of its own and no keyword the schema has too is
+ * merged into the schema, which becomes `nullable: true` beside that type. Otherwise the null member stays a member:
+ * OpenAPI 3.0.3's `nullable` adds null only to the `type` of its own schema and cannot relax an `allOf` member or a
+ * `$ref` (the 3.0.3 text and the OAI's nullable clarification), so `subschemas` writes it as a null-only member.
+ * Returns whether the schema itself became nullable.
  */
 function takeNullMembers(s: Json): boolean {
   let nullable = false;
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const members = s[keyword];
     if (!Array.isArray(members) || !members.some(isNullOnly)) continue;
-    nullable = true;
     const others = members.filter((member) => !isNullOnly(member));
-    if (others.length !== 1) {
-      if (others.length === 0) {
-        delete s[keyword];
-        s.enum = [null];
-      } else s[keyword] = others;
-      continue;
+    const [other] = others;
+    if (others.length === 0) {
+      delete s[keyword];
+      s.enum = [null];
+      nullable = true;
+    } else if (others.length === 1 && isObject(other) && mergesInto(s, other)) {
+      delete s[keyword];
+      Object.assign(s, other);
+      nullable = true;
     }
-    delete s[keyword];
-    const other = others[0];
-    const clash = !isObject(other) || '$ref' in other || Object.keys(other).some((key) => key in s);
-    if (clash) s.allOf = [other, ...((s.allOf as unknown[]) ?? [])];
-    else Object.assign(s, other);
   }
   return nullable;
+}
+
+/** Whether an inline member can stand in the schema itself: it names one type and shares no keyword with it. */
+const mergesInto = (s: Json, member: Json) =>
+  !('$ref' in member) && typeof member.type === 'string' && Object.keys(member).every((key) => !(key in s));
+
+/**
+ * The member that admits null alone, as OpenAPI 3.0.3 says it: `nullable` adds null to a type, and the `enum` leaves
+ * nothing else. `type` is the one of a sibling member, so that generators read the pair as a nullable sibling.
+ */
+function nullMember(type: string): Json {
+  const member = { type, nullable: true, enum: [null] };
+  written.add(member);
+  return member;
 }
 
 /**
@@ -388,7 +412,8 @@ function mergeInlineMember(s: Json): boolean {
 
 /**
  * `type` as 3.0 has it: one type, `null` as `nullable: true`; several types become an `anyOf` of one branch per type,
- * each with the keywords and enum values of its type. Returns whether `null` was among the types.
+ * each with the keywords and enum values of its type, and null a branch of its own. Returns whether the schema itself
+ * became nullable.
  */
 function splitTypes(s: Json): boolean {
   const type = s.type;
@@ -405,14 +430,17 @@ function splitTypes(s: Json): boolean {
     s.enum = [null];
   } else if (types.length === 1) s.type = types[0];
   else {
-    const branches = types.map((t) => branchOf(s, t));
+    // A type none of whose enum values are of it admits nothing: no branch (3.0 refuses an empty enum).
+    const branches = types.map((t) => branchOf(s, t)).filter((b) => !Array.isArray(b.enum) || b.enum.length > 0);
+    // 3.0.3's nullable beside no type admits nothing more: null is a branch of its own.
+    if (nullable && (!Array.isArray(s.enum) || s.enum.includes(null))) branches.push(nullMember(types[0]!));
     for (const t of types) for (const key of TYPE_KEYWORDS[t] ?? []) delete s[key];
     if (typeof s.format === 'string') delete s.format;
-    if (Array.isArray(s.enum)) s.enum = s.enum.filter((value) => value === null);
-    if (Array.isArray(s.enum) && s.enum.length === 0) delete s.enum;
+    delete s.enum;
     delete s.type;
     if (Array.isArray(s.anyOf)) s.allOf = [...((s.allOf as unknown[]) ?? []), { anyOf: branches }];
     else s.anyOf = branches;
+    return false;
   }
   return nullable;
 }
