@@ -45,10 +45,10 @@ describe('Standard Schema on the guards', () => {
   });
 
   it('reports a wrong type at its path, with the message of the string errors', () => {
-    const value = { ...job, duration: 'long' };
+    const value = { ...job, tag: 'yes' };
     const { issues } = sync(isJob['~standard'].validate(value));
-    expect(issues).toContainEqual({ path: ['duration'], message: 'must be number' });
-    expect(validateSchema('Job', value).errors).toContain('/duration must be number');
+    expect(issues).toContainEqual({ path: ['tag'], message: 'must be boolean' });
+    expect(validateSchema('Job', value).errors).toContain('/tag must be boolean');
   });
 
   it('reports a missing required field at the field, an index as a number', () => {
