@@ -58,7 +58,7 @@ function defaults(now: string): Settings {
     max_login_attempts: 10,
     user_oauth_applications: true,
     session_expire_delay: 10080,
-    home_page_url: '',
+    home_page_url: null,
     default_snippet_visibility: 'private',
     default_project_visibility: 'private',
     default_group_visibility: 'private',
@@ -78,7 +78,7 @@ function defaults(now: string): Settings {
     package_registry_cleanup_policies_worker_capacity: 2,
     repository_storages_weighted: { default: 100 },
     terminal_max_session_time: 0,
-    polling_interval_multiplier: 1,
+    polling_interval_multiplier: '1.0',
     rsa_key_restriction: 0,
     dsa_key_restriction: 0,
     ecdsa_key_restriction: 0,
@@ -87,8 +87,8 @@ function defaults(now: string): Settings {
     ed25519_sk_key_restriction: 0,
     first_day_of_week: 0,
     enforce_terms: false,
-    terms: '',
-    performance_bar_allowed_group_id: 0,
+    terms: null,
+    performance_bar_allowed_group_id: null,
     user_show_add_ssh_key_message: true,
     updating_name_disabled_for_users: false,
     local_markdown_version: 0,
@@ -96,7 +96,7 @@ function defaults(now: string): Settings {
     allow_local_requests_from_web_hooks_and_services: false,
     allow_local_requests_from_system_hooks: true,
     asset_proxy_enabled: false,
-    asset_proxy_url: '',
+    asset_proxy_url: null,
     asset_proxy_whitelist: [],
     asset_proxy_allowlist: [],
     maven_package_requests_forwarding: false,
@@ -130,8 +130,8 @@ function defaults(now: string): Settings {
     user_defaults_to_private_profile: false,
     can_create_group: true,
     external_authorization_service_enabled: false,
-    external_authorization_service_url: '',
-    external_authorization_service_default_label: '',
+    external_authorization_service_url: null,
+    external_authorization_service_default_label: null,
     external_authorization_service_timeout: 0.5,
     globally_allowed_ips: '',
     // Defaults stated for settings outside the required fields.
@@ -147,10 +147,36 @@ function defaults(now: string): Settings {
 
 /** The settings of the moment: defaults, then the data set's, then every change (kept in the data set). */
 export function currentSettings(store: Store): Settings {
-  return {
+  const settings = {
     ...defaults(store.data.now ?? '2025-01-01T00:00:00.000Z'),
     ...(store.data.application_settings ?? {}),
   } as Settings;
+  return { ...settings, ...asSent(settings) };
+}
+
+/** An access level as the Service sends it in the branch protection defaults: `{access_level}`, whichever form was set. */
+const accessLevel = (entry: unknown) => (typeof entry === 'number' ? { access_level: entry } : entry);
+
+/** The two settings the Service sends in another form than a request sets them: a decimal string, access-level objects. */
+function asSent(settings: Settings): Partial<Settings> {
+  const multiplier = settings.polling_interval_multiplier as unknown;
+  const defaults = settings.default_branch_protection_defaults as Record<string, unknown> | undefined;
+  const levels = (key: string) =>
+    Array.isArray(defaults?.[key]) ? { [key]: (defaults[key] as unknown[]).map(accessLevel) } : {};
+  return {
+    ...(typeof multiplier === 'number'
+      ? { polling_interval_multiplier: Number.isInteger(multiplier) ? multiplier.toFixed(1) : String(multiplier) }
+      : {}),
+    ...(defaults
+      ? {
+          default_branch_protection_defaults: {
+            ...defaults,
+            ...levels('allowed_to_push'),
+            ...levels('allowed_to_merge'),
+          },
+        }
+      : {}),
+  } as Partial<Settings>;
 }
 
 const writable = (() => {
