@@ -186,6 +186,7 @@ export declare const fast_schema_ProjectApprovalSettingsUpdated: ValidateFunctio
 export declare const fast_schema_ProjectApprovalSettings: ValidateFunction;
 export declare const fast_schema_UpdateProjectApprovalSettingsRequest: ValidateFunction;
 export declare const fast_schema_CreateProjectApprovalRuleRequest: ValidateFunction;
+export declare const fast_schema_DefaultBranchProtectionAccessLevel: ValidateFunction;
 export declare const fast_schema_DefaultBranchProtectionDefaults: ValidateFunction;
 export declare const fast_schema_ApplicationSettings: ValidateFunction;
 export declare const fast_schema_DefaultBranchProtectionDefaultsInput: ValidateFunction;

@@ -935,6 +935,11 @@ export const isUpdateProjectApprovalSettingsRequest: Guard<T.UpdateProjectApprov
  */
 export const isCreateProjectApprovalRuleRequest: Guard<T.CreateProjectApprovalRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateProjectApprovalRuleRequest, s.schema_CreateProjectApprovalRuleRequest);
 /**
+ * Whether `value` is a valid `DefaultBranchProtectionAccessLevel` (stops at the first failure). Also a Standard Schema:
+ * `isDefaultBranchProtectionAccessLevel['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isDefaultBranchProtectionAccessLevel: Guard<T.DefaultBranchProtectionAccessLevel> = /* @__PURE__ */ guard(f.fast_schema_DefaultBranchProtectionAccessLevel, s.schema_DefaultBranchProtectionAccessLevel);
+/**
  * Whether `value` is a valid `DefaultBranchProtectionDefaults` (stops at the first failure). Also a Standard Schema:
  * `isDefaultBranchProtectionDefaults['~standard'].validate(value)` gives the issues with their paths.
  */

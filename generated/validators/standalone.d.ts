@@ -186,6 +186,7 @@ export declare const schema_ProjectApprovalSettingsUpdated: ValidateFunction;
 export declare const schema_ProjectApprovalSettings: ValidateFunction;
 export declare const schema_UpdateProjectApprovalSettingsRequest: ValidateFunction;
 export declare const schema_CreateProjectApprovalRuleRequest: ValidateFunction;
+export declare const schema_DefaultBranchProtectionAccessLevel: ValidateFunction;
 export declare const schema_DefaultBranchProtectionDefaults: ValidateFunction;
 export declare const schema_ApplicationSettings: ValidateFunction;
 export declare const schema_DefaultBranchProtectionDefaultsInput: ValidateFunction;
