@@ -2946,7 +2946,7 @@ export interface components {
         ImpersonationTokenCreated: ImpersonationTokenCreated;
         /** @description Body of `POST /users/{user_id}/personal_access_tokens` (administrators). */
         CreateUserPersonalAccessTokenRequest: CreateUserPersonalAccessTokenRequest;
-        /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
+        /** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters, or null for a token without expiry. */
         PersonalAccessToken: PersonalAccessToken;
         /** @description Personal access token as returned by its creation: the record plus the secret `token` string, which is returned only here. */
         PersonalAccessTokenCreated: PersonalAccessTokenCreated;
@@ -3176,7 +3176,7 @@ export interface components {
         MergeRequestState: MergeRequestState;
         /** @description A label with its details, as returned in `labels` when the list was requested with `with_labels_details=true`. The descriptions are null when the label has none. */
         MergeRequestLabel: MergeRequestLabel;
-        /** @description The milestone of a merge request. `description`, `due_date` and `start_date` are null when not set. */
+        /** @description The milestone of a merge request: a project milestone (with `project_id`) or a group milestone (with `group_id`). `description`, `due_date` and `start_date` are null when not set. */
         MergeRequestMilestone: MergeRequestMilestone;
         /** @description References to the merge request: short, relative and full (strings). */
         MergeRequestReferences: MergeRequestReferences;
@@ -3243,6 +3243,8 @@ export interface components {
         UpdateProjectApprovalSettingsRequest: UpdateProjectApprovalSettingsRequest;
         /** @description Body of `POST /projects/{id}/approval_rules`. `report_type` is only for `rule_type` `report_approver`: a body with `report_type` must send `rule_type: report_approver`. */
         CreateProjectApprovalRuleRequest: CreateProjectApprovalRuleRequest;
+        /** @description An entry of `allowed_to_push` / `allowed_to_merge` in the default branch protection: an object holding the access level allowed, Developer (30) or Maintainer (40). */
+        DefaultBranchProtectionAccessLevel: DefaultBranchProtectionAccessLevel;
         /** @description Default branch protection of new projects. All keys are optional. */
         DefaultBranchProtectionDefaults: DefaultBranchProtectionDefaults;
         /** @description Instance application settings, as returned by GET and PUT `/application/settings`. Where no type is documented, the description says so or gives the type the field's meaning implies. The last twelve fields and `allow_account_deletion` exist on Premium and Ultimate only and are absent on other tiers. */
@@ -5324,8 +5326,8 @@ export type UserSingle = components["schemas"]["User"] & {
     followers: number;
     /** Format: int64 */
     following: number;
-    /** @description The user's local time, as text. */
-    local_time: string;
+    /** @description The user's local time, as text; null when the user has set no time zone. */
+    local_time: string | null;
     is_followed: boolean;
 };
 /**
@@ -5382,7 +5384,7 @@ export type CreateUserPersonalAccessTokenRequest = {
     /** @description Scopes of the token. The accepted values are not listed for this operation; scopes seen across the API are api, read_api, read_repository, read_user, sudo, k8s_proxy, create_runner. */
     scopes: string[];
 };
-/** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters. */
+/** @description Personal access token record. The secret `token` string exists only in the creation response (`PersonalAccessTokenCreated`) and cannot be read back, so this record does not have it. `expires_at` is a date, as in the creation parameters, or null for a token without expiry. */
 export type PersonalAccessToken = {
     /** Format: int64 */
     id: number;
@@ -5394,7 +5396,11 @@ export type PersonalAccessToken = {
     /** Format: int64 */
     user_id: number;
     active: boolean;
-    expires_at: components["schemas"]["CalendarDate"];
+    /**
+     * Format: date
+     * @description The expiry date (`YYYY-MM-DD`); null for a token without expiry.
+     */
+    expires_at: string | null;
 };
 /** @description Personal access token as returned by its creation: the record plus the secret `token` string, which is returned only here. */
 export type PersonalAccessTokenCreated = components["schemas"]["PersonalAccessToken"] & {
@@ -5825,9 +5831,12 @@ export type GroupPushRule = {
     /** Format: int64 */
     id: number;
     created_at: components["schemas"]["Timestamp"];
-    commit_committer_check: boolean;
-    commit_committer_name_check: boolean;
-    reject_unsigned_commits: boolean;
+    /** @description Conditional: sent only where the instance's licence has the committer check feature; absent otherwise. */
+    commit_committer_check?: boolean;
+    /** @description Conditional: sent only where the instance's licence has the committer name check feature; absent otherwise. */
+    commit_committer_name_check?: boolean;
+    /** @description Conditional: sent only where the instance's licence has the unsigned commit rejection feature; absent otherwise. */
+    reject_unsigned_commits?: boolean;
     commit_message_regex: string | null;
     commit_message_negative_regex: string | null;
     branch_name_regex: string | null;
@@ -6701,7 +6710,7 @@ export type MergeRequestLabel = {
     /** @description Text colour, for example `#FFFFFF`. */
     text_color: string;
 };
-/** @description The milestone of a merge request. `description`, `due_date` and `start_date` are null when not set. */
+/** @description The milestone of a merge request: a project milestone (with `project_id`) or a group milestone (with `group_id`). `description`, `due_date` and `start_date` are null when not set. */
 export type MergeRequestMilestone = {
     /** Format: int64 */
     id: number;
@@ -6709,9 +6718,14 @@ export type MergeRequestMilestone = {
     iid: number;
     /**
      * Format: int64
-     * @description Project of the milestone; may be null.
+     * @description Conditional: the project of a project milestone; a group milestone carries `group_id` instead.
      */
-    project_id: number | null;
+    project_id?: number;
+    /**
+     * Format: int64
+     * @description Conditional: the group of a group milestone; a project milestone carries `project_id` instead.
+     */
+    group_id?: number;
     title: string;
     /** @description Milestone description; null or empty when none was given. */
     description: string | null;
@@ -7293,26 +7307,22 @@ export type CreateProjectApprovalRuleRequest = {
     /** @description Usernames of users who may approve; added together with `user_ids`. */
     usernames?: string[];
 };
+/** @description An entry of `allowed_to_push` / `allowed_to_merge` in the default branch protection: an object holding the access level allowed, Developer (30) or Maintainer (40). */
+export type DefaultBranchProtectionAccessLevel = {
+    /**
+     * Format: int32
+     * @enum {integer}
+     */
+    access_level: 30 | 40;
+};
 /** @description Default branch protection of new projects. All keys are optional. */
 export type DefaultBranchProtectionDefaults = {
     /** @description Access levels allowed to push: Developer (30) or Maintainer (40). An optional key: like every key of this object, it may be absent. */
-    allowed_to_push?: ((30 | 40) | {
-        /**
-         * Format: int32
-         * @enum {integer}
-         */
-        access_level: 30 | 40;
-    })[];
+    allowed_to_push?: components["schemas"]["DefaultBranchProtectionAccessLevel"][];
     /** @description Allow force push for users with push access. An optional key: like every key of this object, it may be absent. */
     allow_force_push?: boolean;
     /** @description Access levels allowed to merge: 30 or 40. An optional key: like every key of this object, it may be absent. */
-    allowed_to_merge?: ((30 | 40) | {
-        /**
-         * Format: int32
-         * @enum {integer}
-         */
-        access_level: 30 | 40;
-    })[];
+    allowed_to_merge?: components["schemas"]["DefaultBranchProtectionAccessLevel"][];
     /** @description Developers may push the initial commit. An optional key: like every key of this object, it may be absent. */
     developer_can_initial_push?: boolean;
 };
@@ -7360,7 +7370,8 @@ export type ApplicationSettings = {
     user_oauth_applications: boolean;
     /** Format: int64 */
     session_expire_delay: number;
-    home_page_url: string;
+    /** @description Where the sign-in page redirects; null when it is not set (the default). */
+    home_page_url: string | null;
     default_snippet_visibility: string;
     default_project_visibility: string;
     default_group_visibility: string;
@@ -7394,8 +7405,8 @@ export type ApplicationSettings = {
     };
     /** Format: int64 */
     terminal_max_session_time: number;
-    /** @description A decimal number, which the answer carries either as a JSON number or as a string holding the decimal (for example `"1.0"`). */
-    polling_interval_multiplier: number | string;
+    /** @description A decimal number, sent as a string holding the decimal (for example `"1.0"`): the Service stores the setting as a decimal and encodes it as a JSON string. */
+    polling_interval_multiplier: string;
     /** Format: int64 */
     rsa_key_restriction: number;
     /** Format: int64 */
@@ -7411,9 +7422,13 @@ export type ApplicationSettings = {
     /** Format: int64 */
     first_day_of_week: number;
     enforce_terms: boolean;
-    terms: string;
-    /** Format: int64 */
-    performance_bar_allowed_group_id: number;
+    /** @description The terms of service; null when none were ever saved (the default). */
+    terms: string | null;
+    /**
+     * Format: int64
+     * @description The group allowed to use the performance bar; null when it is not set (the default).
+     */
+    performance_bar_allowed_group_id: number | null;
     user_show_add_ssh_key_message: boolean;
     /** @description Premium and Ultimate (the setting exists on those tiers), so absent on other tiers. */
     allow_account_deletion?: boolean;
@@ -7428,7 +7443,8 @@ export type ApplicationSettings = {
     allow_local_requests_from_web_hooks_and_services: boolean;
     allow_local_requests_from_system_hooks: boolean;
     asset_proxy_enabled: boolean;
-    asset_proxy_url: string;
+    /** @description URL of the asset proxy; null when it is not set (the default). */
+    asset_proxy_url: string | null;
     /** @description Item type not documented. */
     asset_proxy_whitelist: unknown[];
     /** @description Item type not documented. */
@@ -7487,8 +7503,10 @@ export type ApplicationSettings = {
     user_defaults_to_private_profile: boolean;
     can_create_group: boolean;
     external_authorization_service_enabled: boolean;
-    external_authorization_service_url: string;
-    external_authorization_service_default_label: string;
+    /** @description URL of the external authorization service; null when it is not set (the default). */
+    external_authorization_service_url: string | null;
+    /** @description The classification label used when a project has none; null when it is not set (the default). */
+    external_authorization_service_default_label: string | null;
     external_authorization_service_timeout: number;
     globally_allowed_ips: string;
     /** @description Premium and Ultimate. */
