@@ -7,13 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse, validateRequest, type RequestOperationId } from '@service-api/validators';
 import { resolve } from '../packages/server/src/openapi-model.ts';
-import { publishedDocument } from './support/documents.ts';
+import { publishedDocument, queryRule } from './support/documents.ts';
 import { startExampleServer, type ExampleServer } from './support/example-server.ts';
 import { useFake } from './support/fake.ts';
 import { useMock } from './support/mock.ts';
 
-const MUTUALLY_EXCLUSIVE = '`author_id` and `author_username` are mutually exclusive.';
-const ORDER_BY_UPDATED = '`updated_after` and `updated_before` require `order_by=updated_at`.';
+// The rules' texts are the document's (`x-query-schema`): what the servers answer when a request breaks one.
+const doc = publishedDocument();
+const MUTUALLY_EXCLUSIVE = queryRule(doc, 'merge-requests/list-project-merge-requests', 'author_id', 'author_username');
+const ORDER_BY_UPDATED = queryRule(doc, 'projects/list-projects', 'updated_after', 'order_by');
 
 /** operationId, the path the servers are asked (project 1), the query, and the rule it breaks (none: accepted). */
 const cases: [RequestOperationId, string, Record<string, string>, string | undefined][] = [
@@ -29,13 +31,13 @@ const cases: [RequestOperationId, string, Record<string, string>, string | undef
     'merge-requests/list-merge-requests',
     '/merge_requests',
     { author_id: '1', author_username: 'x' },
-    MUTUALLY_EXCLUSIVE,
+    queryRule(doc, 'merge-requests/list-merge-requests', 'author_id', 'author_username'),
   ],
   [
     'merge-requests/list-merge-requests',
     '/merge_requests',
     { reviewer_id: '2', reviewer_username: 'y' },
-    '`reviewer_id` and `reviewer_username` are mutually exclusive.',
+    queryRule(doc, 'merge-requests/list-merge-requests', 'reviewer_id', 'reviewer_username'),
   ],
   ['merge-requests/list-merge-requests', '/merge_requests', { reviewer_id: '2' }, undefined],
   ['projects/list-projects', '/projects', { updated_after: '2025-03-01T00:00:00Z' }, ORDER_BY_UPDATED],
@@ -54,13 +56,14 @@ describe('validateRequest', () => {
     const result = validateRequest('merge-requests/list-merge-requests', {
       query: { author_id: '1', author_username: 'x', merge_user_id: '3', merge_user_username: 'z' },
     });
+    const authorRule = queryRule(doc, 'merge-requests/list-merge-requests', 'author_id', 'author_username');
     expect(result.problems).toEqual([
-      { in: 'query', field: '', path: ['query'], problem: `query parameters break a rule: ${MUTUALLY_EXCLUSIVE}` },
+      { in: 'query', field: '', path: ['query'], problem: `query parameters break a rule: ${authorRule}` },
       {
         in: 'query',
         field: '',
         path: ['query'],
-        problem: 'query parameters break a rule: `merge_user_id` and `merge_user_username` are mutually exclusive.',
+        problem: `query parameters break a rule: ${queryRule(doc, 'merge-requests/list-merge-requests', 'merge_user_id', 'merge_user_username')}`,
       },
     ]);
   });
@@ -110,7 +113,6 @@ describe('the mock', () => {
 });
 
 describe('state-table rules (if/then) in the generated validators', () => {
-  const doc = publishedDocument();
   const example = (name: string) =>
     structuredClone(resolve<{ value: Record<string, unknown> }>(doc, { $ref: `#/components/examples/${name}` }).value);
   const cases: [

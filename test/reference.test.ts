@@ -38,8 +38,15 @@ describe('operation index', () => {
     expect(published).toContain(indexMarkdown(doc));
     const rows = published.split('\n').filter((line) => line.startsWith('| [`'));
     expect(rows).toHaveLength(index.length);
+    // The row of one operation, from what the document says of it (its summary is the document's text).
+    const [path, method, operation] = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { operationId?: string; summary?: string }>)
+        .filter(([, op]) => op?.operationId === 'jobs/list-project-jobs')
+        .map(([method, op]) => [path, method, op] as const),
+    )[0]!;
+    expect(operation.summary).toBeTruthy();
     expect(rows).toContain(
-      '| [`jobs/list-project-jobs`](../../packages/openapi/dist/reference.html#/jobs/jobs/list-project-jobs) | `GET /projects/{id}/jobs` | `api.jobs.listProjectJobs()` | List project jobs |',
+      `| [\`jobs/list-project-jobs\`](../../packages/openapi/dist/reference.html#/jobs/jobs/list-project-jobs) | \`${method.toUpperCase()} ${path}\` | \`api.jobs.listProjectJobs()\` | ${operation.summary} |`,
     );
   });
 });

@@ -1,6 +1,7 @@
 /** The fake's runners, pipeline bridges and allowed agents through the generated client, responses validated. */
 import { describe, expect, it } from 'vitest';
 import { defaultData } from '../src/index.ts';
+import { publishedDocument, queryRule } from '../../../test/support/documents.ts';
 import { failure, messageOf, useFake, withFake } from '../../../test/support/fake.ts';
 
 const { fake, as, client, url } = useFake();
@@ -290,7 +291,7 @@ describe('one runner', () => {
     const noOrder = await failure(jobs('reporter-token', { sort: 'asc' }));
     expect([noOrder.status, messageOf(noOrder.body)]).toEqual([
       400,
-      '400 Bad request - query parameters break a rule: `order_by` is required when `sort` is given.',
+      `400 Bad request - query parameters break a rule: ${queryRule(publishedDocument(), 'runners/list-runner-jobs', 'sort', 'order_by')}`,
     ]);
     const [job] = await as('reporter-token').runners.listRunnerJobs({ path: { id: 1 }, query: { status: 'success' } });
     expect(job).toMatchObject({
