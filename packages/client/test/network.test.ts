@@ -186,13 +186,12 @@ describe('client timeouts', () => {
 
   it('stops waiting between retries when the caller aborts', async () => {
     const server = await serve({ drops: 5 });
-    const api = createServiceApi({ host: server.url, retry: { baseDelayMs: 60_000 } });
+    // A wait of at least half an hour: only a wait that stops on the abort lets the call end within the test's timeout.
+    const api = createServiceApi({ host: server.url, retry: { baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const started = performance.now();
     const error = await failureOf(api.projects.listProjects(undefined, { signal: controller.signal }));
     expect(error).toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(server.seen).toHaveLength(1);
   });
 

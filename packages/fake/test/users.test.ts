@@ -106,7 +106,8 @@ describe('users', () => {
 
   it('an e-mail or username of a megabyte is refused at once (no backtracking check)', async () => {
     const admin = as('admin-token');
-    const started = performance.now();
+    // The fake runs in this process: its CPU, not the wall clock, shows the work (a backtracking check takes minutes).
+    const cpu = process.cpuUsage();
     const dots = await failure(admin.users.createUser({ body: { ...newUser, email: `a@${'.'.repeat(1_000_000)} ` } }));
     const name = await failure(admin.users.createUser({ body: { ...newUser, username: `${'a'.repeat(1_000_000)}!` } }));
     expect([dots.status, name.status, messageOf(dots.body), messageOf(name.body)]).toEqual([
@@ -115,7 +116,8 @@ describe('users', () => {
       '400 Bad request - email is invalid',
       '400 Bad request - username is invalid',
     ]);
-    expect(performance.now() - started).toBeLessThan(5000);
+    const { user, system } = process.cpuUsage(cpu);
+    expect((user + system) / 1e6).toBeLessThan(5);
   });
 
   it('new users take the instance defaults for private profiles and external users', async () => {

@@ -29,7 +29,8 @@ function run(args: string[]): {
   return { child, ...printedUrl(child, PROXY_URL, 'service-api-proxy') };
 }
 
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
+/** Waits for `condition`; `ms` is a guard against hangs (a loaded machine may take seconds), not a speed check. */
+async function until(condition: () => boolean, ms = 50_000): Promise<void> {
   for (let waited = 0; !condition(); waited += 50) {
     if (waited > ms) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 50));
