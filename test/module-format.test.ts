@@ -26,6 +26,7 @@ const PACKAGES: [string, RegExp][] = [
   ['packages/fake', /await import\('@service-api\/fake'\)/],
   ['packages/proxy', /await import\('@service-api\/proxy'\)/],
   ['packages/openapi', /await\s+import\('@service-api\/openapi'\)/],
+  ['packages/mcp', /await import\('@service-api\/mcp'\)/],
 ];
 
 describe.each(PACKAGES)('%s is ESM only', (folder, loading) => {

@@ -5,10 +5,10 @@
  * `"@service-api/types": "npm:@consumer-test/types@0.5.0"`, since the code imports `@service-api/<name>`). Then three
  * projects outside the repository install them by name and version, with an .npmrc naming that registry alone and a
  * proxy that answers nothing for any other host:
- * - the first takes all eight, type-checks a consumer that uses them without a cast and runs it against the mock; it
+ * - the first takes all nine, type-checks a consumer that uses them without a cast and runs it against the mock; it
  *   embeds the fake, the mock and the proxy with `startFake`, `startMock` and `startProxy`, and runs their commands
- *   with `npx service-api-fake`, `npx service-api-mock` (the consumer's client calls go to it) and
- *   `npx service-api-proxy` (in front of that mock);
+ *   with `npx service-api-fake`, `npx service-api-mock` (the consumer's client calls go to it),
+ *   `npx service-api-proxy` (in front of that mock) and `npx service-api-mcp --fake` (with the MCP SDK's client);
  * - the second takes the client alone, type-checks a program with it and runs it against the fake of the repository;
  * - the third is a team's front-end stack: the client, the fake and the validators beside @tanstack/query-core, MSW and
  *   @tanstack/form-core, with the strictest tsconfig (`exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`,
@@ -22,6 +22,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { toolTable } from '@service-api/mcp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API_URL, PROXY_URL, printedUrl } from './support/command.ts';
 import { PACKAGES, type PackageName, readManifest } from '../scripts/lib/packages.ts';
@@ -46,6 +49,8 @@ let work = '';
 let registry: RunningRegistry | undefined;
 let published: PublishedPackage[] = [];
 const { fake } = useFake({ reset: false });
+/** What `service-api-mcp` lists by default: the read-only tools. */
+const readOnlyTools = toolTable.filter((tool) => tool.access === 'read').length;
 
 const publish = () =>
   publishPackages({
@@ -88,13 +93,13 @@ async function sh(command: string, args: string[], cwd: string, env: NodeJS.Proc
 
 const seconds = (from: number, to = performance.now()) => `${((to - from) / 1000).toFixed(1)} s`;
 
-it('publishes the eight packages under the scope, each at the version of its package.json, and skips them once there', async () => {
+it('publishes the nine packages under the scope, each at the version of its package.json, and skips them once there', async () => {
   const expected = PACKAGES.map((p) => ({ name: `${SCOPE}/${p.name}`, version: readManifest(p.name).version }));
   expect(published).toEqual(expected.map((p) => ({ ...p, action: 'published' })));
   expect(await publish()).toEqual(expected.map((p) => ({ ...p, action: 'skipped' })));
 }, 60_000);
 
-it('installs the eight packages by name and version, type-checks and runs a consumer of them all', async () => {
+it('installs the nine packages by name and version, type-checks and runs a consumer of them all', async () => {
   const started = performance.now();
   const project = await install(join(work, 'project'), [...PACKAGES.map((p) => spec(p.name)), ...EXTRA_DEPENDENCIES]);
   // Every declaration file is checked (the packages' and their dependencies'), except TypeScript's own lib.*.d.ts.
@@ -102,12 +107,13 @@ it('installs the eight packages by name and version, type-checks and runs a cons
   await writeFile(join(project, 'consumer.ts'), consumerSource(SCOPE));
   const installed = performance.now();
   await sh(process.execPath, [TSC, '-p', project], project);
-  console.log(`consumer of the eight packages: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
+  console.log(`consumer of the nine packages: npm install ${seconds(started, installed)}, tsc ${seconds(installed)}`);
 
   const modules = join(project, 'node_modules');
   expect(await readdir(join(modules, SCOPE))).toEqual([
     'client',
     'fake',
+    'mcp',
     'mock',
     'openapi',
     'proxy',
@@ -116,7 +122,7 @@ it('installs the eight packages by name and version, type-checks and runs a cons
     'validators',
   ]);
   // Our packages depend on each other under the names the code imports, npm aliases of the scope's packages.
-  expect(await readdir(join(modules, '@service-api'))).toEqual(['server', 'types', 'validators']);
+  expect(await readdir(join(modules, '@service-api'))).toEqual(['client', 'fake', 'server', 'types', 'validators']);
   const client = JSON.parse(await readFile(join(modules, SCOPE, 'client', 'package.json'), 'utf8'));
   expect(client.dependencies['@service-api/types']).toBe(
     `npm:${SCOPE}/types@${readManifest('client').dependencies!['@service-api/types']}`,
@@ -157,6 +163,11 @@ it('installs the eight packages by name and version, type-checks and runs a cons
   expect(await command).toEqual({
     help: expect.stringContaining('Usage: service-api-fake [--port 4010]'),
     mergeRequests: [200, 'Add login page'],
+  });
+  expect(await mcpCommand(project)).toEqual({
+    help: expect.stringContaining('Usage: service-api-mcp (--fake | --base-url URL)'),
+    tools: readOnlyTools,
+    jobs: 2,
   });
   const report = JSON.parse(output.trim().split('\n').pop()!);
   expect(report).toMatchObject({
@@ -399,6 +410,30 @@ async function fakeCommand(project: string): Promise<{ help: string; mergeReques
   } finally {
     // npx runs the command in a child of its own: stop the whole process group.
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+}
+
+/** `npx service-api-mcp --help`, then `npx service-api-mcp --fake` over stdio with the MCP SDK's client: its tools and one call. */
+async function mcpCommand(project: string): Promise<{ help: string; tools: number; jobs: number }> {
+  const help = await sh('npx', ['--no-install', 'service-api-mcp', '--help'], project);
+  const transport = new StdioClientTransport({
+    command: 'npx',
+    args: ['--no-install', 'service-api-mcp', '--fake'],
+    cwd: project,
+    env: { ...getDefaultEnvironment(), npm_config_userconfig: join(project, '.npmrc') },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'packages-install', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    const jobs = await client.callTool({
+      name: 'jobs_list_project_jobs',
+      arguments: { id: 'my-group/my-project', per_page: 2 },
+    });
+    return { help, tools: tools.length, jobs: (jobs.structuredContent as { items: unknown[] }).items.length };
+  } finally {
+    await client.close();
   }
 }
 

@@ -22,6 +22,7 @@ export const PACKAGES = [
   { name: 'fake', folder: 'packages/fake' },
   { name: 'mock', folder: 'packages/mock' },
   { name: 'proxy', folder: 'packages/proxy' },
+  { name: 'mcp', folder: 'packages/mcp' },
 ] as const;
 
 export type PackageName = (typeof PACKAGES)[number]['name'];
