@@ -16,8 +16,10 @@ type Answer = ApiResponse<unknown, Record<string, unknown>>;
 /** The result of a successful call: what the tool answers for this answer of the Service. */
 export async function successResult(entry: ToolEntry, answer: Answer, limit: number): Promise<CallToolResult> {
   switch (entry.output) {
-    case 'list':
-      return structured(listContent(entry, answer, limit));
+    case 'list': {
+      const [content, text] = listContent(entry, answer, limit);
+      return structured(content, text);
+    }
     case 'object':
       return structured(answer.data as Record<string, unknown>);
     case 'value':
@@ -31,8 +33,9 @@ export async function successResult(entry: ToolEntry, answer: Answer, limit: num
   }
 }
 
-function structured(content: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content };
+/** The content as `structuredContent` and as its JSON text (`text`, when already serialized). */
+function structured(content: Record<string, unknown>, text = JSON.stringify(content)): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: content };
 }
 
 /** The paging fields of an answer: the `x-` headers, and the `Link` of a keyset list as its `next_cursor`. */
@@ -52,14 +55,17 @@ function pagingFields(entry: ToolEntry, pagination: Pagination): Record<string, 
   return out;
 }
 
-function listContent(entry: ToolEntry, answer: Answer, limit: number): Record<string, unknown> {
+/** A list's content and its JSON: the whole page when it fits under `limit` characters, else its first items. */
+function listContent(entry: ToolEntry, answer: Answer, limit: number): [Record<string, unknown>, string] {
   const items = Array.isArray(answer.data) ? answer.data : [];
   const paging = pagingFields(entry, answer.pagination);
   const whole = { items, ...paging };
-  if (JSON.stringify(whole).length <= limit || items.length === 0) return whole;
+  const text = JSON.stringify(whole);
+  if (text.length <= limit || items.length === 0) return [whole, text];
   const shown = fittingItems(items, paging, limit);
   const truncated = { shown, of: items.length, rest: restArguments(answer.pagination, shown) };
-  return { items: items.slice(0, shown), ...paging, truncated };
+  const cut = { items: items.slice(0, shown), ...paging, truncated };
+  return [cut, JSON.stringify(cut)];
 }
 
 /** How many items from the start fit under `limit` characters with the paging fields (at least one). */
