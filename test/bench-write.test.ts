@@ -81,6 +81,7 @@ describe('bench --write', () => {
         'tiers',
         'test',
         'weight',
+        'mcp',
       ]),
     );
     for (const r of rows) expect(r).toHaveLength(4);

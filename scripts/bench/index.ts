@@ -7,7 +7,7 @@
  * Sections: validators, client, bundle, mock, server (with the soak), fake, fake-load, fake-suite, proxy, build (the
  * README's set-up in a fresh clone, cold and warm builds), tiers (each test tier, cold and warm where a cache matters),
  * test (`npm test` step by step, about 2 minutes more; `--full` also runs its steps one after another), weight (tracked
- * lines by kind). Method in each section's heading.
+ * lines by kind), mcp (the MCP server beside a generic OpenAPI-to-MCP server). Method in each section's heading.
  * `--write` puts the goals of the run into docs/performance.md (the rows of the sections that did not run stay).
  */
 import { cpus, loadavg } from 'node:os';
@@ -22,6 +22,7 @@ import * as fake from './sections/fake.ts';
 import * as fakeLoad from './sections/fake-load.ts';
 import * as fakeSuite from './sections/fake-suite.ts';
 import * as gateway from './sections/gateway.ts';
+import * as mcp from './sections/mcp.ts';
 import * as mock from './sections/mock.ts';
 import * as proxy from './sections/proxy.ts';
 import * as server from './sections/server.ts';
@@ -57,6 +58,7 @@ const sections: Record<string, () => Promise<void>> = {
   [tiers.name]: () => tiers.run(),
   [test.name]: () => test.run({ sequential: full }),
   [weight.name]: () => weight.run(),
+  [mcp.name]: () => mcp.run({ rounds, calls: values.quick ? 50 : 200 }),
 };
 const only = values.only?.split(',').map((s) => s.trim());
 const unknown = only?.filter((s) => !sections[s]);
