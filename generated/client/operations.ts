@@ -14,6 +14,7 @@ declare module './methods.js' {
     "projects/list-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
     "projects/list-user-projects": When<I, "simple", true, (T.ProjectSimple)[], (T.Project)[]>;
     "merge-requests/list-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
+    "merge-requests/list-project-merge-requests": When<I, "view", "simple", (T.MergeRequestSimple)[], (T.MergeRequest)[]>;
   }
 }
 
@@ -1125,7 +1126,7 @@ export interface ServiceApiMethods {
     /** List merge requests (`GET /merge_requests`, `merge-requests/list-merge-requests`). */
     listMergeRequests: PaginatedVariantMethod<"merge-requests/list-merge-requests", ListMergeRequestsInput, true, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** List project merge requests (`GET /projects/{id}/merge_requests`, `merge-requests/list-project-merge-requests`). */
-    listProjectMergeRequests: PaginatedMethod<ListProjectMergeRequestsInput, Item<"merge-requests/list-project-merge-requests">, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
+    listProjectMergeRequests: PaginatedVariantMethod<"merge-requests/list-project-merge-requests", ListProjectMergeRequestsInput, false, { "Link"?: string; "x-next-page"?: string; "x-page"?: string }>;
     /** Create a merge request (`POST /projects/{id}/merge_requests`, `merge-requests/create-merge-request`). */
     createMergeRequest: Method<CreateMergeRequestInput, T.MergeRequest, false, Record<string, never>>;
     /** Update a merge request (`PUT /projects/{id}/merge_requests/{merge_request_iid}`, `merge-requests/update-merge-request`). */

@@ -33,9 +33,11 @@ describe('@service-api/client/query types', () => {
 
   it('types data as the method does', () => {
     const options = queries.mergeRequests.listProjectMergeRequests.queryOptions(input);
-    type Listed = Awaited<ReturnType<typeof api.mergeRequests.listProjectMergeRequests>>;
-    expectTypeOf(queryClient.fetchQuery(options)).resolves.toEqualTypeOf<Listed>();
-    expectTypeOf<Listed>().toEqualTypeOf<(MergeRequest | MergeRequestSimple)[]>();
+    const listed = api.mergeRequests.listProjectMergeRequests(input);
+    expectTypeOf(queryClient.fetchQuery(options)).resolves.toEqualTypeOf<Awaited<typeof listed>>();
+    expectTypeOf(listed).resolves.toEqualTypeOf<MergeRequest[]>();
+    const simple = queries.mergeRequests.listProjectMergeRequests.queryOptions({ ...input, query: { view: 'simple' } });
+    expectTypeOf(queryClient.fetchQuery(simple)).resolves.toEqualTypeOf<MergeRequestSimple[]>();
   });
 
   it('types a variant by the input passed', () => {

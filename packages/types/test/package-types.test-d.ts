@@ -132,9 +132,11 @@ describe('3. variants chosen by the parameter the call passes (x-variants)', () 
     >();
   });
 
-  it('project list: view is not documented there, so the result is either record', () => {
-    expectTypeOf<Awaited<ReturnType<typeof api.mergeRequests.listProjectMergeRequests>>>().toEqualTypeOf<
-      (MergeRequest | MergeRequestSimple)[]
+  it('project list: keyed on view as the global list', () => {
+    const projectMrs = api.mergeRequests.listProjectMergeRequests;
+    expectTypeOf<Result<typeof projectMrs<{ path: { id: 1 } }>>>().toEqualTypeOf<MergeRequest[]>();
+    expectTypeOf<Result<typeof projectMrs<{ path: { id: 1 }; query: { view: 'simple' } }>>>().toEqualTypeOf<
+      MergeRequestSimple[]
     >();
   });
 

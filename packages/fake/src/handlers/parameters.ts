@@ -440,7 +440,7 @@ export const parameterTables: Record<string, ParameterTable> = {
       ),
       sort: projectListFilters.sort!,
       search: honoured('name, path or description contains the text', 'search=secret'),
-      simple: ignored('the list’s documented record is the same in both views: `simple` changes nothing'),
+      simple: honoured('`true`: the simple view of each project', 'simple=true'),
       owned: honoured('projects the caller owns', 'owned=true&include_subgroups=true', 'maintainer-token'),
       starred: honoured(
         'projects the caller starred (`starred_by` in the data set)',
@@ -646,20 +646,11 @@ export const parameterTables: Record<string, ParameterTable> = {
     parameters: {
       ...mergeRequestFilters(''),
       'iids[]': honoured('the given iids only', 'iids[]=2&iids[]=3'),
+      view: honoured('`simple`: the reduced record', 'view=simple'),
     },
     undocumented: {
       twin: 'merge-requests/list-merge-requests',
-      names: [
-        'reviewer_id',
-        'reviewer_username',
-        'search',
-        'sort',
-        'source_branch',
-        'target_branch',
-        'state',
-        'view',
-        'wip',
-      ],
+      names: ['reviewer_id', 'reviewer_username', 'search', 'sort', 'source_branch', 'target_branch', 'state', 'wip'],
     },
   },
   'application/get-plan-limits': {

@@ -56,7 +56,8 @@ export function groupProjectHandlers(store: Store): Handlers<Principal> {
       const shared = (p: Project) => f.with_shared !== false && (p.shared_with_group_ids ?? []).includes(group.id);
       const inGroups = store.data.projects.filter((p) => groupIds.has(p.namespace_id) || shared(p));
       const page = paginate(orderProjects(store, filterProjects(store, inGroups, f, principal), f), query, request);
-      const body = page.items.map((p) => withAttributes(store, groupProject(p), p, f, principal));
+      const view = (p: Project) => (f.simple === true ? projectSimple(store, p) : groupProject(p));
+      const body = page.items.map((p) => withAttributes(store, view(p), p, f, principal));
       return { status: 200, body, headers: page.headers };
     },
   };

@@ -385,7 +385,7 @@ export function mergeRequestHandlers(store: Store): Handlers<Principal> {
     'merge-requests/list-project-merge-requests': ({ params, query }, { principal, request }) => {
       const project = readableProject(store, params.id, principal);
       if (!project) return PROJECT_NOT_FOUND;
-      // The project list documents its parameters up to order_by; the Service also reads state, sort, view and the
+      // The project list documents its parameters up to order_by, and view; the Service also reads state, sort and the
       // rest: they are applied as the global list validates them (its 400 for a bad value), never unchecked.
       const { twin, names } = parameterTables['merge-requests/list-project-merge-requests']!.undocumented!;
       const extra = twinQuery(request, twin, names);
