@@ -2281,7 +2281,7 @@ export interface paths {
         };
         /**
          * List project merge requests
-         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in the order of that list's parameter table, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). The parameters after `order_by` are not documented for this list. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The items are full or reduced records, as on the global list; which parameter selects the reduced records on this list is not documented.
+         * @description Merge requests of one project. The parameters are those of the global list up to `order_by` in the order of that list's parameter table, plus the project-only `iids[]` (`deployed_after` and `deployed_before` exist on the global list only). Of the global list's parameters after `order_by`, this list documents `view`. Mutually exclusive pairs: `author_id`/`author_username`, `merge_user_id`/`merge_user_username`. The items are full records, or reduced records with `view=simple`, as on the global list.
          */
         get: operations["merge-requests/list-project-merge-requests"];
         put?: never;
@@ -15722,6 +15722,11 @@ export interface operations {
                  */
                 order_by?: components["parameters"]["MergeRequestListOrderBy"];
                 /**
+                 * @description `simple` returns the reduced record (`MergeRequestSimple`) instead of the full merge request.
+                 * @example simple
+                 */
+                view?: components["parameters"]["MergeRequestListView"];
+                /**
                  * @description Page number of offset pagination. Offset pagination is capped by a maximum offset whose value is not documented.
                  * @example 1
                  */
@@ -15752,7 +15757,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Merge requests: full or reduced records; `labels` holds strings, or objects as `with_labels_details=true` gives them on the global list. */
+            /** @description Merge requests: full records, or reduced records with `view=simple`; `labels` holds strings, or objects as `with_labels_details=true` gives them on the global list. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
