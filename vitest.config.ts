@@ -18,6 +18,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - browser: the HTML reference in headless Chromium;
  * - thirdparty: the code generators and validators other teams use, run on the published document (their own install
  *   in test/thirdparty, made once per run by its global setup; test/thirdparty/README.md);
+ * - polyglot: the Java, Kotlin, Go and Python generators other teams use, run on the published document, their output
+ *   compiled, checked for fidelity and called against the fake (their own install from Maven Central, the Go module
+ *   proxy and PyPI, made once per run by its global setup; test/polyglot/README.md);
  * - unit: no server, no browser, no install, no Python. The type tests (`*.test-d.ts`) are compile cases: tsc checks
  *   them in `npm run typecheck` (tsconfig.json includes them), not a tier.
  */
@@ -50,19 +53,21 @@ export const TIERS = {
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],
   thirdparty: ['test/thirdparty/*.test.ts'],
+  polyglot: ['test/polyglot/*.test.ts'],
 };
 
 /** The tiers whose tools the root npm ci does not install: each one's global setup installs a lock file of its own. */
 const GLOBAL_SETUP: Record<string, string[]> = {
   packages: ['test/registry/install.ts'],
   thirdparty: ['test/thirdparty/support/install.ts'],
+  polyglot: ['test/polyglot/support/install.ts'],
 };
 
 /**
  * Vitest runs the projects one after another in the order of their names, which would start the slowest files (the
  * packages' npm install and tsc, Chromium) last, when one core is left. They start first; within a tier, vitest's order.
  */
-const TIER_ORDER = ['thirdparty', 'packages', 'browser', 'integration', 'unit'];
+const TIER_ORDER = ['polyglot', 'thirdparty', 'packages', 'browser', 'integration', 'unit'];
 class SlowTiersFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => TIER_ORDER.indexOf(file.project.name);

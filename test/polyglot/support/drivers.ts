@@ -1,0 +1,125 @@
+/**
+ * Runs a generator's driver (drivers/<language>/…: short hand-written programs on the generated code) against the
+ * fake, and reads the line each check prints: `POLYGLOT {"check": …, "ok": …, "detail": …}`.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Built, pythonPackage } from './build.ts';
+import type { Check, Result } from './checks.ts';
+import type { Generator } from './generators.ts';
+import { OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
+
+export interface DriverRun {
+  results: Map<Check, Result>;
+  output: string;
+}
+
+export function readReport(output: string): Map<Check, Result> {
+  const results = new Map<Check, Result>();
+  for (const line of output.split('\n'))
+    if (line.startsWith('POLYGLOT ')) {
+      const { check, ok, detail } = JSON.parse(line.slice('POLYGLOT '.length)) as { check: Check } & Result;
+      results.set(check, { ok, detail });
+    }
+  return results;
+}
+
+const PYTHON_DRIVERS: Record<string, (built: Built) => string[]> = {
+  'openapi-python-client': (built) => ['openapi_python_client_driver.py', pythonPackage(built.out)],
+  'datamodel-code-generator': () => ['datamodel_code_generator_driver.py'],
+  'openapi-generator-python': () => ['openapi_generator_python_driver.py'],
+};
+
+function runPython(generator: Generator, built: Built, baseUrl: string, input: string): Promise<Run> {
+  const driver = PYTHON_DRIVERS[generator.name];
+  if (!driver) return Promise.resolve({ code: 1, output: `no driver for ${generator.name} yet`, stdout: '' });
+  const [script, ...rest] = driver(built);
+  const folder = join(TIER, 'drivers', 'python');
+  return run(PYTHON, [join(folder, script!), baseUrl, input, ...rest], {
+    env: { PYTHONPATH: `${built.path}:${folder}` },
+    timeout: 300_000,
+  });
+}
+
+/** Where each Go generator's package is, as the driver imports it: the module path and the folder of its go.mod. */
+const GO_PACKAGES: Record<string, { module: string; importPath: string; folder: string }> = {
+  'openapi-generator-go': {
+    module: 'github.com/GIT_USER_ID/GIT_REPO_ID',
+    importPath: 'github.com/GIT_USER_ID/GIT_REPO_ID',
+    folder: '',
+  },
+  'oapi-codegen': { module: 'serviceapi', importPath: 'serviceapi/serviceapi', folder: 'serviceapi' },
+  ogen: { module: 'serviceapi', importPath: 'serviceapi/serviceapi', folder: 'serviceapi' },
+};
+
+/** `InvitationCreateResult_Invitations` → `InvitationCreateResultInvitations`, as the Go generators name types. */
+const goTypeName = (component: string) =>
+  component
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+
+/** The driver's table of the generated types the examples name (those the generator wrote). */
+function goModels(folder: string, components: string[]): string {
+  const declared = new Set(
+    readdirSync(folder)
+      .filter((file) => file.endsWith('.go'))
+      .flatMap((file) => [...readFileSync(join(folder, file), 'utf8').matchAll(/^type (\w+) /gm)].map((m) => m[1]!)),
+  );
+  const entries = [...new Set(components)]
+    .filter((component) => declared.has(goTypeName(component)))
+    .map((component) => `\t${JSON.stringify(component)}: func() any { return new(api.${goTypeName(component)}) },`);
+  return `var models = map[string]func() any{\n${entries.join('\n')}\n}\n`;
+}
+
+/** Builds drivers/go/<generator>/main.go (with drivers/go/polyglot) in a module beside the generated one; returns the binary. */
+async function buildGoDriver(generator: Generator, built: Built, input: string): Promise<Run & { binary: string }> {
+  const target = GO_PACKAGES[generator.name]!;
+  const folder = join(OUT, `${generator.name}-driver`);
+  await rm(folder, { recursive: true, force: true });
+  await mkdir(folder, { recursive: true });
+  await cp(join(TIER, 'drivers', 'go', 'polyglot'), join(folder, 'polyglot'), { recursive: true });
+  await cp(join(TIER, 'drivers', 'go', generator.name, 'main.go'), join(folder, 'main.go'));
+  const components = (JSON.parse(readFileSync(input, 'utf8')) as { examples: { model: string }[] }).examples.map(
+    (e) => e.model,
+  );
+  await writeFile(
+    join(folder, 'models_gen.go'),
+    `package main\n\nimport api "${target.importPath}"\n\n${goModels(join(built.out, target.folder), [...components, 'Job', 'MergeRequest'])}`,
+  );
+  await writeFile(
+    join(folder, 'go.mod'),
+    `module polyglotdriver\n\ngo 1.23\n\nrequire ${target.module} v0.0.0\n\nreplace ${target.module} => ${built.out}\n`,
+  );
+  const binary = join(folder, 'driver');
+  const tidy = await run('go', ['mod', 'tidy'], { cwd: folder });
+  if (tidy.code !== 0) return { ...tidy, binary };
+  return { ...(await run('go', ['build', '-o', binary, '.'], { cwd: folder })), binary };
+}
+
+async function runGo(generator: Generator, built: Built, baseUrl: string, input: string): Promise<Run> {
+  if (!GO_PACKAGES[generator.name] || !existsSync(join(TIER, 'drivers', 'go', generator.name, 'main.go')))
+    return { code: 1, output: `no driver for ${generator.name} yet`, stdout: '' };
+  const driver = await buildGoDriver(generator, built, input);
+  if (driver.code !== 0) return { ...driver, output: `the driver does not build:\n${tail(driver.output)}` };
+  return run(driver.binary, [baseUrl, input], { timeout: 300_000 });
+}
+
+export async function runDriver(
+  generator: Generator,
+  built: Built,
+  baseUrl: string,
+  input: string,
+): Promise<DriverRun> {
+  if (generator.language !== 'python' && built.compile?.code !== 0)
+    return { results: new Map(), output: 'not run: the generated code does not compile (see the compile check)' };
+  const ran =
+    generator.language === 'python'
+      ? await runPython(generator, built, baseUrl, input)
+      : generator.language === 'go'
+        ? await runGo(generator, built, baseUrl, input)
+        : { code: 1, output: `no driver for ${generator.name} yet`, stdout: '' };
+  return { results: readReport(ran.stdout), output: ran.output };
+}

@@ -1,0 +1,104 @@
+/**
+ * The documented success examples of the published document whose response schema is a component (or an array of
+ * one): what each generated client's model of that component must parse. The drivers read them from a JSON file.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../../scripts/lib/paths.ts';
+import { HTTP_METHODS } from '../../../packages/server/src/openapi-model.ts';
+import { PUBLISHED } from './generators.ts';
+
+export interface ModelExample {
+  operationId: string;
+  status: string;
+  name: string;
+  /** The component the response is (`Job`), or the items' component when `array`. */
+  model: string;
+  array: boolean;
+  value: unknown;
+}
+
+type Node = Record<string, unknown>;
+const COMPONENT = '#/components/schemas/';
+
+function resolve(document: Node, node: unknown): Node | undefined {
+  let current = node as Node | undefined;
+  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++) {
+    const path = (current.$ref as string).replace(/^#\//, '').split('/');
+    current = path.reduce<unknown>((at, key) => (at as Node | undefined)?.[key], document) as Node | undefined;
+  }
+  return current;
+}
+
+const componentOf = (schema: Node | undefined) =>
+  typeof schema?.$ref === 'string' && schema.$ref.startsWith(COMPONENT)
+    ? schema.$ref.slice(COMPONENT.length)
+    : undefined;
+
+/** Every documented 2xx JSON example whose schema is a component or an array of one. */
+export function modelExamples(rendition: '3.1' | '3.0' = '3.1'): ModelExample[] {
+  const document = JSON.parse(readFileSync(join(ROOT, PUBLISHED[rendition]), 'utf8')) as Node;
+  const found: ModelExample[] = [];
+  for (const item of Object.values(document.paths as Record<string, Node>))
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as Node | undefined;
+      if (!operation?.operationId) continue;
+      for (const [status, reference] of Object.entries((operation.responses ?? {}) as Node)) {
+        if (!status.startsWith('2')) continue;
+        const content = (resolve(document, reference)?.content as Node | undefined)?.['application/json'] as
+          | Node
+          | undefined;
+        const schema = content?.schema as Node | undefined;
+        const items = schema?.type === 'array' ? (schema.items as Node) : undefined;
+        const model = componentOf(items ?? schema);
+        if (!content || !model) continue;
+        const base = { operationId: operation.operationId as string, status, model, array: items !== undefined };
+        if (content.example !== undefined) found.push({ ...base, name: 'example', value: content.example });
+        for (const [name, example] of Object.entries((content.examples ?? {}) as Node)) {
+          const value = resolve(document, example)?.value;
+          if (value !== undefined) found.push({ ...base, name, value });
+        }
+      }
+    }
+  return found;
+}
+
+/** The required properties of a component, its `allOf` members' included. */
+function requiredOf(document: Node, schema: unknown): string[] {
+  const resolved = resolve(document, schema);
+  if (!resolved) return [];
+  const own = Array.isArray(resolved.required) ? (resolved.required as string[]) : [];
+  const members = Array.isArray(resolved.allOf) ? (resolved.allOf as unknown[]) : [];
+  return [...new Set([...own, ...members.flatMap((member) => requiredOf(document, member))])];
+}
+
+/** The component schemas the fidelity checks name. */
+export const MODELS = { required: ['MergeRequest', 'Job'], enums: ['JobStatus', 'MergeRequestState'] } as const;
+
+/** What a driver reads: the examples, and for the model checks the required fields, the enums' values and one record of each. */
+export function driverInput(rendition: '3.1' | '3.0') {
+  const document = JSON.parse(readFileSync(join(ROOT, PUBLISHED[rendition]), 'utf8')) as Node;
+  const schemas = (document.components as Node).schemas as Node;
+  const examples = modelExamples(rendition);
+  const sample = (model: string) => {
+    const found = examples.find((example) => example.model === model);
+    return found?.array ? (found.value as unknown[])[0] : found?.value;
+  };
+  return {
+    examples,
+    required: Object.fromEntries(MODELS.required.map((model) => [model, requiredOf(document, schemas[model])])),
+    enums: Object.fromEntries(
+      MODELS.enums.map((model) => [model, (resolve(document, schemas[model])?.enum ?? []) as unknown[]]),
+    ),
+    samples: Object.fromEntries(MODELS.required.map((model) => [model, sample(model)])),
+  };
+}
+
+/** The document's operations (those with an operationId). */
+export function countOperations(rendition: '3.1' | '3.0' = '3.0'): number {
+  const document = JSON.parse(readFileSync(join(ROOT, PUBLISHED[rendition]), 'utf8')) as Node;
+  return Object.values(document.paths as Record<string, Node>).reduce(
+    (count, item) => count + HTTP_METHODS.filter((method) => (item[method] as Node | undefined)?.operationId).length,
+    0,
+  );
+}
