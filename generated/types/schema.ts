@@ -5230,8 +5230,11 @@ export type UserAdmin = components["schemas"]["User"] & {
     last_sign_in_at: components["schemas"]["NullableTimestamp"];
     /** @description When the e-mail address was confirmed; null while unconfirmed. */
     confirmed_at: components["schemas"]["NullableTimestamp"];
-    /** Format: int64 */
-    theme_id: number;
+    /**
+     * Format: int64
+     * @description The user's interface theme; null when none was chosen.
+     */
+    theme_id: number | null;
     /**
      * Format: date
      * @description Day of the last activity (`YYYY-MM-DD`), updated by Git over HTTP/SSH, signing in, visiting dashboard, project, issue and merge request pages, API use and GraphQL use; null before any activity.
@@ -5258,8 +5261,11 @@ export type UserAdmin = components["schemas"]["User"] & {
     current_sign_in_ip: string | null;
     /** @description IP address of the previous sign-in; null before the user has signed in. */
     last_sign_in_ip: string | null;
-    /** Format: int64 */
-    namespace_id: number;
+    /**
+     * Format: int64
+     * @description ID of the user's personal namespace; may be null.
+     */
+    namespace_id: number | null;
     /** @description Who created the account; null when the user registered themselves. The type of the non-null value is not documented. */
     created_by: unknown;
     /** @description When an e-mail reset was offered; null when none was. */
@@ -5308,7 +5314,8 @@ export type UserAdminSingle = components["schemas"]["UserAdmin"] & {
 };
 /** @description User, single-user view for a signed-in caller: the public view plus the profile fields `created_at` … `is_followed`. Returned by `GET /users/{id}` to callers who are not administrators (administrators get `UserAdminSingle`). Profile texts the user has not filled in may be null. */
 export type UserSingle = components["schemas"]["User"] & {
-    created_at: components["schemas"]["Timestamp"];
+    /** @description Conditional: present when the caller may read the user's profile (absent for a private profile the caller may not read). */
+    created_at?: components["schemas"]["Timestamp"];
     bio: string | null;
     bot: boolean;
     location: string | null;
@@ -5322,13 +5329,20 @@ export type UserSingle = components["schemas"]["User"] & {
     job_title: string | null;
     pronouns: string | null;
     work_information: string | null;
-    /** Format: int64 */
-    followers: number;
-    /** Format: int64 */
-    following: number;
+    /**
+     * Format: int64
+     * @description Conditional: present when the caller may read the user's profile (absent for a private profile the caller may not read).
+     */
+    followers?: number;
+    /**
+     * Format: int64
+     * @description Conditional: present when the caller may read the user's profile (absent for a private profile the caller may not read).
+     */
+    following?: number;
     /** @description The user's local time, as text; null when the user has set no time zone. */
     local_time: string | null;
-    is_followed: boolean;
+    /** @description Conditional: present when the caller may read the user's profile and follow users (absent otherwise). */
+    is_followed?: boolean;
 };
 /**
  * @description Scope of an impersonation token. The values accepted at creation are `api`, `read_user`.
@@ -5588,8 +5602,8 @@ export type Group = {
     avatar_url?: string | null;
     web_url?: string;
     request_access_enabled?: boolean;
-    /** @description Storage shard of the group's repositories; returned in the top-level listing only. */
-    repository_storage?: string;
+    /** @description Storage shard of the group's repositories, or null; returned in the top-level listing only. */
+    repository_storage?: string | null;
     full_name?: string;
     full_path?: string;
     /**
@@ -5650,8 +5664,11 @@ export type GroupProject = {
     created_at: components["schemas"]["Timestamp"];
     last_activity_at: components["schemas"]["Timestamp"];
     shared_runners_enabled: boolean;
-    /** Format: int64 */
-    creator_id: number;
+    /**
+     * Format: int64
+     * @description ID of the user who created the project; may be null.
+     */
+    creator_id: number | null;
     /** @description The project's namespace. Its type and shape are not documented. */
     namespace: unknown;
 };
@@ -6459,8 +6476,10 @@ export type SetUpIntegrationRequest = ({
 /** @description API links of the project (URLs). */
 export type ProjectLinks = {
     self: string;
-    issues: string;
-    merge_requests: string;
+    /** @description Conditional: present when the project's issues are available to the caller. */
+    issues?: string;
+    /** @description Conditional: present when the project's merge requests are available to the caller. */
+    merge_requests?: string;
     repo_branches: string;
     labels: string;
     events: string;
@@ -6492,15 +6511,16 @@ export type ProjectPermissions = {
 };
 /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
 export type Project = components["schemas"]["ProjectSimple"] & {
-    /** @description The description rendered as HTML. */
-    description_html?: string;
+    /** @description The description rendered as HTML; may be null. */
+    description_html?: string | null;
     /** @description Follows any change of the project record. */
     updated_at?: components["schemas"]["Timestamp"];
     /** @description URL of the README file; null when the project has none. */
     readme_url?: string | null;
     /** Format: int64 */
     forks_count?: number;
-    container_registry_image_prefix?: string;
+    /** @description Prefix of the project's container images; may be null. */
+    container_registry_image_prefix?: string | null;
     _links?: components["schemas"]["ProjectLinks"];
     packages_enabled?: boolean;
     empty_repo?: boolean;
@@ -6597,8 +6617,11 @@ export type Project = components["schemas"]["ProjectSimple"] & {
     shared_runners_enabled?: boolean;
     group_runners_enabled?: boolean;
     lfs_enabled?: boolean;
-    /** Format: int64 */
-    creator_id?: number;
+    /**
+     * Format: int64
+     * @description ID of the user who created the project; may be null.
+     */
+    creator_id?: number | null;
     /** @description URL the project was imported from; null when it was not imported from a URL. */
     import_url?: string | null;
     /** @description Kind of import the project came from; null when it was not imported. */
