@@ -19,7 +19,7 @@ describe('schemas', () => {
       { type: ['string', 'null'], enum: ['a', null] },
       { type: 'string', nullable: true, enum: ['a', null] },
     ],
-    ['an enum with null and no type', { enum: ['a', null] }, { enum: ['a', null], nullable: true }],
+    ['an enum with null and no type', { enum: ['a', null] }, { enum: ['a', null] }],
     [
       'oneOf a $ref and null',
       { description: 'd', oneOf: [{ $ref: '#/components/schemas/U' }, { type: 'null' }] },
@@ -49,10 +49,10 @@ describe('schemas', () => {
       { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
       { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'string', nullable: true, enum: [null] }] },
     ],
-    ['null alone', { type: 'null' }, { enum: [null], nullable: true }],
+    ['null alone', { type: 'null' }, { enum: [null] }],
     ['const', { type: 'string', const: 'failed' }, { type: 'string', enum: ['failed'] }],
     ['const false', { const: false }, { enum: [false] }],
-    ['const null', { const: null }, { enum: [null], nullable: true }],
+    ['const null', { const: null }, { enum: [null] }],
     ['examples', { type: 'integer', examples: [1] }, { type: 'integer', example: 1 }],
     ['several examples', { type: 'integer', examples: [1, 2] }, { type: 'integer', example: 1, 'x-examples': [1, 2] }],
     [
@@ -151,19 +151,54 @@ describe('schemas', () => {
       },
       {
         type: 'object',
-        description: `d\n\n${NOTE('x-if', 'x-then', 'x-else')}`,
-        'x-if': { properties: { a: { const: 1 } } },
+        description: 'd',
+        not: {
+          anyOf: [
+            { allOf: [{ properties: { a: { enum: [1] } } }, { not: { required: ['b'] } }] },
+            { allOf: [{ not: { properties: { a: { enum: [1] } } } }, { not: { not: {} } }] },
+          ],
+        },
+      },
+    ],
+    [
+      'if/then without else, beside an allOf',
+      { allOf: [{ required: ['a'] }], if: { required: ['a'] }, then: { required: ['b'] } },
+      { allOf: [{ required: ['a'] }], not: { allOf: [{ required: ['a'] }, { not: { required: ['b'] } }] } },
+    ],
+    [
+      'if/else without then',
+      { if: { required: ['a'] }, else: { required: ['b'] } },
+      { not: { allOf: [{ not: { required: ['a'] } }, { not: { required: ['b'] } }] } },
+    ],
+    [
+      'an if whose condition loses a rule in 3.0 (propertyNames): kept in x- fields',
+      { if: { propertyNames: { pattern: '^a' } }, then: { required: ['b'] } },
+      {
+        'x-if': { propertyNames: { pattern: '^a' } },
         'x-then': { required: ['b'] },
-        'x-else': { not: {} },
+        description: NOTE('x-if', 'x-then'),
+      },
+    ],
+    [
+      'an if beside a not: kept in x- fields',
+      { not: { required: ['c'] }, if: { required: ['a'] }, then: { required: ['b'] } },
+      {
+        not: { required: ['c'] },
+        'x-if': { required: ['a'] },
+        'x-then': { required: ['b'] },
+        description: NOTE('x-if', 'x-then'),
       },
     ],
     [
       'dependentRequired and dependentSchemas',
       { dependentRequired: { a: ['b'] }, dependentSchemas: { c: { required: ['d'] } } },
       {
-        'x-dependentRequired': { a: ['b'] },
-        'x-dependentSchemas': { c: { required: ['d'] } },
-        description: NOTE('x-dependentRequired', 'x-dependentSchemas'),
+        not: {
+          anyOf: [
+            { allOf: [{ required: ['c'] }, { not: { required: ['d'] } }] },
+            { allOf: [{ required: ['a'] }, { not: { required: ['b'] } }] },
+          ],
+        },
       },
     ],
     [

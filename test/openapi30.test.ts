@@ -149,6 +149,20 @@ describe('the 3.0 rendition', () => {
     expect(ajv.validate(asDraft04(allOfForm) as object, null)).toBe(false);
   });
 
+  it('states in 3.0 the conditional rules 3.0 can state (anyOf/not), not only in x- fields', () => {
+    const ajv = draft04Validator();
+    const request = { $ref: 'doc#/components/schemas/UserRunnerCreateRequest' };
+    expect(ajv.validate(request, { runner_type: 'group_type' })).toBe(false);
+    expect(ajv.validate(request, { runner_type: 'group_type', group_id: 1 })).toBe(true);
+    expect(ajv.validate(request, { runner_type: 'instance_type' })).toBe(true);
+    const kept = [...objects(doc30)].flatMap(([pointer, node]) =>
+      ['x-if', 'x-dependentSchemas', 'x-dependentRequired']
+        .filter((key) => key in node && !JSON.stringify(node[key]).includes('propertyNames'))
+        .map((key) => `${pointer}/${key}`),
+    );
+    expect(kept).toEqual([]);
+  });
+
   it('every schema example of 3.1 is an example of 3.0 (the first as example, all of several in x-examples)', () => {
     const key = (values: unknown[]) => JSON.stringify(values);
     const available = new Map<string, number>();

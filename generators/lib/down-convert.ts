@@ -109,7 +109,7 @@ const isObject = (value: unknown): value is Json =>
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const jsonType = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
-/** Members already written in their 3.0 form (null-only members), which `convert` hands back as they are. */
+/** Schemas already in their 3.0 form (null-only members, the `not` of conditional rules): `convert` keeps them. */
 const written = new WeakSet<object>();
 const extension = (keyword: string) => `x-${keyword.replace(/^\$/, '')}`;
 
@@ -195,6 +195,7 @@ class SchemaConverter {
 
     let lossy = false;
     const rules: string[] = [];
+    lossy = this.conditionals(s) || lossy;
     lossy = this.tuple(s) || lossy;
     lossy = this.patternProperties(s) || lossy;
     lossy = this.subschemas(s) || lossy;
@@ -214,6 +215,8 @@ class SchemaConverter {
     if (nullable && out.type === undefined) {
       const type = this.memberType(out.allOf);
       if (type !== undefined) out.type = type;
+      // 3.0.3: nullable beside no type adds nothing (an enum that lists null admits it already).
+      else delete out.nullable;
     }
     const moved = Object.keys(out).filter((key) => /^x-(not|oneOf)$/.test(key) && !(key in input));
     rules.push(...moved);
@@ -269,6 +272,50 @@ class SchemaConverter {
     const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
     if (type.length === 1 && typeof type[0] === 'string' && type[0] !== 'null') return type[0];
     return 'properties' in schema ? 'object' : undefined;
+  }
+
+  /**
+   * `if`/`then`/`else`, `dependentSchemas` and `dependentRequired` in 3.0, as the `not` of what breaks them:
+   * `if A then T else E` is `not: {anyOf: [{allOf: [A, {not: T}]}, {allOf: [{not: A}, {not: E}]}]}` and
+   * `dependentSchemas: {k: S}` is `not: {allOf: [{required: [k]}, {not: S}]}` (several rules: an `anyOf` of them).
+   * A `not` leaves the record as generators read it: openapi-generator merges the `required` and `properties` of an
+   * `allOf` member or an `anyOf` beside `properties` into its model (a conditional field became required) and ignores
+   * `not`. A condition that loses a rule in 3.0 (`propertyNames`: the 3.0 schema would refuse more), or a schema
+   * that has a `not` already, keeps its rule in `x-` fields.
+   */
+  private conditionals(s: Json): boolean {
+    if ('not' in s) return false;
+    let lossy = false;
+    // Under two negations a schema that admits more in 3.0 only lets more through: `then`, `else` and a dependent
+    // schema may lose a rule (the result is looser, never stricter); the condition may not.
+    const twice = (schema: unknown) => {
+      const converted = this.convert(schema);
+      lossy = lossy || converted.lossy;
+      return { not: converted.schema };
+    };
+    const breaks: unknown[] = [];
+    const condition = 'if' in s ? this.convert(s.if) : undefined;
+    if (condition && !condition.lossy) {
+      if ('then' in s) breaks.push({ allOf: [condition.schema, twice(s.then)] });
+      if ('else' in s) breaks.push({ allOf: [{ not: condition.schema }, twice(s.else)] });
+      delete s.if;
+      delete s.then;
+      delete s.else;
+    }
+    for (const keyword of ['dependentSchemas', 'dependentRequired'] as const) {
+      const rules = s[keyword];
+      if (!isObject(rules)) continue;
+      for (const [name, rule] of Object.entries(rules)) {
+        const then = keyword === 'dependentRequired' ? { required: rule } : rule;
+        breaks.push({ allOf: [{ required: [name] }, twice(then)] });
+      }
+      delete s[keyword];
+    }
+    if (breaks.length === 0) return false;
+    const not = breaks.length === 1 ? (breaks[0] as Json) : { anyOf: breaks };
+    written.add(not);
+    s.not = not;
+    return lossy;
   }
 
   /** `prefixItems` (a tuple): 3.0's `items` admits any of the tuple's members; the tuple itself is kept. */
