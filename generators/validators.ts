@@ -25,19 +25,22 @@ function ajvCode(doc: OpenApiDocument): ReturnType<typeof buildValidators> {
 }
 
 /**
- * The generated sources of `@service-api/validators`: the validator tables (`tables.ts`) and type guards (`guards.ts`) of the document,
+ * The generated sources of `@service-api/validators`: the validator tables (`tables.ts`), the type guards (`guards.ts`)
+ * and the same guards as Standard Schemas (`standard-guards.ts`) of the document,
  * the declarations of Ajv's standalone modules and the contract version. Its hand-written `src/` formats Ajv's errors.
  * Ajv's standalone code itself (no schema compilation at run time) is JavaScript, written to `dist/` by the build.
  */
 export async function generateValidators(doc: OpenApiDocument): Promise<GeneratedFile[]> {
   const banner = slashBanner(doc, 'validators');
   const code = ajvCode(doc);
+  const guardTypes = await schemaTypeNames(doc);
   return [
     { path: `${folder}/contract.ts`, contents: banner + contractModule(doc, 'const') },
     { path: `${folder}/fast.d.ts`, contents: banner + code.declarations('fast') },
-    { path: `${folder}/guards.ts`, contents: banner + guardsModule(code.index, await schemaTypeNames(doc)) },
+    { path: `${folder}/guards.ts`, contents: banner + guardsModule(code.index, guardTypes) },
     { path: `${folder}/requests.d.ts`, contents: banner + code.declarations('requests') },
     { path: `${folder}/standalone.d.ts`, contents: banner + code.declarations('schemas') },
+    { path: `${folder}/standard-guards.ts`, contents: banner + standardGuardsModule(code.index, guardTypes) },
     { path: `${folder}/tables.ts`, contents: banner + tablesModule(doc, code.index) },
   ];
 }
@@ -167,33 +170,70 @@ function tablesModule(doc: OpenApiDocument, index: ValidatorIndex): string {
   return lines.join('\n');
 }
 
-/** A type guard per component schema (`isJob`), on the fast validator, with its Standard Schema (`guards.ts`). */
-function guardsModule(index: ValidatorIndex, typeNames: ReadonlyMap<string, string>): string {
-  const typeName = (schema: string) => {
-    const name = typeNames.get(schema);
-    if (!name) throw new Error(`Schema ${schema} has no root type in ${typesPackageName}`);
-    return name;
-  };
+/** Each guard's name (`isJob`) and the component schema it checks; two schemas may not give one name. */
+function guardNames(index: ValidatorIndex): Map<string, string> {
   const guards = new Map<string, string>();
   for (const name of Object.keys(index.schemas)) {
     const guard = `is${pascalCase(name)}`;
     if (guards.has(guard)) throw new Error(`Schemas ${guards.get(guard)} and ${name} both give the guard ${guard}`);
     guards.set(guard, name);
   }
+  return guards;
+}
+
+/** The name of the type a schema's guard narrows to, in the types package. */
+function typeName(typeNames: ReadonlyMap<string, string>, schema: string): string {
+  const name = typeNames.get(schema);
+  if (!name) throw new Error(`Schema ${schema} has no root type in ${typesPackageName}`);
+  return name;
+}
+
+/**
+ * A type guard per component schema (`isJob`) on the fast validator alone (`guards.ts`): a bundle that imports one
+ * guard carries its fast validator only, not the exact one that Standard Schema's issues need.
+ */
+function guardsModule(index: ValidatorIndex, typeNames: ReadonlyMap<string, string>): string {
+  const guards = guardNames(index);
+  const fastOnly = [...guards.values()].every((name) => index.fast[index.schemas[name]!]);
+  return [
+    ...(fastOnly ? [] : [`import * as s from './standalone.js';`]),
+    `import * as f from './fast.js';`,
+    `import type * as T from './types.js';`,
+    ``,
+    ...[...guards].map(([guard, name]) =>
+      [
+        `/**`,
+        ` * Whether \`value\` is a valid \`${name}\` (stops at the first failure). Its Standard Schema, with the issues and`,
+        ` * their paths, is \`${guard}\` of \`@service-api/validators/standard\`.`,
+        ` */`,
+        `export function ${guard}(value: unknown): value is T.${typeName(typeNames, name)} {`,
+        `  return ${quick(index, index.schemas[name]!)}(value);`,
+        `}`,
+      ].join('\n'),
+    ),
+    ``,
+  ].join('\n');
+}
+
+/**
+ * The same guards, each also a Standard Schema (`standard-guards.ts`, exported by `@service-api/validators/standard`):
+ * the fast validator narrows, the exact one gives the issues of a value it refuses.
+ */
+function standardGuardsModule(index: ValidatorIndex, typeNames: ReadonlyMap<string, string>): string {
   return [
     `import * as s from './standalone.js';`,
     `import * as f from './fast.js';`,
     `import { type Guard, guard } from './standard.js';`,
     `import type * as T from './types.js';`,
     ``,
-    ...[...guards].map(([guard, name]) => {
+    ...[...guardNames(index)].map(([guard, name]) => {
       const exact = index.schemas[name]!;
       return [
         `/**`,
-        ` * Whether \`value\` is a valid \`${name}\` (stops at the first failure). Also a Standard Schema:`,
+        ` * Whether \`value\` is a valid \`${name}\` (stops at the first failure), and a Standard Schema:`,
         ` * \`${guard}['~standard'].validate(value)\` gives the issues with their paths.`,
         ` */`,
-        `export const ${guard}: Guard<T.${typeName(name)}> = /* @__PURE__ */ guard(${quick(index, exact)}, s.${exact});`,
+        `export const ${guard}: Guard<T.${typeName(typeNames, name)}> = /* @__PURE__ */ guard(${quick(index, exact)}, s.${exact});`,
       ].join('\n');
     }),
     ``,

@@ -66,7 +66,7 @@ describe('the team’s merge-request flow', () => {
       'msw/node',
       '@service-api/client/query',
       '@service-api/fake/msw',
-      '@service-api/validators',
+      '@service-api/validators/standard',
     ])
       expect(source).toContain(`from '${module}'`);
   });

@@ -84,7 +84,7 @@ describe('type names in editors', () => {
     ['job', 'const job: Job'],
     ['jobs', 'const jobs: Job[]'],
     ['guarded', 'value: Job'],
-    ['guard', 'Guard<MergeRequest>'],
+    ['guard', 'value is MergeRequest'],
   ])('quick info of %s names the record: %s', (marker, expected) => {
     const text = quickInfo(marker);
     expect(text).toContain(expected);

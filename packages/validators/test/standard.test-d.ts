@@ -1,14 +1,8 @@
 /** The types Standard Schema consumers infer from the guards and the operations' schemas. */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expectTypeOf, it } from 'vitest';
-import {
-  type isJob,
-  type Job,
-  type RequestParts,
-  requestSchema,
-  responseSchema,
-  type ValidatedRequest,
-} from '@service-api/validators';
+import type { Job, RequestParts } from '@service-api/validators';
+import { type isJob, requestSchema, responseSchema, type ValidatedRequest } from '@service-api/validators/standard';
 import * as tokenJob from '@service-api/validators/operations/jobs/get-token-job';
 
 describe('Standard Schema types', () => {

@@ -1,20 +1,14 @@
 /**
- * Standard Schema v1 on the guards and the operations' validators: the same verdicts as the boolean guards and the
- * string errors, issues with paths a form library can place, and a third-party consumer (tRPC) that validates with
- * them without an adapter.
+ * Standard Schema v1 on the guards and the operations' validators (`@service-api/validators/standard`): the same
+ * verdicts as the package's boolean guards and string errors, issues with paths a form library can place, and a
+ * third-party consumer (tRPC) that validates with them without an adapter.
  */
 import { initTRPC, TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
-import {
-  isJob,
-  isJobStatus,
-  MAX_ERRORS,
-  requestSchema,
-  responseSchema,
-  validateRequest,
-  validateResponse,
-  validateSchema,
-} from '@service-api/validators';
+import * as validators from '@service-api/validators';
+import { MAX_ERRORS, validateRequest, validateResponse, validateSchema } from '@service-api/validators';
+import * as standard from '@service-api/validators/standard';
+import { isJob, isJobStatus, requestSchema, responseSchema } from '@service-api/validators/standard';
 import * as listProjectJobs from '@service-api/validators/operations/jobs/list-project-jobs';
 import { publishedDocument } from '../../../test/support/documents.ts';
 
@@ -27,6 +21,16 @@ function sync<T>(result: T | Promise<T>): T {
 }
 
 describe('Standard Schema on the guards', () => {
+  const guardNames = (module: object) => Object.keys(module).filter((name) => /^is[A-Z]/.test(name));
+
+  it('has every guard of the package, which narrows alone and carries no Standard Schema', () => {
+    expect(guardNames(standard).sort()).toEqual(guardNames(validators).sort());
+    expect(guardNames(validators).length).toBeGreaterThan(100);
+    for (const [name, guard] of Object.entries(validators).filter(([name]) => /^is[A-Z]/.test(name)))
+      expect(guard, name).not.toHaveProperty('~standard');
+    expect([validators.isJob(job), validators.isJob({})]).toEqual([isJob(job), isJob({})]);
+  });
+
   it('declares version 1 and the vendor', () => {
     expect(isJob['~standard']).toMatchObject({ version: 1, vendor: 'service-api' });
     expect(typeof isJob['~standard'].validate).toBe('function');
