@@ -38,6 +38,7 @@ export const TIERS = {
     'packages/client/test/query.test.ts',
     'test/conformance.test.ts',
     'test/document-rules.test.ts',
+    'test/service-docs-corpus.test.ts',
     'test/fuzz.test.ts',
     'test/gate-repository.test.ts',
     'test/layout-tree.test.ts',

@@ -219,7 +219,7 @@ export function userAccountHandlers(store: Store): Handlers<Principal> {
         body: page.items.map((u) => ({
           username: u.username,
           last_activity_on: u.last_activity_on!,
-          last_activity_at: `${u.last_activity_on!}T00:00:00.000Z`,
+          last_activity_at: u.last_activity_on!,
         })),
         headers: page.headers,
       };
