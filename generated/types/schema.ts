@@ -5434,11 +5434,10 @@ export type UserActivity = {
     username: string;
     last_activity_on: components["schemas"]["CalendarDate"];
     /**
-     * Format: date-time
      * @deprecated
-     * @description Time of the last activity. Deprecated (still sent); no replacement is documented.
+     * @description The day of the last activity, the same value as `last_activity_on`. Deprecated (still sent); use `last_activity_on`.
      */
-    last_activity_at: string;
+    last_activity_at: components["schemas"]["CalendarDate"];
 };
 /**
  * Format: int32
