@@ -299,5 +299,6 @@ export declare const body_application_update_plan_limits: ValidateFunction;
 export declare const response_dependencies_list_project_dependencies_200: ValidateFunction;
 export declare const body_product_analytics_load_query: ValidateFunction;
 export declare const body_product_analytics_dry_run_query: ValidateFunction;
+export declare const response_error_tracking_list_client_keys_200: ValidateFunction;
 export declare const body_error_tracking_create_client_key: ValidateFunction;
 export declare const body_error_tracking_delete_client_key: ValidateFunction;
