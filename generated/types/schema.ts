@@ -1208,7 +1208,7 @@ export interface paths {
         get?: never;
         /**
          * Update a group hook
-         * @description Updates a hook of the group and returns it. `url` is required. The boolean `*_events` parameters select the events the hook reacts to. The secret `token` is write-only: it is never returned, and it is reset when `url` changes. The group hook record's fields are not documented (open object). Group hook list/add/get are not documented.
+         * @description Updates a hook of the group and returns it. `url` is required. The boolean `*_events` parameters select the events the hook reacts to. The secret `token` is write-only: it is never returned, and it is reset when `url` changes. The group hook record's fields are not documented. Group hook list/add/get are not documented.
          */
         put: operations["groups/update-hook"];
         post?: never;
@@ -1810,7 +1810,7 @@ export interface paths {
         };
         /**
          * List the memberships of a billable member
-         * @description Direct memberships of a billable member inside the group hierarchy only. The caller needs permission to administer memberships (the status when it lacks it is not documented). Top-level groups only. The parameter table and the response body are not documented, so the body is an open schema.
+         * @description Direct memberships of a billable member inside the group hierarchy only. The caller needs permission to administer memberships (the status when it lacks it is not documented). Top-level groups only. The parameter table and the response body are not documented.
          */
         get: operations["members/list-billable-member-memberships"];
         put?: never;
@@ -2028,7 +2028,7 @@ export interface paths {
         };
         /**
          * List jobs processed by a runner
-         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role. Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given. The job record shape of this list is not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
+         * @description Jobs of the runner, limited to projects where the caller has at least the Reporter role. Filters: `system_id` (runner manager), `status`; order with `order_by` (`id`) and `sort` (`asc`/`desc`, default `desc`); `order_by` is required when `sort` is given. The fields of the jobs in this list are not documented. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-runner-jobs"];
         put?: never;
@@ -2051,7 +2051,7 @@ export interface paths {
         };
         /**
          * List runners available to a project
-         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners. Its filters are documented as "scope, type and related filters", without the full parameter list, so only `scope` and `type` are described. The items are runner summaries, as on the other runner lists; the response is not documented in full. Paginated, 20 per page (`page`, `per_page` as for every list).
+         * @description Runners available to the project, including runners of ancestor groups and allowed shared runners. Filters: `scope` and `type`; the related filters beside them are not documented. The items are runner summaries (the Service's runner entity); the response is not documented in full. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-project-runners"];
         put?: never;
@@ -2082,7 +2082,7 @@ export interface paths {
         };
         /**
          * List jobs of a runner manager
-         * @description Jobs run by one manager (identified by its system ID) of the runner. The operation is documented only as a paginated runner endpoint; its parameters and response are not documented, so the items are open objects. Paginated, 20 per page (`page`, `per_page` as for every list).
+         * @description Jobs run by one manager (identified by its system ID) of the runner. Its parameters and the fields of its items are not documented. Paginated, 20 per page (`page`, `per_page` as for every list).
          */
         get: operations["runners/list-runner-manager-jobs"];
         put?: never;
@@ -2105,7 +2105,7 @@ export interface paths {
         };
         /**
          * List runners of a group
-         * @description Runners of the group. The operation is documented only as a paginated runner endpoint; its parameters are not documented, and its items are runner summaries, as on the other runner lists, not documented in full. Paginated, 20 per page (`page`, `per_page`).
+         * @description Runners of the group. Its parameters are not documented; its items are runner summaries (the Service's runner entity), and the list is not otherwise documented. Paginated, 20 per page (`page`, `per_page`).
          */
         get: operations["runners/list-group-runners"];
         put?: never;
@@ -3771,6 +3771,11 @@ export interface components {
          */
         SubgroupsWithCustomAttributes: boolean;
         /**
+         * @description Limit to projects where the current user has at least this role, given as an access level (for example 30 for Developer).
+         * @example 30
+         */
+        ProjectListMinAccessLevel: number;
+        /**
          * @description The ID of the group hook.
          * @example 8
          */
@@ -3980,11 +3985,6 @@ export interface components {
          * @example true
          */
         ProjectListMembership: boolean;
-        /**
-         * @description Limit to projects where the current user has at least this role, given as an access level (for example 30 for Developer).
-         * @example 30
-         */
-        ProjectListMinAccessLevel: number;
         /**
          * @description Order projects by this field; default `created_at`. `repository_size`, `storage_size`, `packages_size` and `wiki_size` are for administrators only. `similarity` is only available when searching (`search`) and is limited to the caller's projects. Keyset pagination supports only `order_by=id`. `updated_after`/`updated_before` require `order_by=updated_at`.
          * @example id
@@ -4539,7 +4539,7 @@ export type JobArtifact = {
 /** @description CI job record. */
 export type Job = components["schemas"]["JobBase"] & {
     /**
-     * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented, so it is optional. Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
+     * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented (the Service sends it only for a failed job). Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
      * @example script_failure
      * @example stuck_or_timeout_failure
      */
@@ -4895,7 +4895,7 @@ export type BulkImportEntity = {
     bulk_import_id: number;
     status: components["schemas"]["BulkImportStatus"];
     /**
-     * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). The entity lists and the entity summary carry it; whether every entity record does is not documented, so it is optional.
+     * @description Kind of entity, as sent when the migration was created (`group_entity` or `project_entity`). The entity lists and the entity summary carry it; whether every entity record does is not documented.
      * @example group_entity
      * @example project_entity
      */
@@ -8220,6 +8220,7 @@ export type ParameterSubgroupsOrderBy = components['parameters']['SubgroupsOrder
 export type ParameterSubgroupsSort = components['parameters']['SubgroupsSort'];
 export type ParameterSubgroupsStatistics = components['parameters']['SubgroupsStatistics'];
 export type ParameterSubgroupsWithCustomAttributes = components['parameters']['SubgroupsWithCustomAttributes'];
+export type ParameterProjectListMinAccessLevel = components['parameters']['ProjectListMinAccessLevel'];
 export type ParameterGroupHookId = components['parameters']['GroupHookId'];
 export type ParameterLdapGroupLinkCn = components['parameters']['LdapGroupLinkCn'];
 export type ParameterLdapGroupLinkProvider = components['parameters']['LdapGroupLinkProvider'];
@@ -8260,7 +8261,6 @@ export type ParameterProjectListIncludePendingDelete = components['parameters'][
 export type ParameterProjectListLastActivityAfter = components['parameters']['ProjectListLastActivityAfter'];
 export type ParameterProjectListLastActivityBefore = components['parameters']['ProjectListLastActivityBefore'];
 export type ParameterProjectListMembership = components['parameters']['ProjectListMembership'];
-export type ParameterProjectListMinAccessLevel = components['parameters']['ProjectListMinAccessLevel'];
 export type ParameterProjectListOrderBy = components['parameters']['ProjectListOrderBy'];
 export type ParameterProjectListOwned = components['parameters']['ProjectListOwned'];
 export type ParameterProjectListRepositoryChecksumFailed = components['parameters']['ProjectListRepositoryChecksumFailed'];
@@ -11835,10 +11835,10 @@ export interface operations {
                  */
                 include_subgroups?: boolean;
                 /**
-                 * @description Only groups where the caller has at least this role (an access level).
+                 * @description Limit to projects where the current user has at least this role, given as an access level (for example 30 for Developer).
                  * @example 30
                  */
-                min_access_level?: components["parameters"]["GroupsMinAccessLevel"];
+                min_access_level?: components["parameters"]["ProjectListMinAccessLevel"];
                 /**
                  * @description Include the custom attributes in the response. A flag.
                  * @example true
@@ -16910,7 +16910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": unknown[];
                 };
             };
             301: components["responses"]["MovedPermanently"];
