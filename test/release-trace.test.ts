@@ -50,6 +50,17 @@ function change(required: boolean, lines: string[]) {
   edit('CHANGELOG.md', (text) => text.replace('## Unreleased\n', `## Unreleased\n\n${lines.join('\n')}\n`));
 }
 
+/**
+ * The `## Unreleased` section holding only `lines` and one **Breaking** entry per kind the copy's document already has:
+ * whatever main's own section marks, one more kind then needs one more entry.
+ */
+function onlyUnreleased(kinds: string[], lines: string[]) {
+  const marked = kinds.map((kind) => `- **Breaking**: ${kind}.`);
+  edit('CHANGELOG.md', (text) =>
+    text.replace(/## Unreleased\n[\s\S]*?(?=\n## )/, `## Unreleased\n\n${[...marked, ...lines].join('\n')}\n`),
+  );
+}
+
 /** What `npm run build` writes of the published document, from the copy's openapi/. */
 async function build() {
   const doc = await bundleSource(join(copy, '.tmp', 'bundle.json'), join(copy, 'openapi', 'openapi.yaml'));
@@ -85,13 +96,15 @@ describe('add an optional query parameter after a release: 2 files in openapi/, 
   });
 
   it('made required, it is a new kind of breaking change: the gate asks for its own **Breaking** entry', async () => {
+    const { breakingKinds: before } = gate(gateInputFromRepository(copy, ROOT));
     change(true, [CHANGELOG_LINE]);
+    onlyUnreleased(before, [CHANGELOG_LINE]);
     await build();
     const refused = gate(gateInputFromRepository(copy, ROOT));
-    expect(refused.breakingKinds).toContain('parameter-added-required');
+    expect(refused.breakingKinds).toEqual([...before, 'parameter-added-required'].sort());
     expect(refused.failures).toEqual([expect.stringMatching(/one entry at least per kind$/)]);
 
-    change(true, [`${CHANGELOG_LINE.replace('- ', '- **Breaking**: ')} It is required.`]);
+    onlyUnreleased(before, [`${CHANGELOG_LINE.replace('- ', '- **Breaking**: ')} It is required.`]);
     expect(gate(gateInputFromRepository(copy, ROOT)).failures).toEqual([]);
   });
 });
