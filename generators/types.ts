@@ -1,6 +1,8 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { slashBanner } from './lib/banner.ts';
+import { componentName } from '../packages/server/src/openapi-model.ts';
+import { listOperations } from './lib/document.ts';
 import { compileContractPackage, contractModule, type ContractPackage } from './lib/package.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import { isFileSchema, isNeverSchema, isRuleOnlySchema } from './lib/json-schema.ts';
@@ -57,7 +59,27 @@ export const typesSource = async (doc: OpenApiDocument): Promise<string> => (awa
 export const schemaTypeNames = async (doc: OpenApiDocument): Promise<Map<string, string>> =>
   (await typesModel(doc)).schemaTypes;
 
+/**
+ * The component schemas that path parameters reference and that are strings (`IdOrPath`: a project or group, its ID or
+ * its URL-encoded path). The contract types them `string` for generators in every language (openapi/conventions.md,
+ * `path-parameter-string`); in TypeScript they are `string | number`, so a caller keeps passing `{ id: 42 }`, which the
+ * client sends as its digits.
+ */
+function pathStringComponents(doc: OpenApiDocument): Set<string> {
+  const out = new Set<string>();
+  for (const entry of listOperations(doc))
+    for (const parameter of entry.parameters) {
+      const ref = (parameter.schema as { $ref?: unknown } | undefined)?.$ref;
+      const name = parameter.in === 'path' && typeof ref === 'string' ? componentName(ref) : undefined;
+      const schema = name === undefined ? undefined : doc.components?.schemas?.[name];
+      if (name !== undefined && (schema as { type?: unknown } | undefined)?.type === 'string')
+        out.add(`#/components/schemas/${name}`);
+    }
+  return out;
+}
+
 async function openapiSource(doc: OpenApiDocument): Promise<TypesSource> {
+  const numericPaths = pathStringComponents(doc);
   const ast = await openapiTS(structuredClone(doc) as Parameters<typeof openapiTS>[0], {
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
@@ -68,6 +90,11 @@ async function openapiSource(doc: OpenApiDocument): Promise<TypesSource> {
     silent: true,
     transform(schema, options) {
       if (isFileSchema(schema)) return ts.factory.createTypeReferenceNode('Blob');
+      if (numericPaths.has(options.path ?? ''))
+        return ts.factory.createUnionTypeNode([
+          ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+          ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
+        ]);
       // `{ not: {} }` is the portable "never sent" (openapi/conventions.md): no value has this type.
       if (isNeverSchema(schema)) return ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
       // An `allOf` member of `if`/`then` rules says nothing of the record's shape: it adds no type (its

@@ -243,7 +243,7 @@ describe("a schema's only rule at its top level", () => {
     expect(schemasOf(out).B).toEqual({ type: 'object', if: condition, then, else: then });
   });
 
-  it('leaves several rules members, and a schema with a rule of its own, as they are', () => {
+  it('leaves several rules members, and a schema with a rule of its own, where they are', () => {
     const rules = (state: string) => ({ type: 'object', if: { properties: { state: { const: state } } }, then });
     const several = { allOf: [base, rules('a'), rules('b')] };
     const own = { allOf: [base, rules('a')], if: condition, then };
@@ -258,6 +258,65 @@ describe("a schema's only rule at its top level", () => {
     );
     expect(schemasOf(out).S).toEqual(several);
     expect(schemasOf(out).O).toEqual(own);
-    expect(schemasOf(out).P).toEqual(withProperties);
+    // A member with properties beside its rule is split (below): the properties join the schema, the rule its top.
+    expect(schemasOf(out).P).toEqual({
+      allOf: [base],
+      type: 'object',
+      properties: { state: { enum: ['a'] } },
+      if: rules('a').if,
+      then,
+    });
+  });
+});
+
+describe('a rule apart from the properties', () => {
+  const base = { $ref: '#/components/schemas/Base' };
+  const baseSchema = { type: 'object', properties: { status: { type: 'string' } } };
+  const condition = { required: ['status'], properties: { status: { const: 'failed' } } };
+  const then = { required: ['failure_reason'] };
+
+  it("moves a member's properties to the schema and its rule to the top level (Job)", () => {
+    const member = {
+      type: 'object',
+      required: ['runner'],
+      properties: { failure_reason: { type: 'string' }, runner: {} },
+      if: condition,
+      then,
+    };
+    const out = portableShapes(doc({ Base: baseSchema, Job: { description: 'A job.', allOf: [base, member] } }));
+    expect(schemasOf(out).Job).toEqual({
+      description: 'A job.',
+      allOf: [base],
+      type: 'object',
+      required: ['runner'],
+      properties: member.properties,
+      if: condition,
+      then,
+    });
+  });
+
+  it('keeps the properties in a member of their own where they clash with the schema, and a second rule apart', () => {
+    const member = { type: 'object', properties: { status: { enum: ['a'] } }, if: condition, then };
+    const out = portableShapes(
+      doc({
+        Base: baseSchema,
+        A: { properties: { status: {} }, allOf: [base, structuredClone(member)] },
+        B: { if: condition, then, allOf: [base, structuredClone(member)] },
+      }),
+    );
+    expect(schemasOf(out).A).toEqual({
+      properties: { status: {} },
+      allOf: [base, { type: 'object', properties: member.properties }],
+      type: 'object',
+      if: condition,
+      then,
+    });
+    expect(schemasOf(out).B).toEqual({
+      if: condition,
+      then,
+      allOf: [base, { type: 'object', if: condition, then }],
+      type: 'object',
+      properties: member.properties,
+    });
   });
 });

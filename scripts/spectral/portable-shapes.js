@@ -121,7 +121,7 @@ const CHECKS = {
       .map(({ node, path }) => ({
         message: node
           ? 'Boolean schema `true`: write `{}` (orval and openapi-zod-client crash on a boolean schema)'
-          : 'Boolean schema `false`: write `{ not: {} }` for "never sent" (orval and openapi-zod-client crash on a boolean schema)',
+          : 'Boolean schema `false`: leave a field that is never sent out and say so in the description (orval and openapi-zod-client crash on a boolean schema)',
         path,
       })),
 
@@ -258,6 +258,193 @@ const CHECKS = {
       ),
     ),
 };
+
+/** Every parameter of each operation (path item's first, the operation's overriding by name and location). */
+function operationParameters(doc) {
+  return Object.entries(doc?.paths ?? {}).flatMap(([route, item]) => {
+    if (!isObject(item)) return [];
+    return METHODS.filter((method) => isObject(item[method])).map((method) => {
+      const byKey = new Map();
+      const add = (list, where) =>
+        (Array.isArray(list) ? list : []).forEach((raw, i) => {
+          const parameter = resolve(doc, raw);
+          if (isObject(parameter)) byKey.set(`${parameter.in}:${parameter.name}`, { parameter, path: [...where, i] });
+        });
+      add(item.parameters, ['paths', route, 'parameters']);
+      add(item[method].parameters, ['paths', route, method, 'parameters']);
+      return { route, method, parameters: [...byKey.values()] };
+    });
+  });
+}
+
+/** PascalCase of a name as generators build type names (`merge_status` → `MergeStatus`). */
+const pascal = (name) =>
+  String(name)
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join('');
+
+const isNull = (member) => isObject(member) && member.type === 'null';
+/** A union of one `$ref` and `null`: a nullable reference, which generators type by the component's own name. */
+const nullableRef = (members) =>
+  members.filter((member) => !isNull(member)).length === 1 && members.some((member) => isObject(member) && member.$ref);
+
+/** A schema a generator turns into a named type of its own: an enum, an object with properties, a union. */
+const namedInline = (node) => {
+  if (!isObject(node) || node.$ref !== undefined || node.title !== undefined) return false;
+  const union = [node.oneOf, node.anyOf].find(Array.isArray);
+  if (union) return !nullableRef(union);
+  return Array.isArray(node.enum) || isObject(node.properties) || (node.type === 'array' && namedInline(node.items));
+};
+
+const isArraySchema = (doc, node) => resolve(doc, node)?.type === 'array';
+
+Object.assign(CHECKS, {
+  'path-parameter-string': (doc) =>
+    operationParameters(doc).flatMap(({ parameters }) =>
+      parameters.flatMap(({ parameter, path }) => {
+        if (parameter.in !== 'path') return [];
+        const schema = resolve(doc, parameter.schema);
+        const union = !isObject(schema) || schema.anyOf || schema.oneOf || typesOf(schema).length !== 1;
+        return union
+          ? [
+              {
+                message: `Path parameter "${parameter.name}" is not of one type: an ID or a path is \`type: string\` (openapi-generator's Java and Go clients put a wrapper object's text in the path)`,
+                path: [...path, 'schema'],
+              },
+            ]
+          : [];
+      }),
+    ),
+
+  'no-never-property': (doc) =>
+    schemas(doc).flatMap(({ node, path }) =>
+      Object.entries(isObject(node?.properties) ? node.properties : {}).flatMap(([name, property]) =>
+        property === false || (isObject(property) && isObject(property.not) && Object.keys(property.not).length === 0)
+          ? [
+              {
+                message: `Property "${name}" is never sent (\`not: {}\`): leave it out and say so in the description (openapi-generator's Go and Python output does not compile on it)`,
+                path: [...path, 'properties', name],
+              },
+            ]
+          : [],
+      ),
+    ),
+
+  'rule-beside-properties': (doc) =>
+    schemas(doc).flatMap(({ node, path }) =>
+      (Array.isArray(node?.allOf) ? node.allOf : []).flatMap((member, i) =>
+        isObject(member) && ('if' in member || 'then' in member || 'else' in member) && !rulesOnly(member)
+          ? [
+              {
+                message:
+                  'An `allOf` member carries an `if`/`then` rule beside other keywords: put the properties on the schema and the rule on the schema or in a member of its own (openapi-generator drops the whole member)',
+                path: [...path, 'allOf', i],
+              },
+            ]
+          : [],
+      ),
+    ),
+
+  'inline-name': (doc) => {
+    const components = new Set(Object.keys(doc?.components?.schemas ?? {}));
+    return Object.entries(doc?.components?.schemas ?? {}).flatMap(([owner, schema]) =>
+      Object.entries(isObject(schema?.properties) ? schema.properties : {}).flatMap(([name, property]) => {
+        if (!namedInline(property)) return [];
+        const names = [pascal(name), `${owner}${pascal(name)}`].filter((candidate) => components.has(candidate));
+        return names.length === 0
+          ? []
+          : [
+              {
+                message: `Inline schema of "${name}" is named ${names.join(' or ')} by generators (datamodel-code-generator, oapi-codegen), a component's name: make it a component or give it a \`title\``,
+                path: ['components', 'schemas', owner, 'properties', name],
+              },
+            ];
+      }),
+    );
+  },
+
+  'array-of-any': (doc) =>
+    schemas(doc).flatMap(({ node, path }) =>
+      ['anyOf', 'oneOf'].flatMap((key) =>
+        Array.isArray(node?.[key]) && node[key].filter((member) => isArraySchema(doc, member)).length > 1
+          ? [
+              {
+                message: `\`${key}\` of several arrays: write one array whose \`items\` are an \`anyOf\` of the forms (openapi-generator's Java tries the first array only)`,
+                path: [...path, key],
+              },
+            ]
+          : [],
+      ),
+    ),
+
+  'one-error-schema': (doc) =>
+    [
+      ...Object.entries(doc?.components?.responses ?? {}).map(([name, response]) => ({
+        response,
+        path: ['components', 'responses', name],
+        status: '4',
+      })),
+      ...Object.entries(doc?.paths ?? {}).flatMap(([route, item]) =>
+        METHODS.filter((method) => isObject(item?.[method])).flatMap((method) =>
+          Object.entries(item[method].responses ?? {}).map(([status, response]) => ({
+            response,
+            path: ['paths', route, method, 'responses', status],
+            status,
+          })),
+        ),
+      ),
+    ].flatMap(({ response, path, status }) => {
+      if (!/^[45]/.test(status) || !isObject(response?.content)) return [];
+      return Object.entries(response.content).flatMap(([type, media]) => {
+        const schema = media?.schema;
+        const union = isObject(schema) && [schema.anyOf, schema.oneOf].find(Array.isArray);
+        return union && union.filter((member) => isObject(resolve(doc, member))).length > 1
+          ? [
+              {
+                message:
+                  'An error response is a union of object schemas: write one schema with the other fields optional (ogen skips every operation that answers an `anyOf` of open objects)',
+                path: [...path, 'content', type, 'schema'],
+              },
+            ]
+          : [];
+      });
+    }),
+
+  'parameter-go-name': (doc) =>
+    operationParameters(doc).flatMap(({ parameters }) =>
+      parameters.flatMap(({ parameter, path }) => {
+        const goName = (p) => (typeof p['x-go-name'] === 'string' ? p['x-go-name'] : pascal(p.name));
+        const twins = parameters.filter(
+          (other) => other.parameter !== parameter && goName(other.parameter) === goName(parameter),
+        );
+        return twins.length === 0
+          ? []
+          : [
+              {
+                message: `Parameter "${parameter.name}" (${parameter.in}) shares its Go name with ${twins.map((t) => `"${t.parameter.name}" (${t.parameter.in})`).join(', ')}: give each an \`x-go-name\` of its own (oapi-codegen declares the field twice)`,
+                path,
+              },
+            ];
+      }),
+    ),
+
+  'parameter-union-component': (doc) =>
+    operationParameters(doc).flatMap(({ parameters }) =>
+      parameters.flatMap(({ parameter, path }) => {
+        const schema = parameter.schema;
+        return isObject(schema) && (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf))
+          ? [
+              {
+                message: `Parameter "${parameter.name}" has an inline \`oneOf\`/\`anyOf\`: make its schema a component (oapi-codegen names types it never declares)`,
+                path: [...path, 'schema'],
+              },
+            ]
+          : [];
+      }),
+    ),
+});
 
 export const shapes = Object.keys(CHECKS);
 

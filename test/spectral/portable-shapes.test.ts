@@ -279,6 +279,238 @@ const cases: [string, string, object, string[]][] = [
     { servers: [{ url: '{b}/v4', variables: { b: { default: 'x', description: 'Base' } } }] },
     ['servers.0.variables.b.description'],
   ],
+
+  [
+    'path-parameter-string',
+    'accepts a string id and an integer iid',
+    {
+      paths: {
+        '/p/{id}/m/{iid}': {
+          parameters: [pathParameter('id', { type: 'string', minLength: 1 })],
+          get: { parameters: [pathParameter('iid', { type: 'integer', format: 'int64' })] },
+        },
+      },
+    },
+    [],
+  ],
+  [
+    'path-parameter-string',
+    'rejects an id that is a string or an integer (through $ref)',
+    {
+      components: { schemas: { Ref: { anyOf: [{ type: 'string' }, { type: 'integer', format: 'int64' }] } } },
+      paths: { '/p/{id}': { get: { parameters: [pathParameter('id', { $ref: '#/components/schemas/Ref' })] } } },
+    },
+    ['paths./p/{id}.get.parameters.0.schema'],
+  ],
+  [
+    'path-parameter-string',
+    'rejects a type list',
+    { paths: { '/p/{id}': { parameters: [pathParameter('id', { type: ['string', 'integer'] })], get: {} } } },
+    ['paths./p/{id}.parameters.0.schema'],
+  ],
+
+  [
+    'no-never-property',
+    'accepts a record that leaves a never-sent field out',
+    withSchemas({ A: { description: 'The token is never sent.', properties: { id: { type: 'string' } } } }),
+    [],
+  ],
+  [
+    'no-never-property',
+    'rejects a not: {} property',
+    withSchemas({ A: { properties: { token: { not: {} } } } }),
+    ['components.schemas.A.properties.token'],
+  ],
+  [
+    'no-never-property',
+    'rejects one in a response allOf member',
+    withResponse({ allOf: [{ $ref: '#/components/schemas/B' }, { properties: { token: { not: {} } } }] }),
+    ['paths./a.get.responses.200.content.application/json.schema.allOf.1.properties.token'],
+  ],
+
+  [
+    'rule-beside-properties',
+    'accepts a rule on the schema beside its properties, and a member with the rule alone',
+    withSchemas({
+      A: { allOf: [{ $ref: '#/components/schemas/B' }], properties: { s: {} }, if: {}, then: {} },
+      C: { allOf: [{ type: 'object', description: 'x', if: {}, then: {} }] },
+    }),
+    [],
+  ],
+  [
+    'rule-beside-properties',
+    'rejects a member with a rule beside properties (Job)',
+    withSchemas({
+      Job: {
+        allOf: [
+          { $ref: '#/components/schemas/JobBase' },
+          { type: 'object', required: ['runner'], properties: { runner: {} }, if: {}, then: {} },
+        ],
+      },
+    }),
+    ['components.schemas.Job.allOf.1'],
+  ],
+
+  [
+    'inline-name',
+    'accepts a component, a title, a nullable reference and a plain string',
+    withSchemas({
+      Project: { type: 'object' },
+      RepositoryFileEncoding: { type: 'string', enum: ['text'] },
+      RepositoryFile: {
+        properties: {
+          encoding: { $ref: '#/components/schemas/RepositoryFileEncoding' },
+          project: { title: 'AllowedProject', type: 'object', properties: { id: {} } },
+          file: { oneOf: [{ $ref: '#/components/schemas/Project' }, { type: 'null' }] },
+          name: { type: 'string' },
+        },
+      },
+    }),
+    [],
+  ],
+  [
+    'inline-name',
+    "rejects an inline enum named as a component (oapi-codegen's RepositoryFileEncoding)",
+    withSchemas({
+      RepositoryFileEncoding: { type: 'string', enum: ['text'] },
+      RepositoryFile: { properties: { encoding: { type: 'string', enum: ['base64'] } } },
+    }),
+    ['components.schemas.RepositoryFile.properties.encoding'],
+  ],
+  [
+    'inline-name',
+    "rejects an inline object named as a component (datamodel-code-generator's Project)",
+    withSchemas({
+      Project: { type: 'object' },
+      AllowedAgents: { properties: { project: { type: 'object', properties: { id: {} } } } },
+    }),
+    ['components.schemas.AllowedAgents.properties.project'],
+  ],
+
+  [
+    'array-of-any',
+    'accepts one array with anyOf items',
+    withSchemas({ A: { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/components/schemas/L' }] } } }),
+    [],
+  ],
+  [
+    'array-of-any',
+    'rejects anyOf of two arrays (MergeRequest.labels)',
+    withSchemas({
+      L: { type: 'object' },
+      A: {
+        anyOf: [
+          { type: 'array', items: { type: 'string' } },
+          { type: 'array', items: { $ref: '#/components/schemas/L' } },
+        ],
+      },
+    }),
+    ['components.schemas.A.anyOf'],
+  ],
+
+  [
+    'one-error-schema',
+    'accepts one error schema, and a union in a success body',
+    {
+      components: { responses: { Forbidden: { content: { 'application/json': { schema: { $ref: '#/x' } } } } } },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              '200': {
+                content: { 'application/json': { schema: { anyOf: [{ type: 'object' }, { type: 'object' }] } } },
+              },
+            },
+          },
+        },
+      },
+    },
+    [],
+  ],
+  [
+    'one-error-schema',
+    'rejects a 403 that is anyOf two objects',
+    {
+      components: {
+        schemas: { E: { type: 'object' }, S: { type: 'object' } },
+        responses: {
+          Forbidden: {
+            content: {
+              'application/json': {
+                schema: { anyOf: [{ $ref: '#/components/schemas/E' }, { $ref: '#/components/schemas/S' }] },
+              },
+            },
+          },
+        },
+      },
+    },
+    ['components.responses.Forbidden.content.application/json.schema'],
+  ],
+
+  [
+    'parameter-go-name',
+    'accepts twins with Go names of their own',
+    {
+      paths: {
+        '/a': {
+          get: {
+            parameters: [
+              { name: 'Sudo', in: 'header', 'x-go-name': 'SudoHeader' },
+              { name: 'sudo', in: 'query', 'x-go-name': 'SudoQuery' },
+              { name: 'page', in: 'query' },
+            ],
+          },
+        },
+      },
+    },
+    [],
+  ],
+  [
+    'parameter-go-name',
+    'rejects a header and a query parameter of one name (through $ref and the path item)',
+    {
+      components: { parameters: { SudoHeader: { name: 'Sudo', in: 'header', 'x-go-name': 'Sudo' } } },
+      paths: {
+        '/a': {
+          parameters: [{ $ref: '#/components/parameters/SudoHeader' }],
+          get: { parameters: [{ name: 'sudo', in: 'query' }] },
+        },
+      },
+    },
+    ['paths./a.parameters.0', 'paths./a.get.parameters.0'],
+  ],
+
+  [
+    'parameter-union-component',
+    'accepts a union that is a component',
+    { paths: { '/a': { get: { parameters: [{ name: 'assignee_id', in: 'query', schema: { $ref: '#/c' } }] } } } },
+    [],
+  ],
+  [
+    'parameter-union-component',
+    'rejects an inline oneOf',
+    {
+      paths: {
+        '/a': {
+          get: {
+            parameters: [
+              {
+                name: 'assignee_id',
+                in: 'query',
+                schema: {
+                  oneOf: [
+                    { type: 'integer', format: 'int64' },
+                    { type: 'string', enum: ['None'] },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+    ['paths./a.get.parameters.0.schema'],
+  ],
 ];
 
 describe('portable-shapes', () => {

@@ -65,7 +65,47 @@ function broken(): object {
     additionalProperties: { type: 'string' },
   };
   bad.servers[0].variables.base_url.description = 'Scheme and host';
-  op.parameters = [structuredClone(bad.paths['/widgets/{id}'].parameters[0])];
+  widget.properties.token = { not: {} };
+  widget.properties.labels = {
+    anyOf: [
+      { type: 'array', items: { type: 'string' } },
+      { type: 'array', items: { type: 'integer', format: 'int64' } },
+    ],
+  };
+  bad.components.schemas.Job = {
+    allOf: [
+      { $ref: '#/components/schemas/Widget' },
+      { type: 'object', properties: { runner: {} }, if: { required: ['state'] }, then: { required: ['runner'] } },
+    ],
+  };
+  bad.components.schemas.Holder = { properties: { widget: { type: 'object', properties: { id: {} } } } };
+  bad.paths['/widgets/{id}'].parameters[0].schema = {
+    anyOf: [{ type: 'string' }, { type: 'integer', format: 'int64' }],
+  };
+  op.responses['403'] = {
+    description: 'Forbidden',
+    content: {
+      'application/json': {
+        schema: { anyOf: [{ $ref: '#/components/schemas/Widget' }, { $ref: '#/components/schemas/Settings' }] },
+      },
+    },
+  };
+  op.parameters = [
+    structuredClone(bad.paths['/widgets/{id}'].parameters[0]),
+    { name: 'Sudo', in: 'header', description: 'Act as.', schema: { type: 'string' } },
+    { name: 'sudo', in: 'query', description: 'Act as.', schema: { type: 'string' } },
+    {
+      name: 'owner',
+      in: 'query',
+      description: 'Owner.',
+      schema: {
+        oneOf: [
+          { type: 'integer', format: 'int64' },
+          { type: 'string', enum: ['None'] },
+        ],
+      },
+    },
+  ];
   bad.paths['/widgets/{id}'].put = {
     operationId: 'widgets/update-widget',
     summary: 'Update',
