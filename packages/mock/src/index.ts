@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   apiPrefix,
   errorBody,
+  isNamespaceReference,
+  referencedRecord,
   registerServiceApi,
   routes,
   serviceApiServerOptions,
@@ -107,8 +109,13 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
   };
 
   // One handler answers every operation: its documented answer, chosen by the Prefer header.
-  const handler = (_input: unknown, context: { operationId: string; request: FastifyRequest }) => {
+  const handler = (
+    input: { params?: Record<string, unknown> },
+    context: { operationId: string; request: FastifyRequest },
+  ) => {
     const { operationId, request } = context;
+    const unknown = unknownReference(operationId, input.params);
+    if (unknown) return unknown;
     const operation = prepare(operationId);
     const preferred = parsePrefer(request.headers.prefer);
     const preference = resolvePreference(preferred, operationId, operation.examples);
@@ -139,6 +146,20 @@ export async function createMock(options: MockOptions = {}): Promise<FastifyInst
     accessLog: log ? (entry, request) => logRequest(log, entry, examples.get(request)) : undefined,
   });
   return app;
+}
+
+/** The record each operation's leading `{id}` names (`Project`, `Group`), by operationId. */
+const referenced = new Map(routes.map((route) => [route.id, referencedRecord(route.path)]));
+
+/**
+ * The Service's 404 for a project or group reference that no project or group can have (a client that sent a class
+ * name or a struct's text instead of the ID): neither digits nor a path of letters, digits, `_`, `-` and `.`.
+ */
+function unknownReference(operationId: string, params: Record<string, unknown> | undefined) {
+  const record = referenced.get(operationId);
+  const id = params?.id;
+  if (record === undefined || id === undefined || isNamespaceReference(String(id))) return undefined;
+  return { status: 404, body: { message: `404 ${record} Not Found` } };
 }
 
 /** The items of a JSON array body; undefined for any other body. */
