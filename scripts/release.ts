@@ -1,6 +1,6 @@
 /**
  * `npm run release`: gives main's unreleased changes their versions. Between releases `info.version` is a pre-release
- * (`0.6.1-next`) and the changes wait under `## Unreleased` in CHANGELOG.md and the packages' CHANGELOGs. The release:
+ * (`0.6.1-dev.1`) and the changes wait under `## Unreleased` in CHANGELOG.md and the packages' CHANGELOGs. The release:
  *   1. checks its arguments (and for --publish the registry), that tracked files are committed, the release record,
  *      that generated/ is what openapi/ bundles to, and the gate — all before anything long;
  *   2. picks the versions (scripts/lib/release-plan.ts): the contract's from the gate's verdict (a breaking bump,

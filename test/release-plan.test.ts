@@ -20,7 +20,7 @@ const verdict = (...rules: [Difference['severity'], string][]): GateResult => {
   const differences = rules.map(([severity, rule]) => ({ severity, rule, location: 'GET /jobs' }));
   return {
     ok: true,
-    version: '0.6.1-next',
+    version: '0.6.1-dev.1',
     baseline: '0.6.0',
     differences,
     breakingKinds: [...new Set(differences.filter((d) => d.severity === 'breaking').map((d) => d.rule))],
@@ -32,7 +32,12 @@ const verdict = (...rules: [Difference['severity'], string][]): GateResult => {
 const packages = (
   unreleased: Partial<Record<'openapi' | 'types' | 'server' | 'fake', string>>,
 ): PlanInput['packages'] => [
-  { name: 'openapi', version: '0.6.1-next', unreleased: unreleased.openapi ?? '## Unreleased\n', dependsOn: ['types'] },
+  {
+    name: 'openapi',
+    version: '0.6.1-dev.1',
+    unreleased: unreleased.openapi ?? '## Unreleased\n',
+    dependsOn: ['types'],
+  },
   { name: 'types', version: '0.7.0', unreleased: unreleased.types ?? '## Unreleased\n', dependsOn: [] },
   { name: 'server', version: '0.7.0', unreleased: unreleased.server ?? '## Unreleased\n', dependsOn: ['types'] },
   { name: 'fake', version: '0.7.0', unreleased: unreleased.fake ?? '## Unreleased\n', dependsOn: ['server'] },
@@ -54,7 +59,7 @@ describe('the versions of a release', () => {
   ] as const)('%s after a %s change is %s', (from, bump, to) => expect(bumped(from, bump)).toBe(to));
 
   it('main after a release is the next patch as a pre-release', () => {
-    expect(nextPreRelease('0.6.0')).toBe('0.6.1-next');
+    expect(nextPreRelease('0.6.0')).toBe('0.6.1-dev.1');
   });
 
   it.each([
@@ -136,8 +141,8 @@ describe('what the release writes', () => {
 
   it('sets info.version in openapi.yaml, and only it', () => {
     const yaml =
-      'openapi: 3.1.0\ninfo:\n  title: T\n  description: >-\n    version: 1\n  version: 0.6.1-next\n  contact: {}\nservers: []\n';
-    expect(withInfoVersion(yaml, '0.7.0')).toBe(yaml.replace('  version: 0.6.1-next', '  version: 0.7.0'));
+      'openapi: 3.1.0\ninfo:\n  title: T\n  description: >-\n    version: 1\n  version: 0.6.1-dev.1\n  contact: {}\nservers: []\n';
+    expect(withInfoVersion(yaml, '0.7.0')).toBe(yaml.replace('  version: 0.6.1-dev.1', '  version: 0.7.0'));
   });
 
   it("sets this repository's info.version: one line of openapi/openapi.yaml", () => {

@@ -28,6 +28,7 @@ import {
   gate,
   type GateInput,
   isBreakingBump,
+  isPortableVersion,
   isReleaseVersion,
   listReleases,
   releasedFiles,
@@ -58,6 +59,21 @@ describe('versions', () => {
   it('between releases info.version is a pre-release above the latest release; on a release commit, that release', () => {
     if (isReleaseVersion(contract)) expect(compareVersions(contract, latest)).toBeGreaterThanOrEqual(0);
     else expect(compareVersions(contract, latest), `${contract} after ${latest}`).toBeGreaterThan(0);
+  });
+
+  it('info.version is valid in SemVer and in PEP 440, so that generated Python packages install', () => {
+    expect(isPortableVersion(contract), contract).toBe(true);
+  });
+
+  it.each([
+    ['0.6.1-dev.1', true],
+    ['0.6.0', true],
+    ['1.2.3-rc.1', true],
+    ['0.6.1-next', false],
+    ['0.6.1-dev.1+build', true],
+    ['0.6.1.dev1', false],
+  ])('%s is portable: %s', (version, portable) => {
+    expect(isPortableVersion(version)).toBe(portable);
   });
 
   it("@service-api/openapi's version is info.version: the package is the document", () => {
@@ -235,6 +251,13 @@ describe('the gate', () => {
       [/openapi\.json differs from the released 0\.2\.0's/, /openapi\.yaml differs from the released 0\.2\.0's/],
     ],
     ['a version lower than the latest release', doc('0.1.9'), '## 0.1.9\n', [/lower than the latest release/]],
+    [
+      'a pre-release pip refuses',
+      doc('0.2.1-next'),
+      '## Unreleased\n- docs\n',
+      [/not a PEP 440 version.*0\.2\.1-dev\.N/],
+    ],
+    ['a pre-release valid in both', doc('0.2.1-dev.1'), '## Unreleased\n- docs\n', []],
     ['no CHANGELOG section for the version', doc('0.2.1'), '## 0.2.0\n', [/no "## 0\.2\.1" section/]],
     ['breaking under a patch bump', loosened('0.2.1'), '## 0.2.1\n- **Breaking**: id optional\n', [/not a major bump/]],
     [

@@ -164,7 +164,7 @@ export async function publishPackages(options: PublishOptions): Promise<Publishe
       const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as PackageManifest;
       await writeFile(manifestPath, `${JSON.stringify(scopedManifest(manifest, options.scope), null, 2)}\n`);
       // The packed copy is built already: its prepack must not run again. npm publishes a pre-release (the document's
-      // package between releases, 0.6.1-next) only under a dist-tag of its own, never as `latest`.
+      // package between releases, 0.6.1-dev.1) only under a dist-tag of its own, never as `latest`.
       const preRelease = semver.prerelease(version);
       await npm([
         'publish',

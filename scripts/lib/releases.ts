@@ -1,6 +1,6 @@
 /**
  * The breaking-change gate and versions. A release is recorded in `releases/RELEASES.json` (scripts/lib/release-record.ts)
- * and read from the commit that made it. Between releases `info.version` is a pre-release (`0.6.1-next`) and the
+ * and read from the commit that made it. Between releases `info.version` is a pre-release (`0.6.1-dev.1`) and the
  * changes are listed under `## Unreleased` in CHANGELOG.md; `npm run release` gives them a version.
  * The gate compares the current document and its 3.0 rendition with the latest release.
  */
@@ -24,8 +24,12 @@ export const FIRST_RENDITION_30 = '0.6.0';
 export const BREAKING_MARK = '**Breaking**';
 /** The CHANGELOG section that collects the changes until `npm run release` gives them a version. */
 export const UNRELEASED = 'Unreleased';
-/** The pre-release label of main between releases: `0.6.1-next` follows 0.6.0. */
-export const NEXT_LABEL = 'next';
+/**
+ * The pre-release label of main between releases: `0.6.1-dev.1` follows 0.6.0. A version valid both in SemVer (npm)
+ * and in PEP 440 (pip reads `0.6.1-dev.1` as `0.6.1.dev1`), so that the packages teams generate from the document in
+ * any language install; it sorts below the release in both.
+ */
+export const NEXT_LABEL = 'dev';
 
 /** Whether `version` is a release version (major.minor.patch, no pre-release). */
 export function isReleaseVersion(version: string): boolean {
@@ -55,9 +59,21 @@ export function bumped(from: string, bump: Bump): string {
   return semver.inc(from, level)!;
 }
 
-/** main's version after the release `version`: the next patch's pre-release (`0.6.1-next`). */
+/** main's version after the release `version`: the next patch's pre-release (`0.6.1-dev.1`). */
 export function nextPreRelease(version: string): string {
-  return `${semver.inc(version, 'patch')!}-${NEXT_LABEL}`;
+  return `${semver.inc(version, 'patch')!}-${NEXT_LABEL}.1`;
+}
+
+/**
+ * A public version identifier of PEP 440 (its Appendix B pattern), in any of the spellings pip normalizes: the
+ * generated Python packages (openapi-python-client, openapi-generator's python) take `info.version` as theirs.
+ */
+const PEP_440 =
+  /^v?(?:(?:\d+!)?\d+(?:\.\d+)*(?:[-_.]?(?:alpha|a|beta|b|preview|pre|c|rc)[-_.]?\d*)?(?:-\d+|[-_.]?(?:post|rev|r)[-_.]?\d*)?(?:[-_.]?dev[-_.]?\d*)?)(?:\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?$/i;
+
+/** Whether `version` is valid in both SemVer and PEP 440 (`0.6.1-dev.1`, not `0.6.1-next`). */
+export function isPortableVersion(version: string): boolean {
+  return semver.valid(version) !== null && PEP_440.test(version);
 }
 
 /** Released versions, oldest first. */
@@ -128,7 +144,7 @@ const entries = (section: string) => section.split('\n').filter((line) => /^\s*[
 
 /**
  * The gate's verdict: the current document against the latest release and the CHANGELOG. A pre-release
- * (`0.6.1-next`, main between releases) may differ from the latest release: its changes are listed under
+ * (`0.6.1-dev.1`, main between releases) may differ from the latest release: its changes are listed under
  * `## Unreleased`, one **Breaking** entry at least per kind of breaking difference. A release version is the document
  * of that release: the one recorded, or the one being made (its own `## <version>` section, a breaking bump for
  * breaking differences).
@@ -141,6 +157,10 @@ export function gate(input: GateInput): GateResult {
     failures.push(`info.version ${version} is not a semver version`);
     return empty;
   }
+  if (!isPortableVersion(version))
+    failures.push(
+      `info.version ${version} is not a PEP 440 version: pip refuses the Python packages generated from it (a pre-release between releases is written ${semver.coerce(version)?.version}-dev.N)`,
+    );
   const unreleased = !isReleaseVersion(version);
   const sorted = [...input.releases].sort((a, b) => compareVersions(a.version, b.version));
   const same = sorted.find((r) => r.version === version);
