@@ -3,11 +3,11 @@ import * as f from './fast.js';
 import type * as T from './types.js';
 
 /**
- * Whether `value` is a valid `ProjectOrGroupRef` (stops at the first failure). Its Standard Schema, with the issues and
- * their paths, is `isProjectOrGroupRef` of `@service-api/validators/standard`.
+ * Whether `value` is a valid `IdOrPath` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isIdOrPath` of `@service-api/validators/standard`.
  */
-export function isProjectOrGroupRef(value: unknown): value is T.ProjectOrGroupRef {
-  return f.fast_schema_ProjectOrGroupRef(value);
+export function isIdOrPath(value: unknown): value is T.IdOrPath {
+  return f.fast_schema_IdOrPath(value);
 }
 /**
  * Whether `value` is a valid `JobStatus` (stops at the first failure). Its Standard Schema, with the issues and
@@ -115,13 +115,6 @@ export function isErrorMessage(value: unknown): value is T.ErrorMessage {
   return f.fast_schema_ErrorMessage(value);
 }
 /**
- * Whether `value` is a valid `InsufficientScopeError` (stops at the first failure). Its Standard Schema, with the issues and
- * their paths, is `isInsufficientScopeError` of `@service-api/validators/standard`.
- */
-export function isInsufficientScopeError(value: unknown): value is T.InsufficientScopeError {
-  return f.fast_schema_InsufficientScopeError(value);
-}
-/**
  * Whether `value` is a valid `TriggerJobPipeline` (stops at the first failure). Its Standard Schema, with the issues and
  * their paths, is `isTriggerJobPipeline` of `@service-api/validators/standard`.
  */
@@ -164,6 +157,13 @@ export function isIdOnly(value: unknown): value is T.IdOnly {
   return f.fast_schema_IdOnly(value);
 }
 /**
+ * Whether `value` is a valid `AllowedAgentsProject` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isAllowedAgentsProject` of `@service-api/validators/standard`.
+ */
+export function isAllowedAgentsProject(value: unknown): value is T.AllowedAgentsProject {
+  return f.fast_schema_AllowedAgentsProject(value);
+}
+/**
  * Whether `value` is a valid `AllowedAgents` (stops at the first failure). Its Standard Schema, with the issues and
  * their paths, is `isAllowedAgents` of `@service-api/validators/standard`.
  */
@@ -204,6 +204,13 @@ export function isExportProjectRequest(value: unknown): value is T.ExportProject
  */
 export function isProjectExportScheduled(value: unknown): value is T.ProjectExportScheduled {
   return f.fast_schema_ProjectExportScheduled(value);
+}
+/**
+ * Whether `value` is a valid `ProjectOrGroupRef` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isProjectOrGroupRef` of `@service-api/validators/standard`.
+ */
+export function isProjectOrGroupRef(value: unknown): value is T.ProjectOrGroupRef {
+  return f.fast_schema_ProjectOrGroupRef(value);
 }
 /**
  * Whether `value` is a valid `ProjectImportOverrideParams` (stops at the first failure). Its Standard Schema, with the issues and
@@ -351,6 +358,13 @@ export function isBulkImportEntitySummary(value: unknown): value is T.BulkImport
  */
 export function isBulkImportFailure(value: unknown): value is T.BulkImportFailure {
   return f.fast_schema_BulkImportFailure(value);
+}
+/**
+ * Whether `value` is a valid `RepositoryFileContentEncoding` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isRepositoryFileContentEncoding` of `@service-api/validators/standard`.
+ */
+export function isRepositoryFileContentEncoding(value: unknown): value is T.RepositoryFileContentEncoding {
+  return f.fast_schema_RepositoryFileContentEncoding(value);
 }
 /**
  * Whether `value` is a valid `RepositoryFile` (stops at the first failure). Its Standard Schema, with the issues and
@@ -1137,6 +1151,20 @@ export function isProject(value: unknown): value is T.Project {
   return f.fast_schema_Project(value);
 }
 /**
+ * Whether `value` is a valid `NoneOrAny` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isNoneOrAny` of `@service-api/validators/standard`.
+ */
+export function isNoneOrAny(value: unknown): value is T.NoneOrAny {
+  return f.fast_schema_NoneOrAny(value);
+}
+/**
+ * Whether `value` is a valid `UserIdFilter` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isUserIdFilter` of `@service-api/validators/standard`.
+ */
+export function isUserIdFilter(value: unknown): value is T.UserIdFilter {
+  return f.fast_schema_UserIdFilter(value);
+}
+/**
  * Whether `value` is a valid `MergeRequestState` (stops at the first failure). Its Standard Schema, with the issues and
  * their paths, is `isMergeRequestState` of `@service-api/validators/standard`.
  */
@@ -1305,6 +1333,13 @@ export function isCreateProjectApprovalRuleRequest(value: unknown): value is T.C
   return f.fast_schema_CreateProjectApprovalRuleRequest(value);
 }
 /**
+ * Whether `value` is a valid `BranchProtectionAccessLevel` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isBranchProtectionAccessLevel` of `@service-api/validators/standard`.
+ */
+export function isBranchProtectionAccessLevel(value: unknown): value is T.BranchProtectionAccessLevel {
+  return f.fast_schema_BranchProtectionAccessLevel(value);
+}
+/**
  * Whether `value` is a valid `DefaultBranchProtectionAccessLevel` (stops at the first failure). Its Standard Schema, with the issues and
  * their paths, is `isDefaultBranchProtectionAccessLevel` of `@service-api/validators/standard`.
  */
@@ -1380,6 +1415,41 @@ export function isDependencyLicense(value: unknown): value is T.DependencyLicens
  */
 export function isDependency(value: unknown): value is T.Dependency {
   return f.fast_schema_Dependency(value);
+}
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderDirection` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isProductAnalyticsOrderDirection` of `@service-api/validators/standard`.
+ */
+export function isProductAnalyticsOrderDirection(value: unknown): value is T.ProductAnalyticsOrderDirection {
+  return f.fast_schema_ProductAnalyticsOrderDirection(value);
+}
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderMap` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isProductAnalyticsOrderMap` of `@service-api/validators/standard`.
+ */
+export function isProductAnalyticsOrderMap(value: unknown): value is T.ProductAnalyticsOrderMap {
+  return f.fast_schema_ProductAnalyticsOrderMap(value);
+}
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderPair` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isProductAnalyticsOrderPair` of `@service-api/validators/standard`.
+ */
+export function isProductAnalyticsOrderPair(value: unknown): value is T.ProductAnalyticsOrderPair {
+  return f.fast_schema_ProductAnalyticsOrderPair(value);
+}
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderPairs` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isProductAnalyticsOrderPairs` of `@service-api/validators/standard`.
+ */
+export function isProductAnalyticsOrderPairs(value: unknown): value is T.ProductAnalyticsOrderPairs {
+  return f.fast_schema_ProductAnalyticsOrderPairs(value);
+}
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrder` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isProductAnalyticsOrder` of `@service-api/validators/standard`.
+ */
+export function isProductAnalyticsOrder(value: unknown): value is T.ProductAnalyticsOrder {
+  return f.fast_schema_ProductAnalyticsOrder(value);
 }
 /**
  * Whether `value` is a valid `ProductAnalyticsQuery` (stops at the first failure). Its Standard Schema, with the issues and

@@ -5,10 +5,10 @@ import { type Guard, guard } from './standard.js';
 import type * as T from './types.js';
 
 /**
- * Whether `value` is a valid `ProjectOrGroupRef` (stops at the first failure), and a Standard Schema:
- * `isProjectOrGroupRef['~standard'].validate(value)` gives the issues with their paths.
+ * Whether `value` is a valid `IdOrPath` (stops at the first failure), and a Standard Schema:
+ * `isIdOrPath['~standard'].validate(value)` gives the issues with their paths.
  */
-export const isProjectOrGroupRef: Guard<T.ProjectOrGroupRef> = /* @__PURE__ */ guard(f.fast_schema_ProjectOrGroupRef, s.schema_ProjectOrGroupRef);
+export const isIdOrPath: Guard<T.IdOrPath> = /* @__PURE__ */ guard(f.fast_schema_IdOrPath, s.schema_IdOrPath);
 /**
  * Whether `value` is a valid `JobStatus` (stops at the first failure), and a Standard Schema:
  * `isJobStatus['~standard'].validate(value)` gives the issues with their paths.
@@ -85,11 +85,6 @@ export const isErrorBody: Guard<T.ErrorBody> = /* @__PURE__ */ guard(f.fast_sche
  */
 export const isErrorMessage: Guard<T.ErrorMessage> = /* @__PURE__ */ guard(f.fast_schema_ErrorMessage, s.schema_ErrorMessage);
 /**
- * Whether `value` is a valid `InsufficientScopeError` (stops at the first failure), and a Standard Schema:
- * `isInsufficientScopeError['~standard'].validate(value)` gives the issues with their paths.
- */
-export const isInsufficientScopeError: Guard<T.InsufficientScopeError> = /* @__PURE__ */ guard(f.fast_schema_InsufficientScopeError, s.schema_InsufficientScopeError);
-/**
  * Whether `value` is a valid `TriggerJobPipeline` (stops at the first failure), and a Standard Schema:
  * `isTriggerJobPipeline['~standard'].validate(value)` gives the issues with their paths.
  */
@@ -120,6 +115,11 @@ export const isAllowedAgent: Guard<T.AllowedAgent> = /* @__PURE__ */ guard(f.fas
  */
 export const isIdOnly: Guard<T.IdOnly> = /* @__PURE__ */ guard(f.fast_schema_IdOnly, s.schema_IdOnly);
 /**
+ * Whether `value` is a valid `AllowedAgentsProject` (stops at the first failure), and a Standard Schema:
+ * `isAllowedAgentsProject['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isAllowedAgentsProject: Guard<T.AllowedAgentsProject> = /* @__PURE__ */ guard(f.fast_schema_AllowedAgentsProject, s.schema_AllowedAgentsProject);
+/**
  * Whether `value` is a valid `AllowedAgents` (stops at the first failure), and a Standard Schema:
  * `isAllowedAgents['~standard'].validate(value)` gives the issues with their paths.
  */
@@ -149,6 +149,11 @@ export const isExportProjectRequest: Guard<T.ExportProjectRequest> = /* @__PURE_
  * `isProjectExportScheduled['~standard'].validate(value)` gives the issues with their paths.
  */
 export const isProjectExportScheduled: Guard<T.ProjectExportScheduled> = /* @__PURE__ */ guard(f.fast_schema_ProjectExportScheduled, s.schema_ProjectExportScheduled);
+/**
+ * Whether `value` is a valid `ProjectOrGroupRef` (stops at the first failure), and a Standard Schema:
+ * `isProjectOrGroupRef['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProjectOrGroupRef: Guard<T.ProjectOrGroupRef> = /* @__PURE__ */ guard(f.fast_schema_ProjectOrGroupRef, s.schema_ProjectOrGroupRef);
 /**
  * Whether `value` is a valid `ProjectImportOverrideParams` (stops at the first failure), and a Standard Schema:
  * `isProjectImportOverrideParams['~standard'].validate(value)` gives the issues with their paths.
@@ -254,6 +259,11 @@ export const isBulkImportEntitySummary: Guard<T.BulkImportEntitySummary> = /* @_
  * `isBulkImportFailure['~standard'].validate(value)` gives the issues with their paths.
  */
 export const isBulkImportFailure: Guard<T.BulkImportFailure> = /* @__PURE__ */ guard(f.fast_schema_BulkImportFailure, s.schema_BulkImportFailure);
+/**
+ * Whether `value` is a valid `RepositoryFileContentEncoding` (stops at the first failure), and a Standard Schema:
+ * `isRepositoryFileContentEncoding['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isRepositoryFileContentEncoding: Guard<T.RepositoryFileContentEncoding> = /* @__PURE__ */ guard(f.fast_schema_RepositoryFileContentEncoding, s.schema_RepositoryFileContentEncoding);
 /**
  * Whether `value` is a valid `RepositoryFile` (stops at the first failure), and a Standard Schema:
  * `isRepositoryFile['~standard'].validate(value)` gives the issues with their paths.
@@ -815,6 +825,16 @@ export const isProjectPermissions: Guard<T.ProjectPermissions> = /* @__PURE__ */
  */
 export const isProject: Guard<T.Project> = /* @__PURE__ */ guard(f.fast_schema_Project, s.schema_Project);
 /**
+ * Whether `value` is a valid `NoneOrAny` (stops at the first failure), and a Standard Schema:
+ * `isNoneOrAny['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isNoneOrAny: Guard<T.NoneOrAny> = /* @__PURE__ */ guard(f.fast_schema_NoneOrAny, s.schema_NoneOrAny);
+/**
+ * Whether `value` is a valid `UserIdFilter` (stops at the first failure), and a Standard Schema:
+ * `isUserIdFilter['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isUserIdFilter: Guard<T.UserIdFilter> = /* @__PURE__ */ guard(f.fast_schema_UserIdFilter, s.schema_UserIdFilter);
+/**
  * Whether `value` is a valid `MergeRequestState` (stops at the first failure), and a Standard Schema:
  * `isMergeRequestState['~standard'].validate(value)` gives the issues with their paths.
  */
@@ -935,6 +955,11 @@ export const isUpdateProjectApprovalSettingsRequest: Guard<T.UpdateProjectApprov
  */
 export const isCreateProjectApprovalRuleRequest: Guard<T.CreateProjectApprovalRuleRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateProjectApprovalRuleRequest, s.schema_CreateProjectApprovalRuleRequest);
 /**
+ * Whether `value` is a valid `BranchProtectionAccessLevel` (stops at the first failure), and a Standard Schema:
+ * `isBranchProtectionAccessLevel['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isBranchProtectionAccessLevel: Guard<T.BranchProtectionAccessLevel> = /* @__PURE__ */ guard(f.fast_schema_BranchProtectionAccessLevel, s.schema_BranchProtectionAccessLevel);
+/**
  * Whether `value` is a valid `DefaultBranchProtectionAccessLevel` (stops at the first failure), and a Standard Schema:
  * `isDefaultBranchProtectionAccessLevel['~standard'].validate(value)` gives the issues with their paths.
  */
@@ -989,6 +1014,31 @@ export const isDependencyLicense: Guard<T.DependencyLicense> = /* @__PURE__ */ g
  * `isDependency['~standard'].validate(value)` gives the issues with their paths.
  */
 export const isDependency: Guard<T.Dependency> = /* @__PURE__ */ guard(f.fast_schema_Dependency, s.schema_Dependency);
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderDirection` (stops at the first failure), and a Standard Schema:
+ * `isProductAnalyticsOrderDirection['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProductAnalyticsOrderDirection: Guard<T.ProductAnalyticsOrderDirection> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsOrderDirection, s.schema_ProductAnalyticsOrderDirection);
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderMap` (stops at the first failure), and a Standard Schema:
+ * `isProductAnalyticsOrderMap['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProductAnalyticsOrderMap: Guard<T.ProductAnalyticsOrderMap> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsOrderMap, s.schema_ProductAnalyticsOrderMap);
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderPair` (stops at the first failure), and a Standard Schema:
+ * `isProductAnalyticsOrderPair['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProductAnalyticsOrderPair: Guard<T.ProductAnalyticsOrderPair> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsOrderPair, s.schema_ProductAnalyticsOrderPair);
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrderPairs` (stops at the first failure), and a Standard Schema:
+ * `isProductAnalyticsOrderPairs['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProductAnalyticsOrderPairs: Guard<T.ProductAnalyticsOrderPairs> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsOrderPairs, s.schema_ProductAnalyticsOrderPairs);
+/**
+ * Whether `value` is a valid `ProductAnalyticsOrder` (stops at the first failure), and a Standard Schema:
+ * `isProductAnalyticsOrder['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isProductAnalyticsOrder: Guard<T.ProductAnalyticsOrder> = /* @__PURE__ */ guard(f.fast_schema_ProductAnalyticsOrder, s.schema_ProductAnalyticsOrder);
 /**
  * Whether `value` is a valid `ProductAnalyticsQuery` (stops at the first failure), and a Standard Schema:
  * `isProductAnalyticsQuery['~standard'].validate(value)` gives the issues with their paths.
