@@ -2725,8 +2725,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A project or group reference, the numeric ID or the URL-encoded full path. */
-        ProjectOrGroupRef: ProjectOrGroupRef;
+        /**
+         * @description A project or group in a request path: its numeric ID (`42`) or its URL-encoded full path (`my-group%2Fmy-project`), as a string.
+         * @example 42
+         * @example my-group/my-project
+         */
+        IdOrPath: IdOrPath;
         /**
          * @description Status of a job; the same values are the `scope` filter values. Transitions between the values are not documented.
          * @enum {string}
@@ -2762,12 +2766,10 @@ export interface components {
         JobArtifact: JobArtifact;
         /** @description CI job record. */
         Job: Job;
-        /** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+        /** @description Error body whose shape is not documented beyond the fields below; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). A token that lacks a scope the request needs gets `error`, `error_description` and `scope` instead (`insufficient_scope` with sudo). */
         ErrorBody: ErrorBody;
         /** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown. */
         ErrorMessage: ErrorMessage;
-        /** @description 403 body when the token lacks the `sudo` scope needed for sudo. */
-        InsufficientScopeError: InsufficientScopeError;
         /** @description The pipeline of a trigger job. */
         TriggerJobPipeline: TriggerJobPipeline;
         /** @description The pipeline a trigger job started. */
@@ -2780,6 +2782,8 @@ export interface components {
         AllowedAgent: AllowedAgent;
         /** @description An object that carries only the `id` of a job, pipeline or group. */
         IdOnly: IdOnly;
+        /** @description The job's project in an allowed-agents record, with the IDs of its groups. */
+        AllowedAgentsProject: AllowedAgentsProject;
         /** @description Allowed-agents record in the job token context: the agents the job's project may use, with the job, pipeline, project and user of the token. */
         AllowedAgents: AllowedAgents;
         /**
@@ -2795,6 +2799,8 @@ export interface components {
         ExportProjectRequest: ExportProjectRequest;
         /** @description Answer of `POST /projects/{id}/export`, 202 Accepted. */
         ProjectExportScheduled: ProjectExportScheduled;
+        /** @description A project or group reference, the numeric ID or the URL-encoded full path. */
+        ProjectOrGroupRef: ProjectOrGroupRef;
         /** @description Project fields that override the values in the export file; any project field may be given. */
         ProjectImportOverrideParams: ProjectImportOverrideParams;
         /** @description Multipart body of `POST /projects/import`. The size of the import is limited by the administrator setting `max_import_size` (0, unlimited, by default). */
@@ -2852,6 +2858,11 @@ export interface components {
         BulkImportEntitySummary: BulkImportEntitySummary;
         /** @description Failure record answered by `GET /bulk_imports/{id}/entities/{entity_id}/failures`. The result is a single failure record. Field types are not documented: `relation` is a string, and the other fields are strings or null (a failure need not have a source item or a correlation ID). */
         BulkImportFailure: BulkImportFailure;
+        /**
+         * @description Encoding of the `content` of a file record read back, base64.
+         * @enum {string}
+         */
+        RepositoryFileContentEncoding: RepositoryFileContentEncoding;
         /** @description File record: the file's metadata and its content as Base64 text. */
         RepositoryFile: RepositoryFile;
         /**
@@ -3159,6 +3170,13 @@ export interface components {
         /** @description Project, full view for authenticated callers: every field of the simple view (`ProjectSimple`) plus the fields below. Fields returned vary with the caller's permissions, so none of the added fields is guaranteed. Deprecated fields are planned for removal in a future v5. Fields without a type have no documented type. */
         Project: Project;
         /**
+         * @description `None`: no value set; `Any`: any value set.
+         * @enum {string}
+         */
+        NoneOrAny: NoneOrAny;
+        /** @description User ID, None or Any. */
+        UserIdFilter: UserIdFilter;
+        /**
          * @description State of a merge request: opened, closed, locked, merged.
          *
          *     Transitions:
@@ -3243,6 +3261,12 @@ export interface components {
         UpdateProjectApprovalSettingsRequest: UpdateProjectApprovalSettingsRequest;
         /** @description Body of `POST /projects/{id}/approval_rules`. `report_type` is only for `rule_type` `report_approver`: a body with `report_type` must send `rule_type: report_approver`. */
         CreateProjectApprovalRuleRequest: CreateProjectApprovalRuleRequest;
+        /**
+         * Format: int32
+         * @description The access level a default branch protection allows to push or merge, Developer (30) or Maintainer (40).
+         * @enum {integer}
+         */
+        BranchProtectionAccessLevel: BranchProtectionAccessLevel;
         /** @description An entry of `allowed_to_push` / `allowed_to_merge` in the default branch protection: an object holding the access level allowed, Developer (30) or Maintainer (40). */
         DefaultBranchProtectionAccessLevel: DefaultBranchProtectionAccessLevel;
         /** @description Default branch protection of new projects. All keys are optional. */
@@ -3276,6 +3300,19 @@ export interface components {
         DependencyLicense: DependencyLicense;
         /** @description A dependency detected in the project. `vulnerabilities` appears only when the caller may read the security dashboard. The payload may change between releases (Experiment). */
         Dependency: Dependency;
+        /**
+         * @description The direction of an ordering, ascending or descending.
+         * @enum {string}
+         */
+        ProductAnalyticsOrderDirection: ProductAnalyticsOrderDirection;
+        /** @description Ordering as an object: each key is a member name, its value the direction (`{"TrackedEvents.count": "desc"}`). */
+        ProductAnalyticsOrderMap: ProductAnalyticsOrderMap;
+        /** @description One ordering: the member name, then the direction (`["TrackedEvents.count", "desc"]`). */
+        ProductAnalyticsOrderPair: ProductAnalyticsOrderPair;
+        /** @description Ordering as an array of `[member, direction]` pairs, applied in order. */
+        ProductAnalyticsOrderPairs: ProductAnalyticsOrderPairs;
+        /** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
+        ProductAnalyticsOrder: ProductAnalyticsOrder;
         /** @description An analytics query. Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
         ProductAnalyticsQuery: ProductAnalyticsQuery;
         /** @description Body of the load and dry-run operations: a query object `{query, queryType}`, plus `include_token`. */
@@ -3318,7 +3355,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description 404 Not Found: the resource does not exist or is not accessible; also an unknown sudo user, with a message body. Other 404 bodies are not documented. */
@@ -3445,7 +3482,7 @@ export interface components {
     };
     parameters: {
         /** @description The project: its numeric ID or its URL-encoded full path (`group%2Fproject`). A request by a project's old path after a rename can answer 301 with a `Location` header. */
-        ProjectId: components["schemas"]["ProjectOrGroupRef"];
+        ProjectId: components["schemas"]["IdOrPath"];
         /** @description Job statuses to include. One status or several, each sent as `scope[]=x` (`?scope[]=pending&scope[]=running`). All jobs when absent. */
         JobScope: components["schemas"]["JobStatus"][];
         /**
@@ -3739,7 +3776,7 @@ export interface components {
          */
         GroupsMinAccessLevel: components["schemas"]["AccessLevel"];
         /** @description The group, its numeric ID or its URL-encoded full path (`parent%2Fchild`). */
-        GroupId: components["schemas"]["ProjectOrGroupRef"];
+        GroupId: components["schemas"]["IdOrPath"];
         /**
          * @description Show all the groups the caller has access to. No default is documented for this list.
          * @example true
@@ -4143,7 +4180,7 @@ export interface components {
          */
         MergeRequestListApproved: "yes" | "no";
         /** @description Merge requests assigned to this user ID, or `None` (no assignee) / `Any` (any assignee). */
-        MergeRequestListAssigneeId: number | ("None" | "Any");
+        MergeRequestListAssigneeId: components["schemas"]["UserIdFilter"];
         /**
          * @description Merge requests created by this user ID. Mutually exclusive with `author_username`.
          * @example 1
@@ -4261,7 +4298,7 @@ export interface components {
          */
         MergeRequestListOrderBy: "created_at" | "title" | "updated_at";
         /** @description Merge requests with this user ID as reviewer, or `None` / `Any`. Mutually exclusive with `reviewer_username`. */
-        MergeRequestListReviewerId: number | ("None" | "Any");
+        MergeRequestListReviewerId: components["schemas"]["UserIdFilter"];
         /** @description Merge requests with this username as reviewer, or `None` / `Any`. Mutually exclusive with `reviewer_id`. */
         MergeRequestListReviewerUsername: string;
         /**
@@ -4413,8 +4450,12 @@ export interface components {
     };
     pathItems: never;
 }
-/** @description A project or group reference, the numeric ID or the URL-encoded full path. */
-export type ProjectOrGroupRef = string | number;
+/**
+ * @description A project or group in a request path: its numeric ID (`42`) or its URL-encoded full path (`my-group%2Fmy-project`), as a string.
+ * @example 42
+ * @example my-group/my-project
+ */
+export type IdOrPath = string | number;
 /**
  * @description Status of a job; the same values are the `scope` filter values. Transitions between the values are not documented.
  * @enum {string}
@@ -4537,7 +4578,7 @@ export type JobArtifact = {
     file_format: string;
 };
 /** @description CI job record. */
-export type Job = components["schemas"]["JobBase"] & {
+export type Job = {
     /**
      * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented (the Service sends it only for a failed job). Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
      * @example script_failure
@@ -4553,23 +4594,27 @@ export type Job = components["schemas"]["JobBase"] & {
     tag_list: string[];
     /** @description The runner that ran the job, or null. The object's shape is not documented. */
     runner: Record<string, unknown> | null;
-};
-/** @description Error body whose shape is not documented; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). */
+} & components["schemas"]["JobBase"];
+/** @description Error body whose shape is not documented beyond the fields below; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). A token that lacks a scope the request needs gets `error`, `error_description` and `scope` instead (`insufficient_scope` with sudo). */
 export type ErrorBody = {
     /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
     message?: unknown;
+    /**
+     * @description An OAuth error code, such as `insufficient_scope` when the token lacks the scope the request needs (with sudo: a token without the `sudo` scope).
+     * @example insufficient_scope
+     */
+    error?: string;
+    /** @description What the OAuth error means, in words. */
+    error_description?: string;
+    /**
+     * @description The scope the request needs, with `insufficient_scope` (`sudo` for a request with sudo).
+     * @example sudo
+     */
+    scope?: string;
 };
 /** @description Error body with a `message` string: the shape shown for 401, for 403 when a non-administrator uses sudo, and for 404 when the sudo user is unknown. */
 export type ErrorMessage = {
     message: string;
-};
-/** @description 403 body when the token lacks the `sudo` scope needed for sudo. */
-export type InsufficientScopeError = {
-    /** @constant */
-    error: "insufficient_scope";
-    error_description: string;
-    /** @constant */
-    scope: "sudo";
 };
 /** @description The pipeline of a trigger job. */
 export type TriggerJobPipeline = components["schemas"]["JobPipeline"] & {
@@ -4618,16 +4663,18 @@ export type IdOnly = {
     /** Format: int64 */
     id: number;
 };
+/** @description The job's project in an allowed-agents record, with the IDs of its groups. */
+export type AllowedAgentsProject = {
+    /** Format: int64 */
+    id: number;
+    groups: components["schemas"]["IdOnly"][];
+};
 /** @description Allowed-agents record in the job token context: the agents the job's project may use, with the job, pipeline, project and user of the token. */
 export type AllowedAgents = {
     allowed_agents: components["schemas"]["AllowedAgent"][];
     job: components["schemas"]["IdOnly"];
     pipeline: components["schemas"]["IdOnly"];
-    project: {
-        /** Format: int64 */
-        id: number;
-        groups: components["schemas"]["IdOnly"][];
-    };
+    project: components["schemas"]["AllowedAgentsProject"];
     user: components["schemas"]["UserBasic"];
 };
 /**
@@ -4677,6 +4724,8 @@ export type ExportProjectRequest = {
 export type ProjectExportScheduled = {
     message: string;
 };
+/** @description A project or group reference, the numeric ID or the URL-encoded full path. */
+export type ProjectOrGroupRef = string | number;
 /** @description Project fields that override the values in the export file; any project field may be given. */
 export type ProjectImportOverrideParams = {
     [key: string]: unknown;
@@ -4937,6 +4986,11 @@ export type BulkImportFailure = {
     source_url: string | null;
     source_title: string | null;
 };
+/**
+ * @description Encoding of the `content` of a file record read back, base64.
+ * @enum {string}
+ */
+export type RepositoryFileContentEncoding = "base64";
 /** @description File record: the file's metadata and its content as Base64 text. */
 export type RepositoryFile = {
     file_name: string;
@@ -4946,11 +5000,7 @@ export type RepositoryFile = {
      * @description Size in bytes.
      */
     size: number;
-    /**
-     * @description Encoding of `content`, base64.
-     * @enum {string}
-     */
-    encoding: "base64";
+    encoding: components["schemas"]["RepositoryFileContentEncoding"];
     /** @description The file content, Base64-encoded. */
     content: string;
     /** @description SHA-256 of the file content. */
@@ -5370,9 +5420,7 @@ export type ImpersonationTokenBase = {
     expires_at: components["schemas"]["CalendarDate"];
 };
 /** @description Impersonation token as read back. It never carries the secret `token` string: that appears only in the creation response (`ImpersonationTokenCreated`) and cannot be read again. */
-export type ImpersonationToken = components["schemas"]["ImpersonationTokenBase"] & {
-    token?: never;
-};
+export type ImpersonationToken = components["schemas"]["ImpersonationTokenBase"];
 /** @description Body of `DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}`. The operation has no parameters besides the path, so the body is an empty JSON object (or absent). */
 export type DeleteImpersonationTokenRequest = Record<string, unknown>;
 /** @description Body of `POST /users/{user_id}/impersonation_tokens`. */
@@ -5769,9 +5817,7 @@ export type UpdateGroupHookRequest = {
     custom_webhook_template?: string;
 };
 /** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
-export type GroupHook = {
-    token?: never;
-};
+export type GroupHook = Record<string, unknown>;
 /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
 export type DeleteGroupHookRequest = Record<string, unknown>;
 /** @description Body of `POST /groups/{id}/ldap_sync`. No parameters besides the path: an empty JSON object (or no body). */
@@ -6110,7 +6156,6 @@ export type RunnerSummary = {
     name: string | null;
     online: boolean;
     status: components["schemas"]["RunnerStatus"];
-    token?: never;
 };
 /** @description A project the runner is assigned to (`projects` of the runner details). */
 export type RunnerProject = {
@@ -6705,6 +6750,13 @@ export type Project = components["schemas"]["ProjectSimple"] & {
     approvals_before_merge?: number;
 };
 /**
+ * @description `None`: no value set; `Any`: any value set.
+ * @enum {string}
+ */
+export type NoneOrAny = "None" | "Any";
+/** @description User ID, None or Any. */
+export type UserIdFilter = number | components["schemas"]["NoneOrAny"];
+/**
  * @description State of a merge request: opened, closed, locked, merged.
  *
  *     Transitions:
@@ -6870,7 +6922,7 @@ export type MergeRequest = {
     /** Format: int64 */
     user_notes_count?: number;
     /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
-    labels?: string[] | components["schemas"]["MergeRequestLabel"][];
+    labels?: (string | components["schemas"]["MergeRequestLabel"])[];
     draft?: boolean;
     work_in_progress?: boolean;
     /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
@@ -6976,7 +7028,7 @@ export type MergeRequestSimple = {
     /** Format: int64 */
     user_notes_count?: number;
     /** @description Label names (array of strings); label objects with `name`, `color`, `description`, `description_html` and `text_color` when the list was requested with `with_labels_details=true`. */
-    labels?: string[] | components["schemas"]["MergeRequestLabel"][];
+    labels?: (string | components["schemas"]["MergeRequestLabel"])[];
     draft?: boolean;
     work_in_progress?: boolean;
     /** @description Milestone of the merge request; null without a milestone (`milestone_id` 0 or empty clears it). */
@@ -7329,13 +7381,15 @@ export type CreateProjectApprovalRuleRequest = {
     /** @description Usernames of users who may approve; added together with `user_ids`. */
     usernames?: string[];
 };
+/**
+ * Format: int32
+ * @description The access level a default branch protection allows to push or merge, Developer (30) or Maintainer (40).
+ * @enum {integer}
+ */
+export type BranchProtectionAccessLevel = 30 | 40;
 /** @description An entry of `allowed_to_push` / `allowed_to_merge` in the default branch protection: an object holding the access level allowed, Developer (30) or Maintainer (40). */
 export type DefaultBranchProtectionAccessLevel = {
-    /**
-     * Format: int32
-     * @enum {integer}
-     */
-    access_level: 30 | 40;
+    access_level: components["schemas"]["BranchProtectionAccessLevel"];
 };
 /** @description Default branch protection of new projects. All keys are optional. */
 export type DefaultBranchProtectionDefaults = {
@@ -8093,6 +8147,24 @@ export type Dependency = {
     vulnerabilities?: components["schemas"]["DependencyVulnerability"][];
     licenses: components["schemas"]["DependencyLicense"][];
 };
+/**
+ * @description The direction of an ordering, ascending or descending.
+ * @enum {string}
+ */
+export type ProductAnalyticsOrderDirection = "asc" | "desc";
+/** @description Ordering as an object: each key is a member name, its value the direction (`{"TrackedEvents.count": "desc"}`). */
+export type ProductAnalyticsOrderMap = {
+    [key: string]: components["schemas"]["ProductAnalyticsOrderDirection"];
+};
+/** @description One ordering: the member name, then the direction (`["TrackedEvents.count", "desc"]`). */
+export type ProductAnalyticsOrderPair = [
+    string,
+    components["schemas"]["ProductAnalyticsOrderDirection"]
+];
+/** @description Ordering as an array of `[member, direction]` pairs, applied in order. */
+export type ProductAnalyticsOrderPairs = components["schemas"]["ProductAnalyticsOrderPair"][];
+/** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
+export type ProductAnalyticsOrder = components["schemas"]["ProductAnalyticsOrderMap"] | components["schemas"]["ProductAnalyticsOrderPairs"];
 /** @description An analytics query. Members for tracked events use the prefix `TrackedEvents.` (for example `TrackedEvents.count`, `TrackedEvents.utcTime`, `TrackedEvents.docPath`) and members for sessions use `Sessions.` (`Sessions.count`, `Sessions.startAt`). The prefix rule applies to dimensions and time dimensions. */
 export type ProductAnalyticsQuery = {
     /** @description Measures, for example `TrackedEvents.count`. */
@@ -8107,13 +8179,7 @@ export type ProductAnalyticsQuery = {
         /** @description Granularity, for example `day`. */
         granularity?: string;
     }[];
-    /** @description Ordering: an object mapping member names to `asc` or `desc`, or an array of `[member, direction]` pairs. */
-    order?: {
-        [key: string]: "asc" | "desc";
-    } | [
-        string,
-        "asc" | "desc"
-    ][];
+    order?: components["schemas"]["ProductAnalyticsOrder"];
     /**
      * Format: int64
      * @description Maximum number of rows.
@@ -11254,7 +11320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description 404 Not Found: user not found; also an unknown sudo user. */
@@ -11325,7 +11391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description 404 Not Found: user not found; also an unknown sudo user. */
@@ -13972,7 +14038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description 404 Not Found: there is no invitation for that e-mail address, or the group/project or the sudo user is unknown. Body shape not documented except for sudo. */
@@ -14099,7 +14165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description 404 Not Found: there is no invitation for that e-mail address, or the group/project or the sudo user is unknown. Body shape not documented except for sudo. */
@@ -16006,10 +16072,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MergeRequest"] & {
+                    "application/json": {
                         /** @enum {unknown} */
                         state?: "merged" | "opened" | "locked";
-                    };
+                    } & (components["schemas"]["MergeRequest"] & unknown & unknown);
                 };
             };
             301: components["responses"]["MovedPermanently"];
@@ -16497,7 +16563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -16548,7 +16614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -16600,7 +16666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -16651,7 +16717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["InsufficientScopeError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: components["responses"]["NotFound"];
