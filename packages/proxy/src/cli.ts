@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * service-api-proxy --upstream URL [--port 4011] [--host 127.0.0.1] [--report report.json] [--strict] [--timeout 30000]
+ * service-api-proxy --upstream URL [--port 4011] [--host 127.0.0.1] [--origin URL] [--report report.json] [--strict] [--timeout 30000]
  * [--quiet] (here: npm run proxy -- …). Forwards everything to the upstream and reports where it disagrees with the contract.
  */
 import { writeFileSync } from 'node:fs';
@@ -8,10 +8,11 @@ import { fail, readCommand, startOrFail, stopOnSignals } from '@service-api/serv
 import { REPORT_PATH, startProxy } from './index.ts';
 
 const usage =
-  'Usage: service-api-proxy --upstream https://service.example [--port 4011] [--host 127.0.0.1] [--report report.json] [--strict] [--timeout 30000] [--quiet]';
+  'Usage: service-api-proxy --upstream https://service.example [--port 4011] [--host 127.0.0.1] [--origin URL] [--report report.json] [--strict] [--timeout 30000] [--quiet]';
 const { values, port, host } = readCommand({
   usage,
   help: `  --upstream  where every request is forwarded, unchanged (Host set to the upstream's)
+  --origin    the origin clients call the proxy at, written into rewritten Link and Location (default: its address)
   --report    file the report is written to on exit (Ctrl-C, SIGTERM) and on SIGUSR2; without it, printed to stdout
   --strict    answer 502 with the violations instead of forwarding an answer that breaks the contract (for CI)
   --timeout   milliseconds to wait for the upstream's answer to begin before answering 504 (default 30000)
@@ -19,6 +20,7 @@ const { values, port, host } = readCommand({
 The report is also served at GET ${REPORT_PATH}.`,
   options: {
     upstream: { type: 'string' },
+    origin: { type: 'string' },
     report: { type: 'string' },
     strict: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '30000' },
@@ -41,6 +43,7 @@ const proxy = await startOrFail(
     upstream: values.upstream,
     port,
     host,
+    origin: values.origin,
     strict: values.strict,
     timeoutMs,
     log: values.quiet ? undefined : (line) => console.error(line),

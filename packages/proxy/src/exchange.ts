@@ -26,7 +26,7 @@ import { type BodyMemo, checkHead, checksBody, decoded } from './check-answer.ts
 import { checkRequest } from './check-request.ts';
 import type { AnswersByOperation } from './contract.ts';
 import type { Disagreement, Report } from './report.ts';
-import { clientOrigin, type Rewritten } from './rewrite.ts';
+import type { Rewritten } from './rewrite.ts';
 import { asksFirst, forwardBody, forwardedHeaders, sendJson, Tee } from './streams.ts';
 
 export const REPORT_PATH = '/__proxy/report';
@@ -45,9 +45,9 @@ export interface ProxyContext {
   report: Report;
   limits: ServiceApiLimits;
   memo: BodyMemo;
-  rewrite: (raw: string[], clientOrigin: string) => Rewritten;
+  rewrite: (raw: string[], proxyOrigin: string) => Rewritten;
   log?: (line: string) => void;
-  /** The proxy's own origin, once it listens. */
+  /** The origin clients call the proxy at (its `origin` option, else its address once it listens): never a client's `Host`. */
   ownOrigin: () => string;
   match: (method: string, path: string) => MatchedOperation | undefined;
   admission: (route: MatchedOperation['route']) => AdmissionRoute;
@@ -356,11 +356,8 @@ function holdThenStream(exchange: Exchange, answered: Answered, bound: number): 
  * 502) when a header cannot be passed on.
  */
 function writeHead(exchange: Exchange, { incoming, status }: Answered): boolean {
-  const { context, request, response } = exchange;
-  const forwarded = context.rewrite(
-    forwardedHeaders(incoming.rawHeaders),
-    clientOrigin(request.headers.host, context.ownOrigin()),
-  );
+  const { context, response } = exchange;
+  const forwarded = context.rewrite(forwardedHeaders(incoming.rawHeaders), context.ownOrigin());
   try {
     response.writeHead(status, incoming.statusMessage, forwarded.headers);
   } catch {

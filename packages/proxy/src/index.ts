@@ -25,6 +25,11 @@ export { contractVersion } from '@service-api/server';
 export interface ProxyOptions {
   /** Where requests go: `https://service.example` (a path prefix, if any, is kept). */
   upstream: string;
+  /**
+   * The origin clients call the proxy at (`https://proxy.example`), written into the upstream's rewritten `Link` and
+   * `Location` (default: the address it listens on). A client's `Host` header is never used.
+   */
+  origin?: string;
   port?: number;
   host?: string;
   /** Answer 502 with the violations instead of forwarding an answer that breaks the contract. */
@@ -47,6 +52,7 @@ export interface RunningProxy {
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const origin = options.origin === undefined ? undefined : configuredOrigin(options.origin);
   const context = await proxyContext(options);
   // Room for the server package's 16 KiB query string (refused above it with 414) beside the other headers.
   const server = createServer({ maxHeaderSize: 32 * 1024 }, (request, response) => {
@@ -60,7 +66,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // Node's own errors (headers too large, garbage) in the API's shape, as the server package answers them.
   server.on('clientError', clientErrorHandler);
   const url = await listen(server, options.port ?? 4011, options.host ?? '127.0.0.1');
-  context.ownOrigin = () => url;
+  context.ownOrigin = () => origin ?? url;
   return {
     url,
     report: () => context.report.toJSON(),
@@ -95,6 +101,14 @@ async function proxyContext(options: ProxyOptions): Promise<ProxyContext> {
     ownOrigin: () => '',
     ...routeReaders(limits),
   };
+}
+
+/** `https://proxy.example/` → `https://proxy.example`; anything but an http(s) origin is refused. */
+function configuredOrigin(text: string): string {
+  const url = new URL(text);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, ''))
+    throw new Error(`origin must be an http: or https: origin such as https://proxy.example, got ${text}`);
+  return url.origin;
 }
 
 /** Listens, and resolves to the origin clients call. */

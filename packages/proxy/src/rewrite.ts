@@ -1,6 +1,7 @@
 /**
  * What reverse proxies do to absolute URLs the upstream sends about itself: a `Link` or `Location` at the upstream
- * (its origin and path prefix) is rewritten to the origin the client called, so that a client pages and follows
+ * (its origin and path prefix) is rewritten to the proxy's own configured origin (never the `Host` a client sent, which
+ * anyone can set: `Host: evil.example` would send the next page and its credentials there), so that a client pages and follows
  * redirects through the proxy, and never learns (or sends its credentials to) the upstream's address. Other URLs
  * pass unchanged.
  */
@@ -14,14 +15,14 @@ export interface Rewritten {
 }
 
 /** A rewriter of `[name, value, …]` raw headers from URLs under `upstreamBase` (origin + prefix) to a client origin. */
-export function upstreamUrlRewriter(upstreamBase: string): (raw: string[], clientOrigin: string) => Rewritten {
+export function upstreamUrlRewriter(upstreamBase: string): (raw: string[], proxyOrigin: string) => Rewritten {
   const prefix = upstreamBase.toLowerCase();
-  const rewriteUrl = (url: string, clientOrigin: string): string | undefined => {
+  const rewriteUrl = (url: string, proxyOrigin: string): string | undefined => {
     if (!url.toLowerCase().startsWith(prefix)) return undefined;
     const rest = url.slice(prefix.length);
-    return rest === '' || /^[/?#]/.test(rest) ? clientOrigin + rest : undefined;
+    return rest === '' || /^[/?#]/.test(rest) ? proxyOrigin + rest : undefined;
   };
-  return (raw, clientOrigin) => {
+  return (raw, proxyOrigin) => {
     const rewritten: RewrittenHeader[] = [];
     let headers = raw;
     for (let i = 0; i < raw.length; i += 2) {
@@ -30,9 +31,9 @@ export function upstreamUrlRewriter(upstreamBase: string): (raw: string[], clien
       const value = raw[i + 1]!;
       const changed =
         name === 'location'
-          ? rewriteUrl(value, clientOrigin)
+          ? rewriteUrl(value, proxyOrigin)
           : value.replace(/<([^>]*)>/g, (whole, url: string) => {
-              const to = rewriteUrl(url, clientOrigin);
+              const to = rewriteUrl(url, proxyOrigin);
               return to === undefined ? whole : `<${to}>`;
             });
       if (changed === undefined || changed === value) continue;
@@ -42,9 +43,4 @@ export function upstreamUrlRewriter(upstreamBase: string): (raw: string[], clien
     }
     return { headers, rewritten };
   };
-}
-
-/** The origin a client called, from a well-formed `Host` header; else the proxy's own address. */
-export function clientOrigin(host: string | undefined, fallback: string): string {
-  return host && /^[\w.-]+(:\d{1,5})?$|^\[[\da-f:.]+\](:\d{1,5})?$/i.test(host) ? `http://${host}` : fallback;
 }

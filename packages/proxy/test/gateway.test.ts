@@ -1,13 +1,14 @@
 /**
- * The proxy as a gateway: the upstream's own URLs in `Link` and `Location` are rewritten to the origin the client
- * called (and counted in the report), so the typed client pages `.all()` and follows a renamed project's 301 through
+ * The proxy as a gateway: the upstream's own URLs in `Link` and `Location` are rewritten to the proxy's configured
+ * origin, never a client's `Host` (and counted in the report), so the typed client pages `.all()` and follows a renamed project's 301 through
  * it; other URLs and headers pass unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApi } from '@service-api/client';
 import { startFake, type RunningFake } from '../../fake/src/index.ts';
 import { startProxy, type RunningProxy } from '../src/index.ts';
-import { clientOrigin, upstreamUrlRewriter } from '../src/rewrite.ts';
+import { upstreamUrlRewriter } from '../src/rewrite.ts';
+import { sendCase } from '../../../test/hostile/send.ts';
 
 describe('upstreamUrlRewriter', () => {
   const rewrite = upstreamUrlRewriter('http://up.example:4010/base');
@@ -56,15 +57,6 @@ describe('upstreamUrlRewriter', () => {
   ];
   it.each(cases)('rewrites %s', (_title, raw, headers, rewritten) => {
     expect(rewrite(raw, 'http://proxy:1')).toEqual({ headers, rewritten });
-  });
-
-  it.each([
-    ['127.0.0.1:4011', 'http://127.0.0.1:4011'],
-    ['[::1]:4011', 'http://[::1]:4011'],
-    ['evil.example/<x>', 'http://fallback:1'],
-    [undefined, 'http://fallback:1'],
-  ])('takes the origin called from Host %s', (host, origin) => {
-    expect(clientOrigin(host, 'http://fallback:1')).toBe(origin);
   });
 });
 
@@ -118,5 +110,46 @@ describe('the typed client through the proxy in front of the fake', () => {
     });
     expect(moved.status).toBe(301);
     expect(moved.headers.get('location')).toMatch(new RegExp(`^${proxy.url}/api/v4/projects/\\d+/jobs$`));
+  });
+});
+
+describe("the rewrite takes the proxy's configured origin, never the client's Host", () => {
+  let fake: RunningFake;
+  beforeAll(async () => {
+    fake = await startFake();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  const token = { 'PRIVATE-TOKEN': 'developer-token' };
+  const asked = [
+    { method: 'GET', path: '/projects/1/jobs?per_page=1', headers: { ...token, Host: 'evil.example' } },
+    { method: 'GET', path: '/projects/my-group%2Fold-project/jobs', headers: { ...token, Host: 'evil.example:80' } },
+  ];
+
+  it.each([
+    ['its address', undefined],
+    ['its --origin', 'https://proxy.example'],
+  ])('%s', async (_name, origin) => {
+    const proxy = await startProxy({ upstream: fake.url, port: 0, ...(origin ? { origin } : {}) });
+    try {
+      const [list, moved] = await Promise.all(asked.map((request) => sendCase(proxy.url, request)));
+      expect(moved!.status).toBe(301);
+      const urls = [...String(list!.headers.link).matchAll(/<([^>]*)>/g)].map((m) => m[1]!);
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of [...urls, String(moved!.headers.location)]) {
+        expect(url.startsWith(`${origin ?? proxy.url}/api/v4/projects/`), url).toBe(true);
+        expect(url).not.toContain('evil.example');
+      }
+      expect(proxy.report().rewrites).toEqual({ link: 1, location: 1 });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('refuses an origin that is not one', async () => {
+    await expect(startProxy({ upstream: fake.url, port: 0, origin: 'https://proxy.example/path' })).rejects.toThrow(
+      /origin must be an http: or https: origin/,
+    );
   });
 });
