@@ -4,6 +4,8 @@
  * discarded, so that clients that read an answer only after their upload (Node's fetch) get it.
  *
  */
+import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasBody } from './input.js';
 
@@ -26,9 +28,35 @@ export function sendJsonText(reply: FastifyReply, status: number, text: string):
   return reply.code(status).type(JSON_TYPE).serializer(asIs).send(text);
 }
 
+/** How long a connection whose upload was refused early stays open to read and drop the rest of the upload. */
+const LINGER_MS = 30_000;
+
 /**
- * Sends `body` once the request's unread body, if any, is read and discarded (at most `bound` bytes; a declared
- * length above it is not read), then closes the connection. A body already received is not waited for.
+ * Closes a connection whose upload is refused before it is read, in the order HTTP clients read: the answer, then the
+ * server's FIN (`Connection: close`), then whatever the client still sends read and dropped until it closes (or for
+ * `LINGER_MS`). Closing at once, with unread bytes, sends a reset, which can destroy the answer before the client
+ * read it: Node's fetch and curl read while they send, but a client that reads only once its upload is written (or
+ * one that got the reset first) saw a reset instead of the 400 or 413.
+ */
+function lingerAfterAnswer(raw: IncomingMessage): void {
+  const socket = raw.socket;
+  if (!socket || socket.destroyed) return;
+  // Node closes a `Connection: close` connection with `destroySoon`, which destroys it (a reset, with bytes unread)
+  // once its FIN is sent: this one half-closes and keeps reading instead.
+  socket.destroySoon = function lingeringClose() {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    // The client closed its side: nothing more to drop; the answer is flushed before the connection goes.
+    this.once('end', () => Socket.prototype.destroySoon.call(this));
+  };
+  raw.resume();
+}
+
+/**
+ * Sends `body` once the request's unread body, if any, is read and discarded (at most `bound` bytes; past it, or with
+ * a declared length above it, at once), then closes the connection the way clients read it (`lingerAfterAnswer`).
  */
 export function refuseAfterBody(
   request: FastifyRequest,
@@ -47,6 +75,7 @@ export function refuseAfterBody(
   }
   void reply.header('connection', 'close');
   if (Number(request.headers['content-length']) > bound || raw.destroyed) {
+    lingerAfterAnswer(raw);
     answer();
     return;
   }
@@ -60,6 +89,7 @@ export function refuseAfterBody(
     discarded += chunk.length;
     if (discarded <= bound) return;
     stop();
+    lingerAfterAnswer(raw);
     answer();
   };
   const onEnd = () => {
