@@ -3,8 +3,13 @@
  * arrive), then its JSON body against the generated response validators. Findings name paths and JSON types, never values.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { validateResponse } from '@service-api/server';
-import { essence, pointerValue } from '@service-api/server/internal';
+import {
+  essence,
+  pointerValue,
+  problemMessage,
+  responseErrors,
+  type ValidationError,
+} from '@service-api/server/internal';
 import { answerFor, documentsType, type DocumentedAnswer } from './contract.ts';
 import type { Disagreement } from './report.ts';
 
@@ -100,7 +105,7 @@ export class BodyMemo {
   }
 }
 
-/** The disagreements of a JSON body with the operation's schema for this status: each failing path with its type. */
+/** The disagreements of a JSON body with the operation's schema for this status (`bodyDisagreements`). */
 export function checkBody(operationId: string, status: number, bytes: Buffer): Disagreement[] {
   let body: unknown;
   try {
@@ -108,25 +113,45 @@ export function checkBody(operationId: string, status: number, bytes: Buffer): D
   } catch {
     return [{ kind: 'body-schema', detail: `${status} body is not valid JSON` }];
   }
-  let result: { valid: boolean; errors: string[] };
+  let errors: ValidationError[];
   try {
-    result = validateResponse(operationId as never, status, body);
+    errors = responseErrors(operationId as never, status, body);
   } catch {
     return []; // a status documented only by range or `default` has no validator of its own
   }
-  if (result.valid) return [];
-  // One finding per kind of problem in a body (array items folded): the first item that has it stands for the others.
-  const found = new Map<string, Disagreement>();
-  for (const line of result.errors) {
-    if (line.startsWith('and ')) {
-      found.set('and', { kind: 'body-schema', detail: `${status} and more problems of these kinds` });
+  return bodyDisagreements(status, errors, body);
+}
+
+/**
+ * Every distinct problem of a body, array items folded (the first item that has it stands for the others): one
+ * finding per object path that misses required fields, naming them all (`200 /0 missing: name, stage`), and one per
+ * other problem and place with the JSON type found (`200 /0/id must be integer (got string)`). Never a value.
+ */
+export function bodyDisagreements(status: number, errors: ValidationError[], body: unknown): Disagreement[] {
+  const missing = new Map<string, { at: string; names: Set<string> }>();
+  const others = new Map<string, Disagreement>();
+  for (const error of errors) {
+    const folded = error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
+    const name = error.keyword === 'required' ? error.params?.missingProperty : undefined;
+    if (typeof name === 'string') {
+      const group = missing.get(folded) ?? { at: error.instancePath, names: new Set<string>() };
+      missing.set(folded, group.names.add(name) && group);
       continue;
     }
-    const path = line.slice(0, line.indexOf(' '));
-    const pointer = path === '(root)' ? '' : path;
-    const detail = `${status} ${line} (got ${jsonType(pointerValue(body, pointer))})`;
-    const kind = `${pointer.replace(/\/\d+(?=\/|$)/g, '/*')}${line.slice(path.length)} ${jsonType(pointerValue(body, pointer))}`;
-    if (!found.has(kind)) found.set(kind, { kind: 'body-schema', detail });
+    const message = problemMessage(error);
+    const got = jsonType(pointerValue(body, error.instancePath));
+    const key = `${folded} ${message} ${got}`;
+    if (!others.has(key))
+      others.set(key, {
+        kind: 'body-schema',
+        detail: `${status} ${error.instancePath || '(root)'} ${message} (got ${got})`,
+      });
   }
-  return [...found.values()];
+  const grouped = [...missing.values()].map(
+    ({ at, names }): Disagreement => ({
+      kind: 'body-schema',
+      detail: `${status} ${at || '(root)'} missing: ${[...names].join(', ')}`,
+    }),
+  );
+  return [...grouped, ...others.values()];
 }

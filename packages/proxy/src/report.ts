@@ -32,13 +32,13 @@ export interface Unchecked {
 export interface ReportLimits {
   /** Distinct operations kept (documented or not); the rest are counted under `dropped.operations`. */
   operations: number;
-  /** Distinct disagreements kept per operation. */
-  perOperation: number;
+  /** Distinct disagreements kept per operation and kind; past it, each kind counts what it left out (`more`). */
+  perKind: number;
   /** Distinct disagreements kept in all. */
   disagreements: number;
 }
 
-export const defaultReportLimits: ReportLimits = { operations: 1000, perOperation: 20, disagreements: 2000 };
+export const defaultReportLimits: ReportLimits = { operations: 1000, perKind: 100, disagreements: 5000 };
 
 interface Finding {
   kind: Kind;
@@ -52,9 +52,11 @@ interface OperationEntry {
   calls: number;
   statuses: Map<number, number>;
   findings: Map<string, Finding>;
+  /** Distinct findings stored, per kind. */
+  kinds: Map<Kind, number>;
   unchecked: Map<string, number>;
-  /** Disagreements counted but not stored (past `perOperation` or `disagreements`). */
-  more: number;
+  /** Disagreements counted but not stored (past `perKind` or `disagreements`), per kind. */
+  more: Map<Kind, number>;
 }
 
 export interface ReportJson {
@@ -69,7 +71,8 @@ export interface ReportJson {
       statuses: Record<string, number>;
       disagreements: Finding[];
       unchecked?: Record<string, number>;
-      more?: number;
+      /** Per kind, the disagreements left out past the caps (counted, not listed). */
+      more?: Partial<Record<Kind, number>>;
     }
   >;
   /** Calls and disagreements of operations past the cap on distinct operations: counted, not stored. */
@@ -97,7 +100,14 @@ export class Report {
     let entry = this.operations.get(operation);
     if (entry || !create) return entry;
     if (this.operations.size >= this.limits.operations) return undefined;
-    entry = { calls: 0, statuses: new Map(), findings: new Map(), unchecked: new Map(), more: 0 };
+    entry = {
+      calls: 0,
+      statuses: new Map(),
+      findings: new Map(),
+      kinds: new Map(),
+      unchecked: new Map(),
+      more: new Map(),
+    };
     this.operations.set(operation, entry);
     return entry;
   }
@@ -128,11 +138,14 @@ export class Report {
       found.count++;
       return false;
     }
-    if (entry.findings.size >= this.limits.perOperation || this.stored >= this.limits.disagreements) {
-      entry.more++;
+    const kind = disagreement.kind;
+    const ofKind = entry.kinds.get(kind) ?? 0;
+    if (ofKind >= this.limits.perKind || this.stored >= this.limits.disagreements) {
+      entry.more.set(kind, (entry.more.get(kind) ?? 0) + 1);
       return false;
     }
     this.stored++;
+    entry.kinds.set(kind, ofKind + 1);
     entry.findings.set(key, {
       kind: disagreement.kind,
       detail: disagreement.detail,
@@ -168,7 +181,7 @@ export class Report {
         ),
         disagreements: findings.map((f) => ({ ...f })),
         ...(entry.unchecked.size > 0 ? { unchecked: Object.fromEntries(entry.unchecked) } : {}),
-        ...(entry.more > 0 ? { more: entry.more } : {}),
+        ...(entry.more.size > 0 ? { more: Object.fromEntries([...entry.more].sort()) } : {}),
       };
     }
     return {

@@ -20,3 +20,4 @@ export type { MatchedOperation } from './route.js';
 export { fastifyPath, operationMatcher } from './routing.js';
 export { normalizeInput, Tolerances, type InputShape, type Shape, type Source } from './tolerance.js';
 export * from './openapi-model.js';
+export { problemMessage, responseErrors, type ValidationError } from '@service-api/validators';

@@ -25,6 +25,7 @@ import {
   type ValidatedRequest,
 } from './standard.js';
 import {
+  allErrors,
   checkRequest,
   checkResponse,
   checkWith,
@@ -32,6 +33,7 @@ import {
   type RequestValidationResult,
   type RequestValidators,
   type ValidateFunction,
+  type ValidationError,
   type ValidationResult,
 } from './validation.js';
 
@@ -57,7 +59,7 @@ export type {
   ValidationError,
   ValidationResult,
 } from './validation.js';
-export { formatErrors, formatRequestErrors, MAX_ERRORS } from './validation.js';
+export { formatErrors, formatRequestErrors, MAX_ERRORS, problemMessage } from './validation.js';
 
 /** Validates a value against a component schema by name (at most MAX_ERRORS messages, then a count). */
 export function validateSchema(name: SchemaName, value: unknown): ValidationResult {
@@ -75,6 +77,24 @@ export function validateResponse<Op extends keyof ResponseStatuses>(
   const byStatus = responseValidators[operationId] as Record<string, ValidateFunction> | undefined;
   if (!byStatus) throw new Error(`Unknown operation ${String(operationId)}`);
   return checkResponse(operationId, byStatus, responseChecks[operationId]!, status, body);
+}
+
+/**
+ * Every problem of a JSON response body as Ajv reports it (path, keyword, params), uncapped, for tools that group
+ * them (the proxy's report); `validateResponse` describes at most `MAX_ERRORS`.
+ */
+export function responseErrors<Op extends keyof ResponseStatuses>(
+  operationId: Op,
+  status: ResponseStatuses[Op] | number,
+  body: unknown,
+): ValidationError[] {
+  const full = (responseValidators[operationId] as Record<string, ValidateFunction> | undefined)?.[String(status)];
+  if (!full) throw new Error(`Operation ${String(operationId)} documents no JSON body for status ${String(status)}`);
+  return allErrors(
+    (responseChecks[operationId] as Record<string, ValidateFunction>)[String(status)] ?? full,
+    full,
+    body,
+  );
 }
 
 /**

@@ -103,6 +103,13 @@ export function checkWith(check: ValidateFunction, full: ValidateFunction, value
   return { valid, errors, errorCount: all.length };
 }
 
+/** Every error of a value, uncapped (none when valid): the fast `check` first, `full` only when it fails. */
+export function allErrors(check: ValidateFunction, full: ValidateFunction, value: unknown): ValidationError[] {
+  if (check(value)) return [];
+  if (check !== full) full(value);
+  return [...(full.errors ?? [{ instancePath: '', message: 'is invalid' }])];
+}
+
 /**
  * Validates a JSON response body with an operation's validators by status (`full`: every error; `check`: its fast
  * twin). A status without a JSON body has no validator.
