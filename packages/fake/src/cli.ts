@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--cors] [--verbose]
+ * service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--cors [ORIGIN,…]] [--verbose]
  * (here: npm run fake -- …). Serves the stateful fake under http://HOST:PORT/api/v4.
  */
 import { readFile } from 'node:fs/promises';
@@ -9,17 +9,27 @@ import type { FakeData } from './data.ts';
 import { implementedOperations, startFake } from './index.ts';
 
 const started = performance.now();
+// `--cors` alone (last, or before another option) allows any origin without credentials: `--cors=*`.
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++)
+  if (args[i] === '--cors' && (i + 1 === args.length || args[i + 1]!.startsWith('-'))) args[i] = '--cors=*';
+process.argv.splice(2, args.length, ...args);
 const { values, port, host } = readCommand({
   usage:
-    'Usage: service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--cors] [--verbose]',
+    'Usage: service-api-fake [--port 4010] [--host 127.0.0.1] [--data file.json] [--any-token] [--cors [ORIGIN,…]] [--verbose]',
+  help: `  --cors      let browsers call the fake: alone, any origin without credentials (Access-Control-Allow-Origin: *);
+              with origins (--cors http://localhost:5173, repeated or a comma list), exactly those, with credentials`,
   options: {
     data: { type: 'string' },
     'any-token': { type: 'boolean', default: false },
-    cors: { type: 'boolean', default: false },
+    cors: { type: 'string', multiple: true },
     verbose: { type: 'boolean', default: false },
   },
   defaultPort: 4010,
 });
+const listed = ((values.cors ?? []) as unknown as string[]).flatMap((value) => value.split(',')).map((o) => o.trim());
+const cors = listed.length === 0 ? false : listed.every((o) => o === '*') ? true : listed;
+if (Array.isArray(cors) && cors.includes('*')) fail('--cors takes origins or nothing, not both with *');
 
 let data: FakeData | undefined;
 if (values.data) {
@@ -37,7 +47,7 @@ if (values.data) {
 }
 
 const fake = await startOrFail(
-  startFake({ port, host, data, anyToken: values['any-token'], cors: values.cors, logger: values.verbose }),
+  startFake({ port, host, data, anyToken: values['any-token'], cors, logger: values.verbose }),
   'fake',
   port,
 );

@@ -3,8 +3,9 @@
  * behave as the seeds state over in-memory state; every other operation answers the server's 501 (after
  * authentication), never invented data.
  */
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerServiceApi, routes, serviceApiServerOptions, type Handlers } from '@service-api/server';
+import { corsPolicy, originListed, type CorsPolicy } from '@service-api/server/internal';
 import { createAuthenticate, type Principal } from './auth.ts';
 import type { FakeData } from './data.ts';
 import { defaultData } from './default-data.ts';
@@ -62,10 +63,12 @@ export interface FakeOptions {
   /** Fastify's logger (default off). */
   logger?: boolean;
   /**
-   * Answer browsers on other origins (a front-end dev server): CORS headers on every answer and preflights answered,
-   * by the server package, as the mock does.
+   * Answer browsers on other origins (a front-end dev server): `true` lets any page read the answers without
+   * credentials (`Access-Control-Allow-Origin: *`); a list (`['http://localhost:5173']`) lets exactly those origins,
+   * with credentials. The control routes (`/__fake/reset`, `/__fake/state`) answer only the fake's own origin and the
+   * listed ones (403 for any other page).
    */
-  cors?: boolean;
+  cors?: boolean | string[];
 }
 
 /** The fake in this process: its app, its state, and a `fetch` it answers without a port. */
@@ -181,6 +184,26 @@ function movedUrl(request: FastifyRequest, id: number): string {
   return `${request.protocol}://${request.headers.host ?? 'localhost'}${rest}`;
 }
 
+/**
+ * The control routes refuse a page of another origin (403): its `Origin` is not the fake's own nor a listed one, or
+ * the browser says the call is not same-origin (`Sec-Fetch-Site`). A page a developer opens cannot reset or read
+ * their fake; curl, tests and the in-process `fetch` send neither header.
+ */
+function sameSiteOnly(policy: CorsPolicy | undefined) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const { origin } = request.headers;
+    const site = request.headers['sec-fetch-site'];
+    const foreign =
+      (origin !== undefined && origin !== `${request.protocol}://${request.headers.host}`) ||
+      (site !== undefined && site !== 'same-origin' && site !== 'none');
+    if (!foreign || originListed(request.headers, policy)) {
+      done();
+      return;
+    }
+    void reply.code(403).send({ message: "403 Forbidden - the control routes answer only the fake's own origin" });
+  };
+}
+
 /** The fake, not listening: its Fastify app (with `/__fake/reset` and `/__fake/state`) and its in-process `fetch`. */
 export async function createFake(options: FakeOptions = {}): Promise<Fake> {
   const data = structuredClone(options.data ?? defaultData());
@@ -199,11 +222,12 @@ export async function createFake(options: FakeOptions = {}): Promise<Fake> {
     strict: options.strict,
     cors: options.cors,
   });
-  app.post('/__fake/reset', async (_request, reply) => {
+  const control = { onRequest: sameSiteOnly(corsPolicy(options.cors)) };
+  app.post('/__fake/reset', control, async (_request, reply) => {
     reset();
     return reply.code(200).send({ message: 'reset' });
   });
-  app.get('/__fake/state', async (_request, reply) => reply.code(200).send(state()));
+  app.get('/__fake/state', control, async (_request, reply) => reply.code(200).send(state()));
   return { app, reset, state, fetch: inProcessFetch(app) };
 }
 

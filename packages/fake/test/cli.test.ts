@@ -89,3 +89,37 @@ describe('docs/fake.md', () => {
     for (const id of implementedOperations) expect(routes.some((r) => r.id === id)).toBe(true);
   });
 });
+
+describe('service-api-fake --cors', () => {
+  const jobs = (url: string, origin: string) =>
+    fetch(`${url}/api/v4/projects/1/jobs`, { headers: { 'PRIVATE-TOKEN': 'developer-token', Origin: origin } });
+
+  it('alone: any origin without credentials', async () => {
+    const { url } = await run(['--port', '0', '--cors']);
+    const response = await jobs(url, 'http://evil.test');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('with origins, repeated or a comma list: exactly those, with credentials', async () => {
+    const { url } = await run([
+      '--cors',
+      'http://localhost:5173,http://a.test',
+      '--cors',
+      'http://b.test',
+      '--port',
+      '0',
+    ]);
+    for (const origin of ['http://localhost:5173', 'http://a.test', 'http://b.test']) {
+      const response = await jobs(url, origin);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+    }
+    for (const origin of ['http://evil.test', 'null'])
+      expect((await jobs(url, origin)).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('fails with a clear message on something that is not an origin', async () => {
+    await expect(run(['--port', '0', '--cors', 'localhost:5173'])).rejects.toThrow(/is not an origin/);
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * CORS for browser clients (the `cors` option): every answer allows the calling origin (with credentials, so the
- * session cookie works) and exposes the API's headers; a preflight on a known path is answered with its methods and
- * the headers asked for.
+ * CORS for browser clients (the `cors` option). Without a list of origins (`cors: true`), any page may read the
+ * answers but never with its credentials (`Access-Control-Allow-Origin: *`): a page a developer happens to open cannot
+ * act as them. With a list (`cors: ['http://localhost:5173']`), exactly those origins, with credentials (the session
+ * cookie works); any other origin, `null` included, gets no CORS header. Every answer exposes the API's headers; a
+ * preflight on a known path is answered with its methods and the headers asked for.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -35,12 +37,39 @@ const EXPOSED = [
 
 const TOKEN = /^[\w!#$%&'*+.^`|~-]+$/;
 
-/** The CORS headers of every answer to a request with these headers. */
-export function corsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+/** The origins a server answers browsers from: none listed, any origin without credentials. */
+export interface CorsPolicy {
+  origins: ReadonlySet<string>;
+}
+
+/** The policy of a `cors` option; an entry that is not an http(s) origin (`null` included) is refused. */
+export function corsPolicy(option: boolean | readonly string[] | undefined): CorsPolicy | undefined {
+  if (option === undefined || option === false) return undefined;
+  const origins = option === true ? [] : option;
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
+      throw new Error(`cors: "${origin}" is not an origin such as http://localhost:5173`);
+  }
+  return { origins: new Set(origins) };
+}
+
+/** Whether a request's `Origin` is one the policy lists (never `null`, never any when none are listed). */
+export function originListed(headers: IncomingHttpHeaders, policy: CorsPolicy | undefined): boolean {
   const origin = headers.origin;
-  if (!origin) return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED };
+  return typeof origin === 'string' && policy?.origins.has(origin) === true;
+}
+
+/** The CORS headers of every answer to a request with these headers. */
+export function corsHeaders(headers: IncomingHttpHeaders, policy: CorsPolicy): Record<string, string> {
+  if (policy.origins.size === 0)
+    return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED };
+  if (!originListed(headers, policy)) return { vary: 'Origin' };
   return {
-    'access-control-allow-origin': /^[\x21-\x7e]{1,300}$/.test(origin) ? origin : 'null',
+    'access-control-allow-origin': headers.origin as string,
     'access-control-allow-credentials': 'true',
     'access-control-expose-headers': EXPOSED,
     vary: 'Origin',

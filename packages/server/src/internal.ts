@@ -13,6 +13,7 @@ export {
   type Verdict,
 } from './admission.js';
 export { clientErrorHandler } from './errors.js';
+export { corsPolicy, originListed, type CorsPolicy } from './cors.js';
 export { essence, formFields, InputError, parseForm, parseQuery } from './input.js';
 export { parseBody, parseJsonBody, sourceOf } from './parsers.js';
 export { filePathProblem } from './repository-path.js';

@@ -14,7 +14,7 @@ import {
   type ToleranceReport,
 } from './access-log.js';
 import { admissionRoute, admit, admitBody, type AdmissionRoute, type Verdict } from './admission.js';
-import { corsHeaders } from './cors.js';
+import { corsHeaders, corsPolicy } from './cors.js';
 import type { AuthenticateContext, Credential, SchemeLocation } from './credentials.js';
 import { errorMapper, refuser, type Refuse } from './errors.js';
 import { essence } from './input.js';
@@ -78,8 +78,12 @@ export interface RuntimeOptions {
   strict?: boolean;
   /** Called with what a request's tolerated input was (at most `limits.errors` entries and their count); also logged at `info`. */
   onTolerated?: OnTolerated;
-  /** CORS for browsers: every answer allows the calling origin (with credentials) and exposes the API's headers; a preflight (`OPTIONS`) on a known path answers 204 with its methods. */
-  cors?: boolean;
+  /**
+   * CORS for browsers: `true` lets any origin read the answers without credentials (`*`); a list of origins
+   * (`['http://localhost:5173']`) lets exactly those, with credentials. Every answer exposes the API's headers; a
+   * preflight (`OPTIONS`) on a known path answers 204 with its methods.
+   */
+  cors?: boolean | readonly string[];
   /** Called once per answer under the prefix (401, 404 and 405 included) with `{ method, url, status, operationId, ms, tolerated }`, for an access log. */
   accessLog?: AccessLog;
 }
@@ -115,16 +119,17 @@ export async function mountOperations(
   const limits: ServiceApiLimits = { ...defaultLimits, ...options.limits };
   const refuse = refuser(limits);
   scope.decorateRequest('serviceApi', null);
-  if (options.cors) {
+  const cors = corsPolicy(options.cors);
+  if (cors) {
     scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      void reply.headers(corsHeaders(request.headers));
+      void reply.headers(corsHeaders(request.headers, cors));
       done();
     });
   }
   const toleratedOf = options.accessLog ? addAccessLog(scope, routes, options.accessLog) : undefined;
   registerBodyParsers(scope, limits, (request) => (request.serviceApi as RequestState | null)?.route.files);
   scope.setErrorHandler(errorMapper(limits, refuse));
-  await scope.register(unroutedRequests(routes, refuse, options.cors === true));
+  await scope.register(unroutedRequests(routes, refuse, cors !== undefined));
   // A GET answers HEAD as itself without a body (as Grape does), unless the path documents its own HEAD operation.
   const heads = new Set(routes.filter((route) => route.method === 'HEAD').map((route) => route.path));
   const context = { schemes, hooks, options, limits, refuse, toleratedOf };

@@ -10,51 +10,80 @@ const token = { 'PRIVATE-TOKEN': 'x' };
 const entries: AccessLogEntry[] = [];
 let server: ExampleServer;
 let plain: ExampleServer;
+let listed: ExampleServer;
 
 beforeAll(async () => {
   server = await startExampleServer({ cors: true, accessLog: (entry) => entries.push(entry) });
   plain = await startExampleServer();
+  listed = await startExampleServer({ cors: ['http://localhost:5173'] });
 });
 afterAll(async () => {
   await server?.close();
   await plain?.close();
+  await listed?.close();
 });
 
 describe('cors', () => {
+  const LISTED = 'http://localhost:5173';
   const cases: [
     title: string,
+    server: () => ExampleServer,
     path: string,
     init: RequestInit,
     status: number,
     headers: Record<string, string | null>,
   ][] = [
     [
-      'allows any origin without credentials',
+      'true: any origin, without credentials',
+      () => server,
       '/projects/1/jobs',
-      { headers: token },
+      { headers: { ...token, Origin: 'http://evil.test' } },
       200,
       { 'access-control-allow-origin': '*', 'access-control-allow-credentials': null },
     ],
     [
-      "reflects the caller's origin, with credentials",
+      'true: Origin null gets *, never null with credentials',
+      () => server,
       '/projects/1/jobs',
-      { headers: { ...token, Origin: 'http://localhost:5173' } },
+      { headers: { ...token, Origin: 'null' } },
       200,
-      {
-        'access-control-allow-origin': 'http://localhost:5173',
-        'access-control-allow-credentials': 'true',
-        vary: 'Origin',
-      },
+      { 'access-control-allow-origin': '*', 'access-control-allow-credentials': null },
+    ],
+    [
+      'a list: a listed origin, with credentials',
+      () => listed,
+      '/projects/1/jobs',
+      { headers: { ...token, Origin: LISTED } },
+      200,
+      { 'access-control-allow-origin': LISTED, 'access-control-allow-credentials': 'true', vary: 'Origin' },
+    ],
+    [
+      'a list: an unlisted origin gets no CORS header',
+      () => listed,
+      '/projects/1/jobs',
+      { headers: { ...token, Origin: 'http://evil.test' } },
+      200,
+      { 'access-control-allow-origin': null, 'access-control-allow-credentials': null, vary: 'Origin' },
+    ],
+    [
+      'a list: Origin null is never reflected',
+      () => listed,
+      '/projects/1/jobs',
+      { headers: { ...token, Origin: 'null' } },
+      200,
+      { 'access-control-allow-origin': null, 'access-control-allow-credentials': null },
     ],
     [
       'marks refusals too',
+      () => listed,
       '/projects/1/jobs',
-      { headers: { Origin: 'http://localhost:5173' } },
+      { headers: { Origin: LISTED } },
       401,
-      { 'access-control-allow-origin': 'http://localhost:5173' },
+      { 'access-control-allow-origin': LISTED },
     ],
     [
       'answers a preflight on a known path with its methods',
+      () => server,
       '/projects/1/merge_requests',
       {
         method: 'OPTIONS',
@@ -72,18 +101,27 @@ describe('cors', () => {
     ],
     [
       'answers a preflight on an unknown path with 404',
+      () => server,
       '/no/such/path',
       { method: 'OPTIONS', headers: { Origin: 'http://a.test' } },
       404,
-      { 'access-control-allow-origin': 'http://a.test' },
+      { 'access-control-allow-origin': '*' },
     ],
   ];
-  it.each(cases)('%s', async (_title, path, init, status, headers) => {
-    const response = await fetch(`${server.origin}/api/v4${path}`, init);
+  it.each(cases)('%s', async (_title, target, path, init, status, headers) => {
+    const response = await fetch(`${target().origin}/api/v4${path}`, init);
     expect(response.status).toBe(status);
     for (const [name, value] of Object.entries(headers)) expect(response.headers.get(name), name).toBe(value);
-    expect(response.headers.get('access-control-expose-headers')).toContain('Link');
+    if (response.headers.get('access-control-allow-origin'))
+      expect(response.headers.get('access-control-expose-headers')).toContain('Link');
   });
+
+  it.each([['null'], ['localhost:5173'], ['http://localhost:5173/'], ['http://localhost:5173/app']])(
+    'refuses %s as an origin to allow',
+    async (origin) => {
+      await expect(startExampleServer({ cors: [origin] })).rejects.toThrow(/is not an origin/);
+    },
+  );
 
   it('is off by default: no CORS headers, and OPTIONS is answered as Grape answers it (204 with Allow)', async () => {
     const response = await fetch(`${plain.origin}/api/v4/projects/1/merge_requests`, {
