@@ -5,6 +5,8 @@
  * statuses are listed. Issue 9 items are named in the case names (`9.1` …).
  */
 
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
 export interface HostileCase {
   name: string;
   method: string;
@@ -18,6 +20,8 @@ export interface HostileCase {
   expect: { status: number | number[]; fake?: number | number[]; allow?: string };
   /** Largest acceptable response body in bytes (default 64 KiB). */
   maxBodyBytes?: number;
+  /** Credentials written into the URL (`user:password`), for a sender that takes URLs (`fetch`). */
+  userinfo?: string;
 }
 
 /** Any token is accepted by the servers these cases run against. */
@@ -898,6 +902,78 @@ export const requestSemanticsCases: HostileCase[] = [
     path: '/projects/1/jobs',
     headers: { ...TOKEN, Accept: 'text/html' },
     expect: { status: 200, fake: 200 },
+  },
+];
+
+const mergeRequestJson = JSON.stringify(mergeRequest);
+
+/**
+ * Requests on which a `fetch` answered in process (the fake's) and the same fake over HTTP once differed: a body's
+ * Content-Encoding (the server reads none), a method Node's parser does not know, GET with a body and credentials in
+ * the URL (which `fetch` itself refuses), headers above Node's limit.
+ */
+export const inProcessCases: HostileCase[] = [
+  {
+    name: 'a gzip body',
+    method: 'POST',
+    path: MERGE_REQUESTS,
+    headers: { ...json({}).headers, 'Content-Encoding': 'gzip' },
+    body: () => gzipSync(mergeRequestJson),
+    expect: { status: [201, 400, 415] },
+  },
+  {
+    name: 'a br body',
+    method: 'POST',
+    path: MERGE_REQUESTS,
+    headers: { ...json({}).headers, 'Content-Encoding': 'br' },
+    body: () => brotliCompressSync(mergeRequestJson),
+    expect: { status: [201, 400, 415] },
+  },
+  {
+    name: 'a body in an unknown encoding',
+    method: 'POST',
+    path: MERGE_REQUESTS,
+    headers: { ...json({}).headers, 'Content-Encoding': 'x-unknown' },
+    body: mergeRequestJson,
+    expect: { status: [201, 400, 415] },
+  },
+  { name: 'method BOGUS', method: 'BOGUS', path: '/projects/1/jobs', headers: TOKEN, expect: { status: [400, 405] } },
+  {
+    name: 'method patch in lower case',
+    method: 'patch',
+    path: '/projects/1/jobs',
+    headers: TOKEN,
+    expect: { status: [400, 405] },
+  },
+  {
+    name: 'method get in lower case',
+    method: 'get',
+    path: '/projects/1/jobs',
+    headers: TOKEN,
+    expect: { status: 200 },
+  },
+  {
+    name: 'GET with a body',
+    method: 'GET',
+    path: '/projects/1/jobs',
+    headers: json({}).headers,
+    body: '{}',
+    expect: { status: [200, 400] },
+  },
+  {
+    name: 'credentials in the URL',
+    method: 'GET',
+    path: '/projects/1/jobs',
+    headers: TOKEN,
+    userinfo: 'user:secret',
+    expect: { status: [200, 401] },
+  },
+  {
+    name: '20 KB of headers',
+    method: 'GET',
+    path: '/projects/1/jobs',
+    headers: { ...TOKEN, 'X-Padding': 'x'.repeat(20 * 1024) },
+    expect: { status: 431 },
   },
 ];
 

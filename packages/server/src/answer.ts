@@ -40,7 +40,8 @@ const LINGER_MS = 30_000;
  */
 function lingerAfterAnswer(raw: IncomingMessage): void {
   const socket = raw.socket;
-  if (!socket || socket.destroyed) return;
+  // In process (Fastify's inject) there is no connection to close, and a body stream is stopped by its reader.
+  if (!(socket instanceof Socket) || socket.destroyed) return;
   // Node closes a `Connection: close` connection with `destroySoon`, which destroys it (a reset, with bytes unread)
   // once its FIN is sent: this one half-closes and keeps reading instead.
   socket.destroySoon = function lingeringClose() {

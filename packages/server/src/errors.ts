@@ -3,6 +3,7 @@
  * refusals (sent once an unread body is discarded), Fastify's and the parsers' errors, and the Fastify server options
  * that answer the router's and Node's own errors in the same shape.
  */
+import { maxHeaderSize, METHODS } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { bodyLimitOf, inputRefusal, overLimit, type Problem, type Refusal } from './admission.js';
@@ -125,15 +126,51 @@ function routerError(error: FastifyError, _request: FastifyRequest, reply: Fasti
   void sendJsonText(reply, status, JSON.stringify(errorBody(status, detail)));
 }
 
+/** The body of an answer to what Node's HTTP parser refuses. */
+function parserErrorBody(status: number): string {
+  return JSON.stringify(
+    status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${REASONS[status]}` },
+  );
+}
+
 /** Errors Node's HTTP parser raises before Fastify sees a request (headers too large, a timeout, garbage). */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify(
-    status === 400 ? errorBody(400, 'the request is malformed') : { message: `${status} ${REASONS[status]}` },
-  );
+  const body = parserErrorBody(status);
   const phrase = status === 400 ? 'Bad Request' : REASONS[status];
   socket.end(
     `HTTP/1.1 ${status} ${phrase}\r\nConnection: close\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+const KNOWN_METHODS = new Set(METHODS);
+
+/** What Node's parser answered (`parserRefusal`): status, headers and body. */
+export interface ParserAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * What Node's HTTP parser answers a request before any server code sees it (`clientErrorHandler`), for a reader
+ * without a parser (the fake's in-process `fetch`): a method it does not know (`BOGUS`, `patch`) 400, a head larger
+ * than `maxHeaderSize` 431.
+ */
+export function parserRefusal(
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+): ParserAnswer | undefined {
+  let size = method.length + target.length + 12;
+  for (const name in headers) size += name.length + headers[name]!.length + 4;
+  const status = !KNOWN_METHODS.has(method) ? 400 : size > maxHeaderSize ? 431 : undefined;
+  if (status === undefined) return undefined;
+  const body = parserErrorBody(status);
+  return {
+    status,
+    headers: { connection: 'close', 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)) },
+    body,
+  };
 }

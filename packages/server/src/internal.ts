@@ -12,7 +12,7 @@ export {
   type Refusal,
   type Verdict,
 } from './admission.js';
-export { clientErrorHandler } from './errors.js';
+export { clientErrorHandler, parserRefusal, type ParserAnswer } from './errors.js';
 export { corsPolicy, originListed, type CorsPolicy } from './cors.js';
 export { essence, formFields, InputError, parseForm, parseQuery } from './input.js';
 export { parseBody, parseJsonBody, sourceOf } from './parsers.js';
