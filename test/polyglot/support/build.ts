@@ -71,6 +71,7 @@ async function compileJava(out: string): Promise<Step> {
           '-encoding',
           'UTF-8',
           '-proc:none',
+          '-parameters',
           '-nowarn',
           '-Xmaxerrs',
           '100000',

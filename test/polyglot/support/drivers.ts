@@ -5,10 +5,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Built, pythonPackage } from './build.ts';
+import { type Built, kotlinCompiler, pythonPackage } from './build.ts';
 import type { Check, Result } from './checks.ts';
 import type { Generator } from './generators.ts';
-import { OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
+import { CLASSPATH, OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
 
 export interface DriverRun {
   results: Map<Check, Result>;
@@ -107,6 +107,38 @@ async function runGo(generator: Generator, built: Built, baseUrl: string, input:
   return run(driver.binary, [baseUrl, input], { timeout: 300_000 });
 }
 
+/** Compiles drivers/java/Driver.java against the compiled client and runs it. */
+async function runJava(built: Built, baseUrl: string, input: string): Promise<Run> {
+  const classes = join(built.out, 'polyglot-classes');
+  const driverClasses = join(built.out, 'polyglot-driver');
+  const classpath = `${classes}:${readFileSync(join(built.out, 'polyglot.classpath'), 'utf8').trim()}`;
+  const compiled = await run('javac', [
+    '-d',
+    driverClasses,
+    '-cp',
+    classpath,
+    '-encoding',
+    'UTF-8',
+    join(TIER, 'drivers', 'java', 'Driver.java'),
+  ]);
+  if (compiled.code !== 0) return { ...compiled, output: `the driver does not compile:\n${tail(compiled.output)}` };
+  return run('java', ['-cp', `${driverClasses}:${classpath}`, 'Driver', baseUrl, input], { timeout: 300_000 });
+}
+
+/** Compiles drivers/kotlin/Driver.kt with kotlinc against the compiled client and runs it. */
+async function runKotlin(built: Built, baseUrl: string, input: string): Promise<Run> {
+  const driverClasses = join(built.out, 'polyglot-driver');
+  const classpath = `${join(built.out, 'polyglot-classes')}:${readFileSync(CLASSPATH.kotlinClient, 'utf8').trim()}`;
+  const compiler = await kotlinCompiler();
+  const compiled = await run('java', [
+    ...compiler,
+    ...['-no-stdlib', '-no-reflect', '-jvm-target', '17', '-nowarn', '-cp', classpath, '-d', driverClasses],
+    join(TIER, 'drivers', 'kotlin', 'Driver.kt'),
+  ]);
+  if (compiled.code !== 0) return { ...compiled, output: `the driver does not compile:\n${tail(compiled.output)}` };
+  return run('java', ['-cp', `${driverClasses}:${classpath}`, 'DriverKt', baseUrl, input], { timeout: 300_000 });
+}
+
 export async function runDriver(
   generator: Generator,
   built: Built,
@@ -120,6 +152,8 @@ export async function runDriver(
       ? await runPython(generator, built, baseUrl, input)
       : generator.language === 'go'
         ? await runGo(generator, built, baseUrl, input)
-        : { code: 1, output: `no driver for ${generator.name} yet`, stdout: '' };
+        : generator.language === 'java'
+          ? await runJava(built, baseUrl, input)
+          : await runKotlin(built, baseUrl, input);
   return { results: readReport(ran.stdout), output: ran.output };
 }
