@@ -48,7 +48,13 @@ const openapiGenerator = (language: Language, options: string[] = [], extra: str
 
 export const GENERATORS: Generator[] = [
   openapiGenerator('java'),
-  openapiGenerator('kotlin'),
+  openapiGenerator(
+    'kotlin',
+    [
+      "`enumPropertyNaming=UPPERCASE`: an enum value `name` (the `order_by` parameters) is otherwise a constant `name` that clashes with Kotlin's own `Enum.name` and the client does not compile (documented option of the `kotlin` generator)",
+    ],
+    ['--additional-properties=enumPropertyNaming=UPPERCASE'],
+  ),
   openapiGenerator(
     'go',
     [
