@@ -94,13 +94,14 @@ describe('README.md: what the contract does not cover', () => {
     expect(text).toMatch(/Get one merge request/);
     expect(text).toMatch(/approve\/unapprove/);
     const listed = JSON.stringify(document.paths['/projects/{id}/merge_requests']!.get!.parameters);
-    for (const filter of ['State', 'View', 'Search', 'Sort', 'SourceBranch', 'TargetBranch', 'Wip']) {
+    expect(listed).toContain('MergeRequestListView"');
+    for (const filter of ['State', 'Search', 'Sort', 'SourceBranch', 'TargetBranch', 'Wip']) {
       expect(listed, filter).not.toContain(`MergeRequestList${filter}"`);
       expect(JSON.stringify(document.paths['/merge_requests']!.get!.parameters), filter).toContain(
         `MergeRequestList${filter}"`,
       );
     }
-    for (const filter of ['state', 'view', 'search', 'sort', 'source_branch', 'target_branch', 'wip'])
+    for (const filter of ['state', 'search', 'sort', 'source_branch', 'target_branch', 'wip'])
       expect(text).toContain(`\`${filter}\``);
   });
 });

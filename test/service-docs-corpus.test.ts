@@ -52,21 +52,29 @@ const isObject = (value: unknown): value is Json =>
 const DATA = new Set(['example', 'examples', 'default', 'enum', 'const']);
 
 /**
- * The document judged on types: `required` dropped (a trimmed body leaves fields out) except where it is a condition
- * (inside `if` and `not`), and `oneOf` read as `anyOf` (without `required`, alternatives that differ only in their
- * required fields overlap).
+ * The document judged on types: `required` dropped where it asserts (a trimmed body leaves fields out), kept where it
+ * is a condition (inside `if`) or negated (inside one `not`: the 3.0 rendition writes `if A then B` as
+ * `not: {allOf: [A, {not: B}]}`, so `required` under two `not`s asserts again), and `oneOf` read as `anyOf` (without
+ * `required`, alternatives that differ only in their required fields overlap).
  */
-function typesOnly(node: unknown, condition = false): unknown {
-  if (Array.isArray(node)) return node.map((item) => typesOnly(item, condition));
+type Mode = 'assert' | 'negated' | 'condition';
+function typesOnly(node: unknown, mode: Mode = 'assert'): unknown {
+  if (Array.isArray(node)) return node.map((item) => typesOnly(item, mode));
   if (!isObject(node)) return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (DATA.has(key)) out[key] = value;
-    else if (!condition && key === 'required' && Array.isArray(value)) continue;
-    else if (!condition && key === 'oneOf') out.anyOf = typesOnly(value, condition);
-    else out[key] = typesOnly(value, condition || key === 'if' || key === 'not' || key === 'x-if' || key === 'x-not');
+    else if (mode === 'assert' && key === 'required' && Array.isArray(value)) continue;
+    else if (mode === 'assert' && key === 'oneOf') out.anyOf = typesOnly(value, mode);
+    else out[key] = typesOnly(value, inner(mode, key));
   }
   return out;
+}
+
+function inner(mode: Mode, key: string): Mode {
+  if (mode === 'condition' || key === 'if' || key === 'x-if') return 'condition';
+  if (key === 'not' || key === 'x-not') return mode === 'assert' ? 'negated' : 'assert';
+  return mode;
 }
 
 /** The pointer of an operation's JSON response schema (`GET /projects/{id}/jobs`, 200). */
