@@ -234,6 +234,30 @@ describe('dynamic mode and long answers, in process', () => {
     expect(textJson(write).error).toMatch(/--allow-writes/);
   });
 
+  it('pages a keyset list with the cursor its answers give, never repeating an item', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page += 1) {
+      const result = (await small.client.callTool({
+        name: 'repository_list_tree',
+        arguments: {
+          id: 'my-group/my-project',
+          pagination: 'keyset',
+          per_page: 2,
+          recursive: true,
+          ...(cursor ? { cursor } : {}),
+        },
+      })) as CallToolResult;
+      const content = result.structuredContent as { items: { path: string }[]; next_cursor?: string };
+      seen.push(...content.items.map((item) => item.path));
+      cursor = content.next_cursor;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeUndefined();
+    expect(seen.length).toBeGreaterThan(2);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
   it('cuts a long list at an item boundary and says which arguments answer the rest', async () => {
     const call = async (args: Record<string, unknown>) =>
       (await small.client.callTool({

@@ -138,6 +138,9 @@ function goals(mine: Row, other: Row, defaults: number): void {
   );
 }
 
+/** Calls per contender before measuring: V8 optimises the call paths after many runs (as in the client section). */
+const WARM_UP = 1_000;
+
 /**
  * CPU per call against the typed client's method, all on the in-process fake: the MCP server's own work (validation,
  * the client call, the result), and the same through the SDK's client (the protocol and its check of the output).
@@ -155,7 +158,7 @@ async function overhead(options: { rounds: number; calls: number }): Promise<voi
     'MCP tool through the SDK client (protocol, output checked)': () => mcp.call('jobs_list_project_jobs', { id: 1 }),
   };
   try {
-    for (const call of Object.values(contenders)) for (let i = 0; i < 300; i += 1) await call();
+    for (const call of Object.values(contenders)) for (let i = 0; i < WARM_UP; i += 1) await call();
     const samples = await interleaved(Object.keys(contenders), options.rounds, async (label) => {
       const cpu = process.cpuUsage();
       for (let i = 0; i < options.calls; i += 1) await contenders[label]!();
