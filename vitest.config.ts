@@ -29,6 +29,7 @@ export const TIERS = {
     'test/clients/**/*.test.ts',
     'test/hostile/*.test.ts',
     'test/mcp*.test.ts',
+    'packages/mcp/test/*.test.ts',
     'packages/fake/test/*.test.ts',
     'packages/mock/test/*.test.ts',
     'packages/proxy/test/*.test.ts',

@@ -39,7 +39,7 @@ export function pinnedNodes(): PinnedNode[] {
  * The package test files each Node runs: all of them took 6 minutes per Node on the shared 2-core machine, so a subset
  * that exercises each package's runtime: the server's input path whole, the fake in process, under msw and with its
  * parameters (archives: zlib, bzip2), the mock, the proxy, the client against a server, the validators, the types'
- * runtime values and the openapi package. Not the type tests: tsc does not depend on the Node.
+ * runtime values, the openapi package and the MCP server in process. Not the type tests: tsc does not depend on the Node.
  */
 export const MATRIX_FILES = [
   'packages/server/test/',
@@ -54,6 +54,7 @@ export const MATRIX_FILES = [
   'packages/validators/test/standard.test.ts',
   'packages/types/test/empty-states.test.ts',
   'packages/openapi/test/openapi.test.ts',
+  'packages/mcp/test/in-process.test.ts',
 ];
 const VITEST_ARGS = ['run', '--project', 'unit', '--project', 'integration', ...MATRIX_FILES];
 
