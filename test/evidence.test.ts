@@ -11,6 +11,7 @@ import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import type { Aliases } from '../scripts/lib/coverage.ts';
 import { type EvidenceSource, fieldClaims, unsupportedClaims } from '../scripts/lib/evidence.ts';
 import { EVIDENCE_MD, evidenceTable, readEvidence } from '../scripts/lib/evidence-table.ts';
+import { exposures, withEntityConditions } from '../scripts/lib/evidence-entities.ts';
 import { quoteFor, sectionText } from '../scripts/lib/evidence-seeds.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 import { publishedDocument } from './support/documents.ts';
@@ -94,6 +95,45 @@ describe('seed quotes', () => {
     ['x', 'd {x, y}'],
   ])('%s is quoted from its own section', (field, quote) => {
     expect(quoteFor(sectionText(seed, '2.1'), field)).toBe(quote);
+  });
+});
+
+describe('the Service’s entities', () => {
+  const entity = [
+    'class Milestone < Grape::Entity',
+    "  expose :id, :iid, documentation: { type: 'Integer' }",
+    '  expose :project_id, if: ->(entity, options) { entity&.project_id }',
+    '  expose :archived?, as: :archived',
+    '  expose :owner, using: Entities::UserBasic,',
+    '    unless: ->(project, options) { project.group }',
+    '  expose(:ip_address) { |_runner, _options| nil }',
+  ].join('\n');
+
+  it('lists each exposed name, its line and whether a condition guards it', () => {
+    expect(exposures(entity).map((e) => [e.field, e.line, e.conditional])).toEqual([
+      ['id', 2, false],
+      ['iid', 2, false],
+      ['project_id', 3, true],
+      ['archived', 4, false],
+      ['owner', 5, true],
+      ['ip_address', 7, false],
+    ]);
+  });
+
+  it('records a conditional exposure on the field, keeping its seed quote', () => {
+    const source: EvidenceSource = {
+      rules: {},
+      records: {
+        Widget: { service: 'milestone.rb', fields: { project_id: '| project_id | integer |', id: '| id |' } },
+      },
+    };
+    const fields = withEntityConditions(source, (path) => (path === 'milestone.rb' ? entity : undefined)).records
+      .Widget!.fields!;
+    expect(fields.project_id).toMatchObject({
+      seed: '| project_id | integer |',
+      conditional: expect.stringContaining('line 3'),
+    });
+    expect(fields.id).toBe('| id |');
   });
 });
 
