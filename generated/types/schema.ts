@@ -6192,8 +6192,8 @@ export type RunnerDetails = components["schemas"]["RunnerSummary"] & {
     contacted_at: components["schemas"]["NullableTimestamp"];
     /** @description Free-form maintenance note, at most 1024 characters, or null. */
     maintenance_note: string | null;
-    /** @description Projects the runner is assigned to. */
-    projects: components["schemas"]["RunnerProject"][];
+    /** @description Projects the runner is assigned to. Conditional: the Service sends the list only when the answer is asked to include the runner's projects; absent otherwise. */
+    projects?: components["schemas"]["RunnerProject"][];
     /** @description Tags of the runner. */
     tag_list: string[];
     access_level: components["schemas"]["RunnerAccessLevel"];
