@@ -233,7 +233,7 @@ describe('one runner', () => {
       status: 'never_contacted',
       contacted_at: null,
     });
-    expect((await as('maintainer-token').runners.getRunner({ path: { id: 7 } })).projects.map((p) => p.id)).toEqual([
+    expect((await as('maintainer-token').runners.getRunner({ path: { id: 7 } })).projects?.map((p) => p.id)).toEqual([
       3, 1,
     ]);
 
