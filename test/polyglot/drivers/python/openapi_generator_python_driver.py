@@ -33,13 +33,13 @@ def create(body: dict[str, Any]) -> int:
 
 def pages(number: int) -> list[int]:
     return [
-        int(mr.iid)
+        int(mr.to_dict()["iid"])  # through its JSON form: a list item may be an anyOf wrapper
         for mr in merge_requests.merge_requests_list_project_merge_requests(PROJECT, page=number, per_page=2)
     ]
 
 
 def merge(iid: int) -> str:
-    return str(merge_requests.merge_requests_merge(PROJECT, iid).state.value)
+    return str(merge_requests.merge_requests_merge(PROJECT, iid).to_dict()["state"])
 
 
 def conflict(body: dict[str, Any]) -> tuple[bool, str]:
