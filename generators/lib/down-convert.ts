@@ -157,6 +157,11 @@ class SchemaConverter {
 
   convert(input: unknown): Converted {
     if (isObject(input) && written.has(input)) return { schema: input, lossy: false };
+    // The bundle's mark of a nullable property for openapi-generator's 3.1 reading: 3.0's `nullable` says it.
+    if (isObject(input) && 'x-nullable' in input) {
+      const { 'x-nullable': _, ...unmarked } = input;
+      return this.convert(unmarked);
+    }
     if (input === true) return { schema: {}, lossy: false };
     if (input === false) return { schema: { not: {} }, lossy: false };
     if (!isObject(input)) return { schema: input, lossy: false };

@@ -4,12 +4,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { BIN, BUNDLE_JSON, ROOT, SOURCE_ROOT } from './paths.ts';
+import { markNullable } from './nullable-marks.ts';
 import { portableShapes } from './portable-shapes.ts';
 import { run } from './run.ts';
 
 /**
  * Bundles `openapi/openapi.yaml` (or another root, `source`) into `output`, rewritten into the portable shapes
- * (`portable-shapes.ts`), and returns the document. Callers that may run at the same time (`npm test` runs the check
+ * (`portable-shapes.ts`) with every nullable property marked (`nullable-marks.ts`), and returns the document. Callers that may run at the same time (`npm test` runs the check
  * and the gate together) pass different outputs. Rejects with Redocly's report.
  */
 export async function bundleSource(output = BUNDLE_JSON, source = SOURCE_ROOT): Promise<OpenApiDocument> {
@@ -24,7 +25,7 @@ export async function bundleSource(output = BUNDLE_JSON, source = SOURCE_ROOT): 
     output,
   ]);
   if (result.code !== 0) throw new Error(result.output);
-  const doc = portableShapes(JSON.parse(await readFile(output, 'utf8')) as OpenApiDocument);
+  const doc = markNullable(portableShapes(JSON.parse(await readFile(output, 'utf8')) as OpenApiDocument));
   // Spectral lints this file: it must be the document the generators read.
   await writeFile(output, JSON.stringify(doc, null, 2));
   return doc;

@@ -20,6 +20,7 @@ const BUILD_SCRIPT = [
   'scripts/build.ts',
   'scripts/lib/bundle.ts',
   'scripts/lib/portable-shapes.ts',
+  'scripts/lib/nullable-marks.ts',
   'packages/server/src/openapi-model.ts',
   'scripts/lib/run.ts',
   'scripts/lib/paths.ts',
