@@ -38,7 +38,10 @@ export function admitsNull(schema: unknown, schemas: Record<string, unknown>, se
 export function markNullable(doc: OpenApiDocument): OpenApiDocument {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (!isObject(node)) return;
     if (isObject(node.properties))
       for (const property of Object.values(node.properties))
