@@ -9,13 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { readDocument } from '@service-api/openapi';
-import ajvDraft04 from 'ajv-draft-04';
-import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { downConvert } from '../generators/lib/down-convert.ts';
 import { componentName, HTTP_METHODS, pointerSegment, pointerValue } from '../packages/server/src/openapi-model.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
+import { asDraft04, draft04Validator } from './support/openapi30.ts';
 
 type Json = Record<string, unknown>;
 const read = (name: string) =>
@@ -124,7 +123,7 @@ describe('the 3.0 rendition', () => {
         ),
     );
     expect(nullable.length).toBeGreaterThan(100);
-    const ajv = draft04Validator();
+    const ajv = draft04Validator(doc30);
     const missing = nullable
       .map(([pointer]) => pointer)
       .filter((pointer) => {
@@ -141,7 +140,7 @@ describe('the 3.0 rendition', () => {
   });
 
   it('a nullable reference admits null as 3.0.3 reads nullable; the allOf form it replaces does not', () => {
-    const ajv = draft04Validator();
+    const ajv = draft04Validator(doc30);
     const mergedBy = { $ref: 'doc#/components/schemas/MergeRequest/properties/merged_by' };
     expect(ajv.validate(mergedBy, null)).toBe(true);
     expect(ajv.validate(mergedBy, 5)).toBe(false);
@@ -150,7 +149,7 @@ describe('the 3.0 rendition', () => {
   });
 
   it('states in 3.0 the conditional rules 3.0 can state (anyOf/not), not only in x- fields', () => {
-    const ajv = draft04Validator();
+    const ajv = draft04Validator(doc30);
     const request = { $ref: 'doc#/components/schemas/UserRunnerCreateRequest' };
     expect(ajv.validate(request, { runner_type: 'group_type' })).toBe(false);
     expect(ajv.validate(request, { runner_type: 'group_type', group_id: 1 })).toBe(true);
@@ -186,7 +185,7 @@ describe('the 3.0 rendition', () => {
   });
 
   it('every documented example of a request, response or parameter validates against its 3.0 schema', () => {
-    const ajv = draft04Validator();
+    const ajv = draft04Validator(doc30);
     let checked = 0;
     const problems: string[] = [];
     for (const [pointer, node] of objects(doc30)) {
@@ -207,30 +206,3 @@ describe('the 3.0 rendition', () => {
     expect(checked).toBeGreaterThan(200);
   });
 });
-
-/** Ajv in draft-04 mode over the 3.0 rendition (as `doc`), reading `nullable` as 3.0.3 defines it. */
-function draft04Validator() {
-  const ajv = new ajvDraft04.default({ strict: false, allErrors: true, logger: false });
-  ajvFormats.default(ajv);
-  ajv.addSchema(asDraft04(doc30) as object, 'doc');
-  return ajv;
-}
-
-/**
- * OpenAPI 3.0.3's `nullable: true` as draft-04 says it: it adds `"null"` to the `type` of its own schema, and every
- * other keyword keeps its meaning (so an `enum` must list null, and an `allOf` member or a `$ref` still refuses it);
- * `nullable` without a `type` adds nothing. `x-` fields (3.1 keywords kept verbatim) and examples are left out (Ajv
- * reads an `id` anywhere but in its own keywords as a schema id).
- */
-function asDraft04(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(asDraft04);
-  if (!isObject(node)) return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'value') continue;
-    out[key] = DATA.has(key) ? value : asDraft04(value);
-  }
-  const { nullable, ...rest } = out;
-  if (nullable === true && typeof rest.type === 'string') rest.type = [rest.type, 'null'];
-  return rest;
-}
