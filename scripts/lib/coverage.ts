@@ -181,7 +181,7 @@ function coverParameters(
     const names = alias?.names ?? [alias?.name ?? parameter.name];
     const found = names.every(
       (name) =>
-        entry.parameters.some((p) => p.name === name) ||
+        entry.parameters.some((p) => bare(p.name) === bare(name)) ||
         hasProperty(doc, bodies, name) ||
         (parameter.in === 'header' && securityHeaders.has(name.toLowerCase())),
     );
