@@ -6,8 +6,8 @@
  *   split form as the base with every field optional);
  * - every integer without a `format` gets one: `int32` where its bounds (`minimum`/`maximum`, `enum` or `const`) keep
  *   it within 32 bits, `int64` otherwise (Java, Kotlin and C# generators read a bare `integer` as 32 bits).
- * - an `allOf` member that carries an `if`/`then` rule beside properties is split: its properties (and `required`) move
- *   to the schema itself, the rule stays a member of its own (openapi-generator drops a member that holds a rule);
+ * - an `allOf` member that carries an `if`/`then` rule beside properties is split in two: its properties (and
+ *   `required`) and its rule (openapi-generator drops a member that holds a rule);
  * - a schema whose only `if`/`then` rule sits in an `allOf` member of its own gets the rule at its top level (hey-api
  *   reads that member as an open map and its zod intersects it with the record: `Unmergable intersection`).
  * None changes what a schema accepts. A base that only served as the source of copies is left out of the document.
@@ -159,39 +159,21 @@ const RULE_KEYS = ['if', 'then', 'else'];
 
 /**
  * Splits each inline `allOf` member that carries an `if`/`then` rule beside other keywords (properties, required) into
- * those keywords, merged into the schema itself where none of them clashes with the schema's own, and a member with the
- * rule alone. openapi-generator drops a whole member that holds a rule (`Job` lost six properties).
+ * a member with those keywords and a member with the rule alone (which the next step moves to the schema's top level
+ * when it is the schema's only rule). openapi-generator drops a whole member that holds a rule (`Job` lost six
+ * properties); the properties stay in a member of their own, because openapi-python-client drops a schema whose
+ * `allOf` has properties beside it.
  */
 function splitRuleMembers(node: Schema): void {
   const members = node.allOf as unknown[];
-  for (const [i, member] of members.entries()) {
+  for (let i = members.length - 1; i >= 0; i--) {
+    const member = members[i];
     if (!isObject(member) || !RULE_KEYS.some((key) => key in member) || rulesOnly(member)) continue;
     const rule: Schema = { type: 'object' };
     const rest: Schema = {};
     for (const [key, value] of Object.entries(member)) (RULE_KEYS.includes(key) ? rule : rest)[key] = value;
-    if (mergeInto(node, rest)) members[i] = rule;
-    else members.splice(i, 1, rest, rule);
+    members.splice(i, 1, rest, rule);
   }
-}
-
-/** Merges `part` (keywords of an `allOf` member) into `node` when no keyword clashes; whether it did. */
-function mergeInto(node: Schema, part: Schema): boolean {
-  const properties = isObject(part.properties) ? part.properties : {};
-  const own = isObject(node.properties) ? node.properties : {};
-  const clash = Object.keys(part).some((key) => {
-    if (key === 'properties') return Object.keys(properties).some((name) => Object.hasOwn(own, name));
-    if (key === 'type') return node.type !== undefined && node.type !== part.type;
-    return !['required', 'description'].includes(key) && key in node;
-  });
-  if (clash) return false;
-  const { properties: _p, required, description, ...other } = part;
-  Object.assign(node, other);
-  if (Object.keys(properties).length > 0) node.properties = { ...own, ...properties };
-  if (Array.isArray(required))
-    node.required = [...new Set([...((node.required as string[] | undefined) ?? []), ...(required as string[])])];
-  if (typeof description === 'string')
-    node.description = typeof node.description === 'string' ? `${node.description} ${description}` : description;
-  return true;
 }
 
 /** The index of the schema's only rules member, when the schema holds no rule of its own. */
