@@ -4578,7 +4578,7 @@ export type JobArtifact = {
     file_format: string;
 };
 /** @description CI job record. */
-export type Job = {
+export type Job = components["schemas"]["JobBase"] & {
     /**
      * @description Why the job failed; a failed job carries it. Whether a job that did not fail carries it is not documented (the Service sends it only for a failed job). Values seen: `script_failure`, `stuck_or_timeout_failure`; other values are possible (the set is open).
      * @example script_failure
@@ -4594,7 +4594,7 @@ export type Job = {
     tag_list: string[];
     /** @description The runner that ran the job, or null. The object's shape is not documented. */
     runner: Record<string, unknown> | null;
-} & components["schemas"]["JobBase"];
+};
 /** @description Error body whose shape is not documented beyond the fields below; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). A token that lacks a scope the request needs gets `error`, `error_description` and `scope` instead (`insufficient_scope` with sudo). */
 export type ErrorBody = {
     /** @description What went wrong: a string, or another JSON value such as an object of field names to lists of messages. */
@@ -16072,10 +16072,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["MergeRequest"] & {
                         /** @enum {unknown} */
                         state?: "merged" | "opened" | "locked";
-                    } & (components["schemas"]["MergeRequest"] & unknown & unknown);
+                    } & unknown & unknown;
                 };
             };
             301: components["responses"]["MovedPermanently"];
