@@ -237,8 +237,8 @@ export function settingsHandlers(store: Store): Handlers<Principal> {
         if (missing.length > 0)
           return { status: 400, body: message(`400 Bad request - ${flag} requires ${missing.join(' and ')}`) };
       }
-      // The same settings again change nothing, not even updated_at.
-      if (JSON.stringify(next) !== JSON.stringify(current))
+      // The same settings again change nothing, not even updated_at: compared in the form the Service sends them.
+      if (JSON.stringify({ ...next, ...asSent(next as Settings) }) !== JSON.stringify(current))
         store.data.application_settings = { ...next, updated_at: store.now(true) };
       return { status: 200, body: currentSettings(store) };
     },
