@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Built, kotlinCompiler, pythonPackage } from './build.ts';
-import type { Check, Result } from './checks.ts';
+import type { Check, Result } from './check-names.ts';
 import type { Generator } from './generators.ts';
 import { CLASSPATH, OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
 
