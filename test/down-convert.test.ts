@@ -38,10 +38,12 @@ describe('schemas', () => {
       { description: 'd', oneOf: [{ type: 'string', description: 'e' }, { type: 'null' }] },
       {
         description: 'd',
-        oneOf: [
+        anyOf: [
           { type: 'string', description: 'e' },
           { type: 'string', nullable: true, enum: [null] },
         ],
+        type: 'string',
+        nullable: true,
       },
     ],
     [
@@ -163,12 +165,15 @@ describe('schemas', () => {
     [
       'if/then without else, beside an allOf',
       { allOf: [{ required: ['a'] }], if: { required: ['a'] }, then: { required: ['b'] } },
-      { allOf: [{ required: ['a'] }], not: { allOf: [{ required: ['a'] }, { not: { required: ['b'] } }] } },
+      {
+        allOf: [{ required: ['a'] }],
+        not: { allOf: [{ required: ['a'], properties: { a: {} } }, { not: { required: ['b'] } }] },
+      },
     ],
     [
       'if/else without then',
       { if: { required: ['a'] }, else: { required: ['b'] } },
-      { not: { allOf: [{ not: { required: ['a'] } }, { not: { required: ['b'] } }] } },
+      { not: { allOf: [{ not: { required: ['a'], properties: { a: {} } } }, { not: { required: ['b'] } }] } },
     ],
     [
       'an if whose condition loses a rule in 3.0 (propertyNames): kept in x- fields',
@@ -195,8 +200,8 @@ describe('schemas', () => {
       {
         not: {
           anyOf: [
-            { allOf: [{ required: ['c'] }, { not: { required: ['d'] } }] },
-            { allOf: [{ required: ['a'] }, { not: { required: ['b'] } }] },
+            { allOf: [{ required: ['c'], properties: { c: {} } }, { not: { required: ['d'] } }] },
+            { allOf: [{ required: ['a'], properties: { a: {} } }, { not: { required: ['b'] } }] },
           ],
         },
       },
@@ -307,15 +312,20 @@ describe('schemas', () => {
   });
 
   it('a nullable reference keeps null a member of its own, typed as the schema it names (OpenAPI 3.0.3 nullable)', () => {
-    // 3.0.3: nullable adds null to its own schema's type only, and cannot relax an allOf member or a $ref.
+    // 3.0.3: nullable adds null to its own schema's type only, and cannot relax an allOf member or a $ref. The schema
+    // is nullable beside the same type too (openapi-zod-client reads nullable there only), and a oneOf an anyOf.
     const components = { Milestone: { type: 'object', properties: { id: { type: 'integer' } } } };
     const schema = { oneOf: [{ $ref: '#/components/schemas/Milestone' }, { type: 'null' }] };
     expect(downConvertSchema(schema, components)).toEqual({
-      oneOf: [{ $ref: '#/components/schemas/Milestone' }, { type: 'object', nullable: true, enum: [null] }],
+      anyOf: [{ $ref: '#/components/schemas/Milestone' }, { type: 'object', nullable: true, enum: [null] }],
+      type: 'object',
+      nullable: true,
     });
     const any = { anyOf: [{ type: 'null' }, { $ref: '#/components/schemas/Milestone' }] };
     expect(downConvertSchema(any, components)).toEqual({
       anyOf: [{ type: 'object', nullable: true, enum: [null] }, { $ref: '#/components/schemas/Milestone' }],
+      type: 'object',
+      nullable: true,
     });
   });
 

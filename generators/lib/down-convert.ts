@@ -179,6 +179,7 @@ class SchemaConverter {
       delete s.$ref;
     }
     nullable = takeNullMembers(s) || nullable;
+    nullable = this.nullableAlternatives(s) || nullable;
     if ('const' in s) {
       const constant = s.const;
       s.enum = Array.isArray(s.enum) ? s.enum.filter((value) => same(value, constant)) : [constant];
@@ -260,6 +261,32 @@ class SchemaConverter {
     return members.map((member) => (isNullOnly(member) ? nullMember(type) : member));
   }
 
+  /**
+   * A null member that stays a member of a `oneOf`/`anyOf`: the schema itself is nullable too, beside the one type of
+   * the other members, and a `oneOf` of one other member becomes an `anyOf` (a null-only member overlaps nothing).
+   * openapi-zod-client reads `nullable` only on the schema itself (it drops the null member's), and Redocly calls a
+   * `oneOf` illogical beside a schema that admits null too. Returns whether the schema became nullable.
+   */
+  private nullableAlternatives(s: Json): boolean {
+    if (s.type !== undefined) return false;
+    for (const keyword of ['anyOf', 'oneOf'] as const) {
+      const members = s[keyword];
+      if (!Array.isArray(members) || !members.some(isNullOnly)) continue;
+      const others = members.filter((member) => !isNullOnly(member));
+      const types = new Set(others.map((member) => this.typeOf(member)));
+      const [type] = types;
+      if (types.size !== 1 || type === undefined) continue;
+      if (keyword === 'oneOf') {
+        if (others.length !== 1 || 'anyOf' in s) continue;
+        s.anyOf = members;
+        delete s.oneOf;
+      }
+      s.type = type;
+      return true;
+    }
+    return false;
+  }
+
   /** The one type the members of an `allOf` share (a component's through its `$ref`), or undefined. */
   private memberType(members: unknown): string | undefined {
     if (!Array.isArray(members)) return undefined;
@@ -301,8 +328,9 @@ class SchemaConverter {
     const breaks: unknown[] = [];
     const condition = 'if' in s ? this.convert(s.if) : undefined;
     if (condition && !condition.lossy) {
-      if ('then' in s) breaks.push({ allOf: [condition.schema, twice(s.then)] });
-      if ('else' in s) breaks.push({ allOf: [{ not: condition.schema }, twice(s.else)] });
+      const test = namesDefined(condition.schema);
+      if ('then' in s) breaks.push({ allOf: [test, twice(s.then)] });
+      if ('else' in s) breaks.push({ allOf: [{ not: test }, twice(s.else)] });
       delete s.if;
       delete s.then;
       delete s.else;
@@ -312,7 +340,7 @@ class SchemaConverter {
       if (!isObject(rules)) continue;
       for (const [name, rule] of Object.entries(rules)) {
         const then = keyword === 'dependentRequired' ? { required: rule } : rule;
-        breaks.push({ allOf: [{ required: [name] }, twice(then)] });
+        breaks.push({ allOf: [namesDefined({ required: [name] }), twice(then)] });
       }
       delete s[keyword];
     }
@@ -426,6 +454,20 @@ function takeNullMembers(s: Json): boolean {
     }
   }
   return nullable;
+}
+
+/**
+ * A condition whose `required` names each get a property of their own (`{}`, which admits anything, so the verdict is
+ * the same): Redocly's `no-required-schema-properties-undefined` looks for the names in the subschema itself only.
+ */
+function namesDefined(condition: unknown): unknown {
+  if (!isObject(condition) || !Array.isArray(condition.required)) return condition;
+  const properties = isObject(condition.properties) ? condition.properties : {};
+  const missing = condition.required.filter(
+    (name): name is string => typeof name === 'string' && !(name in properties),
+  );
+  if (missing.length === 0) return condition;
+  return { ...condition, properties: { ...properties, ...Object.fromEntries(missing.map((name) => [name, {}])) } };
 }
 
 /** Whether an inline member can stand in the schema itself: it names one type and shares no keyword with it. */

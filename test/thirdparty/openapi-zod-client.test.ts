@@ -59,6 +59,12 @@ describe('openapi-zod-client', () => {
         issue: 'no upstream issue found',
         diagnostic: /@zodios\/core\/lib\/index\.d\.ts.*exactOptionalPropertyTypes/s,
       },
+      {
+        title: 'a nullable enum, whose enum lists null as OpenAPI 3.0.3 asks, becomes a z.enum with null in it',
+        issue: 'astahmer/openapi-zod-client#236',
+        diagnostic:
+          /^out\/openapi-zod-client\/client\.ts\(.*error TS2769:.*ZodEnum.*Type 'null' is not assignable to type 'string'/s,
+      },
     ],
   );
 
