@@ -7,8 +7,6 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   apiPrefix,
   errorBody,
-  isNamespaceReference,
-  referencedRecord,
   registerServiceApi,
   routes,
   serviceApiServerOptions,
@@ -17,7 +15,7 @@ import {
   type ServiceApiLimits,
   type ToleranceReport,
 } from '@service-api/server';
-import { sharedDereferencer } from '@service-api/server/internal';
+import { isNamespaceReference, referencedRecord, sharedDereferencer } from '@service-api/server/internal';
 import { loadDocument } from './document.ts';
 import { listPage } from './pagination.ts';
 import { parsePrefer, resolvePreference } from './prefer.ts';

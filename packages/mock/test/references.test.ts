@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isNamespaceReference } from '@service-api/server';
+import { isNamespaceReference } from '@service-api/server/internal';
 import { createMock } from '../src/index.ts';
 
 const JAVA = 'class%20class%20ProjectOrGroupRef%20%7B%0A%20%20%20%20actualInstance%3A%2042%0A%7D';

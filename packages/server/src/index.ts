@@ -21,7 +21,6 @@ export type * from './types.js';
 export { DISCARD_BYTES, DISCARD_FACTOR } from './answer.js';
 export { errorBody, serviceApiServerOptions } from './errors.js';
 export { INVALID_FILE_PATH, isValidFilePath } from './repository-path.js';
-export { isNamespaceReference, referencedRecord } from './references.js';
 export { defaultLimits } from './route.js';
 export { validateRequest, validateResponse } from '@service-api/validators';
 

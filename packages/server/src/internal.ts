@@ -17,6 +17,7 @@ export { corsPolicy, originListed, type CorsPolicy } from './cors.js';
 export { essence, formFields, InputError, parseForm, parseQuery } from './input.js';
 export { parseBody, parseJsonBody, sourceOf } from './parsers.js';
 export { filePathProblem } from './repository-path.js';
+export { isNamespaceReference, referencedRecord } from './references.js';
 export type { MatchedOperation } from './route.js';
 export { fastifyPath, operationMatcher } from './routing.js';
 export { normalizeInput, Tolerances, type InputShape, type Shape, type Source } from './tolerance.js';
