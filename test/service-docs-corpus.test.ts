@@ -85,7 +85,7 @@ function schemaPointer(doc: Json, operation: string, status: number): string | u
   const response = (paths[path]![method.toLowerCase()]!.responses as Record<string, Json>)[String(status)];
   const content = (response?.content ?? {}) as Record<string, Json>;
   if (!content['application/json']?.schema) return undefined;
-  return `#/paths/${pointerSegment(path)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+  return `#/paths/${pointerSegment(path)}/${method.toLowerCase()}/responses/${status}/content/${pointerSegment('application/json')}/schema`;
 }
 
 /** A validator per rendition of the document: `(operation, status, body) => errors` (none: valid on types). */

@@ -4,7 +4,7 @@
  * `openapi/evidence.yaml`. `docs/evidence.md` is the table this module writes; `test/evidence.test.ts` fails on a
  * claim without evidence and on a stale table.
  */
-import { isReference, resolve } from '../../packages/server/src/openapi-model.ts';
+import { componentName, isReference, resolve } from '../../packages/server/src/openapi-model.ts';
 import { listOperations } from '../../generators/lib/document.ts';
 import type { OpenApiDocument } from '../../generators/lib/openapi.ts';
 import { acceptsNull } from './required-fields.ts';
@@ -55,9 +55,8 @@ function properties(node: Schema): Record<string, unknown> {
   return (node.properties as Record<string, unknown> | undefined) ?? {};
 }
 
-function componentName(doc: OpenApiDocument, ref: string): string | undefined {
-  const match = /^#\/components\/schemas\/([^/]+)$/.exec(ref);
-  return match && doc.components?.schemas ? match[1] : undefined;
+function schemaName(doc: OpenApiDocument, ref: string): string | undefined {
+  return doc.components?.schemas ? componentName(ref) : undefined;
 }
 
 /** Every object schema a 2xx JSON response body can hold, each named once (component name, or parent.field). */
@@ -65,7 +64,7 @@ export function responseRecords(doc: OpenApiDocument): RecordNode[] {
   const found = new Map<Schema, { name: string; underRule: boolean }>();
   const visit = (schema: unknown, name: string, underRule = false): void => {
     if (!schema || typeof schema !== 'object') return;
-    const own = isReference(schema) ? (componentName(doc, (schema as { $ref: string }).$ref) ?? name) : name;
+    const own = isReference(schema) ? (schemaName(doc, (schema as { $ref: string }).$ref) ?? name) : name;
     const node = (isReference(schema) ? resolve<Schema>(doc, schema) : schema) as Schema;
     if (found.has(node)) return;
     if (node.properties || node.required) found.set(node, { name: own, underRule });

@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../../scripts/lib/paths.ts';
-import { HTTP_METHODS } from '../../../packages/server/src/openapi-model.ts';
+import {
+  componentName,
+  HTTP_METHODS,
+  isReference,
+  resolve as resolveReference,
+} from '../../../packages/server/src/openapi-model.ts';
 import { PUBLISHED } from './generators.ts';
 
 export interface ModelExample {
@@ -19,21 +24,11 @@ export interface ModelExample {
 }
 
 type Node = Record<string, unknown>;
-const COMPONENT = '#/components/schemas/';
 
-function resolve(document: Node, node: unknown): Node | undefined {
-  let current = node as Node | undefined;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++) {
-    const path = (current.$ref as string).replace(/^#\//, '').split('/');
-    current = path.reduce<unknown>((at, key) => (at as Node | undefined)?.[key], document) as Node | undefined;
-  }
-  return current;
-}
+const resolve = (document: Node, node: unknown): Node | undefined =>
+  node === undefined ? undefined : resolveReference<Node>(document, node as Node);
 
-const componentOf = (schema: Node | undefined) =>
-  typeof schema?.$ref === 'string' && schema.$ref.startsWith(COMPONENT)
-    ? schema.$ref.slice(COMPONENT.length)
-    : undefined;
+const componentOf = (schema: Node | undefined) => (isReference(schema) ? componentName(schema.$ref) : undefined);
 
 /** Every documented 2xx JSON example whose schema is a component or an array of one. */
 export function modelExamples(rendition: '3.1' | '3.0' = '3.1'): ModelExample[] {
