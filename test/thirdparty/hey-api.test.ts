@@ -33,14 +33,22 @@ describe('hey-api', () => {
     expect(zod.zJob!.safeParse({}).success).toBe(false);
   });
 
-  it("hey-api: zod accepts every documented success example (each operation's z…Response)", async () => {
+  /** Known bug (README.md, hey-api/hey-api#1802): `zMergeRequest.and(z.record(…))` parses `id` to bigint on one side only. */
+  const BIGINT_INTERSECTION = /zod threw Error: Unmergable intersection\. Error path: \["id"\]/;
+  const refusals = async () => {
     const zod = await hey.load<Record<string, Zod | undefined>>('zod.gen.ts');
-    const { checked, refused } = refusedExamples(
-      successExamples(),
-      (example) => zod[`z${pascalCase(example.operationId)}Response`],
-    );
-    expect(refused.join('\n')).toBe('');
+    return refusedExamples(successExamples(), (example) => zod[`z${pascalCase(example.operationId)}Response`]);
+  };
+
+  it("hey-api: zod accepts every documented success example (each operation's z…Response) but its known bigint bug", async () => {
+    const { checked, refused } = await refusals();
+    expect(refused.filter((r) => !BIGINT_INTERSECTION.test(r)).join('\n')).toBe('');
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('hey-api: known bug, an allOf of MergeRequest and a rule cannot merge its bigint id with the plain one (hey-api/hey-api#1802; this test fails once it is fixed)', async () => {
+    const { refused } = await refusals();
+    expect(refused.filter((r) => BIGINT_INTERSECTION.test(r))).not.toEqual([]);
   });
 
   it('hey-api: zod keeps enums closed and nullable fields nullable', async () => {
