@@ -157,6 +157,19 @@ export function currentSettings(store: Store): Settings {
 /** An access level as the Service sends it in the branch protection defaults: `{access_level}`, whichever form was set. */
 const accessLevel = (entry: unknown) => (typeof entry === 'number' ? { access_level: entry } : entry);
 
+/** A number as the decimal string the Service sends for a numeric column: `1.0`, `0.00003`, never in exponent form. */
+function decimalString(n: number): string {
+  const [mantissa = '', exponent] = String(n).split('e');
+  if (exponent === undefined) return Number.isInteger(n) ? n.toFixed(1) : mantissa;
+  const sign = mantissa.startsWith('-') ? '-' : '';
+  const [whole = '', fraction = ''] = mantissa.replace('-', '').split('.');
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}.0`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
 /** The two settings the Service sends in another form than a request sets them: a decimal string, access-level objects. */
 function asSent(settings: Settings): Partial<Settings> {
   const multiplier = settings.polling_interval_multiplier as unknown;
@@ -164,9 +177,7 @@ function asSent(settings: Settings): Partial<Settings> {
   const levels = (key: string) =>
     Array.isArray(defaults?.[key]) ? { [key]: (defaults[key] as unknown[]).map(accessLevel) } : {};
   return {
-    ...(typeof multiplier === 'number'
-      ? { polling_interval_multiplier: Number.isInteger(multiplier) ? multiplier.toFixed(1) : String(multiplier) }
-      : {}),
+    ...(typeof multiplier === 'number' ? { polling_interval_multiplier: decimalString(multiplier) } : {}),
     ...(defaults
       ? {
           default_branch_protection_defaults: {
