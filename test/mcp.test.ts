@@ -183,3 +183,109 @@ describe('over Streamable HTTP with --toolsets', () => {
     expect(status).toBe(403);
   });
 });
+
+/** The three tools of dynamic mode, the same through either transport of the command. */
+function dynamicModeChecks(connect: () => Promise<Connected>, writes: boolean): void {
+  let mcp: Connected;
+  beforeAll(async () => {
+    mcp = await connect();
+  }, 30_000);
+  afterAll(() => mcp.close());
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
+  const operation = (name: string, args: Record<string, unknown>) => call('call_operation', { name, arguments: args });
+
+  it('lists the three tools of dynamic mode, call_operation read-only unless writes are served', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['list_operations', 'describe_operation', 'call_operation']);
+    expect(tools.find((tool) => tool.name === 'call_operation')!.annotations?.readOnlyHint).toBe(!writes);
+  });
+
+  it('finds operations by words, a page at a time, and describes one with its schemas', async () => {
+    const found = await call('list_operations', { search: 'project jobs' });
+    const listed = found.structuredContent as { operations: { name: string }[]; total: number };
+    expect(listed.operations.map((o) => o.name)).toContain('jobs_list_project_jobs');
+    expect(listed.total).toBe(listed.operations.length);
+    const all = (await call('list_operations', {})).structuredContent as { total: number; next_page?: number };
+    expect(all.next_page).toBe(2);
+    const second = (await call('list_operations', { page: 2 })).structuredContent as { operations: unknown[] };
+    expect(second.operations.length).toBeGreaterThan(0);
+    const described = await call('describe_operation', { name: 'jobs_list_project_jobs' });
+    const jobs = toolTable.find((tool) => tool.name === 'jobs_list_project_jobs')!;
+    expect(described.structuredContent).toMatchObject({
+      name: jobs.name,
+      inputSchema: jobs.inputSchema,
+      outputSchema: { properties: { items: expect.any(Object), next_page: expect.any(Object) } },
+    });
+  });
+
+  it('calls a list tool with a project path and pages it', async () => {
+    const first = await operation('jobs_list_project_jobs', { id: PROJECT, per_page: 2 });
+    expect(first.isError).toBeFalsy();
+    const page1 = first.structuredContent as { items: { id: number }[]; page: number; next_page?: number };
+    expect(page1).toMatchObject({ page: 1, next_page: 2 });
+    expect(page1.items).toHaveLength(2);
+    const second = await operation('jobs_list_project_jobs', { id: PROJECT, per_page: 2, page: page1.next_page });
+    const page2 = second.structuredContent as { items: { id: number }[]; page: number };
+    expect(page2.page).toBe(2);
+    expect(page2.items.length).toBeGreaterThan(0);
+    expect(page2.items.map((job) => job.id)).not.toEqual(expect.arrayContaining(page1.items.map((job) => job.id)));
+    expect(textJson(second)).toEqual(second.structuredContent);
+  });
+
+  it('refuses an input the contract refuses before any request: isError with issues', async () => {
+    const result = await operation('jobs_list_project_jobs', { id: PROJECT, per_page: 1000, 'scope[]': ['nope'] });
+    expect(result.isError).toBe(true);
+    const { issues } = textJson(result) as { issues: { path: string[]; message: string }[] };
+    expect(issues.map((issue) => issue.path[0])).toEqual(expect.arrayContaining(['per_page', 'scope[]']));
+    const unknown = await call('describe_operation', { name: 'no_such_operation' });
+    expect(unknown.isError).toBe(true);
+    expect(textJson(unknown).issues).toEqual([{ path: ['name'], message: 'unknown operation' }]);
+  });
+
+  it(
+    writes ? 'calls a write, and refuses one that removes without --allow-destructive' : 'refuses a write',
+    async () => {
+      const renamed = await operation('merge_requests_update_merge_request', {
+        id: PROJECT,
+        merge_request_iid: 1,
+        title: 'Renamed through call_operation',
+      });
+      if (writes) {
+        expect(renamed.isError).toBeFalsy();
+        expect(renamed.structuredContent).toMatchObject({ iid: 1, title: 'Renamed through call_operation' });
+        const removed = await operation('merge_requests_delete_merge_request', { id: PROJECT, merge_request_iid: 1 });
+        expect(removed.isError).toBe(true);
+        expect(textJson(removed).error).toMatch(/--allow-destructive/);
+      } else {
+        expect(renamed.isError).toBe(true);
+        expect(textJson(renamed).error).toMatch(/--allow-writes/);
+        const listed = (await call('list_operations', { search: 'merge request' })).structuredContent as {
+          operations: { access: string }[];
+        };
+        expect(listed.operations.every((o) => o.access === 'read')).toBe(true);
+      }
+    },
+  );
+
+  it('never writes the credential to its log or an answer', async () => {
+    const results = [
+      await operation('users_list_users', { per_page: 100 }),
+      await operation('jobs_get_project_job', { id: PROJECT, job_id: 987654 }),
+      await call('describe_operation', { name: 'users_list_users' }),
+    ];
+    expect(results[0]!.isError).toBeFalsy();
+    expect(results[1]!.isError).toBe(true);
+    expect(JSON.stringify(results)).not.toContain(TOKEN);
+    expect(mcp.log()).toMatch(/3 dynamic tools over \d+ operations/);
+    expect(mcp.log()).not.toContain(TOKEN);
+  });
+}
+
+describe('dynamic mode over stdio, read-only', () => {
+  dynamicModeChecks(() => overStdio(['--fake', '--dynamic'], { SERVICE_API_TOKEN: TOKEN }), false);
+});
+
+describe('dynamic mode over Streamable HTTP with --allow-writes', () => {
+  dynamicModeChecks(() => overHttp(['--fake', '--dynamic', '--allow-writes'], { SERVICE_API_TOKEN: TOKEN }), true);
+});
