@@ -61,17 +61,34 @@ const goTypeName = (component: string) =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
 
+const goSources = (folder: string): string[] =>
+  readdirSync(folder)
+    .filter((file) => file.endsWith('.go'))
+    .map((file) => readFileSync(join(folder, file), 'utf8'));
+
 /** The driver's table of the generated types the examples name (those the generator wrote). */
-function goModels(folder: string, components: string[]): string {
-  const declared = new Set(
-    readdirSync(folder)
-      .filter((file) => file.endsWith('.go'))
-      .flatMap((file) => [...readFileSync(join(folder, file), 'utf8').matchAll(/^type (\w+) /gm)].map((m) => m[1]!)),
-  );
+function goModels(sources: string[], components: string[]): string {
+  const declared = new Set(sources.flatMap((source) => [...source.matchAll(/^type (\w+) /gm)].map((m) => m[1]!)));
   const entries = [...new Set(components)]
     .filter((component) => declared.has(goTypeName(component)))
     .map((component) => `\t${JSON.stringify(component)}: func() any { return new(api.${goTypeName(component)}) },`);
   return `var models = map[string]func() any{\n${entries.join('\n')}\n}\n`;
+}
+
+/**
+ * The driver's table of the constants the generated code declares for each enum (`JobStatusCreated JobStatus =
+ * "created"`), by component: Go cannot list a type's constants at run time, so the values come from the compiled
+ * constants, whatever the generator wrote.
+ */
+function goEnumConstants(sources: string[], enums: string[]): string {
+  const entries = enums.map((component) => {
+    const type = goTypeName(component);
+    const constants = sources.flatMap((source) =>
+      [...source.matchAll(new RegExp(`^\\s+(\\w+)\\s+${type}\\s*=\\s*"`, 'gm'))].map((m) => `string(api.${m[1]})`),
+    );
+    return `\t${JSON.stringify(component)}: {${constants.join(', ')}},`;
+  });
+  return `var enumConstants = map[string][]string{\n${entries.join('\n')}\n}\n`;
 }
 
 /** Builds drivers/go/<generator>/main.go (with drivers/go/polyglot) in a module beside the generated one; returns the binary. */
@@ -82,12 +99,12 @@ async function buildGoDriver(generator: Generator, built: Built, input: string):
   await mkdir(folder, { recursive: true });
   await cp(join(TIER, 'drivers', 'go', 'polyglot'), join(folder, 'polyglot'), { recursive: true });
   await cp(join(TIER, 'drivers', 'go', generator.name, 'main.go'), join(folder, 'main.go'));
-  const components = (JSON.parse(readFileSync(input, 'utf8')) as { examples: { model: string }[] }).examples.map(
-    (e) => e.model,
-  );
+  const spec = JSON.parse(readFileSync(input, 'utf8')) as { examples: { model: string }[]; enums: object };
+  const sources = goSources(join(built.out, target.folder));
+  const models = goModels(sources, [...spec.examples.map((e) => e.model), 'Job', 'MergeRequest']);
   await writeFile(
     join(folder, 'models_gen.go'),
-    `package main\n\nimport api "${target.importPath}"\n\n${goModels(join(built.out, target.folder), [...components, 'Job', 'MergeRequest'])}`,
+    `package main\n\nimport api "${target.importPath}"\n\n${models}\n${goEnumConstants(sources, Object.keys(spec.enums))}`,
   );
   await writeFile(
     join(folder, 'go.mod'),

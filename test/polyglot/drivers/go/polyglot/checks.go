@@ -30,8 +30,8 @@ type Spec struct {
 		Array       bool            `json:"array"`
 		Value       json.RawMessage `json:"value"`
 	} `json:"examples"`
-	Required map[string][]string                  `json:"required"`
-	Enums    map[string][]any                     `json:"enums"`
+	Required map[string][]string                   `json:"required"`
+	Enums    map[string][]any                      `json:"enums"`
 	Samples  map[string]map[string]json.RawMessage `json:"samples"`
 }
 
