@@ -3074,6 +3074,8 @@ export interface components {
         Invitation: Invitation;
         /** @description Body of `POST /groups/{id}/invitations` and `POST /projects/{id}/invitations`. `email` or `user_id` must be given (each is required unless the other is present); both accept several comma-separated values. `access_level` is required; 50 (Owner) is valid for projects. */
         CreateInvitationRequest: CreateInvitationRequest;
+        /** @description The invitations that failed: each key is a failing e-mail address or user ID, and its value the reason text. */
+        InvitationCreateFailures: InvitationCreateFailures;
         /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
         InvitationCreateResult: InvitationCreateResult;
         /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}`. All fields optional. */
@@ -6090,6 +6092,10 @@ export type CreateInvitationRequest = {
      */
     member_role_id?: number;
 } & (Record<string, unknown> | Record<string, unknown>);
+/** @description The invitations that failed: each key is a failing e-mail address or user ID, and its value the reason text. */
+export type InvitationCreateFailures = {
+    [key: string]: string;
+};
 /** @description Result of an invitation request, always with status 200: `{status: success}` when every invitation was created, or `{status: error, message: {...}}` where `message` maps each failing e-mail address or user ID to the reason text. */
 export type InvitationCreateResult = {
     /**
@@ -6103,10 +6109,7 @@ export type InvitationCreateResult = {
      * @constant
      */
     status: "error";
-    /** @description An object whose keys are the failing e-mail addresses or user IDs and whose values are the reason texts. */
-    message: {
-        [key: string]: string;
-    };
+    message: components["schemas"]["InvitationCreateFailures"];
 };
 /** @description Body of `PUT /groups/{id}/invitations/{email}` and `PUT /projects/{id}/invitations/{email}`. All fields optional. */
 export type UpdateInvitationRequest = {

@@ -136,6 +136,7 @@ export declare const fast_schema_Member: ValidateFunction;
 export declare const fast_schema_BillableMember: ValidateFunction;
 export declare const fast_schema_Invitation: ValidateFunction;
 export declare const fast_schema_CreateInvitationRequest: ValidateFunction;
+export declare const fast_schema_InvitationCreateFailures: ValidateFunction;
 export declare const fast_schema_InvitationCreateResult: ValidateFunction;
 export declare const fast_schema_UpdateInvitationRequest: ValidateFunction;
 export declare const fast_schema_InvitationUpdateResult: ValidateFunction;

@@ -955,6 +955,13 @@ export function isCreateInvitationRequest(value: unknown): value is T.CreateInvi
   return f.fast_schema_CreateInvitationRequest(value);
 }
 /**
+ * Whether `value` is a valid `InvitationCreateFailures` (stops at the first failure). Its Standard Schema, with the issues and
+ * their paths, is `isInvitationCreateFailures` of `@service-api/validators/standard`.
+ */
+export function isInvitationCreateFailures(value: unknown): value is T.InvitationCreateFailures {
+  return f.fast_schema_InvitationCreateFailures(value);
+}
+/**
  * Whether `value` is a valid `InvitationCreateResult` (stops at the first failure). Its Standard Schema, with the issues and
  * their paths, is `isInvitationCreateResult` of `@service-api/validators/standard`.
  */

@@ -136,6 +136,7 @@ export declare const schema_Member: ValidateFunction;
 export declare const schema_BillableMember: ValidateFunction;
 export declare const schema_Invitation: ValidateFunction;
 export declare const schema_CreateInvitationRequest: ValidateFunction;
+export declare const schema_InvitationCreateFailures: ValidateFunction;
 export declare const schema_InvitationCreateResult: ValidateFunction;
 export declare const schema_UpdateInvitationRequest: ValidateFunction;
 export declare const schema_InvitationUpdateResult: ValidateFunction;

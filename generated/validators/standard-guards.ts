@@ -685,6 +685,11 @@ export const isInvitation: Guard<T.Invitation> = /* @__PURE__ */ guard(f.fast_sc
  */
 export const isCreateInvitationRequest: Guard<T.CreateInvitationRequest> = /* @__PURE__ */ guard(f.fast_schema_CreateInvitationRequest, s.schema_CreateInvitationRequest);
 /**
+ * Whether `value` is a valid `InvitationCreateFailures` (stops at the first failure), and a Standard Schema:
+ * `isInvitationCreateFailures['~standard'].validate(value)` gives the issues with their paths.
+ */
+export const isInvitationCreateFailures: Guard<T.InvitationCreateFailures> = /* @__PURE__ */ guard(f.fast_schema_InvitationCreateFailures, s.schema_InvitationCreateFailures);
+/**
  * Whether `value` is a valid `InvitationCreateResult` (stops at the first failure), and a Standard Schema:
  * `isInvitationCreateResult['~standard'].validate(value)` gives the issues with their paths.
  */

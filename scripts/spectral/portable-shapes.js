@@ -298,6 +298,28 @@ const namedInline = (node) => {
   return Array.isArray(node.enum) || isObject(node.properties) || (node.type === 'array' && namedInline(node.items));
 };
 
+/** An inline object (`type: object`, properties or a map of values), or an array or union holding one. */
+const inlineObject = (node) =>
+  isObject(node) &&
+  node.$ref === undefined &&
+  (node.type === 'object' ||
+    isObject(node.properties) ||
+    isObject(node.additionalProperties) ||
+    inlineObject(node.items) ||
+    [node.oneOf, node.anyOf].some((members) => Array.isArray(members) && members.some(inlineObject)));
+
+/** The inline object properties of the inline members of a component's own `oneOf`/`anyOf`. */
+const objectsInUnionMembers = (schema) =>
+  ['oneOf', 'anyOf'].flatMap((key) =>
+    (Array.isArray(schema?.[key]) ? schema[key] : []).flatMap((member, i) =>
+      isObject(member) && member.$ref === undefined && isObject(member.properties)
+        ? Object.entries(member.properties)
+            .filter(([, property]) => inlineObject(property))
+            .map(([name]) => ({ name, path: [key, i, 'properties', name] }))
+        : [],
+    ),
+  );
+
 const isArraySchema = (doc, node) => resolve(doc, node)?.type === 'array';
 
 Object.assign(CHECKS, {
@@ -349,8 +371,8 @@ Object.assign(CHECKS, {
 
   'inline-name': (doc) => {
     const components = new Set(Object.keys(doc?.components?.schemas ?? {}));
-    return Object.entries(doc?.components?.schemas ?? {}).flatMap(([owner, schema]) =>
-      Object.entries(isObject(schema?.properties) ? schema.properties : {}).flatMap(([name, property]) => {
+    return Object.entries(doc?.components?.schemas ?? {}).flatMap(([owner, schema]) => [
+      ...Object.entries(isObject(schema?.properties) ? schema.properties : {}).flatMap(([name, property]) => {
         if (!namedInline(property)) return [];
         const names = [pascal(name), `${owner}${pascal(name)}`].filter((candidate) => components.has(candidate));
         return names.length === 0
@@ -362,7 +384,11 @@ Object.assign(CHECKS, {
               },
             ];
       }),
-    );
+      ...objectsInUnionMembers(schema).map(({ path, name }) => ({
+        message: `Inline object "${name}" in an inline member of ${owner}'s union is generated twice by openapi-python-client, which then drops the member ("Attempted to generate duplicate models"; a title does not help): make it a component`,
+        path: ['components', 'schemas', owner, ...path],
+      })),
+    ]);
   },
 
   'array-of-any': (doc) =>

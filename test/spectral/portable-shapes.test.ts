@@ -386,6 +386,47 @@ const cases: [string, string, object, string[]][] = [
     }),
     ['components.schemas.AllowedAgents.properties.project'],
   ],
+  [
+    'inline-name',
+    "rejects an inline object in an inline union member (openapi-python-client's InvitationCreateResult message)",
+    withSchemas({
+      InvitationCreateResult: {
+        oneOf: [
+          { type: 'object', properties: { status: { const: 'success' } } },
+          {
+            type: 'object',
+            properties: {
+              status: { const: 'error' },
+              message: { title: 'Failures', type: 'object', additionalProperties: { type: 'string' } },
+              items: { type: 'array', items: { type: 'object' } },
+              owner: { anyOf: [{ type: 'object', properties: { id: {} } }, { type: 'null' }] },
+            },
+          },
+        ],
+      },
+    }),
+    [
+      'components.schemas.InvitationCreateResult.oneOf.1.properties.message',
+      'components.schemas.InvitationCreateResult.oneOf.1.properties.items',
+      'components.schemas.InvitationCreateResult.oneOf.1.properties.owner',
+    ],
+  ],
+  [
+    'inline-name',
+    'accepts a component, an enum or a scalar in an inline union member, and an inline object in a property union',
+    withSchemas({
+      Failures: { type: 'object', additionalProperties: { type: 'string' } },
+      InvitationCreateResult: {
+        anyOf: [
+          { type: 'object', properties: { status: { type: 'string', enum: ['success'] }, count: { type: 'integer' } } },
+          { type: 'object', properties: { message: { $ref: '#/components/schemas/Failures' } } },
+          { $ref: '#/components/schemas/Failures' },
+        ],
+        properties: { p: { oneOf: [{ type: 'object', properties: { a: { type: 'object' } } }, { type: 'string' }] } },
+      },
+    }),
+    [],
+  ],
 
   [
     'array-of-any',
