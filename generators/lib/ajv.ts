@@ -73,7 +73,10 @@ function newAjv(mode: 'full' | 'fast', coerce: boolean, tracking = true) {
   const ajv = new ajv2020.default({
     code: { source: true, esm: true, formats: ajv2020._`require("./formats.js").formats` },
     allErrors: mode === 'full',
-    inlineRefs: mode === 'fast',
+    // The fast module inlines a small referenced schema (up to 12 keywords: a format, an enum, a short record) and
+    // calls one function for a larger one, so that a record used by many fields (UserBasic in a MergeRequest) is one
+    // copy in a bundle, not one per field.
+    inlineRefs: mode === 'fast' ? 12 : false,
     // With every error reported, a required list or an enum unrolled is one statement per name or value, each with its
     // own error object: a loop says the same in a fraction of the code (records here require up to 60 fields).
     ...(mode === 'full' ? { loopRequired: 4, loopEnum: 4 } : {}),
@@ -181,19 +184,36 @@ const OBJECT_ONLY = new Set([
   'format',
 ]);
 
+/** The `$defs` name of a component's twin that also accepts `null` (fast validators only; checked to be free). */
+const nullableName = (name: string) => `nullable-${name}`;
+
+/** Whether an object schema's keywords all apply only to objects (or annotate), so adding `null` to its type is exact. */
+const objectOnly = (schema: Record<string, unknown>) =>
+  Object.keys(schema).every((k) => OBJECT_ONLY.has(k) || k.startsWith('x-'));
+
 /**
  * For the fast validators only: `oneOf: [X, {type: null}]` (either order) where X never accepts `null`. Exactly one
  * branch passes, so it means "null, or X"; Ajv's `oneOf` runs both branches and records the failing one's error on
  * every call. When X is an object schema whose keywords only apply to objects, it becomes X with `null` added to its
- * type (one type test, no bookkeeping); otherwise `if: {type: null}, else: X`.
+ * type (one type test, no bookkeeping): written in place for an inline X, and for a component a reference to its
+ * nullable twin (`nullableTwins`), so that a record used in many fields is one function, not one copy per field.
+ * Otherwise it becomes `if: {type: null}, else: X`.
  */
 function nullFirst(components: Record<string, unknown>) {
   const prefix = `${COMPONENTS_ID}#/$defs/`;
-  const target = (schema: unknown): unknown => {
+  const componentOf = (schema: unknown): string | undefined => {
     const ref = (schema as { $ref?: unknown }).$ref;
     return typeof ref === 'string' && ref.startsWith(prefix) && Object.keys(schema as object).length === 1
-      ? components[ref.slice(prefix.length)]
-      : schema;
+      ? ref.slice(prefix.length)
+      : undefined;
+  };
+  const withNull = (schema: unknown): unknown => {
+    const name = componentOf(schema);
+    const object = (name === undefined ? schema : components[name]) as Record<string, unknown> | undefined;
+    if (object?.type !== 'object' || !objectOnly(object)) return undefined;
+    return name === undefined
+      ? { ...(rewrite(object) as object), type: ['object', 'null'] }
+      : { $ref: `${prefix}${nullableName(name)}` };
   };
   const rewrite = (schema: unknown): unknown => {
     if (Array.isArray(schema)) return schema.map(rewrite);
@@ -205,17 +225,9 @@ function nullFirst(components: Record<string, unknown>) {
     if (Array.isArray(oneOf) && oneOf.length === 2) {
       const other = isNullType(oneOf[0]) ? oneOf[1] : isNullType(oneOf[1]) ? oneOf[0] : undefined;
       if (other !== undefined && refusesNull(other, components)) {
-        const object = target(other) as Record<string, unknown> | undefined;
-        const widen =
-          object?.type === 'object' && Object.keys(object).every((k) => OBJECT_ONLY.has(k) || k.startsWith('x-'));
-        if (
-          widen &&
-          !Object.keys(out).some((k) => k !== 'oneOf' && !OBJECT_ONLY.has(k) && !k.startsWith('x-')) &&
-          !('type' in out)
-        ) {
-          delete out.oneOf;
-          return { ...out, ...(rewrite(object) as object), type: ['object', 'null'] };
-        }
+        const { oneOf: _oneOf, ...rest } = out;
+        const nullable = !('type' in rest) && objectOnly(rest) ? withNull(other) : undefined;
+        if (nullable) return { ...rest, ...(nullable as object) };
         if (!('if' in out) && !('then' in out) && !('else' in out)) {
           delete out.oneOf;
           out.if = { type: 'null' };
@@ -226,6 +238,20 @@ function nullFirst(components: Record<string, unknown>) {
     return out;
   };
   return rewrite;
+}
+
+/**
+ * The components for the fast validators: each rewritten by `nullFirst`, and beside each object component whose
+ * keywords only apply to objects its nullable twin, the same schema with `null` added to its type.
+ */
+function nullableTwins(components: JsonSchema, rewrite: (schema: unknown) => unknown): JsonSchema {
+  const defs = components.$defs as Record<string, Record<string, unknown>>;
+  const twins = Object.entries(defs).flatMap(([name, schema]) => {
+    if (schema.type !== 'object' || !objectOnly(schema)) return [];
+    if (nullableName(name) in defs) throw new Error(`A component is named like a nullable twin: ${nullableName(name)}`);
+    return [[nullableName(name), { ...(rewrite(schema) as object), type: ['object', 'null'] }]];
+  });
+  return { ...components, $defs: { ...(rewrite(defs) as object), ...Object.fromEntries(twins) } };
 }
 
 /** What `buildValidators` fills: the three Ajv instances, the index and each module's export name → schema id. */
@@ -260,7 +286,7 @@ function newBuilder(doc: OpenApiDocument): Builder {
     responses: new Map(),
   };
   builder.exact.addSchema(components);
-  builder.fast.addSchema(builder.quicker(components) as JsonSchema);
+  builder.fast.addSchema(nullableTwins(components, builder.quicker));
   builder.coercing.addSchema(anyFiles(components) as JsonSchema);
   return builder;
 }
@@ -457,7 +483,18 @@ export function withoutErrorDetails(code: string): string {
     throw new Error(
       `The fast validators still read the validation context: ${out.slice(left.index - 80, left.index + 80)}`,
     );
-  return withoutUnused(out);
+  return withFailHelper(withoutUnused(out));
+}
+
+/**
+ * Each first-failure exit, `validateN.errors = [{}];return false;`, becomes a call of one helper that does the same
+ * (a fresh array each time, as Ajv's callers may extend it): a third of its length, repeated at every rule.
+ */
+function withFailHelper(code: string): string {
+  const calls = code.replace(/(validate\d+)\.errors = \[\{\}\];return false;/g, 'return __fail($1);');
+  if (calls === code) return code;
+  const helper = 'function __fail(validate) { validate.errors = [{}]; return false; }';
+  return calls.replace(/^("use strict";)?/, `$1${helper}\n`);
 }
 
 /** Drops each `const schemaN = {…};` that nothing else names. */
