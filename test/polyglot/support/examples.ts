@@ -67,10 +67,35 @@ function requiredOf(document: Node, schema: unknown): string[] {
   return [...new Set([...own, ...members.flatMap((member) => requiredOf(document, member))])];
 }
 
+/** Whether a schema admits null: 3.0 `nullable`, a `null` type, a reference to such a schema or a union with one. */
+function admitsNull(document: Node, schema: unknown, depth = 0): boolean {
+  const node = resolve(document, schema);
+  if (!node || depth > 8) return false;
+  if (node.nullable === true || node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null')))
+    return true;
+  return ['anyOf', 'oneOf'].some((key) =>
+    ((node[key] ?? []) as unknown[]).some((member) => admitsNull(document, member, depth + 1)),
+  );
+}
+
+/** The properties of a component, its `allOf` members' included. */
+function propertiesOf(document: Node, schema: unknown): Node {
+  const resolved = resolve(document, schema);
+  if (!resolved) return {};
+  const members = Array.isArray(resolved.allOf) ? (resolved.allOf as unknown[]) : [];
+  return Object.assign({}, ...members.map((member) => propertiesOf(document, member)), resolved.properties ?? {});
+}
+
+/** The properties of a component that admit null. */
+const nullableOf = (document: Node, schema: unknown): string[] =>
+  Object.entries(propertiesOf(document, schema))
+    .filter(([, property]) => admitsNull(document, property))
+    .map(([name]) => name);
+
 /** The component schemas the fidelity checks name. */
 export const MODELS = { required: ['MergeRequest', 'Job'], enums: ['JobStatus', 'MergeRequestState'] } as const;
 
-/** What a driver reads: the examples, and for the model checks the required fields, the enums' values and one record of each. */
+/** What a driver reads: the examples, and for the model checks the required and the nullable fields, the enums' values and one record of each. */
 export function driverInput(rendition: '3.1' | '3.0') {
   const document = JSON.parse(readFileSync(join(ROOT, PUBLISHED[rendition]), 'utf8')) as Node;
   const schemas = (document.components as Node).schemas as Node;
@@ -82,6 +107,7 @@ export function driverInput(rendition: '3.1' | '3.0') {
   return {
     examples,
     required: Object.fromEntries(MODELS.required.map((model) => [model, requiredOf(document, schemas[model])])),
+    nullable: Object.fromEntries(MODELS.required.map((model) => [model, nullableOf(document, schemas[model])])),
     enums: Object.fromEntries(
       MODELS.enums.map((model) => [model, (resolve(document, schemas[model])?.enum ?? []) as unknown[]]),
     ),
