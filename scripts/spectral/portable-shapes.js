@@ -24,6 +24,9 @@ const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 /** Where a `required` list alone is a rule over the fields its schema declares ("one of these fields"), not a shape. */
 const RULE_PLACES = new Set(['anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
 
+/** Keywords that say what an object holds: an object with none of them is a pointer to an empty struct in ogen. */
+const SHAPE_KEYWORDS = ['properties', 'additionalProperties', 'patternProperties', '$ref', 'allOf', 'anyOf', 'oneOf'];
+
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An `allOf` member that holds only `if`/`then`/`else` (with `type: object` and a description). */
@@ -353,6 +356,22 @@ Object.assign(CHECKS, {
           : [],
       ),
     ),
+
+  'nullable-open-object': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      if (!isObject(node)) return [];
+      const types = typesOf(node);
+      const shapeless = SHAPE_KEYWORDS.every((key) => !(key in node));
+      return types.includes('object') && (types.includes('null') || node.nullable === true) && shapeless
+        ? [
+            {
+              message:
+                'A nullable object with no documented fields: write `additionalProperties: {}` beside its type (ogen makes it a pointer to an empty struct whose decoder refuses null)',
+              path,
+            },
+          ]
+        : [];
+    }),
 
   'rule-beside-properties': (doc) =>
     schemas(doc).flatMap(({ node, path }) =>

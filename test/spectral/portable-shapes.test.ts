@@ -522,6 +522,28 @@ const cases: [string, string, object, string[]][] = [
   ],
 
   [
+    'nullable-open-object',
+    'accepts a nullable object with additionalProperties: {}',
+    withSchemas({ Job: { properties: { runner: { type: ['object', 'null'], additionalProperties: {} } } } }),
+    [],
+  ],
+  [
+    'nullable-open-object',
+    'accepts a nullable object with properties, and an object with no fields that is never null',
+    withSchemas({ A: { type: ['object', 'null'], properties: { id: {} } }, B: { type: 'object' } }),
+    [],
+  ],
+  [
+    'nullable-open-object',
+    'rejects a nullable object with no fields (3.1 and 3.0 forms)',
+    withSchemas({
+      Job: { properties: { runner: { type: ['object', 'null'], description: 'Not documented.' } } },
+      Old: { type: 'object', nullable: true },
+    }),
+    ['components.schemas.Job.properties.runner', 'components.schemas.Old'],
+  ],
+
+  [
     'parameter-union-component',
     'accepts a union that is a component',
     { paths: { '/a': { get: { parameters: [{ name: 'assignee_id', in: 'query', schema: { $ref: '#/c' } }] } } } },

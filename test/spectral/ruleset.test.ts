@@ -78,6 +78,7 @@ function broken(): object {
       { type: 'object', properties: { runner: {} }, if: { required: ['state'] }, then: { required: ['runner'] } },
     ],
   };
+  widget.properties.owner = { type: ['object', 'null'] };
   bad.components.schemas.Holder = { properties: { widget: { type: 'object', properties: { id: {} } } } };
   bad.paths['/widgets/{id}'].parameters[0].schema = {
     anyOf: [{ type: 'string' }, { type: 'integer', format: 'int64' }],
