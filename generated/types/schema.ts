@@ -4595,7 +4595,9 @@ export type Job = components["schemas"]["JobBase"] & {
     /** @description Runner tags. */
     tag_list: string[];
     /** @description The runner that ran the job, or null. The object's shape is not documented. */
-    runner: Record<string, unknown> | null;
+    runner: {
+        [key: string]: unknown;
+    } | null;
 };
 /** @description Error body whose shape is not documented beyond the fields below; open to any fields. A `message` may be present, and may be a string (`"404 Not Found"`) or any other JSON value: a 400 can carry an object of field names to lists of messages (`{"message": {"destination_slug": ["is invalid"]}}`). A token that lacks a scope the request needs gets `error`, `error_description` and `scope` instead (`insufficient_scope` with sudo). */
 export type ErrorBody = {
