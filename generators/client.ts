@@ -2,7 +2,7 @@ import { slashBanner } from './lib/banner.ts';
 import type { GeneratedFile } from './lib/files.ts';
 import { operationModels, type OperationModel } from './lib/model.ts';
 import type { OpenApiDocument } from './lib/openapi.ts';
-import { pascalCase } from './lib/naming.ts';
+import { camelCase, pascalCase } from './lib/naming.ts';
 import { compileContractPackage, contractModule, type ContractPackage } from './lib/package.ts';
 import { typesDeclarations, typesPackageName } from './types.ts';
 
@@ -89,6 +89,10 @@ function descriptor(m: OperationModel): string {
   if (styled.length) fields.query = Object.fromEntries(styled.map((q) => [q.name, q.style]));
   if (m.responseHeaders.length) fields.headers = Object.fromEntries(m.responseHeaders.map((h) => [h.name, h.type]));
   if (m.errorStatuses.length) fields.errors = m.errorStatuses;
+  if (m.variants)
+    fields.views = Object.fromEntries(
+      m.variants.values.map(({ value }) => [viewName(m, value), { [m.variants!.parameter]: value }]),
+    );
   return JSON.stringify(fields);
 }
 
@@ -110,10 +114,7 @@ function methodType(m: OperationModel, input: string): string {
   const headers = headersType(m);
   if (m.response === 'headers') return `HeadMethod<${input}, ${optional}, ${headers}>`;
   if (m.response === 'binary') return `BinaryMethod<${input}, ${optional}, ${headers}>`;
-  if (m.variants)
-    return m.pagination
-      ? `PaginatedVariantMethod<${id}, ${input}, ${optional}, ${headers}>`
-      : `VariantMethod<${id}, ${input}, ${optional}, ${headers}>`;
+  if (m.variants) return viewsType(m, input, optional, headers);
   const success = m.successType ? qualified(m.successType) : `Success<${id}>`;
   if (m.pagination) {
     const item =
@@ -125,23 +126,67 @@ function methodType(m: OperationModel, input: string): string {
   return `Method<${input}, ${success}, ${optional}, ${headers}>`;
 }
 
-/** The input type of an operation: its \`Input<K>\` with \`extra\` (parameters the contract does not list). */
-function inputType(m: OperationModel, name: string): string {
-  const extra =
-    m.body && m.body.kind !== 'binary'
-      ? 'ExtraParameters & { body?: { readonly [name: string]: unknown } }'
-      : 'ExtraParameters';
-  return `/** The input of \`${m.operationId}\`: \`${m.method} ${m.path}\`. */\nexport interface ${name} extends Input<${JSON.stringify(m.operationId)}> {\n  /** Parameters the Service accepts that the contract does not list, sent as given. */\n  extra?: ${extra};\n}`;
+/**
+ * An operation with `x-variants`: the plain method, typed by the record a call without the parameter gets, and one
+ * method per other view (`.simple`) that sends the parameter. None is generic (see `WithParameter` in methods.ts).
+ */
+function viewsType(m: OperationModel, input: string, optional: string, headers: string): string {
+  const v = m.variants!;
+  const method = (inputType: string, record: string) =>
+    v.list && m.pagination
+      ? `PaginatedMethod<${inputType}, ${qualified(record)}, ${optional}, ${headers}>`
+      : `Method<${inputType}, ${v.list ? `(${qualified(record)})[]` : qualified(record)}, ${optional}, ${headers}>`;
+  const views = v.values.map(({ value, type }) => {
+    const sent = `${v.parameter}=${value}`;
+    const viewInput = `WithParameter<${input}, ${JSON.stringify(v.parameter)}, ${JSON.stringify(value)}>`;
+    const records = /^\w+$/.test(type) ? `\`${type}\` records` : 'the records it selects';
+    return `      /** Sends \`${sent}\`: ${records}. */\n      ${viewName(m, value)}: ${method(viewInput, type)};`;
+  });
+  return `${method(input, v.otherwise)} & {\n${views.join('\n')}\n    }`;
 }
 
-/** The record a variant operation returns for the input \`I\` (\`x-variants\`). */
-function variantType(m: OperationModel): string {
+/** What the plain method of an operation with \`x-variants\` lets a call send: \`false\` where only \`true\` chooses a view. */
+function plainValue(m: OperationModel): string {
+  return m.variants!.values.every(({ value }) => value === true) ? 'false' : 'never';
+}
+
+/** Members of a method, and of every function, that a view's method must not hide. */
+const takenNames = new Set([
+  'withResponse',
+  'pages',
+  'iterate',
+  'all',
+  ...Object.getOwnPropertyNames(Function.prototype),
+]);
+
+/** The name of a view's method: the value the parameter takes (`view=simple`: `simple`), or for `true` the parameter's. */
+function viewName(m: OperationModel, value: string | number | boolean): string {
   const v = m.variants!;
-  const wrap = (type: string) => (v.list ? `(${qualified(type)})[]` : qualified(type));
-  let type = wrap(v.otherwise);
-  for (const value of [...v.values].reverse())
-    type = `When<I, ${JSON.stringify(v.parameter)}, ${JSON.stringify(value.value)}, ${wrap(value.type)}, ${type}>`;
-  return `  ${JSON.stringify(m.operationId)}: ${type};`;
+  if (value !== true && typeof value !== 'string')
+    throw new Error(`x-variants of ${m.operationId}: a view is chosen by true or by a text, not ${value}`);
+  const name = camelCase(value === true ? v.parameter : value);
+  if (takenNames.has(name) || name === 'prototype')
+    throw new Error(`x-variants of ${m.operationId}: the view ${name} would hide a member of the method`);
+  return name;
+}
+
+/**
+ * The input type of an operation: its \`Input<K>\` with \`extra\` (parameters the contract does not list). With
+ * \`x-variants\`, the parameter that chooses the record is the views' to send, in \`query\` and \`extra.query\` alike.
+ */
+function inputType(m: OperationModel, name: string): string {
+  const input = `Input<${JSON.stringify(m.operationId)}>`;
+  const parameter = m.variants ? JSON.stringify(m.variants.parameter) : undefined;
+  const extraQuery = parameter ? ` & { query?: { readonly ${parameter}?: never } }` : '';
+  const extra =
+    m.body && m.body.kind !== 'binary'
+      ? `ExtraParameters${extraQuery} & { body?: { readonly [name: string]: unknown } }`
+      : `ExtraParameters${extraQuery}`;
+  const base = parameter ? `WithParameter<${input}, ${parameter}, ${plainValue(m)}>` : input;
+  const views = m.variants
+    ? ` Each other view is a method of its own: ${m.variants.values.map(({ value }) => `\`.${viewName(m, value)}(…)\` sends \`${m.variants!.parameter}=${value}\``).join(', ')}.`
+    : '';
+  return `/** The input of \`${m.operationId}\`: \`${m.method} ${m.path}\`.${views} */\nexport interface ${name} extends ${base} {\n  /** Parameters the Service accepts that the contract does not list, sent as given. */\n  extra?: ${extra};\n}`;
 }
 
 function operationsModule(models: OperationModel[], inputs: Map<string, string>): string {
@@ -162,19 +207,11 @@ function operationsModule(models: OperationModel[], inputs: Map<string, string>)
         `  [${JSON.stringify(m.group)}, ${JSON.stringify(m.name)}, ${descriptor(m)}, ${m.pagination ? 'true' : 'false'}],`,
     )
     .join('\n');
-  const variants = models.filter((m) => m.variants);
   const inputDecls = models.map((m) => inputType(m, inputs.get(m.operationId)!)).join('\n\n');
-  return `import type { BinaryMethod, HeadMethod, Method, PaginatedMethod, PaginatedVariantMethod, VariantMethod } from './methods.js';
+  return `import type { BinaryMethod, HeadMethod, Method, PaginatedMethod, WithParameter } from './methods.js';
 import type { OperationDescriptor } from './runtime.js';
 import type * as T from './types.js';
-import type { ExtraParameters, Input, Item, Success, When } from './types.js';
-
-declare module './methods.js' {
-  /** For each operation with \`x-variants\`: the success body for the input \`I\` the call passes. */
-  interface VariantResults<I> {
-${variants.map((m) => `  ${variantType(m)}`).join('\n')}
-  }
-}
+import type { ExtraParameters, Input, Item, Success } from './types.js';
 
 ${inputDecls}
 

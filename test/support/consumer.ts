@@ -61,10 +61,10 @@ const input: CreateMergeRequestInput = { path: { id: 42 }, body: { source_branch
 const created: MergeRequest = await api.mergeRequests.createMergeRequest(input);
 report.created = describeMr(created);
 
-// 3. Variants typed by the call: full records without view, the simple view with it; full projects without simple.
-const full = await api.mergeRequests.listMergeRequests({ query: { state: 'opened' } });
+// 3. A list keyed on a parameter: full records from the plain call, the simple view from its own method.
+const full: MergeRequest[] = await api.mergeRequests.listMergeRequests({ query: { state: 'opened' } });
 report.fullIid = full[0]?.iid;
-const simple = await api.mergeRequests.listMergeRequests({ query: { view: 'simple' } });
+const simple = await api.mergeRequests.listMergeRequests.simple();
 report.simpleCount = simple.length;
 const projects: Project[] = await api.projects.listProjects();
 report.projectsArchived = projects.map((project) => project.archived);
@@ -74,7 +74,7 @@ const page = await api.jobs.listProjectJobs.withResponse({ path: { id: 42 } });
 report.page = [page.status, page.pagination.page, page.headers['x-page'], page.data.length > 0];
 
 // 5. Escape hatch: a parameter the Service accepts that the contract does not list.
-const opened = await api.mergeRequests.listProjectMergeRequests({ path: { id: 42 }, extra: { query: { state: 'opened', view: 'simple' } } });
+const opened = await api.mergeRequests.listProjectMergeRequests({ path: { id: 42 }, extra: { query: { state: 'opened' } } });
 report.extraCount = opened.length;
 
 // Server stubs on the consumer's Fastify, driven by the client; JSON responses checked against the contract.
@@ -156,10 +156,10 @@ console.log(JSON.stringify(report));
 export const clientOnlySource = (
   scope: string,
   host: string,
-): string => `import { createServiceApi, isServiceApiError, type MergeRequest, type MergeRequestSimple } from '${scope}/client';
+): string => `import { createServiceApi, isServiceApiError, type MergeRequest } from '${scope}/client';
 
 const api = createServiceApi({ host: ${JSON.stringify(host)}, auth: { privateToken: 'developer-token' } });
-const mergeRequests: (MergeRequest | MergeRequestSimple)[] = await api.mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/my-project' } });
+const mergeRequests: MergeRequest[] = await api.mergeRequests.listProjectMergeRequests({ path: { id: 'my-group/my-project' } });
 const outsider = createServiceApi({ host: ${JSON.stringify(host)}, auth: { privateToken: 'outsider-token' } });
 const missing = await outsider.mergeRequests
   .listProjectMergeRequests({ path: { id: 'my-group/secret' } })

@@ -6,7 +6,15 @@ import createClient, { type Client } from 'openapi-fetch';
 import { contractVersion } from './contract.js';
 import { credentialHeaders } from './credentials.js';
 import { operationTable, type ServiceApiMethods } from './operations.js';
-import { ServiceApiError, Transport, type CallInput, type CallOptions, type RuntimeOptions } from './runtime.js';
+import {
+  ServiceApiError,
+  Transport,
+  type CallInput,
+  type CallOptions,
+  type OperationDescriptor,
+  type RuntimeOptions,
+  withView,
+} from './runtime.js';
 import type { ErrorResponses, ErrorStatus, OperationId, paths } from './types.js';
 
 export type * from './types.js';
@@ -74,26 +82,33 @@ export function createServiceApi(options: ServiceClientOptions): ServiceApi {
     raw: createClient<paths>({ baseUrl: transport.baseUrl, fetch: transport.fetch }) as never,
   };
   for (const [group, name, op, paginated] of operationTable) {
-    const method = (input?: CallInput, options?: CallOptions) => transport.call(op, input, options);
-    Object.assign(method, {
-      withResponse: (input?: CallInput, options?: CallOptions) => transport.callWithResponse(op, input, options),
-    });
-    if (paginated) {
-      const pages = (input?: CallInput, options?: CallOptions & { maxPages?: number }) =>
-        transport.pages(op, input, options);
-      const iterate = async function* (input?: CallInput, options?: CallOptions & { maxPages?: number }) {
-        for await (const page of pages(input, options)) yield* page;
-      };
-      const all = async (input?: CallInput, options?: CallOptions & { maxPages?: number }) => {
-        const items: unknown[] = [];
-        for await (const page of pages(input, options)) items.push(...page);
-        return items;
-      };
-      Object.assign(method, { pages, iterate, all });
-    }
+    const method = methodFor(transport, op, paginated);
+    for (const [view, query] of Object.entries(op.views ?? {}))
+      Object.assign(method, { [view]: methodFor(transport, op, paginated, query) });
     (api[group] ??= {})[name] = method;
   }
   return api as unknown as ServiceApi;
+}
+
+type PageCallOptions = CallOptions & { maxPages?: number };
+
+/** One operation's method, with `withResponse` and, for a list, `pages`, `iterate` and `all`; `view` joins the query. */
+function methodFor(transport: Transport, op: OperationDescriptor, paginated: boolean, view?: object) {
+  const sent = (input?: CallInput) => (view ? withView(input, view) : input);
+  const method = (input?: CallInput, options?: CallOptions) => transport.call(op, sent(input), options);
+  const withResponse = (input?: CallInput, options?: CallOptions) =>
+    transport.callWithResponse(op, sent(input), options);
+  if (!paginated) return Object.assign(method, { withResponse });
+  const pages = (input?: CallInput, options?: PageCallOptions) => transport.pages(op, sent(input), options);
+  const iterate = async function* (input?: CallInput, options?: PageCallOptions) {
+    for await (const page of pages(input, options)) yield* page;
+  };
+  const all = async (input?: CallInput, options?: PageCallOptions) => {
+    const items: unknown[] = [];
+    for await (const page of pages(input, options)) items.push(...page);
+    return items;
+  };
+  return Object.assign(method, { withResponse, pages, iterate, all });
 }
 
 /**

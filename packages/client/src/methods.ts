@@ -40,39 +40,13 @@ export interface HeadMethod<In, Optional extends boolean, Headers> {
 }
 
 /**
- * For each operation with `x-variants`: the success body for the input `I` the call passes. Empty here: the
- * generated `operations.ts` adds one member per such operation (declaration merging).
+ * `In` with the query parameter `P` restricted to `V` (`never`: the call cannot send it). A method whose records
+ * depend on a query parameter (`x-variants`) does not take that parameter: it resolves to the record of a call
+ * without it, and each other view is a method of its own that sends it (`listProjectMergeRequests.simple(…)` sends
+ * `view=simple`). None is generic, so TypeScript types `withResponse(…)` without checking its argument first: a
+ * loop that feeds the answer's `pagination.nextPage` into the next call's `page` needs no annotation (TS7022).
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by the generated operations.ts
-// biome-ignore lint/correctness/noUnusedVariables: its members (generated) use I; merged interfaces share its name
-export interface VariantResults<I> {}
-type VariantId = keyof VariantResults<unknown>;
-type ElementOf<L> = L extends readonly (infer E)[] ? E : never;
-
-/**
- * A method whose success body depends on a parameter (`x-variants`): `view: 'simple'` gives the reduced record,
- * no parameter the full one, a parameter whose value the type does not fix gives either. (`I` is `never` for a
- * call without input.)
- */
-export interface VariantMethod<K extends VariantId, In, Optional extends boolean, Headers = Record<string, never>> {
-  <const I extends In = never>(...args: Args<I, Optional>): Promise<VariantResults<I>[K]>;
-  withResponse<const I extends In = never>(
-    ...args: Args<I, Optional>
-  ): Promise<ApiResponse<VariantResults<I>[K], Headers>>;
-}
-
-/** A list method with `x-variants`: items typed by the call, as for `VariantMethod`. */
-export interface PaginatedVariantMethod<
-  K extends VariantId,
-  In,
-  Optional extends boolean,
-  Headers = Record<string, never>,
-> extends VariantMethod<K, In, Optional, Headers> {
-  pages<const I extends In = never>(
-    ...args: Args<I, Optional, PageOptions>
-  ): AsyncGenerator<ElementOf<VariantResults<I>[K]>[], void, undefined>;
-  iterate<const I extends In = never>(
-    ...args: Args<I, Optional, PageOptions>
-  ): AsyncGenerator<ElementOf<VariantResults<I>[K]>, void, undefined>;
-  all<const I extends In = never>(...args: Args<I, Optional, PageOptions>): Promise<ElementOf<VariantResults<I>[K]>[]>;
-}
+export type WithParameter<In, P extends string, V> = {
+  [K in keyof In]: K extends 'query' ? QueryWith<In[K], P, V> : In[K];
+};
+type QueryWith<Q, P extends string, V> = Q extends object ? Omit<Q, P> & { [N in P]?: V } : Q;

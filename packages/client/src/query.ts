@@ -15,17 +15,16 @@ import type {
   QueryObserverOptions,
 } from '@tanstack/query-core';
 import type { ServiceApi } from './index.js';
-import type {
-  BinaryMethod,
-  HeadMethod,
-  Method,
-  PaginatedMethod,
-  PaginatedVariantMethod,
-  VariantMethod,
-  VariantResults,
-} from './methods.js';
+import type { BinaryMethod, HeadMethod, Method, PaginatedMethod } from './methods.js';
 import { operationTable } from './operations.js';
-import type { ApiResponse, CallInput, CallOptions, Pagination, ServiceApiError } from './runtime.js';
+import {
+  type ApiResponse,
+  type CallInput,
+  type CallOptions,
+  type Pagination,
+  type ServiceApiError,
+  withView,
+} from './runtime.js';
 
 /** What changes in the query to get the next page: `{ page: '2' }`, or a keyset cursor from `Link`. */
 export type PageParam = Record<string, string | string[]>;
@@ -98,42 +97,27 @@ interface PaginatedHelpers<In, Item, Optional extends boolean> extends PlainHelp
   infiniteQueryOptions(...args: InputArgs<In, Optional>): ServiceInfiniteQueryOptions<In, Item>;
 }
 
-type VariantId = keyof VariantResults<unknown>;
-type ElementOf<L> = L extends readonly (infer E)[] ? E : never;
+/** What every method has beside the methods of its other views (`simple`, on a list with `x-variants`). */
+type Members = 'withResponse' | 'pages' | 'iterate' | 'all';
+type ViewName<M> = Exclude<keyof M, Members>;
+/** Whether the input may be left out, read from `withResponse` (a method with views is an intersection). */
+type OptionalOf<M> = M extends { withResponse(...args: infer A): unknown } ? ([] extends A ? true : false) : false;
 
-/** The helpers of a method whose result depends on its input (`x-variants`): typed by the input passed. */
-interface VariantHelpers<K extends VariantId, In, Optional extends boolean> extends BaseHelpers {
-  queryKey<const I extends In = never>(
-    ...args: InputArgs<I, Optional>
-  ): DataTag<ServiceQueryKey<In>, VariantResults<I>[K], ServiceApiError>;
-  queryOptions<const I extends In = never>(
-    ...args: InputArgs<I, Optional>
-  ): ServiceQueryOptions<In, VariantResults<I>[K]>;
-  mutationOptions(): ServiceMutationOptions<In, VariantResults<In>[K]>;
-}
+type HelpersOf<M> =
+  M extends PaginatedMethod<infer In, infer Item, infer _Optional, infer _Headers>
+    ? PaginatedHelpers<In, Item, OptionalOf<M>>
+    : M extends BinaryMethod<infer In, infer _Optional, infer _Headers>
+      ? PlainHelpers<In, Blob, OptionalOf<M>>
+      : M extends HeadMethod<infer In, infer _Optional, infer Headers>
+        ? PlainHelpers<In, Headers, OptionalOf<M>>
+        : M extends Method<infer In, infer Out, infer _Optional, infer _Headers>
+          ? PlainHelpers<In, Out, OptionalOf<M>>
+          : never;
 
-interface PaginatedVariantHelpers<K extends VariantId, In, Optional extends boolean>
-  extends VariantHelpers<K, In, Optional> {
-  infiniteQueryOptions<const I extends In = never>(
-    ...args: InputArgs<I, Optional>
-  ): ServiceInfiniteQueryOptions<In, ElementOf<VariantResults<I>[K]>>;
-}
-
-/** The TanStack Query helpers of one method of `api.*`. */
-export type QueryHelpersOf<M> =
-  M extends PaginatedVariantMethod<infer K, infer In, infer Optional, infer _Headers>
-    ? PaginatedVariantHelpers<K, In, Optional>
-    : M extends VariantMethod<infer K, infer In, infer Optional, infer _Headers>
-      ? VariantHelpers<K, In, Optional>
-      : M extends PaginatedMethod<infer In, infer Item, infer Optional, infer _Headers>
-        ? PaginatedHelpers<In, Item, Optional>
-        : M extends BinaryMethod<infer In, infer Optional, infer _Headers>
-          ? PlainHelpers<In, Blob, Optional>
-          : M extends HeadMethod<infer In, infer Optional, infer Headers>
-            ? PlainHelpers<In, Headers, Optional>
-            : M extends Method<infer In, infer Out, infer Optional, infer _Headers>
-              ? PlainHelpers<In, Out, Optional>
-              : never;
+/** The TanStack Query helpers of one method of `api.*`, and of each of its views (`.simple`). */
+export type QueryHelpersOf<M> = [ViewName<M>] extends [never]
+  ? HelpersOf<M>
+  : HelpersOf<M> & { readonly [View in ViewName<M>]: HelpersOf<M[View]> };
 
 /** `serviceQueries(api)`: the helpers of every method, by tag and name as on `api`. */
 export type ServiceQueries = {
@@ -144,6 +128,7 @@ export type ServiceQueries = {
 
 type AnyMethod = ((input?: CallInput, options?: CallOptions) => Promise<unknown>) & {
   withResponse(input?: CallInput, options?: CallOptions): Promise<ApiResponse<unknown, unknown>>;
+  readonly [view: string]: unknown;
 };
 
 /**
@@ -154,13 +139,21 @@ export function serviceQueries(api: ServiceApi): ServiceQueries {
   const queries: Record<string, Record<string, unknown>> = {};
   for (const [group, name, op, paginated] of operationTable) {
     const method = (api as unknown as Record<string, Record<string, AnyMethod>>)[group]![name]!;
-    (queries[group] ??= {})[name] = helpers(op.id, method, paginated);
+    const entry = helpers(op.id, method, paginated);
+    for (const [view, query] of Object.entries(op.views ?? {}))
+      Object.assign(entry, { [view]: helpers(op.id, method[view] as AnyMethod, paginated, query) });
+    (queries[group] ??= {})[name] = entry;
   }
   return queries as unknown as ServiceQueries;
 }
 
-function helpers(operationId: string, method: AnyMethod, paginated: boolean): object {
-  const queryKey = (input?: CallInput) => [operationId, input ?? {}] as const;
+/**
+ * The helpers of one method. A view's method adds its parameter (`view`) itself; its keys hold the input as sent,
+ * so that the views of one input are distinct queries.
+ */
+function helpers(operationId: string, method: AnyMethod, paginated: boolean, view?: object): object {
+  const sent = (input?: CallInput) => (view ? withView(input, view) : (input ?? {}));
+  const queryKey = (input?: CallInput) => [operationId, sent(input)] as const;
   const base = {
     operationKey: [operationId] as const,
     queryKey,
@@ -179,7 +172,7 @@ function helpers(operationId: string, method: AnyMethod, paginated: boolean): ob
   return {
     ...base,
     infiniteQueryOptions: (input?: CallInput) => ({
-      queryKey: [operationId, input ?? {}, 'infinite'] as const,
+      queryKey: [operationId, sent(input), 'infinite'] as const,
       queryFn: async ({ signal, pageParam }: { signal: AbortSignal; pageParam: PageParam }) => {
         const response = await method.withResponse(withPageParam(input, pageParam), { signal });
         return {

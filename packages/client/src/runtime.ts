@@ -90,6 +90,11 @@ export interface OperationDescriptor {
   headers?: Record<string, 'string' | 'number' | 'boolean'>;
   /** Documented error statuses: `isServiceApiError(error, operationId)` holds for these only. */
   errors?: number[];
+  /**
+   * `x-variants`: the method of each other view (`simple`) and the query it adds (`{ view: 'simple' }`); the plain
+   * method gets the record of a call without it.
+   */
+  views?: Record<string, Record<string, string | boolean>>;
 }
 
 /** Per-call options. */
@@ -111,6 +116,11 @@ export interface CallInput {
   body?: unknown;
   /** Parameters the contract does not list, sent after the documented ones. */
   extra?: { query?: object; body?: object };
+}
+
+/** The input a view's method sends (\`x-variants\`): the caller's, with the view's parameter (\`{ view: 'simple' }\`). */
+export function withView(input: CallInput | undefined, view: object): CallInput {
+  return { ...input, query: { ...input?.query, ...view } };
 }
 
 /** Pagination headers of a response (Part 1 §8), as numbers, and the URL of the next page from `Link`. */

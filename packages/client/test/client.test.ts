@@ -213,9 +213,9 @@ describe('generated client: errors by status, response metadata and extra parame
     await client().mergeRequests.listProjectMergeRequests({
       path: { id: 42 },
       query: { order_by: 'created_at' },
-      extra: { query: { state: 'opened', view: 'simple' } },
+      extra: { query: { state: 'opened', search: 'login' } },
     });
-    expect(seen.at(-1)!.url).toMatch(/\/projects\/42\/merge_requests\?order_by=created_at&state=opened&view=simple$/);
+    expect(seen.at(-1)!.url).toMatch(/\/projects\/42\/merge_requests\?order_by=created_at&state=opened&search=login$/);
     await client()
       .mergeRequests.createMergeRequest({
         path: { id: 42 },

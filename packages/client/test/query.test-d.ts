@@ -36,15 +36,23 @@ describe('@service-api/client/query types', () => {
     const listed = api.mergeRequests.listProjectMergeRequests(input);
     expectTypeOf(queryClient.fetchQuery(options)).resolves.toEqualTypeOf<Awaited<typeof listed>>();
     expectTypeOf(listed).resolves.toEqualTypeOf<MergeRequest[]>();
-    const simple = queries.mergeRequests.listProjectMergeRequests.queryOptions({ ...input, query: { view: 'simple' } });
+    const simple = queries.mergeRequests.listProjectMergeRequests.simple.queryOptions(input);
     expectTypeOf(queryClient.fetchQuery(simple)).resolves.toEqualTypeOf<MergeRequestSimple[]>();
   });
 
-  it('types a variant by the input passed', () => {
-    const simple = queries.mergeRequests.listMergeRequests.queryOptions({ query: { view: 'simple' } });
+  it('types each view by its method, and keys it by the input as sent', () => {
+    const simple = queries.mergeRequests.listMergeRequests.simple.queryOptions({ query: { state: 'opened' } });
     expectTypeOf(queryClient.fetchQuery(simple)).resolves.toEqualTypeOf<MergeRequestSimple[]>();
+    expectTypeOf(simple.queryKey[1].query?.view).toEqualTypeOf<'simple' | undefined>();
     const full = queries.mergeRequests.listMergeRequests.queryOptions();
     expectTypeOf(queryClient.fetchQuery(full)).resolves.toEqualTypeOf<MergeRequest[]>();
+    const pages = queries.mergeRequests.listProjectMergeRequests.simple.infiniteQueryOptions(input);
+    const result = new InfiniteQueryObserver(queryClient, pages).getCurrentResult();
+    expectTypeOf(result.data?.pages).toEqualTypeOf<ServicePage<MergeRequestSimple>[] | undefined>();
+    // @ts-expect-error: view=simple is .simple
+    queries.mergeRequests.listMergeRequests.queryOptions({ query: { view: 'simple' } });
+    // @ts-expect-error: the project id is required by the view too
+    queries.mergeRequests.listProjectMergeRequests.simple.queryOptions();
   });
 
   it('requires the input an operation requires, and checks it', () => {

@@ -1,7 +1,8 @@
 /**
  * TanStack Query on the client without glue: @service-api/client/query's options in a QueryClient of
  * @tanstack/query-core against the stateful fake (lists, pages, a mutation and its invalidation), the retry policy
- * counted in requests, and the openapi-fetch middleware that throws `ServiceApiError`.
+ * counted in requests, and the openapi-fetch middleware that throws `ServiceApiError`. Also the views of a list
+ * keyed on a parameter (`x-variants`: `.simple`, `.statistics`), as methods and as query helpers.
  */
 import {
   InfiniteQueryObserver,
@@ -162,6 +163,94 @@ describe('query options against the fake', () => {
     expect(matched.map((query) => query.queryKey)).toEqual([
       ['jobs/list-project-jobs', { path: { id: project }, query: { 'scope[]': ['failed'] } }],
     ]);
+  });
+});
+
+describe('the views of a list keyed on a parameter, against the fake', () => {
+  const input = { path: { id: project }, query: { per_page: 2 } };
+  const path = '/api/v4/projects/my-group%2Fmy-project/merge_requests';
+
+  it('the plain method gets the full records, .simple sends view=simple and gets the simple view', async () => {
+    const { api, requests } = setup();
+    const full = await api.mergeRequests.listProjectMergeRequests(input);
+    const simple = await api.mergeRequests.listProjectMergeRequests.simple(input);
+    expect(full.length).toBe(2);
+    for (const mr of full) expect(mr).toHaveProperty('source_branch');
+    expect(simple.map((mr) => mr.iid)).toEqual(full.map((mr) => mr.iid));
+    for (const mr of simple) expect(mr).not.toHaveProperty('source_branch');
+    expect(input).toEqual({ path: { id: project }, query: { per_page: 2 } }); // the caller's input is left as it was
+    expect(requests).toEqual([`GET ${path}?per_page=2`, `GET ${path}?per_page=2&view=simple`]);
+  });
+
+  it('pages a view: withResponse, pages(), iterate() and all() send its parameter on every page', async () => {
+    const { api, requests } = setup();
+    const simple = api.mergeRequests.listProjectMergeRequests.simple;
+    const first = await simple.withResponse(input);
+    expect(first.pagination).toMatchObject({ page: 1, perPage: 2, nextPage: 2 });
+    const everything = await api.mergeRequests.listProjectMergeRequests.all(input);
+    requests.length = 0;
+    const all = await simple.all(input);
+    expect(all.map((mr) => mr.iid)).toEqual(everything.map((mr) => mr.iid));
+    for (const mr of all) expect(mr).not.toHaveProperty('source_branch');
+    expect(requests.length).toBe(Math.ceil(everything.length / 2));
+    expect(requests[1]).toBe(`GET ${path}?per_page=2&view=simple&page=2`);
+    for (const request of requests) expect(request).toContain('view=simple');
+    const items = [];
+    for await (const mr of simple.iterate(input, { maxPages: 2 })) items.push(mr.iid);
+    expect(items).toEqual(all.slice(0, 4).map((mr) => mr.iid));
+    let pages = 0;
+    for await (const page of simple.pages(input, { maxPages: 2 })) pages += page.length > 0 ? 1 : 0;
+    expect(pages).toBe(2);
+  });
+
+  it('sends simple=true for the group project list and statistics=true for the group lists', async () => {
+    const { api, requests } = setup({ auth: { privateToken: 'admin-token' } });
+    const projects = await api.groups.listProjects({ path: { id: 'my-group' } });
+    const simpleProjects = await api.groups.listProjects.simple({ path: { id: 'my-group' } });
+    expect(projects[0]).toHaveProperty('visibility');
+    expect(simpleProjects.map((p) => p.id)).toEqual(projects.map((p) => p.id));
+    for (const p of simpleProjects) expect(p).not.toHaveProperty('visibility');
+    const groups = await api.groups.listGroups();
+    const withStatistics = await api.groups.listGroups.statistics();
+    for (const g of groups) expect(g).not.toHaveProperty('statistics');
+    expect(withStatistics.length).toBeGreaterThan(0);
+    for (const g of withStatistics) expect(g).toHaveProperty('statistics');
+    expect(requests).toEqual([
+      'GET /api/v4/groups/my-group/projects',
+      'GET /api/v4/groups/my-group/projects?simple=true',
+      'GET /api/v4/groups',
+      'GET /api/v4/groups?statistics=true',
+    ]);
+  });
+
+  it('gives each view query helpers keyed by the input as sent, under the operation id', async () => {
+    const { queries, queryClient, requests } = setup();
+    const mergeRequests = queries.mergeRequests.listProjectMergeRequests;
+    const simple = mergeRequests.simple.queryOptions({ path: { id: project } });
+    const full = mergeRequests.queryOptions({ path: { id: project } });
+    expect(simple.queryKey).toEqual([
+      'merge-requests/list-project-merge-requests',
+      { path: { id: project }, query: { view: 'simple' } },
+    ]);
+    expect(mergeRequests.simple.operationKey).toEqual(mergeRequests.operationKey);
+    const [simpleData, fullData] = await Promise.all([queryClient.fetchQuery(simple), queryClient.fetchQuery(full)]);
+    for (const mr of simpleData) expect(mr).not.toHaveProperty('source_branch');
+    for (const mr of fullData) expect(mr).toHaveProperty('source_branch');
+    const observer = new InfiniteQueryObserver(queryClient, mergeRequests.simple.infiniteQueryOptions(input));
+    let result = await settle(observer, (r) => r.isSuccess);
+    result = await result.fetchNextPage();
+    expect(result.data?.pages.flatMap((page) => page.data.map((mr) => mr.iid))).toEqual(
+      simpleData.slice(0, 4).map((mr) => mr.iid),
+    );
+    expect(requests.slice(2)).toEqual([
+      `GET ${path}?per_page=2&view=simple`,
+      `GET ${path}?per_page=2&page=2&view=simple`,
+    ]);
+    const keys = queryClient
+      .getQueryCache()
+      .findAll({ queryKey: mergeRequests.operationKey })
+      .map((query) => query.queryKey);
+    expect(keys).toHaveLength(3); // the simple and full queries, and the infinite simple one
   });
 });
 

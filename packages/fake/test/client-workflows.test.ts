@@ -184,7 +184,7 @@ describe('memberships and error-tracking client keys', () => {
 
 describe('projects', () => {
   it('lists what the caller may see: anonymous the public ones (simple), members their private ones, with filters', async () => {
-    const anonymous = await as().projects.listProjects({ query: { simple: true } });
+    const anonymous = await as().projects.listProjects.simple();
     expect(anonymous.map((p) => p.path_with_namespace)).toEqual(['dev/blog', 'my-group/my-project']);
     const outsider = await as('outsider-token').projects.listProjects();
     expect(outsider.map((p) => p.id)).toEqual([5, 3, 1]); // internal and public, id descending

@@ -148,10 +148,7 @@ describe('projects of a user', () => {
       visibility: 'public',
       namespace: { id: 101, kind: 'user', path: 'dev', full_path: 'dev' },
     });
-    const [simple] = await as('outsider-token').projects.listUserProjects({
-      path: { user_id: 'dev' },
-      query: { simple: true },
-    });
+    const [simple] = await as('outsider-token').projects.listUserProjects.simple({ path: { user_id: 'dev' } });
     expect(simple).not.toHaveProperty('visibility');
     expect(simple).toMatchObject({ id: 50, web_url: 'https://service.example/dev/sandbox' });
   });

@@ -149,9 +149,7 @@ describe('merge requests', () => {
       query: { labels: 'Any', 'not[labels]': 'frontend' },
     });
     expect(notFrontend.map((m) => m.iid).sort()).toEqual([3, 6]);
-    const mine = await dev.mergeRequests.listMergeRequests({
-      query: { scope: 'all', author_username: 'mia', view: 'simple' },
-    });
+    const mine = await dev.mergeRequests.listMergeRequests.simple({ query: { scope: 'all', author_username: 'mia' } });
     expect(mine.map((m) => m.iid).sort()).toEqual([4, 6]);
     expect(Object.keys(mine[0]!).sort()).toEqual([
       'created_at',

@@ -1,6 +1,6 @@
 /**
  * Type tests of the generated packages, checked by vitest's typecheck (and by `tsc` in `npm test`): errors narrowed
- * by status, schema types by name, variants chosen by the call, response metadata and the `extra` escape hatch. Each
+ * by status, schema types by name, a method per view of a keyed list, response metadata and the `extra` escape hatch. Each
  * test fails on a type error inside it. The run-time behaviour is in client.test.ts.
  */
 import { describe, expectTypeOf, it } from 'vitest';
@@ -113,59 +113,61 @@ describe('2. every component schema by name, in every package, and in signatures
   });
 });
 
-describe('3. variants chosen by the parameter the call passes (x-variants)', () => {
+describe('3. each view of a list keyed on a parameter is a method of its own (x-variants)', () => {
   it('no view: full merge requests', () => {
-    expectTypeOf<Result<typeof mrs<{ query: { state: 'opened' } }>>>().toEqualTypeOf<MergeRequest[]>();
+    expectTypeOf<Result<typeof mrs>>().toEqualTypeOf<MergeRequest[]>();
   });
 
-  it('no input at all: full merge requests', () => {
-    expectTypeOf<Result<typeof mrs<never>>>().toEqualTypeOf<MergeRequest[]>();
+  it('view=simple: .simple, MergeRequestSimple', () => {
+    expectTypeOf<Result<typeof mrs.simple>>().toEqualTypeOf<MergeRequestSimple[]>();
   });
 
-  it("view: 'simple': MergeRequestSimple", () => {
-    expectTypeOf<Result<typeof mrs<{ query: { view: 'simple' } }>>>().toEqualTypeOf<MergeRequestSimple[]>();
-  });
-
-  it('view unknown to the type: either', () => {
-    expectTypeOf<Result<typeof mrs<{ query: { view?: 'simple' } }>>>().toEqualTypeOf<
-      MergeRequestSimple[] | MergeRequest[]
-    >();
+  it('the plain method does not take view', () => {
+    expectTypeOf(mrs)
+      .parameter(0)
+      .exclude<undefined>()
+      .toHaveProperty('query')
+      .exclude<undefined>()
+      .toEqualTypeOf<
+        Omit<NonNullable<NonNullable<Parameters<typeof mrs.simple>[0]>['query']>, 'view'> & { view?: never }
+      >();
   });
 
   it('project list: keyed on view as the global list', () => {
     const projectMrs = api.mergeRequests.listProjectMergeRequests;
-    expectTypeOf<Result<typeof projectMrs<{ path: { id: 1 } }>>>().toEqualTypeOf<MergeRequest[]>();
-    expectTypeOf<Result<typeof projectMrs<{ path: { id: 1 }; query: { view: 'simple' } }>>>().toEqualTypeOf<
-      MergeRequestSimple[]
-    >();
+    expectTypeOf<Result<typeof projectMrs>>().toEqualTypeOf<MergeRequest[]>();
+    expectTypeOf<Result<typeof projectMrs.simple>>().toEqualTypeOf<MergeRequestSimple[]>();
   });
 
-  it('simple: true: ProjectSimple', () => {
-    expectTypeOf<Result<typeof projects<{ query: { simple: true } }>>>().toEqualTypeOf<ProjectSimple[]>();
+  it('simple=true: .simple, ProjectSimple; without it (or with false): Project', () => {
+    expectTypeOf<Result<typeof projects.simple>>().toEqualTypeOf<ProjectSimple[]>();
+    expectTypeOf<Result<typeof projects>>().toEqualTypeOf<Project[]>();
+    expectTypeOf(projects)
+      .parameter(0)
+      .exclude<undefined>()
+      .toHaveProperty('query')
+      .exclude<undefined>()
+      .toHaveProperty('simple')
+      .toEqualTypeOf<false | undefined>();
   });
 
-  it('simple: false: Project', () => {
-    expectTypeOf<Result<typeof projects<{ query: { simple: false } }>>>().toEqualTypeOf<Project[]>();
-  });
-
-  it('statistics: true: Group with statistics', () => {
-    expectTypeOf<Result<typeof groups<{ query: { statistics: true } }>>>().toEqualTypeOf<Group[]>();
+  it('statistics=true: .statistics, Group with statistics', () => {
+    expectTypeOf<Result<typeof groups.statistics>>().toEqualTypeOf<Group[]>();
   });
 
   it('no statistics: no statistics field', () => {
-    // biome-ignore lint/complexity/noBannedTypes: `{}` is the options type of a call without options.
-    expectTypeOf<Result<typeof groups<{}>>[number]['statistics']>().toEqualTypeOf<undefined>();
+    expectTypeOf<Result<typeof groups>[number]['statistics']>().toEqualTypeOf<undefined>();
   });
 
-  it('iterate() items follow the variant', () => {
-    expectTypeOf<ReturnType<typeof mrs.iterate<{ query: { view: 'simple' } }>>>().toEqualTypeOf<
+  it('iterate() items follow the view', () => {
+    expectTypeOf<ReturnType<typeof mrs.simple.iterate>>().toEqualTypeOf<
       AsyncGenerator<MergeRequestSimple, void, undefined>
     >();
   });
 
-  it('a literal call picks the variant without naming it', async () => {
+  it('a literal call picks the view by its method', async () => {
     const call = async () => {
-      const simple = await api.mergeRequests.listMergeRequests({ query: { view: 'simple', 'scope[]': undefined } });
+      const simple = await api.mergeRequests.listMergeRequests.simple({ query: { scope: 'all' } });
       expectTypeOf(simple).toEqualTypeOf<MergeRequestSimple[]>();
       const full = await api.mergeRequests.listMergeRequests({ query: { state: 'opened' } });
       expectTypeOf(full[0]!.iid).toBeNumber();
@@ -197,10 +199,10 @@ describe('4. response metadata from any high-level call', () => {
     >().toEqualTypeOf<number | undefined>();
   });
 
-  it('withResponse keeps the variant', () => {
-    expectTypeOf<
-      Result<typeof api.mergeRequests.listMergeRequests.withResponse<{ query: { view: 'simple' } }>>['data']
-    >().toEqualTypeOf<MergeRequestSimple[]>();
+  it('withResponse keeps the view', () => {
+    expectTypeOf<Result<typeof api.mergeRequests.listMergeRequests.simple.withResponse>['data']>().toEqualTypeOf<
+      MergeRequestSimple[]
+    >();
   });
   it('Pagination fields', () =>
     expectTypeOf<Pagination>().toEqualTypeOf<{
