@@ -89,26 +89,37 @@ function referencedDefs(schema: unknown, defs: Record<string, JsonSchema>, found
   return found;
 }
 
-/** Removes the properties named like a credential from every object of a schema (and from its `required`). */
-function withoutCredentials(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutCredentials);
+/**
+ * Removes the credentials (named like one, or a write-only text) from every object of a schema and from its
+ * `required`; `removed` collects where they were, as dotted body paths (`configuration.access_token`).
+ */
+function withoutCredentials(schema: unknown, removed: Set<string>, at: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withoutCredentials(item, removed, at));
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties' && typeof value === 'object' && value !== null) {
-      const kept = Object.entries(value).filter(([name, property]) => !isCredential(name, property as JsonSchema));
-      out[key] = Object.fromEntries(kept.map(([name, property]) => [name, withoutCredentials(property)]));
+      const entries = Object.entries(value as Record<string, JsonSchema>);
+      for (const [name, property] of entries) if (isCredential(name, property)) removed.add([...at, name].join('.'));
+      const kept = entries.filter(([name, property]) => !isCredential(name, property));
+      out[key] = Object.fromEntries(
+        kept.map(([name, property]) => [name, withoutCredentials(property, removed, [...at, name])]),
+      );
     } else if (key === 'required' && Array.isArray(value)) {
       const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined;
       out[key] = value.filter((name: string) => !properties?.[name] || !isCredential(name, properties[name]!));
-    } else out[key] = withoutCredentials(value);
+    } else if (key === 'items' || key === 'prefixItems' || key === 'additionalProperties')
+      out[key] = withoutCredentials(value, removed, [...at, '[]']);
+    else out[key] = withoutCredentials(value, removed, at);
   }
   return out;
 }
 
+/** Named like a credential (a flag or a number is not one: `reset_password: true`), or a text sent only. */
 function isCredential(name: string, schema: JsonSchema | undefined): boolean {
-  const types = [schema?.type].flat();
-  return CREDENTIAL_NAME.test(name) && !types.includes('boolean') && !types.includes('integer');
+  const types = [schema?.type, typeof schema?.const === 'boolean' ? 'boolean' : undefined].flat();
+  if (types.includes('boolean') || types.includes('integer')) return false;
+  return CREDENTIAL_NAME.test(name) || (schema?.writeOnly === true && types.includes('string'));
 }
 
 /** `merge-requests/list-project-merge-requests` → `merge_requests_list_project_merge_requests`. */
@@ -140,6 +151,8 @@ function accessOf(entry: OperationEntry, bodyNames: string[]): Access {
 interface Inputs {
   schema: ObjectSchema;
   places: Record<string, InputPlace>;
+  /** The body's credentials (dotted paths): the operator supplies them, never the model. */
+  secrets: string[];
 }
 
 /** The schema of one parameter, with its description, as a property of the tool's input. */
@@ -193,7 +206,11 @@ function addBody(doc: OpenApiDocument, entry: OperationEntry, defs: Record<strin
   const body = resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, raw);
   const [mediaType, media] = Object.entries(body.content ?? {})[0] ?? [];
   if (!media?.schema) return [];
-  const schema = withoutCredentials(inline(readable(media.schema), defs)) as JsonSchema;
+  const removed = new Set<string>();
+  const schema = withoutCredentials(inline(readable(media.schema), defs), removed) as JsonSchema;
+  const nested = [...removed].filter((path) => path.includes('[]'));
+  if (nested.length > 0) throw new Error(`${entry.operationId}: a credential inside a list (${nested.join(', ')})`);
+  into.secrets.push(...[...removed].sort());
   const parts = [schema, ...((schema.allOf as JsonSchema[] | undefined) ?? [])];
   const properties = into.schema.properties as Record<string, JsonSchema>;
   const required: string[] = [];
@@ -221,7 +238,7 @@ function fileInput(property: JsonSchema): JsonSchema {
 }
 
 function inputsOf(doc: OpenApiDocument, entry: OperationEntry, defs: Record<string, JsonSchema>): Inputs {
-  const into: Inputs = { schema: { type: 'object', properties: {} }, places: {} };
+  const into: Inputs = { schema: { type: 'object', properties: {} }, places: {}, secrets: [] };
   const required: string[] = [];
   addParameters(doc, entry, defs, into, required);
   required.push(...addBody(doc, entry, defs, into));
@@ -301,6 +318,10 @@ function describe(entry: OperationEntry, inputs: Inputs): string {
   if (deprecated) parts.push('Deprecated.');
   if (inputs.places.cursor)
     parts.push("Pages by keyset: pass the answer's `next_cursor` as `cursor` for the next page.");
+  if (inputs.secrets.length > 0)
+    parts.push(
+      `Not arguments: ${inputs.secrets.map((path) => `\`${path}\``).join(', ')}, credentials that the server's operator supplies (--secret).`,
+    );
   return parts.join('\n\n');
 }
 
@@ -331,6 +352,7 @@ function toolEntry(doc: OpenApiDocument, entry: OperationEntry, defs: Record<str
     inputSchema: inputs.schema,
     inputs: inputs.places,
     ...(Array.isArray(paging) ? { paging: paging as string[] } : {}),
+    ...(inputs.secrets.length > 0 ? { secrets: inputs.secrets } : {}),
     ...output,
     ...(used.length > 0 ? { defs: used } : {}),
   };

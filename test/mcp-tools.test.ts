@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { describeTool, selectTools, type ToolEntry, toolResult, toolTable } from '@service-api/mcp';
+import {
+  createToolService,
+  describeTool,
+  secretFields,
+  selectTools,
+  type ToolEntry,
+  toolResult,
+  toolTable,
+} from '@service-api/mcp';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +23,7 @@ import { listOperations } from '../generators/lib/document.ts';
 import type { JsonSchema, Parameter } from '../generators/lib/openapi.ts';
 import { resolve } from '../packages/server/src/openapi-model.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
+import { createFake } from '../packages/fake/src/index.ts';
 import { publishedDocument } from './support/documents.ts';
 import { type Connected, inProcess, textJson } from './support/mcp.ts';
 
@@ -22,7 +31,8 @@ const doc = publishedDocument();
 const operations = listOperations(doc);
 const byOperation = new Map(toolTable.map((tool) => [tool.operationId, tool]));
 /** Named like a credential, in any case: what a tool must never take from a model. */
-const SECRET = /(^|[_-])(sudo|token|private_token|access_token|job_token|password|secret|api_key|private_key)$/i;
+const SECRET =
+  /(^|[_-])(sudo|token|private_token|access_token|job_token|password|secret|api_key|private_key|secret_access_key|access_key_id)$/i;
 const CONSTRAINTS = [
   'enum',
   'const',
@@ -37,8 +47,31 @@ const CONSTRAINTS = [
 ];
 
 function isSecretProperty(name: string, schema: JsonSchema): boolean {
-  const types = [schema.type].flat();
-  return SECRET.test(name) && !types.includes('boolean') && !types.includes('integer');
+  // A flag is no secret, also where a rule between fields names its value (`reset_password: { const: true }`).
+  const types = [schema.type, typeof schema.const === 'boolean' ? 'boolean' : undefined].flat();
+  return (SECRET.test(name) || schema.writeOnly === true) && !types.includes('boolean') && !types.includes('integer');
+}
+
+/** Every write-only field of the request bodies (a credential sent only), as a dotted path per operation. */
+function writeOnlyBodyFields(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const visit = (schema: unknown, at: string[], operationId: string, seen: Set<unknown>): void => {
+    const target = resolve<JsonSchema>(doc, (schema ?? {}) as JsonSchema);
+    if (typeof target !== 'object' || target === null || seen.has(target)) return;
+    seen.add(target);
+    for (const [name, property] of Object.entries((target.properties ?? {}) as Record<string, JsonSchema>)) {
+      if (resolve<JsonSchema>(doc, property).writeOnly === true)
+        found.set(operationId, [...(found.get(operationId) ?? []), [...at, name].join('.')]);
+      visit(property, [...at, name], operationId, seen);
+    }
+    for (const key of ['allOf', 'oneOf', 'anyOf'])
+      for (const part of (target[key] as unknown[]) ?? []) visit(part, at, operationId, seen);
+  };
+  for (const entry of operations) {
+    const body = resolve<{ content?: Record<string, { schema?: unknown }> }>(doc, entry.operation.requestBody ?? {});
+    for (const media of Object.values(body.content ?? {})) visit(media.schema, [], entry.operationId, new Set());
+  }
+  return found;
 }
 
 describe('the tool table', () => {
@@ -117,6 +150,26 @@ describe('the tool table', () => {
     expect(found).toEqual([]);
     // Sudo, a header and a query parameter of nearly every operation, is never an input.
     expect(toolTable.filter((tool) => 'sudo' in tool.inputs || 'Sudo' in tool.inputs)).toEqual([]);
+  });
+
+  it("lists each body's credentials (write-only or named like one) as the operator's, never as inputs", () => {
+    const writeOnly = writeOnlyBodyFields();
+    expect([...writeOnly.keys()]).toEqual(
+      expect.arrayContaining(['bulk-imports/create-migration', 'project-import-export/import-project-from-s3']),
+    );
+    for (const [operationId, paths] of writeOnly) {
+      const tool = byOperation.get(operationId)!;
+      expect(tool.secrets, operationId).toEqual(expect.arrayContaining(paths));
+    }
+    expect(byOperation.get('project-import-export/import-project-from-s3')!.secrets).toEqual([
+      'access_key_id',
+      'secret_access_key',
+    ]);
+    // A flag named like a credential is an input, also where a rule between fields names it.
+    const user = byOperation.get('users/create-user')!;
+    expect(user.secrets).toEqual(['password']);
+    expect(user.inputs).toMatchObject({ reset_password: 'body', force_random_password: 'body' });
+    expect(JSON.stringify(user.inputSchema.allOf)).toContain('{"reset_password":{"const":true}}');
   });
 
   it('answers every documented success example as structuredContent valid against its outputSchema', async () => {
@@ -282,5 +335,91 @@ describe('dynamic mode and long answers, in process', () => {
     const rest = await call(content.truncated.rest);
     const next = (rest.structuredContent as { items: { id: number }[] }).items;
     expect(next[0]!.id).toBe(all[content.truncated.shown]!.id);
+  });
+});
+
+describe("credentials of request bodies: the operator's, in process", () => {
+  /** The server against the fake, every request body the fake received kept. */
+  async function recording(secrets: Record<string, string>) {
+    const fake = await createFake();
+    const bodies: string[] = [];
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (request.method !== 'GET') bodies.push(await request.clone().text());
+      return fake.fetch(request);
+    };
+    const service = createToolService({
+      baseUrl: 'http://fake.localhost/api/v4',
+      token: 'owner-token',
+      fetch,
+      allowWrites: true,
+      secrets,
+    });
+    return { service, bodies, close: () => fake.app.close() };
+  }
+  const migration = { configuration: { url: 'https://source.example' }, entities: [] as unknown[] };
+
+  it('sends the operator’s value in the body, a tool’s own over the shared one, and redacts it', async () => {
+    const server = await recording({
+      'configuration.access_token': 'shared-source-token',
+      'bulk_imports_create_migration:configuration.access_token': 'migration-source-token',
+    });
+    try {
+      const result = await server.service.call('bulk_imports_create_migration', migration);
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      expect(server.bodies.map((body) => JSON.parse(body))).toEqual([
+        { configuration: { url: 'https://source.example', access_token: 'migration-source-token' }, entities: [] },
+      ]);
+      expect(migration.configuration).toEqual({ url: 'https://source.example' });
+      // The fake's 400 names the namespace given: a model that learnt the secret cannot read it back.
+      const echoed = await server.service.call('bulk_imports_create_migration', {
+        ...migration,
+        entities: [
+          {
+            source_type: 'group_entity',
+            source_full_path: 'source-group',
+            destination_slug: 'copy',
+            destination_namespace: 'migration-source-token',
+          },
+        ],
+      });
+      expect(echoed.isError).toBe(true);
+      expect(JSON.stringify(echoed)).not.toContain('migration-source-token');
+      expect(JSON.stringify(echoed)).toContain('[redacted]');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a credential the model passes, and sends nothing', async () => {
+    const server = await recording({ secret_access_key: 'operator-secret', access_key_id: 'operator-key-id' });
+    try {
+      const result = await server.service.call('project_import_export_import_project_from_s3', {
+        bucket_name: 'exports',
+        file_key: 'export.tar.gz',
+        path: 'from-s3',
+        region: 'eu-west-1',
+        secret_access_key: 'typed-by-the-model',
+      });
+      expect(result.isError).toBe(true);
+      expect(textJson(result).issues).toEqual([
+        { path: ['secret_access_key'], message: expect.stringContaining('never a tool argument') },
+      ]);
+      expect(JSON.stringify(result)).not.toContain('typed-by-the-model');
+      expect(server.bodies).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a name that is no body’s credential, and an empty value', () => {
+    const start = (secrets: Record<string, string>) => () =>
+      createToolService({ baseUrl: 'http://fake.localhost/api/v4', secrets });
+    expect(start({ private_token: 'x' })).toThrow(
+      /private_token: not a credential of any tool's body; .*secret_access_key/,
+    );
+    expect(start({ 'groups_update_hook:secret_access_key': 'x' })).toThrow(/not a credential of groups_update_hook/);
+    expect(start({ secret_access_key: '' })).toThrow(/the value is empty/);
+    expect(secretFields().get('token')).toEqual(expect.arrayContaining(['groups_update_hook']));
   });
 });

@@ -3,6 +3,7 @@
  * (the default) and over Streamable HTTP. The client itself checks every `structuredContent` against the tool's
  * `outputSchema`.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolTable } from '@service-api/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connected, overHttp, overStdio, textJson } from './support/mcp.ts';
+import { CLI, type Connected, overHttp, overStdio, textJson } from './support/mcp.ts';
 
 const PROJECT = 'my-group/my-project';
 const TOKEN = 'maintainer-token';
@@ -104,6 +105,17 @@ describe('over stdio with --allow-writes and --token-file', () => {
     expect(tools.map((tool) => tool.name)).toEqual(expected);
     expect(tools.map((tool) => tool.name)).toContain('merge_requests_create_merge_request');
     expect(tools.some((tool) => tool.annotations?.destructiveHint)).toBe(false);
+  });
+
+  it('refuses a write whose body needs a credential the operator did not supply, naming the option', async () => {
+    const result = (await mcp.client.callTool({
+      name: 'project_import_export_import_project_from_s3',
+      arguments: { bucket_name: 'exports', file_key: 'my-project.tar.gz', path: 'from-s3', region: 'eu-west-1' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const { issues } = textJson(result) as { issues: { path: string[]; message: string }[] };
+    expect(issues.map((issue) => issue.path.join('.')).sort()).toEqual(['access_key_id', 'secret_access_key']);
+    expect(issues[0]!.message).toMatch(/--secret (access_key_id|secret_access_key)=ENV_VAR/);
   });
 
   it('creates and merges a merge request; a stale sha is the fake’s 409', async () => {
@@ -288,4 +300,117 @@ describe('dynamic mode over stdio, read-only', () => {
 
 describe('dynamic mode over Streamable HTTP with --allow-writes', () => {
   dynamicModeChecks(() => overHttp(['--fake', '--dynamic', '--allow-writes'], { SERVICE_API_TOKEN: TOKEN }), true);
+});
+
+describe('over stdio with credentials of request bodies from --secret and --secret-file', () => {
+  const S3_SECRET = 'wJalrXUtnFEMI-operator-s3-secret';
+  const S3_KEY_ID = 'AKIA-operator-key-id';
+  const SOURCE_TOKEN = 'glpat-operator-source-instance';
+  const OWNER = 'owner-token';
+  const CREDENTIAL =
+    /(^|[_-])(token|access_token|password|secret|api_key|private_key|secret_access_key|access_key_id)$/i;
+  let mcp: Connected;
+  let folder = '';
+  const answers: unknown[] = [];
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
+    answers.push(result);
+    return result;
+  };
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'service-api-mcp-'));
+    await writeFile(join(folder, 'source-token'), `${SOURCE_TOKEN}\n`);
+    const args = ['--fake', '--allow-writes', '--secret', 'secret_access_key=S3_SECRET', '--secret'];
+    args.push('access_key_id=S3_KEY_ID', '--secret-file', `configuration.access_token=${join(folder, 'source-token')}`);
+    // The fake's group owner: a migration into my-group needs at least the Maintainer role there.
+    mcp = await overStdio(args, { SERVICE_API_TOKEN: OWNER, S3_SECRET, S3_KEY_ID });
+  }, 30_000);
+  afterAll(async () => {
+    await mcp.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('takes no credential as an input; the description says the operator supplies it', async () => {
+    const { tools } = await mcp.client.listTools();
+    const names = ['project_import_export_import_project_from_s3', 'bulk_imports_create_migration'];
+    for (const name of names) {
+      const tool = tools.find((t) => t.name === name)!;
+      const inputs: string[] = [];
+      JSON.stringify(tool.inputSchema, (key, value) => {
+        if (value && typeof value === 'object' && !Array.isArray(value) && key === 'properties')
+          inputs.push(...Object.keys(value));
+        return value;
+      });
+      expect(inputs.length, name).toBeGreaterThan(2);
+      expect(
+        inputs.filter((input) => CREDENTIAL.test(input)),
+        name,
+      ).toEqual([]);
+      expect(tool.description, name).toMatch(/credentials that the server's operator supplies \(--secret\)/);
+    }
+  });
+
+  it("imports from a bucket and starts a migration with the operator's credentials", async () => {
+    const s3 = await call('project_import_export_import_project_from_s3', {
+      bucket_name: 'exports',
+      file_key: 'my-project.tar.gz',
+      path: 'from-s3',
+      region: 'eu-west-1',
+    });
+    expect(s3.isError).toBeFalsy();
+    expect(s3.structuredContent).toMatchObject({ path: 'from-s3', import_status: 'scheduled' });
+    const migration = await call('bulk_imports_create_migration', {
+      configuration: { url: 'https://source.example' },
+      entities: [
+        {
+          source_type: 'group_entity',
+          source_full_path: 'source-group',
+          destination_slug: 'migrated-group',
+          destination_namespace: 'my-group',
+        },
+      ],
+    });
+    expect(migration.isError, JSON.stringify(migration)).toBeFalsy();
+    expect(migration.structuredContent).toMatchObject({ id: expect.any(Number), status: 'created' });
+  });
+
+  it('refuses a credential passed as an argument, naming it without echoing it', async () => {
+    const typed = 'model-typed-secret-value';
+    const result = await call('bulk_imports_create_migration', {
+      configuration: { url: 'https://source.example', access_token: typed },
+      entities: [],
+    });
+    expect(result.isError).toBe(true);
+    expect(textJson(result).issues).toEqual([
+      { path: ['configuration', 'access_token'], message: expect.stringMatching(/never a tool argument/) },
+    ]);
+    expect(JSON.stringify(result)).not.toContain(typed);
+  });
+
+  it('never writes a credential to its log, an answer or an error', async () => {
+    const failed = await call('project_import_export_import_project_from_s3', {
+      bucket_name: 'exports',
+      file_key: 'my-project.tar.gz',
+      path: 'from-s3',
+      region: 'eu-west-1',
+    });
+    expect(failed.isError).toBe(true);
+    expect(answers.length).toBeGreaterThanOrEqual(4);
+    for (const secret of [S3_SECRET, S3_KEY_ID, SOURCE_TOKEN, OWNER]) {
+      expect(JSON.stringify(answers)).not.toContain(secret);
+      expect(mcp.log()).not.toContain(secret);
+    }
+  });
+
+  it('refuses to start with a credential no body has, or an unset variable, naming neither value', () => {
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, '--fake', ...args], { encoding: 'utf8', env: { ...process.env, S3_SECRET } });
+    const unknown = run(['--secret', 'no_such_field=S3_SECRET']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/no_such_field: not a credential .*secret_access_key/);
+    const unset = run(['--secret', 'secret_access_key=NO_SUCH_VARIABLE_SET']);
+    expect(unset.status).toBe(1);
+    expect(unset.stderr).toMatch(/NO_SUCH_VARIABLE_SET is not set/);
+    for (const child of [unknown, unset]) expect(child.stderr + child.stdout).not.toContain(S3_SECRET);
+  });
 });

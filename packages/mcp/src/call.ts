@@ -9,20 +9,19 @@ import { defaultLimits } from '@service-api/server';
 import { type RequestOperationId, validateRequest } from '@service-api/validators';
 import { successResult } from './answer.ts';
 import { decodeCursor } from './cursor.ts';
-import type { ToolEntry } from './tool-entry.ts';
+import { applySecrets, type OperatorSecrets, secretIssue } from './secrets.ts';
+import type { Issue, ToolEntry } from './tool-entry.ts';
 
-/** A problem with the call: where (the argument's path) and what. */
-export interface Issue {
-  path: (string | number)[];
-  message: string;
-}
+export type { Issue };
 
 export interface CallContext {
   api: ServiceApi;
   /** Largest answer in characters. */
   maxAnswerChars: number;
-  /** Text that must never appear in a result (the credential). */
+  /** Text that must never appear in a result (the credential, the operator's secrets). */
   secrets: readonly string[];
+  /** The credentials of request bodies that the operator supplies. */
+  operatorSecrets: OperatorSecrets;
 }
 
 interface Parts {
@@ -127,9 +126,14 @@ export async function callTool(
     ]);
   const issues: Issue[] = [];
   const parts = split(entry, args, issues);
+  if (applySecrets(entry, args, parts.body, context.operatorSecrets, issues)) parts.hasBody = true;
   if (issues.length > 0) return errorResult('The arguments were refused before any request', issues);
   const checked = validate(entry, parts);
-  if (checked.issues.length > 0) return errorResult('The arguments were refused before any request', checked.issues);
+  if (checked.issues.length > 0)
+    return errorResult(
+      'The arguments were refused before any request',
+      checked.issues.map((issue) => secretIssue(entry, issue, context.operatorSecrets)),
+    );
   const method = (context.api as unknown as Record<string, Record<string, MethodWithResponse>>)[entry.group]?.[
     entry.method
   ];

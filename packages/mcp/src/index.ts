@@ -7,6 +7,7 @@ export type { CallContext, Issue } from './call.ts';
 export { describeTool, findTool, type Selection, selectTools, toolsets } from './catalog.ts';
 export { contractVersion } from './contract.ts';
 export { CALL, DESCRIBE, LIST } from './dynamic.ts';
+export { type OperatorSecrets, secretFields } from './secrets.ts';
 export { type RunningHttp, startHttp } from './http.ts';
 export { createMcpServer, createToolService, type McpServerOptions, type ToolService } from './server.ts';
 export type * from './tool-entry.ts';

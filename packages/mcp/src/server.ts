@@ -16,6 +16,7 @@ import { DEFAULT_MAX_ANSWER_CHARS } from './answer.ts';
 import { type CallContext, callTool, errorResult, redact } from './call.ts';
 import { describeTool, findTool, hiddenReason, type Selection, selectTools } from './catalog.ts';
 import { contractVersion } from './contract.ts';
+import { checkSecrets, type OperatorSecrets, secretValues } from './secrets.ts';
 import { CALL, DESCRIBE, describeOperation, dynamicTools, LIST, listOperations, served } from './dynamic.ts';
 import type { ToolEntry } from './tool-entry.ts';
 
@@ -30,6 +31,12 @@ export interface McpServerOptions extends Selection {
   dynamic?: boolean;
   /** Largest answer in characters; a longer list is cut at an item boundary. Default 25 000. */
   maxAnswerChars?: number;
+  /**
+   * Credentials of request bodies, never tool inputs: `secret_access_key` (every tool whose body has it) or
+   * `tool:path` (`groups_update_hook:token`) → the value. Put in the body after the model's arguments; redacted from
+   * every answer.
+   */
+  secrets?: OperatorSecrets;
 }
 
 /** What a server built from options serves: its tools, and how to call one. */
@@ -42,6 +49,8 @@ export interface ToolService {
 /** The tools of the options and their calls, without a transport (the server and the bench use it). */
 export function createToolService(options: McpServerOptions): ToolService {
   const tools = selectTools(options);
+  const operatorSecrets = options.secrets ?? {};
+  checkSecrets(operatorSecrets);
   const api: ServiceApi = createServiceApi({
     baseUrl: options.baseUrl,
     ...(options.token ? { auth: { privateToken: options.token } } : {}),
@@ -51,7 +60,8 @@ export function createToolService(options: McpServerOptions): ToolService {
   const context: CallContext = {
     api,
     maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
-    secrets: options.token ? [options.token] : [],
+    secrets: [...(options.token ? [options.token] : []), ...secretValues(operatorSecrets)],
+    operatorSecrets,
   };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const list = options.dynamic

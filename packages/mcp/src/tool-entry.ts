@@ -39,10 +39,21 @@ export interface ToolEntry {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   inputSchema: ObjectSchema;
   inputs: Record<string, InputPlace>;
+  /**
+   * The body's credentials as dotted paths (`secret_access_key`, `configuration.access_token`): never inputs; the
+   * server's operator supplies them (`secrets` of the options, `--secret` of the command).
+   */
+  secrets?: string[];
   /** `x-pagination`: how the list pages. */
   paging?: string[];
   output: OutputKind;
   /** Without `$defs`: the component schemas it names (`defs`) come from `definitions` when the tool is listed. */
   outputSchema?: ObjectSchema;
   defs?: string[];
+}
+
+/** A problem with a call: where (the argument's path) and what. */
+export interface Issue {
+  path: (string | number)[];
+  message: string;
 }
