@@ -2,7 +2,7 @@
  * Group hooks (update, delete) and the group push rule (get, create, update), for the group's owners and
  * administrators. The hook's secret `token` is never returned and is cleared when `url` changes without a new one.
  */
-import type { Handlers } from '@service-api/server';
+import type { GroupHook, Handlers } from '@service-api/server';
 import type { Principal } from '../../auth.ts';
 import type { FakeGroupHook, FakeGroupPushRule } from '../../data.ts';
 import { message } from '../../common.ts';
@@ -88,12 +88,12 @@ export function groupHookHandlers(store: Store): Handlers<Principal> {
   const rules = () => (store.data.group_push_rules ??= []);
 
   /**
-   * The hook record: every attribute as last set, never the secret token. The contract's record is open (its fields
-   * are not documented) but its generated type only says `token` is absent, hence the annotation.
+   * The hook record: every attribute as last set, never the secret token. The attributes come from the update's body,
+   * whose fields have the record's types; the store keeps them under an index signature, hence the annotation.
    */
-  const hookRecord = (hook: FakeGroupHook) => {
+  const hookRecord = (hook: FakeGroupHook): GroupHook => {
     const { token: _secret, ...shown } = hook;
-    return shown as { token?: undefined };
+    return shown as GroupHook;
   };
   const ruleRecord = ({ group_id: _group, ...rule }: FakeGroupPushRule) => rule;
 
