@@ -3014,13 +3014,13 @@ export interface components {
         ProjectSimple: ProjectSimple;
         /** @description Body of `PUT /groups/{id}/hooks/{hook_id}`. `url` is required. The boolean `*_events` parameters are the hook's event toggles: push, tag push, issues, confidential issues, merge requests, note, confidential note, job, pipeline, wiki page, deployment, releases, subgroup, member, and project-access-token expiry (`resource_access_token_events`). Payload formats and delivery details (signing header, retries) are not documented. */
         UpdateGroupHookRequest: UpdateGroupHookRequest;
-        /** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
+        /** @description Group hook record. It is not documented in full: the fields below are those the Service's answers show, none of them promised, and the object is open to more. The secret `token` set by the update is never returned, so it is never present here. */
         GroupHook: GroupHook;
         /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
         DeleteGroupHookRequest: DeleteGroupHookRequest;
         /** @description Body of `POST /groups/{id}/ldap_sync`. No parameters besides the path: an empty JSON object (or no body). */
         SyncGroupLdapRequest: SyncGroupLdapRequest;
-        /** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
+        /** @description LDAP group link (Premium and Ultimate): the LDAP group (by `cn`) or the LDAP filter whose users get a role in the group, and the provider that holds them. The record is not documented in full: the fields below are those the Service's answers show, none of them promised, and the object is open to more. */
         LdapGroupLink: LdapGroupLink;
         /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
         CreateLdapGroupLinkRequest: CreateLdapGroupLinkRequest;
@@ -5820,14 +5820,80 @@ export type UpdateGroupHookRequest = {
     /** @description Custom payload template (its syntax is not documented). */
     custom_webhook_template?: string;
 };
-/** @description Group hook record. Its fields are not documented. The secret `token` set by the update is never returned, so it is never present here. */
-export type GroupHook = Record<string, unknown>;
+/** @description Group hook record. It is not documented in full: the fields below are those the Service's answers show, none of them promised, and the object is open to more. The secret `token` set by the update is never returned, so it is never present here. */
+export type GroupHook = {
+    /**
+     * Format: int64
+     * @description ID of the hook.
+     */
+    id?: number;
+    /** @description URL the hook posts its events to. */
+    url?: string;
+    /** @description Name of the hook, or null. */
+    name?: string | null;
+    /** @description Description of the hook, or null. */
+    description?: string | null;
+    /**
+     * Format: int64
+     * @description ID of the group the hook belongs to.
+     */
+    group_id?: number;
+    created_at?: components["schemas"]["Timestamp"];
+    /** @description Whether push events trigger the hook. */
+    push_events?: boolean;
+    /** @description Branches whose push events trigger the hook, or null for every branch. */
+    push_events_branch_filter?: string | null;
+    /** @description Whether tag push events trigger the hook. */
+    tag_push_events?: boolean;
+    /** @description Whether merge request events trigger the hook. */
+    merge_requests_events?: boolean;
+    /** @description Whether issue events trigger the hook. */
+    issues_events?: boolean;
+    /** @description Whether confidential issue events trigger the hook. */
+    confidential_issues_events?: boolean;
+    /** @description Whether comment events trigger the hook. */
+    note_events?: boolean;
+    /** @description Whether confidential comment events trigger the hook. */
+    confidential_note_events?: boolean;
+    /** @description Whether job events trigger the hook. */
+    job_events?: boolean;
+    /** @description Whether pipeline events trigger the hook. */
+    pipeline_events?: boolean;
+    /** @description Whether wiki page events trigger the hook. */
+    wiki_page_events?: boolean;
+    /** @description Whether deployment events trigger the hook. */
+    deployment_events?: boolean;
+    /** @description Whether release events trigger the hook. */
+    releases_events?: boolean;
+    /** @description Whether subgroup events trigger the hook. */
+    subgroup_events?: boolean;
+    /** @description Whether member events trigger the hook. */
+    member_events?: boolean;
+    /** @description Whether resource access token events trigger the hook. */
+    resource_access_token_events?: boolean;
+    /** @description Whether the hook verifies the SSL certificate of its URL. */
+    enable_ssl_verification?: boolean;
+};
 /** @description Body of `DELETE /groups/{id}/hooks/{hook_id}`. No parameters besides the path: an empty JSON object (or no body). */
 export type DeleteGroupHookRequest = Record<string, unknown>;
 /** @description Body of `POST /groups/{id}/ldap_sync`. No parameters besides the path: an empty JSON object (or no body). */
 export type SyncGroupLdapRequest = Record<string, unknown>;
-/** @description LDAP group link (Premium and Ultimate). The fields of the returned record are not documented, so the object is open; the inputs that define a link are `cn` or `filter`, `group_access` and `provider`. */
-export type LdapGroupLink = Record<string, unknown>;
+/** @description LDAP group link (Premium and Ultimate): the LDAP group (by `cn`) or the LDAP filter whose users get a role in the group, and the provider that holds them. The record is not documented in full: the fields below are those the Service's answers show, none of them promised, and the object is open to more. */
+export type LdapGroupLink = {
+    /** @description CN of the linked LDAP group; null for a link by filter. */
+    cn?: string | null;
+    /** @description LDAP filter selecting the users; null for a link by CN. */
+    filter?: string | null;
+    /** @description Role given to the linked users (an access level). */
+    group_access?: components["schemas"]["AccessLevel"];
+    /** @description LDAP provider ID. */
+    provider?: string;
+    /**
+     * Format: int64
+     * @description ID of the custom member role given to the linked users, or null (Ultimate).
+     */
+    member_role_id?: number | null;
+};
 /** @description Body of `POST /groups/{id}/ldap_group_links`. Exactly one of `cn` and `filter`; `group_access` and `provider` are required. `filter` is Premium and Ultimate. */
 export type CreateLdapGroupLinkRequest = {
     /** @description CN of the LDAP group. Give `cn` or `filter`, not both. */
