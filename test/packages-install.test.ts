@@ -25,7 +25,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { toolTable } from '@service-api/mcp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { API_URL, PROXY_URL, printedUrl } from './support/command.ts';
 import { PACKAGES, type PackageName, readManifest } from '../scripts/lib/packages.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
@@ -507,11 +507,14 @@ async function mockCommand(project: string): Promise<{
     clearTimeout(timer);
     // The mock itself may take a moment to notice that npx is gone and close (on a loaded machine, seconds): the bound
     // is a guard against a mock that never closes, not a speed check.
-    let held = port > 0;
-    for (let waited = 0; held && waited < 50_000; waited += 100) {
-      held = await listening(port);
-      if (held) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const held =
+      port > 0 &&
+      (await vi
+        .waitFor(async () => expect(await listening(port)).toBe(false), { timeout: 50_000, interval: 100 })
+        .then(
+          () => false,
+          () => true,
+        ));
     if (held) process.kill(-child.pid, 'SIGKILL');
     return held;
   };

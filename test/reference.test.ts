@@ -147,14 +147,23 @@ describe.skipIf(!haveChromium)(
     it('every operation has its anchor (#/<tag>/<operationId>) and a heading with its summary', async () => {
       const missing = await page.evaluate(async (entries) => {
         const problems: string[] = [];
-        const waitFor = async (id: string) => {
-          for (let i = 0; i < 500; i++) {
-            const element = document.getElementById(id);
-            if (element?.querySelector('h1, h2, h3')) return element;
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-          return null;
-        };
+        // The section once rendered: each change of the page is looked at, no clock (the test's timeout guards hangs).
+        const waitFor = (id: string) =>
+          new Promise<HTMLElement>((resolve) => {
+            const rendered = () => {
+              const element = document.getElementById(id);
+              return element?.querySelector('h1, h2, h3') ? element : null;
+            };
+            const now = rendered();
+            if (now) return resolve(now);
+            const observer = new MutationObserver(() => {
+              const element = rendered();
+              if (!element) return;
+              observer.disconnect();
+              resolve(element);
+            });
+            observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+          });
         for (const entry of entries) {
           // Sections already rendered are read as they are; the others are brought into view by their anchor.
           const rendered = document.getElementById(entry.anchor.slice(2));

@@ -102,7 +102,7 @@ export function expectedDownloadHash(): string {
   return hash.digest('hex');
 }
 
-export async function startWrongUpstream(options: { delayMs?: number } = {}): Promise<WrongUpstream> {
+export async function startWrongUpstream(options: { hold?: boolean } = {}): Promise<WrongUpstream> {
   const received: string[] = [];
   const bodyHashes = new Map<string, string>();
   const server: Server = createServer((request, response) => {
@@ -115,8 +115,8 @@ export async function startWrongUpstream(options: { delayMs?: number } = {}): Pr
       bodyHashes.set(key, hash.digest('hex'));
       const answer =
         answers[key] ?? ((_q: IncomingMessage, r: ServerResponse) => json(r, 404, { message: '404 Not Found' }));
-      if (options.delayMs) setTimeout(() => answer(request, response), options.delayMs);
-      else answer(request, response);
+      // A held request is never answered (until close): the proxy's timeout is the only way it ends.
+      if (!options.hold) answer(request, response);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,8 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServiceApi, isServiceApiError, type RetryInfo, type ServiceClientOptions } from '@service-api/client';
 import { startFake, type RunningFake } from '../../fake/src/index.ts';
 
@@ -17,13 +16,19 @@ interface Flaky {
 }
 
 /**
- * A server that destroys the socket of its first `drops` requests, waits `delayMs` before the next `slow` answers,
- * then forwards to `upstream` (the fake) or answers `{ "id": 7 }`.
+ * A server that destroys the socket of its first `drops` requests, holds the next `held` ones unanswered until the
+ * client gives up on them (calling `onHeld` as each arrives), then forwards to `upstream` (the fake) or answers
+ * `{ "id": 7 }`.
  */
-async function flaky(options: { drops?: number; slow?: number; delayMs?: number; upstream?: string }): Promise<Flaky> {
+async function flaky(options: {
+  drops?: number;
+  held?: number;
+  onHeld?: () => void;
+  upstream?: string;
+}): Promise<Flaky> {
   const seen: string[] = [];
   let drops = options.drops ?? 0;
-  let slow = options.slow ?? 0;
+  let held = options.held ?? 0;
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     seen.push(`${request.method} ${request.url}`);
     if (drops > 0) {
@@ -31,9 +36,12 @@ async function flaky(options: { drops?: number; slow?: number; delayMs?: number;
       request.socket.destroy();
       return;
     }
-    if (slow > 0) {
-      slow -= 1;
-      await delay(options.delayMs ?? 1000);
+    if (held > 0) {
+      held -= 1;
+      const gaveUp = new Promise((resolve) => response.once('close', resolve));
+      options.onHeld?.();
+      await gaveUp;
+      return;
     }
     if (!options.upstream) {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":7}');
@@ -93,6 +101,30 @@ function client(host: string, options: Omit<ServiceClientOptions, 'host'> = {}) 
   return { api, retries };
 }
 
+/**
+ * Each attempt's timeout (`AbortSignal.timeout`, which the client takes for `timeout`) under the test's control: it
+ * runs out when the test calls `expire()`, never by the clock, so what a test sees does not depend on the machine's
+ * load. `requested` lists the milliseconds each attempt asked for.
+ */
+function manualTimeouts() {
+  const running: AbortController[] = [];
+  const requested: number[] = [];
+  vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+    requested.push(ms);
+    const controller = new AbortController();
+    running.push(controller);
+    return controller.signal;
+  });
+  const expire = () => {
+    for (const controller of running.splice(0))
+      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  };
+  return { requested, expire };
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 const failureOf = (call: Promise<unknown>) =>
   call.then(
     () => {
@@ -142,24 +174,29 @@ describe('client against a server that drops connections, in front of the fake',
 
 describe('client timeouts', () => {
   it('times out a slow answer and retries a GET, which then succeeds', async () => {
-    const server = await serve({ slow: 1, delayMs: 2000, upstream: fake.url });
+    const timeouts = manualTimeouts();
+    const server = await serve({ held: 1, onHeld: timeouts.expire, upstream: fake.url });
     const { api, retries } = client(server.url, {});
     const projects = await api.projects.listProjects(undefined, { timeout: 200 });
     expect(projects.length).toBeGreaterThan(0);
     expect(retries.map((r) => [r.reason, r.error?.kind])).toEqual([['timeout', 'timeout']]);
+    expect(timeouts.requested).toEqual([200, 200]);
   });
 
   it('surfaces kind timeout once every attempt timed out (global timeout)', async () => {
-    const server = await serve({ slow: 3, delayMs: 2000 });
+    const timeouts = manualTimeouts();
+    const server = await serve({ held: 3, onHeld: timeouts.expire });
     const { api, retries } = client(server.url, { timeout: 100 });
     const error = await failureOf(api.jobs.getProjectJob({ path: { id: 1, job_id: 7 } }));
     expect(isServiceApiError(error) && error.kind === 'timeout').toBe(true);
     expect(error).toMatchObject({ status: 0, cause: { name: 'TimeoutError' } });
     expect(retries.map((r) => r.reason)).toEqual(['timeout', 'timeout']);
+    expect(timeouts.requested).toEqual([100, 100, 100]);
   });
 
   it('does not retry a POST that timed out', async () => {
-    const server = await serve({ slow: 1, delayMs: 2000, upstream: fake.url });
+    const timeouts = manualTimeouts();
+    const server = await serve({ held: 1, onHeld: timeouts.expire, upstream: fake.url });
     const { api, retries } = client(server.url, { timeout: 100 });
     const error = await failureOf(
       api.mergeRequests.createMergeRequest({
@@ -173,10 +210,10 @@ describe('client timeouts', () => {
   });
 
   it('keeps the caller’s abort an abort, not retried, even with a timeout set', async () => {
-    const server = await serve({ slow: 3, delayMs: 2000 });
-    const { api, retries } = client(server.url, { timeout: 5000 });
+    manualTimeouts(); // never run out: only the caller's abort ends the call
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    const server = await serve({ held: 3, onHeld: () => controller.abort() });
+    const { api, retries } = client(server.url, { timeout: 5000 });
     const error = await failureOf(api.projects.listProjects(undefined, { signal: controller.signal }));
     expect(isServiceApiError(error)).toBe(false);
     expect(error).toMatchObject({ name: 'AbortError' });
@@ -187,19 +224,24 @@ describe('client timeouts', () => {
   it('stops waiting between retries when the caller aborts', async () => {
     const server = await serve({ drops: 5 });
     // A wait of at least half an hour: only a wait that stops on the abort lets the call end within the test's timeout.
-    const api = createServiceApi({ host: server.url, retry: { baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 } });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    const api = createServiceApi({
+      host: server.url,
+      // Aborted once the wait has begun (onRetry runs just before it): an event, not a moment on the clock.
+      retry: { baseDelayMs: 3_600_000, maxDelayMs: 3_600_000, onRetry: () => queueMicrotask(() => controller.abort()) },
+    });
     const error = await failureOf(api.projects.listProjects(undefined, { signal: controller.signal }));
     expect(error).toMatchObject({ name: 'AbortError' });
     expect(server.seen).toHaveLength(1);
   });
 
   it('answers within a generous timeout and a caller signal, against the fake directly', async () => {
+    const timeouts = manualTimeouts(); // never run out: the answer comes first whatever the load
     const { api, retries } = client(fake.url, { timeout: 10_000 });
     const projects = await api.projects.listProjects(undefined, { signal: new AbortController().signal });
     expect(projects.length).toBeGreaterThan(0);
     expect(retries).toEqual([]);
+    expect(timeouts.requested).toEqual([10_000]);
   });
 });
 

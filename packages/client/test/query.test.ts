@@ -79,9 +79,14 @@ describe('query options against the fake', () => {
 
   it('cancels the request with the query', async () => {
     let aborted = false;
+    let sent: () => void = () => undefined;
+    const requested = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
     const { queries, queryClient } = setup({
       fetch: (_input, init) =>
         new Promise<Response>((_resolve, reject) => {
+          sent();
           init?.signal?.addEventListener('abort', () => {
             aborted = true;
             reject(init.signal?.reason);
@@ -90,7 +95,7 @@ describe('query options against the fake', () => {
     });
     const options = queries.projects.listProjects.queryOptions();
     const pending = queryClient.fetchQuery(options).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await requested; // the request is on its way: cancelling now must abort it
     await queryClient.cancelQueries({ queryKey: queries.projects.listProjects.operationKey });
     expect(isCancelledError(await pending)).toBe(true);
     expect(aborted).toBe(true);

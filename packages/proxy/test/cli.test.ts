@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROXY_URL, printedUrl } from '../../../test/support/command.ts';
 import { startWrongUpstream, type WrongUpstream } from '../../../test/support/proxy-upstream.ts';
 
@@ -29,12 +29,9 @@ function run(args: string[]): {
   return { child, ...printedUrl(child, PROXY_URL, 'service-api-proxy') };
 }
 
-/** Waits for `condition`; `ms` is a guard against hangs (a loaded machine may take seconds), not a speed check. */
-async function until(condition: () => boolean, ms = 50_000): Promise<void> {
-  for (let waited = 0; !condition(); waited += 50) {
-    if (waited > ms) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits for `condition`, a state; the timeout is a guard against hangs (a loaded machine may take seconds). */
+async function until(condition: () => boolean): Promise<void> {
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 50_000, interval: 50 });
 }
 
 describe('service-api-proxy command', () => {

@@ -244,7 +244,7 @@ describe('the proxy when the upstream fails, and on hostile requests', () => {
   });
 
   it('answers 504 once the upstream is slower than --timeout', async () => {
-    const upstream = await startWrongUpstream({ delayMs: 1000 });
+    const upstream = await startWrongUpstream({ hold: true });
     const proxy = await startProxy({ upstream: upstream.url, port: 0, timeoutMs: 100 });
     const answer = await send(proxy.url, 'GET', '/api/v4/projects/3/jobs');
     await proxy.close();

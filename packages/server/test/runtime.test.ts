@@ -1,6 +1,5 @@
-import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formFields, parseCookies, parseForm, parseQuery } from '../src/input.ts';
 import { coerce, normalizeInput, Tolerances } from '../src/tolerance.ts';
 import { exceedsValues } from '../src/input.ts';
@@ -293,29 +292,40 @@ describe("refusals of an upload are read by Node's fetch (the body is discarded 
       /^415 Unsupported Media Type/,
     ],
   ];
-  /** Sends the head and half the body, waits, then the rest: what had arrived before the rest, and the whole answer. */
-  async function halfThenRest(declared: number): Promise<{ early: string; answer: string }> {
+  /**
+   * Sends the head and half the body; once the server has read them all (`read`: its own socket's count, a state, not
+   * a moment on the clock) or answered (`answer`), sends the rest. Gives what had arrived and what the server had
+   * written before the rest, and the whole answer.
+   */
+  async function halfThenRest(
+    declared: number,
+    waitFor: 'read' | 'answer',
+  ): Promise<{ early: string; written: number; answer: string }> {
     const { port } = new URL(server.origin);
+    const accepted = new Promise<Socket>((resolve) => server.app.server.once('connection', resolve));
     const socket = connect(Number(port), '127.0.0.1');
     let received = '';
     socket.on('data', (chunk: Buffer) => void (received += chunk.toString('latin1')));
     socket.on('error', () => undefined); // a reset after the answer is the case being tested
     const closed = new Promise((resolve) => socket.once('close', resolve));
     const half = Buffer.alloc(Math.floor(declared / 2), 0x20);
-    socket.write(
-      `POST /api/v4/projects/1/merge_requests HTTP/1.1\r\nHost: x\r\nPRIVATE-TOKEN: t\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
-    );
+    const head = `POST /api/v4/projects/1/merge_requests HTTP/1.1\r\nHost: x\r\nPRIVATE-TOKEN: t\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`;
+    socket.write(head);
     socket.write(half);
-    await sleep(150);
-    const early = received;
+    const peer = await accepted;
+    // Hang guards only: the wait ends on the state, however long the machine takes.
+    if (waitFor === 'read')
+      await vi.waitFor(() => expect(peer.bytesRead).toBe(head.length + half.length), { timeout: 50_000, interval: 5 });
+    else await vi.waitFor(() => expect(received).not.toBe(''), { timeout: 50_000, interval: 5 });
+    const [early, written] = [received, peer.bytesWritten];
     if (!socket.destroyed) socket.write(Buffer.alloc(declared - half.length, 0x20));
     await closed;
-    return { early, answer: received };
+    return { early, written, answer: received };
   }
 
   it('answers a body within the bound only once it has arrived, then closes', async () => {
-    const { early, answer } = await halfThenRest(200_000);
-    expect(early).toBe('');
+    const { early, written, answer } = await halfThenRest(200_000, 'read');
+    expect([early, written]).toEqual(['', 0]);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/\r\ncontent-type: application\/json\r\n/i);
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
@@ -323,7 +333,7 @@ describe("refusals of an upload are read by Node's fetch (the body is discarded 
   });
 
   it('answers a body declared beyond the bound (4 × 64 KiB) at once', async () => {
-    const { early } = await halfThenRest(300 * 1024);
+    const { early } = await halfThenRest(300 * 1024, 'answer');
     expect(early).toMatch(/^HTTP\/1\.1 413 /);
   });
 
