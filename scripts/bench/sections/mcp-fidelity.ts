@@ -13,7 +13,7 @@ import type { Contender } from './mcp-contenders.ts';
 
 const CONSTRAINTS = ['enum', 'const', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern'];
 /** Named like a credential (any case): what a model should never be asked for. */
-const SECRET = /(^|[_-])(sudo|token|private_token|access_token|password|secret|api_key)$/i;
+const SECRET = /(^|[_-])(sudo|token|private_token|access_token|password|secret|api_key|secret_access_key)$/i;
 
 /** The characters of a tool list as a client receives it. */
 export const listSize = (tools: Tool[]): number => JSON.stringify({ tools }).length;
@@ -46,7 +46,7 @@ function property(tool: Tool, name: string): { schema?: unknown; required: boole
 
 /**
  * Every documented input of an operation with its schema and whether it is required; not the credentials (`sudo`,
- * `password` …), which no tool should take, nor files, which a tool takes as base64 text.
+ * `password`, a write-only field …), which no tool should take, nor files, which a tool takes as base64 text.
  */
 function documentedInputs(doc: OpenApiDocument, entry: OperationEntry): [string, JsonSchema, boolean][] {
   const out: [string, JsonSchema, boolean][] = entry.parameters
@@ -59,7 +59,8 @@ function documentedInputs(doc: OpenApiDocument, entry: OperationEntry): [string,
   const required = (schema?.required as string[] | undefined) ?? [];
   for (const [name, raw] of Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>)) {
     const property = resolve<JsonSchema>(doc, raw);
-    if (!CREDENTIAL_NAME.test(name) && !isFileSchema(property)) out.push([name, property, required.includes(name)]);
+    const credential = CREDENTIAL_NAME.test(name) || property.writeOnly === true;
+    if (!credential && !isFileSchema(property)) out.push([name, property, required.includes(name)]);
   }
   return out;
 }
@@ -98,7 +99,9 @@ export function secretInputs(tools: Tool[]): number {
   const visit = (schema: unknown): void => {
     if (typeof schema !== 'object' || schema === null) return;
     for (const [name, value] of Object.entries(((schema as JsonSchema).properties ?? {}) as Record<string, unknown>)) {
-      const types = [(value as JsonSchema)?.type].flat();
+      // A flag is no secret, also where a rule names its value (`reset_password: { const: true }`).
+      const flag = typeof (value as JsonSchema)?.const === 'boolean';
+      const types = [(value as JsonSchema)?.type, flag ? 'boolean' : undefined].flat();
       if (SECRET.test(name) && !types.includes('boolean') && !types.includes('integer')) count += 1;
     }
     for (const value of Object.values(schema)) visit(value);

@@ -4,14 +4,14 @@
  * through the MCP server against a direct typed-client call.
  */
 import { readFileSync } from 'node:fs';
-import { createServiceApi } from '@service-api/client';
-import { createFake, startFake } from '@service-api/fake';
-import { createToolService, toolTable } from '@service-api/mcp';
+import { startFake } from '@service-api/fake';
+import { toolTable } from '@service-api/mcp';
 import type { OpenApiDocument } from '../../../generators/lib/openapi.ts';
-import { format, goal, heading, interleaved, showSpread, spread, table } from '../lib/report.ts';
+import { format, goal, heading, table } from '../lib/report.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type Contender, DOCUMENT, ours, quietly, TOKEN, theirs } from './mcp-contenders.ts';
+import { type Contender, DOCUMENT, ours, quietly, theirs } from './mcp-contenders.ts';
 import { byOperation, fidelity, listSize, readCalls, secretInputs, working } from './mcp-fidelity.ts';
+import { overhead } from './mcp-overhead.ts';
 
 export const name = 'mcp';
 
@@ -27,7 +27,8 @@ export async function run(options: { rounds: number; calls: number }): Promise<v
       "SDK's Client over an in-memory pair, calling the same fake over HTTP. Sizes are the characters of `tools/list`;\n" +
       "fidelity counts the document's constraints on path, query and body inputs (enum, const, format, bounds, length,\n" +
       'pattern, required) that the input schemas keep; the working tools are the read-only operations called with the\n' +
-      "same arguments against the fake's data set. Call cost: CPU per call in this process, the fake in process.",
+      "same arguments against the fake's data set. Call cost: CPU per call (this process's, and the command's over\n" +
+      'stdio), one list operation on an in-process fake, each path measured in the same run, warm.',
   );
   const doc = JSON.parse(readFileSync(DOCUMENT, 'utf8')) as OpenApiDocument;
   const fake = await startFake({ port: 0 });
@@ -36,7 +37,7 @@ export async function run(options: { rounds: number; calls: number }): Promise<v
   } finally {
     await fake.close();
   }
-  await overhead(options);
+  await overhead(name, options);
 }
 
 async function compare(doc: OpenApiDocument, api: string): Promise<void> {
@@ -136,52 +137,4 @@ function goals(mine: Row, other: Row, defaults: number): void {
     `${mine.answering} (generic ${other.answering})`,
     mine.answering >= other.answering,
   );
-}
-
-/** Calls per contender before measuring: V8 optimises the call paths after many runs (as in the client section). */
-const WARM_UP = 1_000;
-
-/**
- * CPU per call against the typed client's method, all on the in-process fake: the MCP server's own work (validation,
- * the client call, the result), and the same through the SDK's client (the protocol and its check of the output).
- */
-async function overhead(options: { rounds: number; calls: number }): Promise<void> {
-  const fake = await createFake();
-  const target = { baseUrl: 'http://fake.localhost/api/v4', token: TOKEN, fetch: fake.fetch };
-  const api = createServiceApi({ baseUrl: target.baseUrl, auth: { privateToken: TOKEN }, fetch: fake.fetch });
-  const service = createToolService(target);
-  const mcp = await ours(target);
-  await mcp.client.listTools();
-  const contenders: Record<string, () => Promise<unknown>> = {
-    'typed client: api.jobs.listProjectJobs': () => api.jobs.listProjectJobs({ path: { id: 1 } }),
-    'MCP server alone: the tool call, no protocol': () => service.call('jobs_list_project_jobs', { id: 1 }),
-    'MCP tool through the SDK client (protocol, output checked)': () => mcp.call('jobs_list_project_jobs', { id: 1 }),
-  };
-  try {
-    for (const call of Object.values(contenders)) for (let i = 0; i < WARM_UP; i += 1) await call();
-    const samples = await interleaved(Object.keys(contenders), options.rounds, async (label) => {
-      const cpu = process.cpuUsage();
-      for (let i = 0; i < options.calls; i += 1) await contenders[label]!();
-      const used = process.cpuUsage(cpu);
-      return (used.user + used.system) / options.calls;
-    });
-    console.log(
-      `\n${table(
-        ['call (GET /projects/1/jobs, in-process fake)', 'CPU µs/call min / median / max'],
-        Object.entries(samples).map(([label, s]) => [label, showSpread(spread(s))]),
-      )}`,
-    );
-    const [direct, server, protocol] = Object.values(samples).map((s) => spread(s).median);
-    const ratio = server! / direct!;
-    const whole = protocol! / direct!;
-    goal(
-      name,
-      'MCP call ≤ 1.5× a typed-client call (CPU, in-process fake)',
-      `${ratio.toFixed(2)}× (with the SDK client's protocol and output check: ${whole.toFixed(2)}×)`,
-      ratio <= 1.5,
-    );
-  } finally {
-    await mcp.close();
-    await fake.app.close();
-  }
 }
