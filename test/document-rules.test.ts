@@ -1,8 +1,9 @@
 /**
  * The rules the document states beyond single fields are enforced by what we ship: the rules across query parameters
  * (`x-query-schema`) by `validateRequest` of the validators package, a server on the generated stubs (default and
- * strict mode), the fake and the mock, which all answer 400 naming the rule and accept each parameter alone; and the
- * state-table rules written as `if`/`then` in schemas by the generated validators.
+ * strict mode), the fake and the mock, which all answer 400 naming the rule and accept each parameter alone; the rules
+ * of request bodies over their own fields (`cn` or `filter`, `user_id` unless `email`, the password rules) by the same
+ * five; and the state-table rules written as `if`/`then` in schemas by the generated validators.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse, validateRequest, type RequestOperationId } from '@service-api/validators';
@@ -46,10 +47,92 @@ const cases: [RequestOperationId, string, Record<string, string>, string | undef
 const queryString = (query: Record<string, string>) => new URLSearchParams(query).toString();
 const named = cases.map(([id, path, query, rule]) => [`${id} ?${queryString(query)}`, id, path, query, rule] as const);
 
+/**
+ * The rules of request bodies over their own fields (`if`/`then`/`else` on the schema): method, path (group 1,
+ * project 1), body, and whether a server must refuse it with 400.
+ */
+const bodyCases: [RequestOperationId, 'POST' | 'DELETE', string, Record<string, unknown>, boolean][] = [
+  [
+    'groups/create-ldap-group-link',
+    'POST',
+    '/groups/1/ldap_group_links',
+    { group_access: 30, provider: 'ldapmain' },
+    true,
+  ],
+  [
+    'groups/create-ldap-group-link',
+    'POST',
+    '/groups/1/ldap_group_links',
+    { cn: 'x', filter: '(uid=x)', group_access: 30, provider: 'ldapmain' },
+    true,
+  ],
+  [
+    'groups/create-ldap-group-link',
+    'POST',
+    '/groups/1/ldap_group_links',
+    { cn: 'rules', group_access: 30, provider: 'ldapmain' },
+    false,
+  ],
+  ['groups/delete-ldap-group-link', 'DELETE', '/groups/1/ldap_group_links', { provider: 'ldapmain' }, true],
+  [
+    'groups/delete-ldap-group-link',
+    'DELETE',
+    '/groups/1/ldap_group_links',
+    { cn: 'x', filter: '(uid=x)', provider: 'ldapmain' },
+    true,
+  ],
+  ['invitations/create-project-invitation', 'POST', '/projects/1/invitations', { access_level: 30 }, true],
+  [
+    'invitations/create-project-invitation',
+    'POST',
+    '/projects/1/invitations',
+    { access_level: 30, email: 'rules@example.com' },
+    false,
+  ],
+  ['users/create-user', 'POST', '/users', { email: 'r@example.com', name: 'R', username: 'rules' }, true],
+  [
+    'users/create-user',
+    'POST',
+    '/users',
+    { email: 'r@example.com', name: 'R', username: 'rules', reset_password: false },
+    true,
+  ],
+  [
+    'users/create-user',
+    'POST',
+    '/users',
+    { email: 'r@example.com', name: 'R', username: 'rules', reset_password: true },
+    false,
+  ],
+];
+const namedBodies = bodyCases.map(
+  ([id, method, path, body, refused]) => [`${id} ${JSON.stringify(body)}`, id, method, path, body, refused] as const,
+);
+
+/** Sends a body as admin-token: a refused one must be a 400, an accepted one neither a 400 nor a 5xx. */
+async function expectBodyRule(root: string, method: string, path: string, body: unknown, refused: boolean) {
+  const response = await fetch(`${root}${path}`, {
+    method,
+    headers: { 'private-token': 'admin-token', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (refused) expect(response.status, text).toBe(400);
+  else {
+    expect(response.status, text).not.toBe(400);
+    expect(response.status, text).toBeLessThan(500);
+  }
+}
+
 describe('validateRequest', () => {
   it.each(named)('%s', (_name, id, _path, query, rule) => {
     const result = validateRequest(id, { params: { id: '1' }, query });
     expect(result.errors).toEqual(rule === undefined ? [] : [`query parameters break a rule: ${rule}`]);
+  });
+
+  it.each(namedBodies)('%s', (_name, id, _method, _path, body, refused) => {
+    const result = validateRequest(id, { params: { id: '1' }, headers: { 'content-type': 'application/json' }, body });
+    expect(result.valid).toBe(!refused);
   });
 
   it('names each broken rule once', () => {
@@ -100,16 +183,25 @@ describe.each([false, true])('a server on the generated stubs (strict: %s)', (st
   it.each(named)('%s', async (_name, _id, path, query, rule) =>
     expectEnforced(`${server.origin}/api/v4`, path, query, rule),
   );
+  it.each(namedBodies)('%s', async (_name, _id, method, path, body, refused) =>
+    expectBodyRule(`${server.origin}/api/v4`, method, path, body, refused),
+  );
 });
 
 describe.each([false, true])('the fake (strict: %s)', (strict) => {
   const { url } = useFake({ strict, reset: false });
   it.each(named)('%s', async (_name, _id, path, query, rule) => expectEnforced(url(''), path, query, rule));
+  it.each(namedBodies)('%s', async (_name, _id, method, path, body, refused) =>
+    expectBodyRule(url(''), method, path, body, refused),
+  );
 });
 
 describe('the mock', () => {
   const root = useMock();
   it.each(named)('%s', async (_name, _id, path, query, rule) => expectEnforced(root(), path, query, rule));
+  it.each(namedBodies)('%s', async (_name, _id, method, path, body, refused) =>
+    expectBodyRule(root(), method, path, body, refused),
+  );
 });
 
 describe('state-table rules (if/then) in the generated validators', () => {

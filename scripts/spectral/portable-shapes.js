@@ -324,6 +324,13 @@ const objectsInUnionMembers = (schema) =>
   );
 
 const isArraySchema = (doc, node) => resolve(doc, node)?.type === 'array';
+/** A member that only names fields its schema declares ("`cn` or `filter`"): `required`, with `type: object` or a `not`. */
+const requiredOnly = (member) =>
+  isObject(member) &&
+  Array.isArray(member.required) &&
+  Object.keys(member).every(
+    (key) => ['required', 'not', 'description'].includes(key) || (key === 'type' && member.type === 'object'),
+  );
 
 Object.assign(CHECKS, {
   'path-parameter-string': (doc) =>
@@ -488,6 +495,22 @@ Object.assign(CHECKS, {
             ]
           : [];
       }),
+    ),
+
+  'rule-alternatives': (doc) =>
+    schemas(doc).flatMap(({ node, path }) =>
+      isObject(node?.properties)
+        ? ['anyOf', 'oneOf'].flatMap((key) =>
+            Array.isArray(node[key]) && node[key].length > 0 && node[key].every(requiredOnly)
+              ? [
+                  {
+                    message: `\`${key}\` of members holding only \`required\` beside \`properties\`: state the rule as \`if\`/\`then\`/\`else\` on the schema (openapi-generator's Kotlin and Java make the record a class without fields)`,
+                    path: [...path, key],
+                  },
+                ]
+              : [],
+          )
+        : [],
     ),
 });
 

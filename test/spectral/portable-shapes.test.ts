@@ -574,6 +574,57 @@ const cases: [string, string, object, string[]][] = [
     },
     ['paths./a.get.parameters.0.schema'],
   ],
+
+  [
+    'rule-alternatives',
+    'accepts the rule as if/then/else, and alternatives that are schemas',
+    withSchemas({
+      A: {
+        properties: { cn: {}, filter: {} },
+        if: { required: ['cn'] },
+        then: { not: { required: ['filter'] } },
+        else: { required: ['filter'] },
+      },
+      B: {
+        properties: { a: {} },
+        anyOf: [{ required: ['a'], properties: { a: { type: 'string' } } }, { type: 'object' }],
+      },
+      C: { allOf: [{ anyOf: [{ required: ['a'] }, { required: ['b'] }] }], properties: { a: {}, b: {} } },
+    }),
+    [],
+  ],
+  [
+    'rule-alternatives',
+    'rejects a oneOf of required-only members beside properties (LDAP group link)',
+    withSchemas({ A: { properties: { cn: {}, filter: {} }, oneOf: [{ required: ['cn'] }, { required: ['filter'] }] } }),
+    ['components.schemas.A.oneOf'],
+  ],
+  [
+    'rule-alternatives',
+    'rejects an anyOf of typed members with a not beside properties (invitation), in a request body',
+    {
+      paths: {
+        '/a': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    properties: { email: {}, user_id: {} },
+                    anyOf: [
+                      { type: 'object', required: ['email'] },
+                      { type: 'object', required: ['user_id'], not: { required: ['email'] } },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    ['paths./a.post.requestBody.content.application/json.schema.anyOf'],
+  ],
 ];
 
 describe('portable-shapes', () => {

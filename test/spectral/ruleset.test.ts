@@ -80,6 +80,10 @@ function broken(): object {
   };
   widget.properties.owner = { type: ['object', 'null'] };
   bad.components.schemas.Holder = { properties: { widget: { type: 'object', properties: { id: {} } } } };
+  bad.components.schemas.Link = {
+    properties: { cn: {}, filter: {} },
+    oneOf: [{ required: ['cn'] }, { required: ['filter'] }],
+  };
   bad.paths['/widgets/{id}'].parameters[0].schema = {
     anyOf: [{ type: 'string' }, { type: 'integer', format: 'int64' }],
   };
