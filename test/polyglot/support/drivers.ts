@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type Built, kotlinCompiler, pythonPackage } from './build.ts';
 import type { Check, Result } from './check-names.ts';
 import type { Generator } from './generators.ts';
-import { CLASSPATH, OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
+import { CLASSPATH, hashFiles, OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
 
 export interface DriverRun {
   results: Map<Check, Result>;
@@ -124,36 +124,49 @@ async function runGo(generator: Generator, built: Built, baseUrl: string, input:
   return run(driver.binary, [baseUrl, input], { timeout: 300_000 });
 }
 
+/**
+ * Compiles a JVM driver (javac or kotlinc) into `polyglot-driver` beside the compiled client, once per driver source
+ * and client: the stamp beside it is a key of both (the client's is its build key), so a warm run only runs it.
+ */
+async function compiledDriver(built: Built, source: string, compile: (classes: string) => Promise<Run>): Promise<Run> {
+  const classes = join(built.out, 'polyglot-driver');
+  const stamp = `${classes}.key`;
+  const key = hashFiles([source], built.key);
+  if (existsSync(classes) && existsSync(stamp) && readFileSync(stamp, 'utf8') === key)
+    return { code: 0, output: '', stdout: '' };
+  await rm(classes, { recursive: true, force: true });
+  const compiled = await compile(classes);
+  if (compiled.code === 0) await writeFile(stamp, key);
+  return compiled;
+}
+
 /** Compiles drivers/java/Driver.java against the compiled client and runs it. */
 async function runJava(built: Built, baseUrl: string, input: string): Promise<Run> {
-  const classes = join(built.out, 'polyglot-classes');
-  const driverClasses = join(built.out, 'polyglot-driver');
-  const classpath = `${classes}:${readFileSync(join(built.out, 'polyglot.classpath'), 'utf8').trim()}`;
-  const compiled = await run('javac', [
-    '-d',
-    driverClasses,
-    '-cp',
-    classpath,
-    '-encoding',
-    'UTF-8',
-    join(TIER, 'drivers', 'java', 'Driver.java'),
-  ]);
+  const classpath = `${join(built.out, 'polyglot-classes')}:${readFileSync(join(built.out, 'polyglot.classpath'), 'utf8').trim()}`;
+  const source = join(TIER, 'drivers', 'java', 'Driver.java');
+  const compiled = await compiledDriver(built, source, (classes) =>
+    run('javac', ['-d', classes, '-cp', classpath, '-encoding', 'UTF-8', source]),
+  );
   if (compiled.code !== 0) return { ...compiled, output: `the driver does not compile:\n${tail(compiled.output)}` };
-  return run('java', ['-cp', `${driverClasses}:${classpath}`, 'Driver', baseUrl, input], { timeout: 300_000 });
+  const classes = join(built.out, 'polyglot-driver');
+  return run('java', ['-cp', `${classes}:${classpath}`, 'Driver', baseUrl, input], { timeout: 300_000 });
 }
 
 /** Compiles drivers/kotlin/Driver.kt with kotlinc against the compiled client and runs it. */
 async function runKotlin(built: Built, baseUrl: string, input: string): Promise<Run> {
-  const driverClasses = join(built.out, 'polyglot-driver');
   const classpath = `${join(built.out, 'polyglot-classes')}:${readFileSync(CLASSPATH.kotlinClient, 'utf8').trim()}`;
+  const source = join(TIER, 'drivers', 'kotlin', 'Driver.kt');
   const compiler = await kotlinCompiler();
-  const compiled = await run('java', [
-    ...compiler,
-    ...['-no-stdlib', '-no-reflect', '-jvm-target', '17', '-nowarn', '-cp', classpath, '-d', driverClasses],
-    join(TIER, 'drivers', 'kotlin', 'Driver.kt'),
-  ]);
+  const compiled = await compiledDriver(built, source, (classes) =>
+    run('java', [
+      ...compiler,
+      ...['-no-stdlib', '-no-reflect', '-jvm-target', '17', '-nowarn', '-cp', classpath, '-d', classes],
+      source,
+    ]),
+  );
   if (compiled.code !== 0) return { ...compiled, output: `the driver does not compile:\n${tail(compiled.output)}` };
-  return run('java', ['-cp', `${driverClasses}:${classpath}`, 'DriverKt', baseUrl, input], { timeout: 300_000 });
+  const classes = join(built.out, 'polyglot-driver');
+  return run('java', ['-cp', `${classes}:${classpath}`, 'DriverKt', baseUrl, input], { timeout: 300_000 });
 }
 
 export async function runDriver(

@@ -92,8 +92,19 @@ fun refuses(model: String, value: Any?) = try {
 
 fun with(sample: Map<String, Any?>, vararg fields: Pair<String, Any?>) = sample + fields
 
+/**
+ * The samples the model checks start from. A merge request's `labels` (items `anyOf [string, MergeRequestLabel]`) is
+ * emptied: the moshi client reads each item as a `MergeRequestLabel` object and refuses a label name, whatever the
+ * other fields hold (a generator bug the `examples` and `page-merge-requests` checks record), so the `required` and
+ * `nullable` checks would say nothing about the fields they check.
+ */
+fun samplesOf(spec: Map<String, Any?>): Map<String, Map<String, Any?>> =
+    cast<Map<String, Map<String, Any?>>>(spec["samples"]).mapValues { (model, sample) ->
+        if (model == "MergeRequest") sample + ("labels" to emptyList<Any?>()) else sample
+    }
+
 fun modelChecks(spec: Map<String, Any?>) {
-    val samples: Map<String, Map<String, Any?>> = cast(spec["samples"])
+    val samples = samplesOf(spec)
     val job = samples.getValue("Job")
     val mergeRequest = samples.getValue("MergeRequest")
     run("required") {
@@ -142,7 +153,12 @@ fun examples(examples: List<Map<String, Any?>>): String {
             refused += "${example["operationId"]} ${example["status"]} ${example["name"]} (${example["model"]}): ${failure.toString().take(300)}"
         }
     }
-    val detail = "${operations.size} operations' examples parse; refused ${refused.size}:\n" + refused.take(25).joinToString("\n")
+    // One line per reason (numbers and the JSON path aside), with the first examples it refused.
+    val reasons = refused.groupBy { it.substringAfter("): ").replace(Regex(" at path .*"), "").replace(Regex("[0-9]+"), "#").take(160) }
+    val detail = "${operations.size} operations' examples parse; refused ${refused.size}:\n" +
+        reasons.entries.joinToString("\n") { (reason, lines) ->
+            "${lines.size} x $reason: " + lines.take(4).joinToString("; ") { it.substringBefore(" (") }
+        }
     require(refused.isEmpty() && operations.size >= 30, detail)
     return detail
 }
