@@ -5338,7 +5338,7 @@ export type UserAdmin = components["schemas"]["User"] & {
  * @description Body of `POST /users`. Only the password rules and two defaults are documented; the full parameter table is not. The Service accepts further user attributes that are not listed here.
  *     Password rules: at least one of `password`, `reset_password`, `force_random_password` must be given; when neither `reset_password` nor `force_random_password` is true, `password` is required. The two flags take priority over `password` and can be combined with each other.
  */
-export type CreateUserRequest = ({
+export type CreateUserRequest = {
     /** @description The new user's password. Required when `reset_password` and `force_random_password` are both false. */
     password?: string;
     /** @description Send the user a password-reset link instead of setting a password. Takes priority over `password`; can be combined with `force_random_password`. */
@@ -5354,7 +5354,7 @@ export type CreateUserRequest = ({
     bio?: string;
 } & {
     [key: string]: unknown;
-}) | unknown | unknown | unknown;
+};
 /** @description User, administrator single-user view: the administrator view plus `public_email`, `commit_email`, `plan`, `trial` and `sign_in_count`, returned by `GET /users/{id}` to administrators. `public_email`, `commit_email` and `sign_in_count` are always present; `plan` and `trial` exist only on the enterprise edition and are optional. */
 export type UserAdminSingle = components["schemas"]["UserAdmin"] & {
     public_email: string | null;
@@ -6159,7 +6159,7 @@ export type CreateInvitationRequest = {
      * @description ID of a custom member role. Ultimate only.
      */
     member_role_id?: number;
-} & (Record<string, unknown> | Record<string, unknown>);
+};
 /** @description The invitations that failed: each key is a failing e-mail address or user ID, and its value the reason text. */
 export type InvitationCreateFailures = {
     [key: string]: string;
