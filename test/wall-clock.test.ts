@@ -92,7 +92,7 @@ describe('no test waits on the clock or judges a duration', () => {
   const files = testFiles().filter((file) => !LEFT_OUT.has(file) && file !== 'test/wall-clock.test.ts');
 
   it('finds the test files of every kind', () => {
-    for (const file of ['test/fuzz.test.ts', 'packages/client/test/network.test.ts', 'test/support/fake.ts'])
+    for (const file of ['test/fuzz.test.ts', 'packages/client/test/network.test.ts', 'test/support/proxy-upstream.ts'])
       expect(files).toContain(file);
     expect(files.length).toBeGreaterThan(150);
   });
