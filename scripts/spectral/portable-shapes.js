@@ -364,6 +364,23 @@ Object.assign(CHECKS, {
       ),
     ),
 
+  'union-member-type': (doc) =>
+    schemas(doc).flatMap(({ node, path }) =>
+      ['anyOf', 'oneOf'].flatMap((keyword) =>
+        (Array.isArray(node?.[keyword]) ? node[keyword] : []).flatMap((member, i) =>
+          isObject(member) && ('const' in member || 'enum' in member) && !('type' in member) && !('$ref' in member)
+            ? [
+                {
+                  message:
+                    'A `const`/`enum` member of a union has no `type`: write the type of its values beside it (ogen tells union members apart by JSON type, and skips the operation as a "complex anyOf")',
+                  path: [...path, keyword, i],
+                },
+              ]
+            : [],
+        ),
+      ),
+    ),
+
   'nullable-open-object': (doc) =>
     schemas(doc).flatMap(({ node, path }) => {
       if (!isObject(node)) return [];

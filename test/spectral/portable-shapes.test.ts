@@ -522,6 +522,33 @@ const cases: [string, string, object, string[]][] = [
   ],
 
   [
+    'union-member-type',
+    'accepts typed const members and references',
+    withSchemas({
+      A: {
+        properties: {
+          ids: { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'integer', const: 0 }] },
+          who: { oneOf: [{ $ref: '#/components/schemas/B' }, { type: 'string', enum: ['None', 'Any'] }] },
+        },
+      },
+    }),
+    [],
+  ],
+  [
+    'union-member-type',
+    'rejects an untyped const or enum member',
+    withSchemas({
+      A: {
+        properties: {
+          ids: { anyOf: [{ type: 'array', items: { type: 'integer' } }, { const: 0 }] },
+          who: { oneOf: [{ type: 'integer' }, { enum: ['None', 'Any'] }] },
+        },
+      },
+    }),
+    ['components.schemas.A.properties.ids.anyOf.1', 'components.schemas.A.properties.who.oneOf.1'],
+  ],
+
+  [
     'nullable-open-object',
     'accepts a nullable object with additionalProperties: {}',
     withSchemas({ Job: { properties: { runner: { type: ['object', 'null'], additionalProperties: {} } } } }),

@@ -79,6 +79,7 @@ function broken(): object {
     ],
   };
   widget.properties.owner = { type: ['object', 'null'] };
+  widget.properties.reviewers = { anyOf: [{ type: 'array', items: { type: 'string' } }, { const: 0 }] };
   bad.components.schemas.Holder = { properties: { widget: { type: 'object', properties: { id: {} } } } };
   bad.components.schemas.Link = {
     properties: { cn: {}, filter: {} },
