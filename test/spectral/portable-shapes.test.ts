@@ -527,7 +527,12 @@ const cases: [string, string, object, string[]][] = [
     withSchemas({
       A: {
         properties: {
-          ids: { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'integer', const: 0 }] },
+          ids: {
+            anyOf: [
+              { type: 'array', items: { type: 'integer' } },
+              { type: 'integer', const: 0 },
+            ],
+          },
           who: { oneOf: [{ $ref: '#/components/schemas/B' }, { type: 'string', enum: ['None', 'Any'] }] },
         },
       },
