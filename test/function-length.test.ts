@@ -3,9 +3,8 @@
  * runtime and scripts, measured on the TypeScript AST. A function's lines include its nested functions and its
  * literals; a data builder (a function whose lines are mostly data: object and array literals that hold no function)
  * counts its code lines only, so a table stays a table. Generated code is not measured, nor the tests' own callbacks
- * (tables of cases). The fake's handler folders (`packages/fake/src/handlers/`: one `…Handlers(store)` closure per
- * tag holding every handler of the tag, each handler measured with it) are left out for now: splitting them is a change
- * of their own.
+ * (tables of cases). Nothing hand-written is left out: the fake's handlers are functions of the store, one per
+ * operation, and each tag's `…Handlers(store)` only names them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +19,6 @@ const FOLDERS = [
   'scripts',
   ...readdirSync(join(ROOT, 'packages')).flatMap((name) => [`packages/${name}/src`, `packages/${name}/scripts`]),
 ].filter((folder) => existsSync(join(ROOT, folder)));
-const LEFT_OUT = ['packages/fake/src/handlers/'];
 
 interface Measured {
   name: string;
@@ -116,10 +114,15 @@ describe(`hand-written functions are at most ${MAX_LINES} lines`, () => {
     readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
       .filter((name) => /\.m?ts$/.test(name) && !name.endsWith('.d.ts') && !name.split('/').includes('node_modules'))
       .map((name) => `${folder}/${name}`),
-  ).filter((file) => !LEFT_OUT.some((prefix) => file.startsWith(prefix)));
+  );
 
   it('finds the sources of every kind', () => {
-    for (const file of ['generators/lib/ajv.ts', 'scripts/lib/coverage.ts', 'scripts/bench/sections/fake-suite.ts'])
+    for (const file of [
+      'generators/lib/ajv.ts',
+      'scripts/lib/coverage.ts',
+      'scripts/bench/sections/fake-suite.ts',
+      'packages/fake/src/handlers/merge-requests/merge-requests.ts',
+    ])
       expect(files).toContain(file);
     expect(files.length).toBeGreaterThan(150);
   });

@@ -177,3 +177,15 @@ export function parseIso8601DateTime(text: string): number {
       .replace(/(T[\d:.]+)$/, '$1Z'),
   );
 }
+
+/**
+ * One value per store, made on its first use: the state a tag's handlers keep for the store they serve (a cache, a
+ * memo), as their closure kept it before they became functions of the store.
+ */
+export function perStore<T>(make: (store: Store) => T): (store: Store) => T {
+  const values = new WeakMap<Store, T>();
+  return (store) => {
+    if (!values.has(store)) values.set(store, make(store));
+    return values.get(store)!;
+  };
+}

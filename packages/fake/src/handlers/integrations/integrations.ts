@@ -9,7 +9,7 @@
  * parameters. Secrets (passwords, tokens, API keys, private and license keys, access token secrets) are stored but
  * never answered.
  */
-import { errorBody, type Handlers } from '@service-api/server';
+import { errorBody, type Handler, type Handlers } from '@service-api/server';
 import type { Principal } from '../../auth.ts';
 import type { FakeIntegration, FakeIntegrationKind } from '../../data.ts';
 import { FORBIDDEN, message, paginate, PROJECT_NOT_FOUND, readableProject } from '../../common.ts';
@@ -86,117 +86,153 @@ function missing(kind: FakeIntegrationKind, params: Record<string, unknown>): st
 
 const titleOf = (slug: string) => slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' ');
 
+const integrations = (store: Store) => (store.data.integrations ??= []);
+const kinds = (store: Store) => (store.data.integration_kinds ??= keyed());
+const kindOf = (store: Store, slug: string) =>
+  kinds(store)[slug] ??
+  (slug === CUSTOM_ISSUE_TRACKER ? { title: 'Custom issue tracker', kind: 'issue_tracker' as const } : undefined);
+const find = (store: Store, project: Project, slug: string) =>
+  integrations(store).find((i) => i.project_id === project.id && i.slug === slug);
+
+const maintained = (store: Store, id: string | number, principal: Principal) => {
+  const project = readableProject(store, id, principal);
+  if (!project) return { answer: PROJECT_NOT_FOUND };
+  return store.hasAccess(project, principal.user, 40) ? { project } : { answer: FORBIDDEN };
+};
+
+const flags = (properties: Record<string, unknown>) =>
+  Object.fromEntries(FLAGS.map((f) => [f, properties[f] === true])) as Record<(typeof FLAGS)[number], boolean>;
+const summary = (i: FakeIntegration) => ({
+  id: i.id,
+  title: i.title,
+  slug: i.slug,
+  created_at: i.created_at,
+  updated_at: i.updated_at,
+  active: i.active,
+  ...flags(i.properties),
+});
+const settings = (i: FakeIntegration) => {
+  const shown = Object.fromEntries(
+    Object.entries(i.properties).filter(([k]) => !SECRET.test(k) && !(FLAGS as readonly string[]).includes(k)),
+  );
+  return { ...summary(i), properties: shown };
+};
+
+const read = (store: Store, id: string | number, slug: string, principal: Principal) => {
+  const { project, answer } = maintained(store, id, principal);
+  if (answer) return answer;
+  // An integration that was never set up has no record to answer (the Service's 404 "Integration Not Found").
+  const found = find(store, project!, slug);
+  return found ? { status: 200 as const, body: settings(found) } : INTEGRATION_NOT_FOUND;
+};
+
+const setUp = (
+  store: Store,
+  id: string | number,
+  slug: string,
+  body: Record<string, unknown>,
+  principal: Principal,
+) => {
+  const { project, answer } = maintained(store, id, principal);
+  if (answer) return answer;
+  const kind = kindOf(store, slug);
+  const absent = kind ? missing(kind.kind, body) : [];
+  if (absent.length > 0)
+    return {
+      status: 400 as const,
+      body: errorBody(
+        400,
+        undefined,
+        absent.map((name) => ({ in: 'body', field: name, problem: `${name} is missing` })),
+      ),
+    };
+  const now = store.now(true);
+  let integration = find(store, project!, slug);
+  if (!integration) {
+    integration = {
+      id: store.nextId('integrations', integrations(store)),
+      project_id: project!.id,
+      slug,
+      title: kind?.title ?? titleOf(slug),
+      active: true,
+      properties: {},
+      created_at: now,
+      updated_at: now,
+    };
+    integrations(store).push(integration);
+  }
+  const properties = { ...integration.properties, ...body };
+  // The same settings again change nothing, not even updated_at.
+  if (!integration.active || JSON.stringify(properties) !== JSON.stringify(integration.properties)) {
+    integration.active = true;
+    integration.properties = properties;
+    integration.updated_at = now;
+  }
+  return { status: 200 as const, body: settings(integration) };
+};
+
+const disable = (store: Store, id: string | number, slug: string, principal: Principal) => {
+  const { project, answer } = maintained(store, id, principal);
+  if (answer) return answer;
+  const integration = find(store, project!, slug);
+  if (!integration) return kindOf(store, slug) ? { status: 204 as const } : INTEGRATION_NOT_FOUND;
+  if (!integration.active) return { status: 204 as const }; // disabled already: nothing changes
+  integration.active = false;
+  integration.properties = {};
+  integration.updated_at = store.now(true);
+  return { status: 204 as const };
+};
+
+const listIntegrations =
+  (store: Store): Handler<'integrations/list-integrations', Principal> =>
+  ({ params, query }, { principal, request }) => {
+    const { project, answer } = maintained(store, params.id, principal);
+    if (answer) return answer;
+    const active = integrations(store)
+      .filter((i) => i.project_id === project!.id && i.active)
+      .sort((a, b) => a.id - b.id);
+    const page = paginate(active, query, request);
+    return { status: 200, body: page.items.map(summary), headers: page.headers };
+  };
+
+const getIntegration =
+  (store: Store): Handler<'integrations/get-integration', Principal> =>
+  ({ params }, { principal }) =>
+    read(store, params.id, params.slug, principal);
+
+const setUpIntegration =
+  (store: Store): Handler<'integrations/set-up-integration', Principal> =>
+  ({ params, body }, { principal }) =>
+    setUp(store, params.id, params.slug, body as Record<string, unknown>, principal);
+
+const disableIntegration =
+  (store: Store): Handler<'integrations/disable-integration', Principal> =>
+  ({ params }, { principal }) =>
+    disable(store, params.id, params.slug, principal);
+
+const getCustomIssueTracker =
+  (store: Store): Handler<'integrations/get-custom-issue-tracker', Principal> =>
+  ({ params }, { principal }) =>
+    read(store, params.id, CUSTOM_ISSUE_TRACKER, principal);
+
+const setUpCustomIssueTracker =
+  (store: Store): Handler<'integrations/set-up-custom-issue-tracker', Principal> =>
+  ({ params, body }, { principal }) =>
+    setUp(store, params.id, CUSTOM_ISSUE_TRACKER, body as Record<string, unknown>, principal);
+
+const disableCustomIssueTracker =
+  (store: Store): Handler<'integrations/disable-custom-issue-tracker', Principal> =>
+  ({ params }, { principal }) =>
+    disable(store, params.id, CUSTOM_ISSUE_TRACKER, principal);
+
 export function integrationHandlers(store: Store): Handlers<Principal> {
-  const integrations = () => (store.data.integrations ??= []);
-  const kinds = () => (store.data.integration_kinds ??= keyed());
-  const kindOf = (slug: string) =>
-    kinds()[slug] ??
-    (slug === CUSTOM_ISSUE_TRACKER ? { title: 'Custom issue tracker', kind: 'issue_tracker' as const } : undefined);
-  const find = (project: Project, slug: string) =>
-    integrations().find((i) => i.project_id === project.id && i.slug === slug);
-
-  const maintained = (id: string | number, principal: Principal) => {
-    const project = readableProject(store, id, principal);
-    if (!project) return { answer: PROJECT_NOT_FOUND };
-    return store.hasAccess(project, principal.user, 40) ? { project } : { answer: FORBIDDEN };
-  };
-
-  const flags = (properties: Record<string, unknown>) =>
-    Object.fromEntries(FLAGS.map((f) => [f, properties[f] === true])) as Record<(typeof FLAGS)[number], boolean>;
-  const summary = (i: FakeIntegration) => ({
-    id: i.id,
-    title: i.title,
-    slug: i.slug,
-    created_at: i.created_at,
-    updated_at: i.updated_at,
-    active: i.active,
-    ...flags(i.properties),
-  });
-  const settings = (i: FakeIntegration) => {
-    const shown = Object.fromEntries(
-      Object.entries(i.properties).filter(([k]) => !SECRET.test(k) && !(FLAGS as readonly string[]).includes(k)),
-    );
-    return { ...summary(i), properties: shown };
-  };
-
-  const read = (id: string | number, slug: string, principal: Principal) => {
-    const { project, answer } = maintained(id, principal);
-    if (answer) return answer;
-    // An integration that was never set up has no record to answer (the Service's 404 "Integration Not Found").
-    const found = find(project!, slug);
-    return found ? { status: 200 as const, body: settings(found) } : INTEGRATION_NOT_FOUND;
-  };
-
-  const setUp = (id: string | number, slug: string, body: Record<string, unknown>, principal: Principal) => {
-    const { project, answer } = maintained(id, principal);
-    if (answer) return answer;
-    const kind = kindOf(slug);
-    const absent = kind ? missing(kind.kind, body) : [];
-    if (absent.length > 0)
-      return {
-        status: 400 as const,
-        body: errorBody(
-          400,
-          undefined,
-          absent.map((name) => ({ in: 'body', field: name, problem: `${name} is missing` })),
-        ),
-      };
-    const now = store.now(true);
-    let integration = find(project!, slug);
-    if (!integration) {
-      integration = {
-        id: store.nextId('integrations', integrations()),
-        project_id: project!.id,
-        slug,
-        title: kind?.title ?? titleOf(slug),
-        active: true,
-        properties: {},
-        created_at: now,
-        updated_at: now,
-      };
-      integrations().push(integration);
-    }
-    const properties = { ...integration.properties, ...body };
-    // The same settings again change nothing, not even updated_at.
-    if (!integration.active || JSON.stringify(properties) !== JSON.stringify(integration.properties)) {
-      integration.active = true;
-      integration.properties = properties;
-      integration.updated_at = now;
-    }
-    return { status: 200 as const, body: settings(integration) };
-  };
-
-  const disable = (id: string | number, slug: string, principal: Principal) => {
-    const { project, answer } = maintained(id, principal);
-    if (answer) return answer;
-    const integration = find(project!, slug);
-    if (!integration) return kindOf(slug) ? { status: 204 as const } : INTEGRATION_NOT_FOUND;
-    if (!integration.active) return { status: 204 as const }; // disabled already: nothing changes
-    integration.active = false;
-    integration.properties = {};
-    integration.updated_at = store.now(true);
-    return { status: 204 as const };
-  };
-
   return {
-    'integrations/list-integrations': ({ params, query }, { principal, request }) => {
-      const { project, answer } = maintained(params.id, principal);
-      if (answer) return answer;
-      const active = integrations()
-        .filter((i) => i.project_id === project!.id && i.active)
-        .sort((a, b) => a.id - b.id);
-      const page = paginate(active, query, request);
-      return { status: 200, body: page.items.map(summary), headers: page.headers };
-    },
-    'integrations/get-integration': ({ params }, { principal }) => read(params.id, params.slug, principal),
-    'integrations/set-up-integration': ({ params, body }, { principal }) =>
-      setUp(params.id, params.slug, body as Record<string, unknown>, principal),
-    'integrations/disable-integration': ({ params }, { principal }) => disable(params.id, params.slug, principal),
-    'integrations/get-custom-issue-tracker': ({ params }, { principal }) =>
-      read(params.id, CUSTOM_ISSUE_TRACKER, principal),
-    'integrations/set-up-custom-issue-tracker': ({ params, body }, { principal }) =>
-      setUp(params.id, CUSTOM_ISSUE_TRACKER, body as Record<string, unknown>, principal),
-    'integrations/disable-custom-issue-tracker': ({ params }, { principal }) =>
-      disable(params.id, CUSTOM_ISSUE_TRACKER, principal),
+    'integrations/list-integrations': listIntegrations(store),
+    'integrations/get-integration': getIntegration(store),
+    'integrations/set-up-integration': setUpIntegration(store),
+    'integrations/disable-integration': disableIntegration(store),
+    'integrations/get-custom-issue-tracker': getCustomIssueTracker(store),
+    'integrations/set-up-custom-issue-tracker': setUpCustomIssueTracker(store),
+    'integrations/disable-custom-issue-tracker': disableCustomIssueTracker(store),
   };
 }

@@ -5,7 +5,7 @@
  * under `## X.Y.Z (date)`. GET returns the section as `notes`; POST also commits it into `file` on `branch`, placed
  * before the first older version already there (a version already there is left as it is: 200, nothing committed).
  */
-import type { Handlers } from '@service-api/server';
+import type { Handler, Handlers } from '@service-api/server';
 import type { Principal } from '../../auth.ts';
 import { FORBIDDEN, message, PROJECT_NOT_FOUND, parseIso8601DateTime, rawQuery } from '../../common.ts';
 import { commitsBetween, resolveRef, titleOf } from '../../repository-history.ts';
@@ -66,107 +66,114 @@ interface Options {
   date?: string;
 }
 
-export function changelogHandlers(store: Store): Handlers<Principal> {
-  /** The Markdown section of the version, or the 400/404 that stops it. */
-  const generate = (
-    project: Project,
-    options: Options,
-  ): { notes: string; branch: string; version: Version } | { status: 400 | 404; body: { message: string } } => {
-    const version = parseVersion(options.version);
-    if (!version) return bad('version is invalid');
-    const branch = options.branch ?? project.default_branch;
-    if (!Object.hasOwn(project.repository.branches, branch)) return bad(`branch ${branch} does not exist`);
-    const to = resolveRef(store, project, options.to ?? branch);
-    if (!to) return bad('to is invalid');
-    let from: Commit | undefined;
-    if (options.from !== undefined) {
-      from = resolveRef(store, project, options.from);
-      if (!from) return bad('from is invalid');
-    } else {
-      const previous = Object.entries(project.repository.tags ?? {})
-        .map(([name, id]) => ({ id, version: /^v?\d+\.\d+\.\d+$/.test(name) ? parseVersion(name) : undefined }))
-        .filter(
-          (tag): tag is { id: string; version: Version } =>
-            tag.version !== undefined && compareVersions(tag.version, version) < 0,
-        )
-        .sort((a, b) => compareVersions(a.version, b.version))
-        .pop();
-      from = previous && store.findCommit(project, previous.id);
-      if (!from) return bad('The commit start range is unspecified, and no previous tag could be found to use instead');
-    }
-    const trailer = options.trailer ?? 'Changelog';
-    const categories = new Map<string, Commit[]>();
-    for (const commit of commitsBetween([project], from, to).slice(-CHANGELOG_COMMIT_LIMIT)) {
-      const category = trailerOf(commit, trailer);
-      if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);
-    }
-    const when = new Date(options.date === undefined ? store.now() : parseIso8601DateTime(options.date));
-    if (Number.isNaN(when.getTime())) return bad('date is invalid');
-    const date = when.toISOString().slice(0, 10);
-    const path = store.projectPath(project);
-    const sections = [...categories].map(([category, commits]) => {
-      const title = categoryTitles[category] ?? category;
-      const entries = commits.map((c) => `- [${titleOf(c.message)}](${path}@${c.id})`).join('\n');
-      return `### ${title} (${commits.length} ${commits.length === 1 ? 'change' : 'changes'})\n\n${entries}\n`;
-    });
-    const name = `${version[0]}.${version[1]}.${version[2]}${version[3] ? `-${version[3]}` : ''}`;
-    return {
-      notes: `## ${name} (${date})\n\n${sections.length > 0 ? sections.join('\n') : 'No changes.\n'}`,
-      branch,
-      version,
-    };
-  };
-
-  /** The file with the section placed before the first older version, or undefined when the version is there. */
-  const insert = (existing: string, section: string, version: Version): string | undefined => {
-    const headers = [...existing.matchAll(/^## (v?\d+\.\d+\.\d+\S*)/gm)];
-    if (headers.some((h) => compareVersions(parseVersion(h[1]!) ?? [-1, -1, -1, ''], version) === 0)) return undefined;
-    const older = headers.find((h) => compareVersions(parseVersion(h[1]!) ?? [-1, -1, -1, ''], version) < 0);
-    if (older) return `${existing.slice(0, older.index)}${section}\n${existing.slice(older.index)}`;
-    return existing === '' ? section : `${existing.replace(/\n*$/, '\n\n')}${section}`;
-  };
-
+/** The Markdown section of the version, or the 400/404 that stops it. */
+const generate = (
+  store: Store,
+  project: Project,
+  options: Options,
+): { notes: string; branch: string; version: Version } | { status: 400 | 404; body: { message: string } } => {
+  const version = parseVersion(options.version);
+  if (!version) return bad('version is invalid');
+  const branch = options.branch ?? project.default_branch;
+  if (!Object.hasOwn(project.repository.branches, branch)) return bad(`branch ${branch} does not exist`);
+  const to = resolveRef(store, project, options.to ?? branch);
+  if (!to) return bad('to is invalid');
+  let from: Commit | undefined;
+  if (options.from !== undefined) {
+    from = resolveRef(store, project, options.from);
+    if (!from) return bad('from is invalid');
+  } else {
+    const previous = Object.entries(project.repository.tags ?? {})
+      .map(([name, id]) => ({ id, version: /^v?\d+\.\d+\.\d+$/.test(name) ? parseVersion(name) : undefined }))
+      .filter(
+        (tag): tag is { id: string; version: Version } =>
+          tag.version !== undefined && compareVersions(tag.version, version) < 0,
+      )
+      .sort((a, b) => compareVersions(a.version, b.version))
+      .pop();
+    from = previous && store.findCommit(project, previous.id);
+    if (!from) return bad('The commit start range is unspecified, and no previous tag could be found to use instead');
+  }
+  const trailer = options.trailer ?? 'Changelog';
+  const categories = new Map<string, Commit[]>();
+  for (const commit of commitsBetween([project], from, to).slice(-CHANGELOG_COMMIT_LIMIT)) {
+    const category = trailerOf(commit, trailer);
+    if (category !== undefined) categories.set(category, [...(categories.get(category) ?? []), commit]);
+  }
+  const when = new Date(options.date === undefined ? store.now() : parseIso8601DateTime(options.date));
+  if (Number.isNaN(when.getTime())) return bad('date is invalid');
+  const date = when.toISOString().slice(0, 10);
+  const path = store.projectPath(project);
+  const sections = [...categories].map(([category, commits]) => {
+    const title = categoryTitles[category] ?? category;
+    const entries = commits.map((c) => `- [${titleOf(c.message)}](${path}@${c.id})`).join('\n');
+    return `### ${title} (${commits.length} ${commits.length === 1 ? 'change' : 'changes'})\n\n${entries}\n`;
+  });
+  const name = `${version[0]}.${version[1]}.${version[2]}${version[3] ? `-${version[3]}` : ''}`;
   return {
-    'repository/get-changelog': ({ params, query }, { principal, request }) => {
-      const project = store.findProject(params.id);
-      if (!project || !store.canReadRepository(project, principal.user)) return PROJECT_NOT_FOUND;
-      // `to` and `trailer` mean what they mean for POST; the GET documents the parameters up to `from` only.
-      const raw = rawQuery(request);
-      const result = generate(project, {
-        ...query,
-        to: raw.get('to') ?? undefined,
-        trailer: raw.get('trailer') ?? undefined,
-      });
-      return 'status' in result ? result : { status: 200, body: { notes: result.notes } };
-    },
-    'repository/create-changelog': ({ params, body }, { principal }) => {
-      const project = store.findProject(params.id);
-      if (!project || !store.canRead(project, principal.user)) return PROJECT_NOT_FOUND;
-      if (!store.hasAccess(project, principal.user, 30)) return FORBIDDEN;
-      const result = generate(project, body);
-      if ('status' in result) return result;
-      const file = body.file ?? 'CHANGELOG.md';
-      if (`/${file}/`.includes('/../') || file.startsWith('/') || file === '') return bad('file is invalid');
-      const head = store.findCommit(project, project.repository.branches[result.branch]!)!;
-      const entry = entryOf(head.tree, file);
-      const existing = entry
-        ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8')
-        : '';
-      const content = insert(existing, result.notes, result.version);
-      if (content === undefined) return { status: 200, body: {} }; // the version is there already: nothing is added
-      const commit = store.commit(project, {
-        parent: head.id,
-        message: body.message ?? `Add changelog for version ${body.version.replace(/^v/, '')}`,
-        author: principal.user,
-        changes: {
-          [file]: {
-            content: Buffer.from(content).toString('base64'),
-            execute_filemode: entry?.execute_filemode ?? false,
-          },
+    notes: `## ${name} (${date})\n\n${sections.length > 0 ? sections.join('\n') : 'No changes.\n'}`,
+    branch,
+    version,
+  };
+};
+
+/** The file with the section placed before the first older version, or undefined when the version is there. */
+const insert = (existing: string, section: string, version: Version): string | undefined => {
+  const headers = [...existing.matchAll(/^## (v?\d+\.\d+\.\d+\S*)/gm)];
+  if (headers.some((h) => compareVersions(parseVersion(h[1]!) ?? [-1, -1, -1, ''], version) === 0)) return undefined;
+  const older = headers.find((h) => compareVersions(parseVersion(h[1]!) ?? [-1, -1, -1, ''], version) < 0);
+  if (older) return `${existing.slice(0, older.index)}${section}\n${existing.slice(older.index)}`;
+  return existing === '' ? section : `${existing.replace(/\n*$/, '\n\n')}${section}`;
+};
+
+const getChangelog =
+  (store: Store): Handler<'repository/get-changelog', Principal> =>
+  ({ params, query }, { principal, request }) => {
+    const project = store.findProject(params.id);
+    if (!project || !store.canReadRepository(project, principal.user)) return PROJECT_NOT_FOUND;
+    // `to` and `trailer` mean what they mean for POST; the GET documents the parameters up to `from` only.
+    const raw = rawQuery(request);
+    const result = generate(store, project, {
+      ...query,
+      to: raw.get('to') ?? undefined,
+      trailer: raw.get('trailer') ?? undefined,
+    });
+    return 'status' in result ? result : { status: 200, body: { notes: result.notes } };
+  };
+
+const createChangelog =
+  (store: Store): Handler<'repository/create-changelog', Principal> =>
+  ({ params, body }, { principal }) => {
+    const project = store.findProject(params.id);
+    if (!project || !store.canRead(project, principal.user)) return PROJECT_NOT_FOUND;
+    if (!store.hasAccess(project, principal.user, 30)) return FORBIDDEN;
+    const result = generate(store, project, body);
+    if ('status' in result) return result;
+    const file = body.file ?? 'CHANGELOG.md';
+    if (`/${file}/`.includes('/../') || file.startsWith('/') || file === '') return bad('file is invalid');
+    const head = store.findCommit(project, project.repository.branches[result.branch]!)!;
+    const entry = entryOf(head.tree, file);
+    const existing = entry ? Buffer.from(project.repository.blobs[entry.blob_id] ?? '', 'base64').toString('utf8') : '';
+    const content = insert(existing, result.notes, result.version);
+    if (content === undefined) return { status: 200, body: {} }; // the version is there already: nothing is added
+    const commit = store.commit(project, {
+      parent: head.id,
+      message: body.message ?? `Add changelog for version ${body.version.replace(/^v/, '')}`,
+      author: principal.user,
+      changes: {
+        [file]: {
+          content: Buffer.from(content).toString('base64'),
+          execute_filemode: entry?.execute_filemode ?? false,
         },
-      });
-      project.repository.branches[result.branch] = commit.id;
-      return { status: 200, body: {} };
-    },
+      },
+    });
+    project.repository.branches[result.branch] = commit.id;
+    return { status: 200, body: {} };
+  };
+
+export function changelogHandlers(store: Store): Handlers<Principal> {
+  return {
+    'repository/get-changelog': getChangelog(store),
+    'repository/create-changelog': createChangelog(store),
   };
 }

@@ -4,7 +4,8 @@
  * `from`, oldest first. Diffs stop at a work budget: past it a diff is empty and `compare_timeout` is true.
  */
 import { structuredPatch } from 'diff';
-import type { Handlers } from '@service-api/server';
+import type { Handler, Handlers } from '@service-api/server';
+import { perStore } from '../../common.ts';
 import type { Principal } from '../../auth.ts';
 import { message, paginate, PROJECT_NOT_FOUND, webBase } from '../../common.ts';
 import {
@@ -118,99 +119,111 @@ function lineStats(project: Project, commit: Commit): { additions: number; delet
   return { additions, deletions };
 }
 
-export function compareHandlers(store: Store): Handlers<Principal> {
-  // A commit's line counts never change: each is diffed once per store.
-  const stats = new Map<string, { additions: number; deletions: number }>();
-  const statsOf = (project: Project, commit: Commit) => {
-    const known = stats.get(commit.id) ?? lineStats(project, commit);
-    stats.set(commit.id, known);
-    return known;
-  };
-  const readable = (id: string | number, principal: Principal | undefined): Project | undefined => {
-    const project = store.findProject(id);
-    return project && store.canReadRepository(project, principal?.user) ? project : undefined;
+// A commit's line counts never change: each is diffed once per store.
+const knownStats = perStore(() => new Map<string, { additions: number; deletions: number }>());
+const statsOf = (store: Store, project: Project, commit: Commit) => {
+  const known = knownStats(store).get(commit.id) ?? lineStats(project, commit);
+  knownStats(store).set(commit.id, known);
+  return known;
+};
+const readable = (store: Store, id: string | number, principal: Principal | undefined): Project | undefined => {
+  const project = store.findProject(id);
+  return project && store.canReadRepository(project, principal?.user) ? project : undefined;
+};
+
+const compare =
+  (store: Store): Handler<'repository/compare', Principal> =>
+  ({ params, query }, { principal }) => {
+    const project = readable(store, params.id, principal);
+    if (!project) return PROJECT_NOT_FOUND;
+    const source = query.from_project_id === undefined ? project : readable(store, query.from_project_id, principal);
+    if (!source) return PROJECT_NOT_FOUND;
+    const from = resolveRef(store, source, query.from);
+    const to = resolveRef(store, project, query.to);
+    if (!from || !to) return { status: 404, body: message('404 Ref Not Found') };
+    const projects = source === project ? [project] : [project, source];
+    const base = query.straight === true ? from : mergeBase(projects, [from, to]);
+    const commits = commitsBetween(projects, from, to).map(compareCommit);
+    const { diffs, timedOut } = treeDiffs(projects, base?.tree ?? EMPTY_TREE, to.tree);
+    const path = store.projectPath(project);
+    return {
+      status: 200,
+      body: {
+        commit: commits[commits.length - 1] ?? compareCommit(to),
+        commits,
+        diffs: query.unidiff === true ? diffs.map(withFileHeader) : diffs,
+        compare_timeout: timedOut,
+        compare_same_ref: from.id === to.id,
+        web_url: `${webBase(store)}/${path}/-/compare/${encodeURIComponent(query.from)}${query.straight === true ? '..' : '...'}${encodeURIComponent(query.to)}`,
+      },
+    };
   };
 
-  return {
-    'repository/compare': ({ params, query }, { principal }) => {
-      const project = readable(params.id, principal);
-      if (!project) return PROJECT_NOT_FOUND;
-      const source = query.from_project_id === undefined ? project : readable(query.from_project_id, principal);
-      if (!source) return PROJECT_NOT_FOUND;
-      const from = resolveRef(store, source, query.from);
-      const to = resolveRef(store, project, query.to);
-      if (!from || !to) return { status: 404, body: message('404 Ref Not Found') };
-      const projects = source === project ? [project] : [project, source];
-      const base = query.straight === true ? from : mergeBase(projects, [from, to]);
-      const commits = commitsBetween(projects, from, to).map(compareCommit);
-      const { diffs, timedOut } = treeDiffs(projects, base?.tree ?? EMPTY_TREE, to.tree);
-      const path = store.projectPath(project);
+const getMergeBase =
+  (store: Store): Handler<'repository/get-merge-base', Principal> =>
+  ({ params, query }, { principal }) => {
+    const project = readable(store, params.id, principal);
+    if (!project) return PROJECT_NOT_FOUND;
+    const refs = query['refs[]'];
+    if (refs.length < 2) return { status: 400, body: message('400 Bad request - Provide at least 2 refs') };
+    const unknown = refs.filter((ref) => !resolveRef(store, project, ref));
+    if (unknown.length > 0)
       return {
-        status: 200,
-        body: {
-          commit: commits[commits.length - 1] ?? compareCommit(to),
-          commits,
-          diffs: query.unidiff === true ? diffs.map(withFileHeader) : diffs,
-          compare_timeout: timedOut,
-          compare_same_ref: from.id === to.id,
-          web_url: `${webBase(store)}/${path}/-/compare/${encodeURIComponent(query.from)}${query.straight === true ? '..' : '...'}${encodeURIComponent(query.to)}`,
-        },
+        status: 400,
+        body: message(
+          `400 Bad request - Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`,
+        ),
       };
-    },
-    'repository/get-merge-base': ({ params, query }, { principal }) => {
-      const project = readable(params.id, principal);
-      if (!project) return PROJECT_NOT_FOUND;
-      const refs = query['refs[]'];
-      if (refs.length < 2) return { status: 400, body: message('400 Bad request - Provide at least 2 refs') };
-      const unknown = refs.filter((ref) => !resolveRef(store, project, ref));
-      if (unknown.length > 0)
-        return {
-          status: 400,
-          body: message(
-            `400 Bad request - Could not find ${unknown.length === 1 ? 'ref' : 'refs'}: ${unknown.join(', ')}`,
-          ),
-        };
-      const base = mergeBase(
-        [project],
-        refs.map((ref) => resolveRef(store, project, ref)!),
-      );
-      return base
-        ? { status: 200, body: commitDetail(base) }
-        : { status: 404, body: message('404 Merge Base Not Found') };
-    },
-    'repository/list-contributors': ({ params, query }, { principal, request }) => {
-      const project = readable(params.id, principal);
-      if (!project) return PROJECT_NOT_FOUND;
-      const head = store.resolveRef(project, undefined);
-      const byEmail = new Map<
-        string,
-        { name: string; email: string; commits: number; additions: number; deletions: number }
-      >();
-      for (const commit of head ? commitsBetween([project], undefined, head) : []) {
-        const key = commit.author_email.toLowerCase();
-        const entry = byEmail.get(key) ?? {
-          name: commit.author_name,
-          email: commit.author_email,
-          commits: 0,
-          additions: 0,
-          deletions: 0,
-        };
-        const counted = statsOf(project, commit);
-        entry.commits += 1;
-        entry.additions += counted.additions;
-        entry.deletions += counted.deletions;
-        byEmail.set(key, entry);
-      }
-      const orderBy = query.order_by ?? 'commits';
-      const direction = query.sort === 'desc' ? -1 : 1;
-      const contributors = [...byEmail.values()].sort((a, b) => {
-        const x = a[orderBy];
-        const y = b[orderBy];
-        const primary = x < y ? -1 : x > y ? 1 : 0;
-        return (primary || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)) * direction;
-      });
-      const page = paginate(contributors, query, request);
-      return { status: 200, body: page.items, headers: page.headers };
-    },
+    const base = mergeBase(
+      [project],
+      refs.map((ref) => resolveRef(store, project, ref)!),
+    );
+    return base
+      ? { status: 200, body: commitDetail(base) }
+      : { status: 404, body: message('404 Merge Base Not Found') };
+  };
+
+const listContributors =
+  (store: Store): Handler<'repository/list-contributors', Principal> =>
+  ({ params, query }, { principal, request }) => {
+    const project = readable(store, params.id, principal);
+    if (!project) return PROJECT_NOT_FOUND;
+    const head = store.resolveRef(project, undefined);
+    const byEmail = new Map<
+      string,
+      { name: string; email: string; commits: number; additions: number; deletions: number }
+    >();
+    for (const commit of head ? commitsBetween([project], undefined, head) : []) {
+      const key = commit.author_email.toLowerCase();
+      const entry = byEmail.get(key) ?? {
+        name: commit.author_name,
+        email: commit.author_email,
+        commits: 0,
+        additions: 0,
+        deletions: 0,
+      };
+      const counted = statsOf(store, project, commit);
+      entry.commits += 1;
+      entry.additions += counted.additions;
+      entry.deletions += counted.deletions;
+      byEmail.set(key, entry);
+    }
+    const orderBy = query.order_by ?? 'commits';
+    const direction = query.sort === 'desc' ? -1 : 1;
+    const contributors = [...byEmail.values()].sort((a, b) => {
+      const x = a[orderBy];
+      const y = b[orderBy];
+      const primary = x < y ? -1 : x > y ? 1 : 0;
+      return (primary || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)) * direction;
+    });
+    const page = paginate(contributors, query, request);
+    return { status: 200, body: page.items, headers: page.headers };
+  };
+
+export function compareHandlers(store: Store): Handlers<Principal> {
+  return {
+    'repository/compare': compare(store),
+    'repository/get-merge-base': getMergeBase(store),
+    'repository/list-contributors': listContributors(store),
   };
 }

@@ -4,7 +4,7 @@
  * profiles only), disable two-factor authentication (administrators; 400 when it is not enabled) and the caller's
  * avatar upload (multipart, at most 200 KiB, reflected in every `avatar_url`).
  */
-import type { Handlers } from '@service-api/server';
+import type { Handler, Handlers } from '@service-api/server';
 import type { Principal } from '../../auth.ts';
 import type { FakeUser } from '../../data.ts';
 import { avatarUrl, FORBIDDEN, message, paginate, userBasic } from '../../common.ts';
@@ -112,146 +112,157 @@ export function adminUserView(store: Store, user: FakeUser) {
   };
 }
 
-export function userAccountHandlers(store: Store): Handlers<Principal> {
-  const today = () => store.now().slice(0, 10);
+const today = (store: Store) => store.now().slice(0, 10);
 
-  /** The single-user view of a signed-in caller who is not an administrator. */
-  const singleView = (user: FakeUser) => ({
-    ...profileView(store, user),
-    bot: (user.user_type ?? 'human') !== 'human',
-    pronouns: text(user, 'pronouns'),
-    work_information: text(user, 'work_information'),
-    followers: 0,
-    following: 0,
-    local_time: store.now().slice(11, 16),
-    is_followed: false,
-  });
+/** The single-user view of a signed-in caller who is not an administrator. */
+const singleView = (store: Store, user: FakeUser) => ({
+  ...profileView(store, user),
+  bot: (user.user_type ?? 'human') !== 'human',
+  pronouns: text(user, 'pronouns'),
+  work_information: text(user, 'work_information'),
+  followers: 0,
+  following: 0,
+  local_time: store.now().slice(11, 16),
+  is_followed: false,
+});
 
-  /** The administrator single-user view. */
-  const adminView = (user: FakeUser) => ({
-    ...adminUserView(store, user),
-    commit_email: text(user, 'commit_email') ?? user.email,
-    sign_in_count: 0,
-  });
+/** The administrator single-user view. */
+const adminView = (store: Store, user: FakeUser) => ({
+  ...adminUserView(store, user),
+  commit_email: text(user, 'commit_email') ?? user.email,
+  sign_in_count: 0,
+});
 
-  /** `from` minus nothing, or six months before the fake's current day. */
-  const sixMonthsAgo = () => {
-    const date = new Date(`${today()}T00:00:00.000Z`);
-    date.setUTCMonth(date.getUTCMonth() - 6);
-    return date.toISOString().slice(0, 10);
+/** `from` minus nothing, or six months before the fake's current day. */
+const sixMonthsAgo = (store: Store) => {
+  const date = new Date(`${today(store)}T00:00:00.000Z`);
+  date.setUTCMonth(date.getUTCMonth() - 6);
+  return date.toISOString().slice(0, 10);
+};
+
+const createUser =
+  (store: Store): Handler<'users/create-user', Principal> =>
+  ({ body }, { principal }) => {
+    if (!principal.user.is_admin) return FORBIDDEN;
+    const input = body as Record<string, unknown>;
+    // The documented body lists only the password rules: identity attributes left out get derived values rather
+    // than a refusal the contract does not state (`user<id>`, its name, `<username>@users.service.example`).
+    const given = (field: string) =>
+      typeof input[field] === 'string' && (input[field] as string).trim() !== '' ? (input[field] as string) : undefined;
+    const id = store.peekId('users', store.data.users);
+    const username = given('username') ?? `user${id}`;
+    const [email, name] = [given('email') ?? `${username}@users.service.example`, given('name') ?? username];
+    if (!validEmail(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
+    if (username.length > 255 || !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username))
+      return badRequest([{ field: 'username', problem: 'is invalid' }]);
+    if (store.data.users.some((u) => u.username.toLowerCase() === username.toLowerCase()))
+      return { status: 409, body: message('Username has already been taken') };
+    if (store.data.users.some((u) => u.email.toLowerCase() === email.toLowerCase()))
+      return { status: 409, body: message('Email has already been taken') };
+    const settings = store.data.application_settings ?? {};
+    const profile: Record<string, string> = {};
+    for (const field of PROFILE_TEXTS) if (typeof input[field] === 'string') profile[field] = input[field] as string;
+    const user: FakeUser = {
+      id,
+      username,
+      name,
+      email,
+      state: 'active',
+      ...(input.admin === true ? { is_admin: true } : {}),
+      created_at: store.now(true),
+      bio: typeof input.bio === 'string' ? input.bio : '',
+      private_profile:
+        typeof input.private_profile === 'boolean'
+          ? input.private_profile
+          : settings.user_defaults_to_private_profile === true,
+      external: typeof input.external === 'boolean' ? input.external : settings.user_default_external === true,
+      two_factor_enabled: false,
+      last_activity_on: null,
+      ...(Object.keys(profile).length > 0 ? { profile } : {}),
+      created_by_id: principal.user.id,
+    };
+    store.nextId('users', store.data.users); // taken now that the user is created
+    store.data.users.push(user);
+    return { status: 201, body: adminView(store, user) };
   };
 
+const getUser =
+  (store: Store): Handler<'users/get-user', Principal> =>
+  ({ params, query }, { principal }) => {
+    const user = store.user(params.id);
+    if (!user) return USER_NOT_FOUND;
+    if (!principal.user.is_admin) return { status: 200, body: singleView(store, user) };
+    const attributes = query.with_custom_attributes === true;
+    return {
+      status: 200,
+      body: {
+        ...adminView(store, user),
+        ...(attributes ? { custom_attributes: customAttributes(user.custom_attributes) } : {}),
+      },
+    };
+  };
+
+const listActivities =
+  (store: Store): Handler<'users/list-activities', Principal> =>
+  ({ query }, { principal, request }) => {
+    const from = query.from ?? sixMonthsAgo(store);
+    const admin = principal.user.is_admin === true;
+    const active = store.data.users
+      .filter(
+        (u) =>
+          typeof u.last_activity_on === 'string' && u.last_activity_on >= from && (admin || u.private_profile !== true),
+      )
+      .sort((a, b) => a.last_activity_on!.localeCompare(b.last_activity_on!) || a.id - b.id);
+    const page = paginate(active, query, request);
+    return {
+      status: 200,
+      body: page.items.map((u) => ({
+        username: u.username,
+        last_activity_on: u.last_activity_on!,
+        last_activity_at: u.last_activity_on!,
+      })),
+      headers: page.headers,
+    };
+  };
+
+const disableTwoFactor =
+  (store: Store): Handler<'users/disable-two-factor', Principal> =>
+  ({ params }, { principal }) => {
+    if (!principal.user.is_admin) return FORBIDDEN;
+    const user = store.user(params.id);
+    if (!user) return USER_NOT_FOUND;
+    if (user.id === principal.user.id || user.is_admin) return FORBIDDEN;
+    if (user.two_factor_enabled !== true)
+      return {
+        status: 400,
+        body: message('400 Bad request - Two-factor authentication is not enabled for this user'),
+      };
+    user.two_factor_enabled = false;
+    store.now(true);
+    return { status: 204 };
+  };
+
+const uploadAvatar =
+  (store: Store): Handler<'users/upload-avatar', Principal> =>
+  async ({ body }, { principal }) => {
+    const file = (body as { avatar?: unknown } | undefined)?.avatar;
+    if (!(file instanceof Blob)) return badRequest([{ field: 'avatar', problem: 'must be a file' }]);
+    if (file.size > 204800) return badRequest([{ field: 'avatar', problem: 'is too big (should be at most 200 KiB)' }]);
+    const named = (file as Blob & { name?: unknown }).name;
+    const filename =
+      (typeof named === 'string' ? named.split(/[\\/]/).pop()! : '').replace(/[^\w.-]+/g, '_').slice(0, 255) ||
+      'avatar';
+    principal.user.avatar = { filename, content: Buffer.from(await file.arrayBuffer()).toString('base64') };
+    store.now(true);
+    return { status: 200, body: { avatar_url: avatarUrl(store, principal.user)! } };
+  };
+
+export function userAccountHandlers(store: Store): Handlers<Principal> {
   return {
-    'users/create-user': ({ body }, { principal }) => {
-      if (!principal.user.is_admin) return FORBIDDEN;
-      const input = body as Record<string, unknown>;
-      // The documented body lists only the password rules: identity attributes left out get derived values rather
-      // than a refusal the contract does not state (`user<id>`, its name, `<username>@users.service.example`).
-      const given = (field: string) =>
-        typeof input[field] === 'string' && (input[field] as string).trim() !== ''
-          ? (input[field] as string)
-          : undefined;
-      const id = store.peekId('users', store.data.users);
-      const username = given('username') ?? `user${id}`;
-      const [email, name] = [given('email') ?? `${username}@users.service.example`, given('name') ?? username];
-      if (!validEmail(email)) return badRequest([{ field: 'email', problem: 'is invalid' }]);
-      if (username.length > 255 || !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(username))
-        return badRequest([{ field: 'username', problem: 'is invalid' }]);
-      if (store.data.users.some((u) => u.username.toLowerCase() === username.toLowerCase()))
-        return { status: 409, body: message('Username has already been taken') };
-      if (store.data.users.some((u) => u.email.toLowerCase() === email.toLowerCase()))
-        return { status: 409, body: message('Email has already been taken') };
-      const settings = store.data.application_settings ?? {};
-      const profile: Record<string, string> = {};
-      for (const field of PROFILE_TEXTS) if (typeof input[field] === 'string') profile[field] = input[field] as string;
-      const user: FakeUser = {
-        id,
-        username,
-        name,
-        email,
-        state: 'active',
-        ...(input.admin === true ? { is_admin: true } : {}),
-        created_at: store.now(true),
-        bio: typeof input.bio === 'string' ? input.bio : '',
-        private_profile:
-          typeof input.private_profile === 'boolean'
-            ? input.private_profile
-            : settings.user_defaults_to_private_profile === true,
-        external: typeof input.external === 'boolean' ? input.external : settings.user_default_external === true,
-        two_factor_enabled: false,
-        last_activity_on: null,
-        ...(Object.keys(profile).length > 0 ? { profile } : {}),
-        created_by_id: principal.user.id,
-      };
-      store.nextId('users', store.data.users); // taken now that the user is created
-      store.data.users.push(user);
-      return { status: 201, body: adminView(user) };
-    },
-
-    'users/get-user': ({ params, query }, { principal }) => {
-      const user = store.user(params.id);
-      if (!user) return USER_NOT_FOUND;
-      if (!principal.user.is_admin) return { status: 200, body: singleView(user) };
-      const attributes = query.with_custom_attributes === true;
-      return {
-        status: 200,
-        body: {
-          ...adminView(user),
-          ...(attributes ? { custom_attributes: customAttributes(user.custom_attributes) } : {}),
-        },
-      };
-    },
-
-    'users/list-activities': ({ query }, { principal, request }) => {
-      const from = query.from ?? sixMonthsAgo();
-      const admin = principal.user.is_admin === true;
-      const active = store.data.users
-        .filter(
-          (u) =>
-            typeof u.last_activity_on === 'string' &&
-            u.last_activity_on >= from &&
-            (admin || u.private_profile !== true),
-        )
-        .sort((a, b) => a.last_activity_on!.localeCompare(b.last_activity_on!) || a.id - b.id);
-      const page = paginate(active, query, request);
-      return {
-        status: 200,
-        body: page.items.map((u) => ({
-          username: u.username,
-          last_activity_on: u.last_activity_on!,
-          last_activity_at: u.last_activity_on!,
-        })),
-        headers: page.headers,
-      };
-    },
-
-    'users/disable-two-factor': ({ params }, { principal }) => {
-      if (!principal.user.is_admin) return FORBIDDEN;
-      const user = store.user(params.id);
-      if (!user) return USER_NOT_FOUND;
-      if (user.id === principal.user.id || user.is_admin) return FORBIDDEN;
-      if (user.two_factor_enabled !== true)
-        return {
-          status: 400,
-          body: message('400 Bad request - Two-factor authentication is not enabled for this user'),
-        };
-      user.two_factor_enabled = false;
-      store.now(true);
-      return { status: 204 };
-    },
-
-    'users/upload-avatar': async ({ body }, { principal }) => {
-      const file = (body as { avatar?: unknown } | undefined)?.avatar;
-      if (!(file instanceof Blob)) return badRequest([{ field: 'avatar', problem: 'must be a file' }]);
-      if (file.size > 204800)
-        return badRequest([{ field: 'avatar', problem: 'is too big (should be at most 200 KiB)' }]);
-      const named = (file as Blob & { name?: unknown }).name;
-      const filename =
-        (typeof named === 'string' ? named.split(/[\\/]/).pop()! : '').replace(/[^\w.-]+/g, '_').slice(0, 255) ||
-        'avatar';
-      principal.user.avatar = { filename, content: Buffer.from(await file.arrayBuffer()).toString('base64') };
-      store.now(true);
-      return { status: 200, body: { avatar_url: avatarUrl(store, principal.user)! } };
-    },
+    'users/create-user': createUser(store),
+    'users/get-user': getUser(store),
+    'users/list-activities': listActivities(store),
+    'users/disable-two-factor': disableTwoFactor(store),
+    'users/upload-avatar': uploadAvatar(store),
   };
 }
