@@ -17,6 +17,24 @@ const PROJECT = 'my-group/my-project';
 const TOKEN = 'maintainer-token';
 const readOnly = toolTable.filter((tool) => tool.access === 'read');
 
+/** The command over stdio, given a file holding `text` (a token) in a temporary folder that close() removes. */
+async function overStdioWithFile(
+  text: string,
+  args: (file: string) => string[],
+  env: Record<string, string> = {},
+): Promise<Connected> {
+  const folder = await mkdtemp(join(tmpdir(), 'service-api-mcp-'));
+  await writeFile(join(folder, 'secret'), `${text}\n`);
+  const mcp = await overStdio(args(join(folder, 'secret')), env);
+  return {
+    ...mcp,
+    close: async () => {
+      await mcp.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('over stdio, read-only by default', () => {
   let mcp: Connected;
   beforeAll(async () => {
@@ -88,16 +106,10 @@ describe('over stdio, read-only by default', () => {
 
 describe('over stdio with --allow-writes and --token-file', () => {
   let mcp: Connected;
-  let folder = '';
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'service-api-mcp-'));
-    await writeFile(join(folder, 'token'), `${TOKEN}\n`);
-    mcp = await overStdio(['--fake', '--allow-writes', '--token-file', join(folder, 'token')]);
+    mcp = await overStdioWithFile(TOKEN, (file) => ['--fake', '--allow-writes', '--token-file', file]);
   }, 30_000);
-  afterAll(async () => {
-    await mcp.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterAll(() => mcp.close());
 
   it('lists the writes but not the tools that remove or overwrite', async () => {
     const { tools } = await mcp.client.listTools();
@@ -310,7 +322,6 @@ describe('over stdio with credentials of request bodies from --secret and --secr
   const CREDENTIAL =
     /(^|[_-])(token|access_token|password|secret|api_key|private_key|secret_access_key|access_key_id)$/i;
   let mcp: Connected;
-  let folder = '';
   const answers: unknown[] = [];
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
@@ -318,17 +329,14 @@ describe('over stdio with credentials of request bodies from --secret and --secr
     return result;
   };
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'service-api-mcp-'));
-    await writeFile(join(folder, 'source-token'), `${SOURCE_TOKEN}\n`);
-    const args = ['--fake', '--allow-writes', '--secret', 'secret_access_key=S3_SECRET', '--secret'];
-    args.push('access_key_id=S3_KEY_ID', '--secret-file', `configuration.access_token=${join(folder, 'source-token')}`);
+    const args = (file: string) => [
+      ...['--fake', '--allow-writes', '--secret', 'secret_access_key=S3_SECRET', '--secret', 'access_key_id=S3_KEY_ID'],
+      ...['--secret-file', `configuration.access_token=${file}`],
+    ];
     // The fake's group owner: a migration into my-group needs at least the Maintainer role there.
-    mcp = await overStdio(args, { SERVICE_API_TOKEN: OWNER, S3_SECRET, S3_KEY_ID });
+    mcp = await overStdioWithFile(SOURCE_TOKEN, args, { SERVICE_API_TOKEN: OWNER, S3_SECRET, S3_KEY_ID });
   }, 30_000);
-  afterAll(async () => {
-    await mcp.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterAll(() => mcp.close());
 
   it('takes no credential as an input; the description says the operator supplies it', async () => {
     const { tools } = await mcp.client.listTools();
