@@ -12,6 +12,12 @@ import { ROOT } from '../../lib/paths.ts';
 import { childrenCpuSeconds } from '../../lib/test-steps.ts';
 import { goal, heading } from '../lib/report.ts';
 
+/**
+ * The README's first step stays whole (lint and the HTML reference included), so its goal is what that whole step can
+ * take on a quiet 2-core machine (issue 40: 74 s measured when it was decided), not the 60 s of a build alone.
+ */
+const STEP_1_LIMIT = 75;
+
 export const name = 'build';
 
 interface Timed {
@@ -69,7 +75,7 @@ export async function run(): Promise<void> {
     const install = await timed('npm', ['ci', '--no-audit', '--no-fund'], clone);
     if (install.code !== 0) {
       console.log(`npm ci failed (${install.code}):\n${install.errors.slice(-2000)}`);
-      goal(name, 'README step 1 (npm ci && npm run build) ≤ 60 s wall, cold', 'npm ci failed', false);
+      goal(name, `README step 1 (npm ci && npm run build) ≤ ${STEP_1_LIMIT} s wall, cold`, 'npm ci failed', false);
       return;
     }
     const cold = await timed('npm', ['run', '--silent', 'build'], clone);
@@ -89,11 +95,11 @@ export async function run(): Promise<void> {
     const ok = cold.code === 0;
     goal(
       name,
-      'README step 1 (npm ci && npm run build) ≤ 60 s wall, cold (fresh clone, npm cache warm)',
+      `README step 1 (npm ci && npm run build) ≤ ${STEP_1_LIMIT} s wall, cold (fresh clone, npm cache warm)`,
       ok
         ? `${setup.toFixed(1)} s (npm ci ${install.wall.toFixed(1)} s + build ${cold.wall.toFixed(1)} s; CPU ${(install.cpu + cold.cpu).toFixed(1)} s)`
         : 'build failed',
-      ok && setup <= 60,
+      ok && setup <= STEP_1_LIMIT,
     );
     goal(name, 'npm run build ≤ 60 s wall, cold (fresh clone)', ok ? times(cold) : 'failed', ok && cold.wall <= 60);
     goal(

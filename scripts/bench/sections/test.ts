@@ -9,6 +9,12 @@ import { ROOT } from '../../lib/paths.ts';
 import { runStep, stepTimes, TEST_CACHES, testSteps, type StepResult } from '../../lib/test-steps.ts';
 import { goal, heading, table } from '../lib/report.ts';
 
+/**
+ * `npm test` is the whole suite CI runs (issue 40: the required tiers cannot fit 60 s wall on 2 cores): its goal is the
+ * CPU of a run on a fresh clone, polyglot tier included.
+ */
+const TEST_CPU_LIMIT = 550;
+
 export const name = 'test';
 
 /** The runner `npm test` starts (package.json: `tsx scripts/test.ts`), run the same way without npm in front. */
@@ -44,7 +50,7 @@ async function once(): Promise<Run | undefined> {
     console.log(
       `npm test failed (${result.code}):\n${failures.slice(0, 40).join('\n')}\n…\n${result.output.slice(-2000)}`,
     );
-    goal(name, 'npm test ≤ 60 s wall', `failed after ${result.wall.toFixed(1)} s`, false);
+    goal(name, `npm test ≤ ${TEST_CPU_LIMIT} s CPU`, `failed after ${result.wall.toFixed(1)} s`, false);
     return undefined;
   }
   const machine = Number(/the machine's CPU meanwhile: ([\d.]+) s/.exec(result.output)?.[1] ?? 0);
@@ -117,11 +123,12 @@ export async function run(options: { sequential: boolean }): Promise<void> {
     ['warm (second run)', warm],
   ] as const) {
     const atBest = r.result.cpu / cpus().length;
+    // The goal is CPU time, which the machine's load barely changes; the wall time is shown beside it.
     goal(
       name,
-      `npm test ≤ 60 s wall, ${label}`,
-      `${r.result.wall.toFixed(1)} s (CPU ${r.result.cpu.toFixed(1)} s ÷ ${cpus().length} cores = ${atBest.toFixed(1)} s; load ${r.load.toFixed(1)})`,
-      r.result.wall <= 60,
+      `npm test ≤ ${TEST_CPU_LIMIT} s CPU, ${label}`,
+      `CPU ${r.result.cpu.toFixed(1)} s (÷ ${cpus().length} cores = ${atBest.toFixed(1)} s); wall ${r.result.wall.toFixed(1)} s, load ${r.load.toFixed(1)}`,
+      r.result.code === 0 && r.result.cpu <= TEST_CPU_LIMIT,
     );
   }
 }

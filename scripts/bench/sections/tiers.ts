@@ -21,6 +21,9 @@ const TIERS: { tier: string; caches: string[] }[] = [
   { tier: 'browser', caches: [] },
   // Its own install in test/thirdparty/ is made once and kept (test/thirdparty/README.md): not removed here.
   { tier: 'thirdparty', caches: [] },
+  // Part of npm test too: Java, Kotlin, Go and Python generators. Its tools (~/.m2, the Go and pip caches, under the
+  // user's home as a developer's machine and CI's cache keep them) are kept; its output under .tmp/polyglot is rebuilt.
+  { tier: 'polyglot', caches: [] },
 ];
 
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
