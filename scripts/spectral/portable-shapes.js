@@ -364,6 +364,20 @@ Object.assign(CHECKS, {
       ),
     ),
 
+  'part-content-type': (doc) =>
+    Object.entries(doc?.paths ?? {}).flatMap(([route, item]) =>
+      METHODS.filter((method) => isObject(item?.[method]?.requestBody?.content)).flatMap((method) =>
+        Object.entries(item[method].requestBody.content).flatMap(([type, media]) =>
+          Object.entries(isObject(media?.encoding) ? media.encoding : {})
+            .filter(([, encoding]) => isObject(encoding) && 'contentType' in encoding)
+            .map(([part]) => ({
+              message: `The \`${part}\` part's \`encoding\` names a \`contentType\`: say what the part holds with the property's \`contentMediaType\` and description (ogen skips the operation, ogen-go/ogen#1159)`,
+              path: ['paths', route, method, 'requestBody', 'content', type, 'encoding', part, 'contentType'],
+            })),
+        ),
+      ),
+    ),
+
   'union-member-type': (doc) =>
     schemas(doc).flatMap(({ node, path }) =>
       ['anyOf', 'oneOf'].flatMap((keyword) =>

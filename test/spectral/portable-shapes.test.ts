@@ -522,6 +522,44 @@ const cases: [string, string, object, string[]][] = [
   ],
 
   [
+    'part-content-type',
+    'accepts a multipart body whose encoding gives a style only',
+    {
+      paths: {
+        '/import': {
+          post: {
+            requestBody: {
+              content: {
+                'multipart/form-data': {
+                  schema: { properties: { file: { type: 'string', contentMediaType: 'application/gzip' } } },
+                  encoding: { override_params: { style: 'deepObject', explode: true } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    [],
+  ],
+  [
+    'part-content-type',
+    'rejects a part with an encoding contentType',
+    {
+      paths: {
+        '/import': {
+          post: {
+            requestBody: {
+              content: { 'multipart/form-data': { encoding: { file: { contentType: 'application/gzip' } } } },
+            },
+          },
+        },
+      },
+    },
+    ['paths./import.post.requestBody.content.multipart/form-data.encoding.file.contentType'],
+  ],
+
+  [
     'union-member-type',
     'accepts typed const members and references',
     withSchemas({

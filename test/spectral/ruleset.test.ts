@@ -116,7 +116,15 @@ function broken(): object {
     operationId: 'widgets/update-widget',
     summary: 'Update',
     tags: ['widgets'],
-    requestBody: { content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } } },
+    requestBody: {
+      content: {
+        'application/json': { schema: { type: 'object', additionalProperties: false } },
+        'multipart/form-data': {
+          schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+          encoding: { file: { contentType: 'application/gzip' } },
+        },
+      },
+    },
     responses: { '200': { description: 'Updated' }, '401': { description: 'Unauthorized' } },
   };
   return bad;
