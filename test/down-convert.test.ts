@@ -253,6 +253,20 @@ describe('schemas', () => {
       },
     ],
     [
+      'a tuple whose rest admits a member whole',
+      {
+        type: 'array',
+        prefixItems: [{ type: 'string' }, { type: 'string', enum: ['asc', 'desc'] }],
+        items: { type: 'string' },
+      },
+      {
+        type: 'array',
+        'x-prefixItems': [{ type: 'string' }, { type: 'string', enum: ['asc', 'desc'] }],
+        items: { type: 'string' },
+        description: NOTE('x-prefixItems'),
+      },
+    ],
+    [
       'a oneOf whose member loses a rule',
       { oneOf: [{ type: 'string' }, { type: 'object', propertyNames: { pattern: '^a' } }] },
       {

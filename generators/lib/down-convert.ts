@@ -369,9 +369,30 @@ class SchemaConverter {
     const closed = rest === false || (isObject(rest) && same(rest, { not: {} }));
     const members = closed ? prefix : [...prefix, rest];
     // One member per distinct schema: linters call repeated alternatives illogical, and they admit nothing more.
-    const distinct = members.filter((m, i) => members.findIndex((other) => same(other, m)) === i);
+    const distinct = this.unsubsumed(members.filter((m, i) => members.findIndex((other) => same(other, m)) === i));
     s.items = open ? {} : distinct.length === 1 ? distinct[0] : { anyOf: distinct };
     return true;
+  }
+
+  /**
+   * Tuple members less the ones a bare sibling `{type: T}` admits whole (a member whose own schema, or referenced
+   * component, has the one type T and no null): `anyOf [string, <an enum of strings>]` is `string`. ogen tells
+   * `anyOf` members apart by JSON type only and skips an operation with two string members.
+   */
+  private unsubsumed(members: unknown[]): unknown[] {
+    const bare = new Set(
+      members
+        .filter((m) => isObject(m) && Object.keys(m).length === 1 && typeof m.type === 'string')
+        .map((m) => (m as Json).type),
+    );
+    const typeOnly = (member: unknown) => {
+      const name = isObject(member) && typeof member.$ref === 'string' ? componentName(member.$ref) : undefined;
+      const schema = name !== undefined ? this.components[name] : member;
+      return isObject(schema) && typeof schema.type === 'string' && schema.nullable !== true ? schema.type : undefined;
+    };
+    return members.filter(
+      (m) => (isObject(m) && Object.keys(m).length === 1 && typeof m.type === 'string') || !bare.has(typeOnly(m)),
+    );
   }
 
   /**
