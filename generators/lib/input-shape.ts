@@ -39,6 +39,20 @@ function facets(doc: OpenApiDocument, raw: unknown, depth: number): Facet[] {
   return out.length > 0 || schema.enum || schema.const !== undefined ? out : [{ type: 'any', schema }];
 }
 
+/**
+ * Whether a union is a list or one value of its items' kind (`assignee_ids`: IDs, or `{type: integer, const: 0}`):
+ * read as the list, as Grape reads a form's single value for an `Array[Integer]` (a one-element list); a JSON scalar is
+ * kept as sent, since only a form or query wraps a single value.
+ */
+function isListOrItem(doc: OpenApiDocument, all: Facet[], kinds: Set<string>, depth: number): boolean {
+  if (kinds.size !== 2) return false;
+  const items = all.find((f) => f.type === 'array')?.schema.items;
+  const other = [...kinds].find((kind) => kind !== 'array');
+  if (items === undefined || other === undefined || other === 'object' || other === 'array') return false;
+  const itemKinds = new Set(facets(doc, items, depth + 1).map((f) => f.type));
+  return itemKinds.size === 1 && itemKinds.has(other);
+}
+
 /** The shape of a schema; a union of different kinds is `0` (kept as sent). */
 export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   const all = facets(doc, raw, depth);
@@ -47,7 +61,7 @@ export function shapeOf(doc: OpenApiDocument, raw: unknown, depth = 0): Shape {
   if (kinds.size === 1 && kinds.has('integer')) return 'i';
   if ([...kinds].every((k) => k === 'number' || k === 'integer') && kinds.size > 0) return 'n';
   if (kinds.size === 1 && kinds.has('string') && all.every((f) => f.schema.format === 'date')) return 'd';
-  if (kinds.size === 1 && kinds.has('array')) {
+  if (kinds.has('array') && (kinds.size === 1 || isListOrItem(doc, all, kinds, depth))) {
     const items = all.find((f) => f.schema.items)?.schema.items;
     return { a: items === undefined ? 0 : shapeOf(doc, items, depth + 1) };
   }
