@@ -7,7 +7,8 @@
  * (`performance.now()` or `Date.now()`, or a name computed from their difference, inside `expect(…)`). A state is
  * waited for with `vi.waitFor` (its timeout only guards a hang) and a timeout with a signal the test controls.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/lib/paths.ts';
@@ -72,20 +73,19 @@ describe('wallClockWaits', () => {
   });
 });
 
-/** Every TypeScript file of the tests: test/ and each package's test/, without installed tools. */
+/**
+ * Every TypeScript file of the tests: test/ and each package's test/, as git lists them (tracked, or new and not
+ * ignored), so the output of installed tools and generators (test/thirdparty/out, node_modules) is not read.
+ */
 function testFiles(): string[] {
-  const folders = ['test', ...readdirSync(join(ROOT, 'packages')).map((name) => `packages/${name}/test`)];
-  return folders.flatMap((folder) => {
-    let names: string[];
-    try {
-      names = readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' });
-    } catch {
-      return [];
-    }
-    return names
-      .filter((name) => /\.m?ts$/.test(name) && !name.split('/').includes('node_modules'))
-      .map((name) => `${folder}/${name}`);
-  });
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', 'test', 'packages'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  return [...new Set(listed.split('\0'))].filter(
+    (name) => /^(test|packages\/[^/]+\/test)\/.*\.m?ts$/.test(name) && existsSync(join(ROOT, name)),
+  );
 }
 
 describe('no test waits on the clock or judges a duration', () => {
