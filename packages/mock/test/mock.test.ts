@@ -631,7 +631,7 @@ describe('the command', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('stops serving and exits on %s', async (signal) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'packages', 'mock', 'src', 'cli.ts'), '--port', '0', '--quiet'],
+      [join(ROOT, 'packages', 'mock', 'dist', 'cli.js'), '--port', '0', '--quiet'], // the command as installed runs it
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const { url: listeningUrl, exited } = printedUrl(child, API_URL, 'the mock');
