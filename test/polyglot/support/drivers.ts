@@ -7,7 +7,8 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Built, kotlinCompiler, pythonPackage } from './build.ts';
 import type { Check, Result } from './check-names.ts';
-import type { Generator } from './generators.ts';
+import { type Generator, PUBLISHED } from './generators.ts';
+import { ROOT } from '../../../scripts/lib/paths.ts';
 import { CLASSPATH, hashFiles, OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
 
 export interface DriverRun {
@@ -66,12 +67,35 @@ const goSources = (folder: string): string[] =>
     .filter((file) => file.endsWith('.go'))
     .map((file) => readFileSync(join(folder, file), 'utf8'));
 
-/** The driver's table of the generated types the examples name (those the generator wrote). */
-function goModels(sources: string[], components: string[]): string {
+/**
+ * The component a component only renames: one whose schema is `allOf` of a single reference and nothing else that
+ * shapes a value (`ImpersonationToken`: `allOf [ImpersonationTokenBase]`). ogen writes no type of its own for it.
+ */
+function renamed(schemas: Record<string, Record<string, unknown>>, component: string): string | undefined {
+  const { allOf, properties, required, ...rest } = schemas[component] ?? {};
+  const members = Array.isArray(allOf) ? (allOf as { $ref?: string }[]) : [];
+  const shaping = Object.keys(rest).filter((key) => !['description', 'title'].includes(key) && !key.startsWith('x-'));
+  if (members.length !== 1 || properties || required || shaping.length > 0) return undefined;
+  return members[0]!.$ref?.split('/').pop();
+}
+
+/**
+ * The driver's table of the generated types the examples name (those the generator wrote): a component's own type,
+ * or for one that only renames another (`renamed`) and has no type of its own, the other's.
+ */
+function goModels(sources: string[], components: string[], rendition: Generator['rendition']): string {
   const declared = new Set(sources.flatMap((source) => [...source.matchAll(/^type (\w+) /gm)].map((m) => m[1]!)));
+  const document = JSON.parse(readFileSync(join(ROOT, PUBLISHED[rendition]), 'utf8')) as {
+    components: { schemas: Record<string, Record<string, unknown>> };
+  };
+  const typeOf = (component: string): string | undefined => {
+    if (declared.has(goTypeName(component))) return goTypeName(component);
+    const other = renamed(document.components.schemas, component);
+    return other === undefined ? undefined : typeOf(other);
+  };
   const entries = [...new Set(components)]
-    .filter((component) => declared.has(goTypeName(component)))
-    .map((component) => `\t${JSON.stringify(component)}: func() any { return new(api.${goTypeName(component)}) },`);
+    .filter((component) => typeOf(component) !== undefined)
+    .map((component) => `\t${JSON.stringify(component)}: func() any { return new(api.${typeOf(component)}) },`);
   return `var models = map[string]func() any{\n${entries.join('\n')}\n}\n`;
 }
 
@@ -101,7 +125,7 @@ async function buildGoDriver(generator: Generator, built: Built, input: string):
   await cp(join(TIER, 'drivers', 'go', generator.name, 'main.go'), join(folder, 'main.go'));
   const spec = JSON.parse(readFileSync(input, 'utf8')) as { examples: { model: string }[]; enums: object };
   const sources = goSources(join(built.out, target.folder));
-  const models = goModels(sources, [...spec.examples.map((e) => e.model), 'Job', 'MergeRequest']);
+  const models = goModels(sources, [...spec.examples.map((e) => e.model), 'Job', 'MergeRequest'], generator.rendition);
   await writeFile(
     join(folder, 'models_gen.go'),
     `package main\n\nimport api "${target.importPath}"\n\n${models}\n${goEnumConstants(sources, Object.keys(spec.enums))}`,

@@ -82,7 +82,7 @@ export const GENERATORS: Generator[] = [
   {
     name: 'ogen',
     language: 'go',
-    rendition: '3.0',
+    rendition: '3.1',
     program: { readme: 'ogen', tier: [join(GO_BIN, 'ogen')] },
     args: [
       '--config',
@@ -92,7 +92,7 @@ export const GENERATORS: Generator[] = [
       '--package',
       'serviceapi',
       '--clean',
-      PUBLISHED['3.0'],
+      PUBLISHED['3.1'],
     ],
     options: [
       '`ogen.yml` with `generator: ignore_not_implemented: ["all"]`: without it ogen generates nothing when one operation uses a feature it lacks; with it, it skips those operations and says which',

@@ -1,7 +1,7 @@
 // The driver of ogen's client: argv = the fake's base URL, the driver input (test/polyglot/README.md).
 //
 // ogen skips the operations whose shapes it does not implement (the `operations` check lists them), and the
-// merge-request ones are among them today. So the calls go through call(), which finds the client's method by
+// merge-request lists are among them today. So the calls go through call(), which finds the client's method by
 // name and builds its arguments from JSON and from the parameters' Go fields: the driver compiles whatever ogen
 // generated, reports an operation it skipped as a failure, and calls it once ogen generates it.
 package main
