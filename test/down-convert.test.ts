@@ -19,7 +19,11 @@ describe('schemas', () => {
       { type: ['string', 'null'], enum: ['a', null] },
       { type: 'string', nullable: true, enum: ['a', null] },
     ],
-    ['an enum with null and no type', { enum: ['a', null] }, { enum: ['a', null] }],
+    [
+      'an enum with null and no type: the type of its values',
+      { enum: ['a', null] },
+      { type: 'string', nullable: true, enum: ['a', null] },
+    ],
     [
       'oneOf a $ref and null',
       { description: 'd', oneOf: [{ $ref: '#/components/schemas/U' }, { type: 'null' }] },
@@ -53,7 +57,29 @@ describe('schemas', () => {
     ],
     ['null alone', { type: 'null' }, { enum: [null] }],
     ['const', { type: 'string', const: 'failed' }, { type: 'string', enum: ['failed'] }],
-    ['const false', { const: false }, { enum: [false] }],
+    ['const false: the type of its value', { const: false }, { type: 'boolean', enum: [false] }],
+    [
+      'const true in a condition',
+      { properties: { a: { const: true } } },
+      { properties: { a: { type: 'boolean', enum: [true] } } },
+    ],
+    ['an untyped enum of integers and numbers', { enum: [1, 2.5] }, { type: 'number', enum: [1, 2.5] }],
+    [
+      'an untyped enum of integers',
+      { description: 'd', enum: [0, 5] },
+      { description: 'd', type: 'integer', enum: [0, 5] },
+    ],
+    [
+      'an untyped enum of two types and null: a branch per type',
+      { enum: ['a', 1, null] },
+      {
+        anyOf: [
+          { type: 'string', enum: ['a'] },
+          { type: 'integer', enum: [1] },
+          { type: 'string', nullable: true, enum: [null] },
+        ],
+      },
+    ],
     ['const null', { const: null }, { enum: [null] }],
     ['examples', { type: 'integer', examples: [1] }, { type: 'integer', example: 1 }],
     ['several examples', { type: 'integer', examples: [1, 2] }, { type: 'integer', example: 1, 'x-examples': [1, 2] }],
@@ -156,8 +182,8 @@ describe('schemas', () => {
         description: 'd',
         not: {
           anyOf: [
-            { allOf: [{ properties: { a: { enum: [1] } } }, { not: { required: ['b'] } }] },
-            { allOf: [{ not: { properties: { a: { enum: [1] } } } }, { not: { not: {} } }] },
+            { allOf: [{ properties: { a: { type: 'integer', enum: [1] } } }, { not: { required: ['b'] } }] },
+            { allOf: [{ not: { properties: { a: { type: 'integer', enum: [1] } } } }, { not: { not: {} } }] },
           ],
         },
       },
@@ -289,14 +315,14 @@ describe('schemas', () => {
         items: {
           type: 'object',
           properties: { a: { type: 'string', nullable: true } },
-          additionalProperties: { enum: [1] },
+          additionalProperties: { type: 'integer', enum: [1] },
         },
       },
     ],
     [
       'allOf and anyOf members',
       { allOf: [{ const: 1 }], anyOf: [{ type: ['string', 'null'] }] },
-      { allOf: [{ enum: [1] }], anyOf: [{ type: 'string', nullable: true }] },
+      { allOf: [{ type: 'integer', enum: [1] }], anyOf: [{ type: 'string', nullable: true }] },
     ],
     [
       'extensions stay as they are',
@@ -456,7 +482,7 @@ describe('the document', () => {
         schemas: {
           A: { type: 'object', properties: { at: { type: 'string', nullable: true } }, example: { at: null } },
         },
-        parameters: { Q: { name: 'q', in: 'query', schema: { enum: ['x'] } } },
+        parameters: { Q: { name: 'q', in: 'query', schema: { type: 'string', enum: ['x'] } } },
       },
     });
     expect(doc).toEqual(before);

@@ -172,7 +172,7 @@ describe('the tool table', () => {
     const user = byOperation.get('users/create-user')!;
     expect(user.secrets).toEqual(['password']);
     expect(user.inputs).toMatchObject({ reset_password: 'body', force_random_password: 'body' });
-    expect(JSON.stringify(user.inputSchema.allOf)).toContain('{"reset_password":{"const":true}}');
+    expect(JSON.stringify(user.inputSchema.allOf)).toContain('{"reset_password":{"type":"boolean","const":true}}');
   });
 
   it('answers every documented success example as structuredContent valid against its outputSchema', async () => {

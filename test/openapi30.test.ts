@@ -14,6 +14,7 @@ import { downConvert } from '../generators/lib/down-convert.ts';
 import { componentName, HTTP_METHODS, pointerSegment, pointerValue } from '../packages/server/src/openapi-model.ts';
 import type { OpenApiDocument } from '../generators/lib/openapi.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
+import portableShapes from '../scripts/spectral/portable-shapes.js';
 import { asDraft04, draft04Validator } from './support/openapi30.ts';
 
 type Json = Record<string, unknown>;
@@ -160,6 +161,10 @@ describe('the 3.0 rendition', () => {
         .map((key) => `${pointer}/${key}`),
     );
     expect(kept).toEqual([]);
+  });
+
+  it('gives every enum the type of its values (house-portable-enum-type): generators read an untyped enum as strings', () => {
+    expect(portableShapes(doc30, { shape: 'enum-type' })).toEqual([]);
   });
 
   it('every schema example of 3.1 is an example of 3.0 (the first as example, all of several in x-examples)', () => {

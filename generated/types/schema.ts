@@ -16144,7 +16144,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MergeRequest"] & {
-                        /** @enum {unknown} */
+                        /** @enum {string} */
                         state?: "merged" | "opened" | "locked";
                     } & unknown & unknown;
                 };

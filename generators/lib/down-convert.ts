@@ -185,6 +185,7 @@ class SchemaConverter {
       s.enum = Array.isArray(s.enum) ? s.enum.filter((value) => same(value, constant)) : [constant];
       delete s.const;
     }
+    typeOfValues(s);
     nullable = splitTypes(s) || nullable;
     if (Array.isArray(s.enum) && s.enum.includes(null)) nullable = true;
     if (Array.isArray(s.examples)) {
@@ -523,6 +524,26 @@ function mergeInlineMember(s: Json): boolean {
   Object.assign(s, keywords, own);
   if (own.description === undefined && typeof member.description === 'string') s.description = member.description;
   return nullable === true;
+}
+
+/**
+ * An `enum` (a `const` is one by now) without a `type` gets the type of its values, written as 3.1 would (`splitTypes`
+ * then gives its 3.0 form: `nullable` for null, a branch per type for several). Generators read an untyped enum as
+ * strings: openapi-generator's Java made `enum: [true]` a string enum whose code assigns a `String` to a `Boolean`.
+ * The values decide the type, so the schema admits the same values. A null alone keeps no type (3.0 has none for it).
+ */
+function typeOfValues(s: Json): void {
+  if (s.type !== undefined || !Array.isArray(s.enum)) return;
+  const types = new Set(s.enum.map(jsonType));
+  if (types.has('integer') && types.has('number')) types.delete('integer');
+  if (types.size === 1 && types.has('null')) return;
+  // Written before `enum`, where a reader looks for it.
+  const entries = Object.entries(s);
+  for (const [key] of entries) delete s[key];
+  for (const [key, value] of entries) {
+    if (key === 'enum') s.type = types.size === 1 ? [...types][0] : [...types];
+    s[key] = value;
+  }
 }
 
 /**

@@ -95,6 +95,12 @@ function boundedInt32(node) {
 }
 
 const typesOf = (node) => [node.type].flat().filter((type) => typeof type === 'string');
+/** A value's JSON Schema type (`integer` for a whole number). */
+const jsonType = (value) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+/** Whether `types` admit the value (a `number` admits an integer). */
+const admitsValue = (types, value) =>
+  types.includes(jsonType(value)) || (jsonType(value) === 'integer' && types.includes('number'));
 
 /** The non-null types a schema admits, read through a `$ref` and `anyOf`/`oneOf` of typed members; undefined: any. */
 function admitted(doc, raw) {
@@ -378,22 +384,26 @@ Object.assign(CHECKS, {
       ),
     ),
 
-  'union-member-type': (doc) =>
-    schemas(doc).flatMap(({ node, path }) =>
-      ['anyOf', 'oneOf'].flatMap((keyword) =>
-        (Array.isArray(node?.[keyword]) ? node[keyword] : []).flatMap((member, i) =>
-          isObject(member) && ('const' in member || 'enum' in member) && !('type' in member) && !('$ref' in member)
-            ? [
-                {
-                  message:
-                    'A `const`/`enum` member of a union has no `type`: write the type of its values beside it (ogen tells union members apart by JSON type, and skips the operation as a "complex anyOf")',
-                  path: [...path, keyword, i],
-                },
-              ]
-            : [],
-        ),
-      ),
-    ),
+  'enum-type': (doc) =>
+    schemas(doc).flatMap(({ node, path }) => {
+      if (!isObject(node) || !('const' in node || Array.isArray(node.enum))) return [];
+      const values = 'const' in node ? [node.const] : node.enum;
+      // OpenAPI 3.0 has no type for null alone: `enum: [null]` says it.
+      if (values.every((value) => value === null)) return [];
+      const types = node.nullable === true ? [...typesOf(node), 'null'] : typesOf(node);
+      const stray = values.filter((value) => !admitsValue(types, value));
+      if (types.length > 0 && stray.length === 0) return [];
+      const what =
+        types.length === 0
+          ? 'has no `type`'
+          : `lists ${stray.map((value) => JSON.stringify(value)).join(', ')}, not of its type ${types.join('/')}`;
+      return [
+        {
+          message: `An \`enum\`/\`const\` ${what}: write the type of its values beside it (openapi-generator reads an untyped enum as strings, and Java's model assigns a String to a Boolean for \`enum: [true]\`; ogen calls a union with an untyped member a "complex anyOf" and skips the operation)`,
+          path,
+        },
+      ];
+    }),
 
   'nullable-open-object': (doc) =>
     schemas(doc).flatMap(({ node, path }) => {

@@ -560,8 +560,8 @@ const cases: [string, string, object, string[]][] = [
   ],
 
   [
-    'union-member-type',
-    'accepts typed const members and references',
+    'enum-type',
+    'accepts typed const and enum schemas and union members, a number beside integers, null alone and 3.0 nullable',
     withSchemas({
       A: {
         properties: {
@@ -572,14 +572,23 @@ const cases: [string, string, object, string[]][] = [
             ],
           },
           who: { oneOf: [{ $ref: '#/components/schemas/B' }, { type: 'string', enum: ['None', 'Any'] }] },
+          ratio: { type: 'number', enum: [1, 0.5] },
+          state: { type: ['string', 'null'], enum: ['opened', null] },
+          gone: { const: null },
+        },
+        not: {
+          properties: {
+            merged: { type: 'boolean', enum: [true] },
+            level: { type: 'integer', nullable: true, enum: [null] },
+          },
         },
       },
     }),
     [],
   ],
   [
-    'union-member-type',
-    'rejects an untyped const or enum member',
+    'enum-type',
+    'rejects an untyped const or enum member of a union',
     withSchemas({
       A: {
         properties: {
@@ -589,6 +598,24 @@ const cases: [string, string, object, string[]][] = [
       },
     }),
     ['components.schemas.A.properties.ids.anyOf.1', 'components.schemas.A.properties.who.oneOf.1'],
+  ],
+  [
+    'enum-type',
+    'rejects an untyped boolean const (3.1) and enum (the 3.0 rendition of a rule), and a value not of its type',
+    {
+      ...withSchemas({
+        A: { if: { properties: { merged: { const: true } } }, then: { required: ['merged_at'] } },
+        B: { not: { allOf: [{ properties: { merged: { enum: [true] } } }, { not: { required: ['merged_at'] } }] } },
+        C: { type: 'string', nullable: true, enum: ['a', 1, null] },
+      }),
+      ...withResponse({ type: 'object', properties: { message: { const: 'Branch cannot be merged' } } }),
+    },
+    [
+      'components.schemas.A.if.properties.merged',
+      'components.schemas.B.not.allOf.0.properties.merged',
+      'components.schemas.C',
+      'paths./a.get.responses.200.content.application/json.schema.properties.message',
+    ],
   ],
 
   [
