@@ -341,6 +341,56 @@ describe('dynamic mode and long answers, in process', () => {
   });
 });
 
+describe("the answer's text: reused as received unless cut or redacted", () => {
+  const TOKEN = 'answer-test-token';
+  /** A server whose Service answers `body` (as this text) to every request. */
+  function answering(body: string, token: string | undefined = TOKEN) {
+    const headers = { 'content-type': 'application/json', 'x-page': '1', 'x-per-page': '20' };
+    return createToolService({
+      baseUrl: 'http://service.localhost/api/v4',
+      ...(token ? { token } : {}),
+      fetch: async () => new Response(body, { headers }),
+    });
+  }
+  const call = async (body: string, name: string, args: Record<string, unknown>, token?: string) => {
+    const result = await answering(body, token).call(name, args);
+    const text = (result.content[0] as { text: string }).text;
+    expect(JSON.parse(text), text).toEqual(result.structuredContent);
+    return { text, structured: JSON.stringify(result.structuredContent) };
+  };
+  const job = (name: string) => `{ "id": 7,  "name": "${name}" }`;
+
+  it('reuses the text of a list inside its paging fields, and of a record, as received', async () => {
+    const list = await call(`[${job('build')}]`, 'jobs_list_project_jobs', { id: 1 });
+    expect(list.text).toBe(`{"items":[${job('build')}],"page":1,"per_page":20}`);
+    const record = await call(job('build'), 'jobs_get_project_job', { id: 1, job_id: 7 });
+    expect(record.text).toBe(job('build'));
+  });
+
+  const secrets: [string, string][] = [
+    ['as it is', TOKEN],
+    ['spelt with an escape', `\\u0061nswer-test-token`],
+    ['with an escaped slash before it', `\\/${TOKEN}`],
+  ];
+  it.each(secrets)('never reuses a text with the credential %s: the result is redacted', async (_how, spelt) => {
+    for (const [body, name, args] of [
+      [`[${job(spelt)}]`, 'jobs_list_project_jobs', { id: 1 }],
+      [job(spelt), 'jobs_get_project_job', { id: 1, job_id: 7 }],
+    ] as const) {
+      const { text, structured } = await call(body, name, args);
+      expect(text).not.toContain(TOKEN);
+      expect(JSON.stringify(JSON.parse(text))).not.toContain(TOKEN);
+      expect(structured).not.toContain(TOKEN);
+      expect(text).toContain('[redacted]');
+    }
+  });
+
+  it('reuses a text with escapes when there is nothing to redact', async () => {
+    const body = job('line\\none');
+    expect((await call(body, 'jobs_get_project_job', { id: 1, job_id: 7 }, '')).text).toBe(body);
+  });
+});
+
 describe("credentials of request bodies: the operator's, in process", () => {
   /** The server against the fake, every request body the fake received kept. */
   async function recording(secrets: Record<string, string>) {

@@ -106,6 +106,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Milliseconds each attempt of this call may take (see `RuntimeOptions.timeout`). */
   timeout?: number;
+  /**
+   * `withResponse(…)` also resolves to the body's text as received (`text`), for a caller that passes the answer on
+   * as text (an MCP server's text content) instead of serialising `data` again.
+   */
+  keepText?: boolean;
 }
 
 /** The input of a call, as generated per operation: path, query and header parameters, the body, and `extra`. */
@@ -145,6 +150,8 @@ export interface ApiResponse<Data, DocumentedHeaders = Record<string, never>> {
   rawHeaders: Headers;
   pagination: Pagination;
   url: string;
+  /** The body's text as received, when the call passed `keepText: true` and the answer is not a file or headers. */
+  text?: string;
 }
 
 /**
@@ -584,12 +591,13 @@ export class Transport {
     const url = response.url || request.url;
     const headers = readHeaders(response.headers, op.headers);
     let data: unknown;
+    let text: string | undefined;
     if (op.response === 'headers') {
       discard(response);
       data = headers;
     } else if (op.response === 'binary')
       data = options?.as === 'stream' ? response.body : await readBody(response.blob(), request, op.id);
-    else data = await readBody(readJson(response), request, op.id);
+    else ({ data, text } = await readBody(readJson(response), request, op.id));
     return {
       data,
       status: response.status,
@@ -597,6 +605,7 @@ export class Transport {
       rawHeaders: response.headers,
       pagination: readPagination(response.headers, url),
       url,
+      ...(options?.keepText && text !== undefined ? { text } : {}),
     };
   }
 
@@ -611,7 +620,7 @@ export class Transport {
     for (let page = 1; page <= maxPages; page += 1) {
       const response = await this.send(request, op.id);
       if (!response.ok) throw await this.error(op, response);
-      const items = await readBody(readJson(response), request, op.id);
+      const { data: items } = await readBody(readJson(response), request, op.id);
       yield Array.isArray(items) ? items : [];
       if (page >= maxPages) return;
       const next = nextUrl(response, request.url, this.origin);
@@ -663,9 +672,11 @@ function nextUrl(response: Response, current: string, origin: string): string | 
   return url.href.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  if (response.status === 204 || response.status === 205) return undefined;
+/** A JSON answer's text and body (parsed; the text itself when it is not JSON); neither for a 204, 205 or no body. */
+async function readJson(response: Response): Promise<{ data: unknown; text?: string }> {
+  if (response.status === 204 || response.status === 205) return { data: undefined };
   const text = await response.text();
-  if (!text) return undefined;
-  return /json/i.test(response.headers.get('content-type') ?? '') || /^[[{"]/.test(text) ? JSON.parse(text) : text;
+  if (!text) return { data: undefined, text };
+  const json = /json/i.test(response.headers.get('content-type') ?? '') || /^[[{"]/.test(text);
+  return { data: json ? JSON.parse(text) : text, text };
 }

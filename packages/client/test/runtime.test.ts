@@ -148,6 +148,9 @@ const json =
   (status: number, body: unknown, headers: Record<string, string> = {}) =>
   () =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+/** A JSON answer of exactly this text. */
+const raw = (status: number, text: string) =>
+  new Response(text, { status, headers: { 'content-type': 'application/json' } });
 const op: OperationDescriptor = {
   id: 'merge-requests/merge',
   method: 'PUT',
@@ -326,6 +329,24 @@ describe('Transport', () => {
       operationId: 'merge-requests/merge',
       message: 'merge-requests/merge answered 404: 404 Project Not Found',
     });
+  });
+
+  const keptText: [string, () => Response, boolean, string | undefined, unknown][] = [
+    ['asked: the text as received', () => raw(200, '{ "iid": 2 }'), true, '{ "iid": 2 }', { iid: 2 }],
+    ['not asked: no text', () => raw(200, '{ "iid": 2 }'), false, undefined, { iid: 2 }],
+    ['asked, an empty body', () => raw(200, ''), true, '', undefined],
+    ['asked, a 204', () => new Response(null, { status: 204 }), true, undefined, undefined],
+  ];
+  it.each(keptText)('keepText: %s', async (_title, response, keepText, text, data) => {
+    const { fetch } = scripted([response]);
+    const answer = await new Transport({ baseUrl: 'https://h/api/v4', fetch }, credentialHeaders).callWithResponse(
+      op,
+      { path: { id: 1, iid: 2 } },
+      { keepText },
+    );
+    expect(answer.data).toEqual(data);
+    expect(answer.text).toBe(text);
+    expect(Object.hasOwn(answer, 'text')).toBe(text !== undefined);
   });
 });
 

@@ -13,17 +13,27 @@ export const DEFAULT_MAX_ANSWER_CHARS = 25_000;
 
 type Answer = ApiResponse<unknown, Record<string, unknown>>;
 
-/** The result of a successful call: what the tool answers for this answer of the Service. */
-export async function successResult(entry: ToolEntry, answer: Answer, limit: number): Promise<CallToolResult> {
+/**
+ * The result of a successful call: what the tool answers for this answer of the Service. `text` is the answer's body
+ * as received, which the result's text content reuses (a list's inside its paging fields) instead of serialising the
+ * parsed body again, unless the list is cut; the caller passes it only when it holds nothing to redact.
+ */
+export async function successResult(
+  entry: ToolEntry,
+  answer: Answer,
+  limit: number,
+  text?: string,
+): Promise<CallToolResult> {
+  const json = jsonText(answer.data, text);
   switch (entry.output) {
     case 'list': {
-      const [content, text] = listContent(entry, answer, limit);
-      return structured(content, text);
+      const [content, shown] = listContent(entry, answer, limit, json);
+      return structured(content, shown);
     }
     case 'object':
-      return structured(answer.data as Record<string, unknown>);
+      return structured(answer.data as Record<string, unknown>, json);
     case 'value':
-      return structured(answer.data === undefined ? {} : { value: answer.data });
+      return answer.data === undefined ? structured({}) : structured({ value: answer.data }, wrapped('value', json));
     case 'file':
       return fileResult(answer.data, limit);
     case 'headers':
@@ -31,6 +41,19 @@ export async function successResult(entry: ToolEntry, answer: Answer, limit: num
     default:
       return { content: [{ type: 'text', text: `Done: the Service answered ${answer.status} with no body.` }] };
   }
+}
+
+/** The body's text when it is the JSON of `data` (a text answer that is no JSON string is not). */
+function jsonText(data: unknown, text: string | undefined): string | undefined {
+  if (text === undefined || data === undefined) return undefined;
+  return typeof data !== 'string' || /^\s*"/.test(text) ? text : undefined;
+}
+
+/** `{"name":JSON,…rest}`: an object's JSON with `json` as its first field, without serialising `json` again. */
+function wrapped(name: string, json: string | undefined, rest: Record<string, unknown> = {}): string | undefined {
+  if (json === undefined) return undefined;
+  const more = JSON.stringify(rest);
+  return `{${JSON.stringify(name)}:${json}${more === '{}' ? '' : `,${more.slice(1, -1)}`}}`;
 }
 
 /** The content as `structuredContent` and as its JSON text (`text`, when already serialized). */
@@ -55,12 +78,20 @@ function pagingFields(entry: ToolEntry, pagination: Pagination): Record<string, 
   return out;
 }
 
-/** A list's content and its JSON: the whole page when it fits under `limit` characters, else its first items. */
-function listContent(entry: ToolEntry, answer: Answer, limit: number): [Record<string, unknown>, string] {
+/**
+ * A list's content and its JSON: the whole page when it fits under `limit` characters, else its first items. `json`
+ * is the page's JSON as received, when there is one to reuse.
+ */
+function listContent(
+  entry: ToolEntry,
+  answer: Answer,
+  limit: number,
+  json: string | undefined,
+): [Record<string, unknown>, string] {
   const items = Array.isArray(answer.data) ? answer.data : [];
   const paging = pagingFields(entry, answer.pagination);
   const whole = { items, ...paging };
-  const text = JSON.stringify(whole);
+  const text = (Array.isArray(answer.data) && wrapped('items', json, paging)) || JSON.stringify(whole);
   if (text.length <= limit || items.length === 0) return [whole, text];
   const shown = fittingItems(items, paging, limit);
   const truncated = { shown, of: items.length, rest: restArguments(answer.pagination, shown) };

@@ -140,16 +140,27 @@ export async function callTool(
   if (!method) return errorResult(`${entry.name} has no client method`);
   try {
     const input = { path: checked.params, query: checked.query, ...(parts.hasBody ? { body: parts.body } : {}) };
-    const answer = await method.withResponse(input);
-    return await successResult(entry, answer, context.maxAnswerChars);
+    const answer = await method.withResponse(input, { keepText: true });
+    return await successResult(entry, answer, context.maxAnswerChars, reusable(answer.text, context.secrets));
   } catch (error) {
     return failureResult(error);
   }
 }
 
 type MethodWithResponse = {
-  withResponse(input: object): Promise<Parameters<typeof successResult>[1]>;
+  withResponse(input: object, options: { keepText: true }): Promise<Parameters<typeof successResult>[1]>;
 };
+
+/**
+ * The answer's text, when the result may carry it as received: it holds no secret, and no escape (`\u0067…`) that
+ * could spell one which the redaction, matching text, would miss. Otherwise the result's text is made from the parsed
+ * body, where every secret is spelt as it is, and redacted.
+ */
+function reusable(text: string | undefined, secrets: readonly string[]): string | undefined {
+  if (text === undefined || secrets.length === 0) return text;
+  if (text.includes('\\') || secrets.some((secret) => text.includes(secret))) return undefined;
+  return text;
+}
 
 /** An error answer or a failed call, without a stack: the status and the Service's message and body. */
 function failureResult(error: unknown): CallToolResult {
