@@ -397,6 +397,7 @@ interface PreparedRequest {
 
 /** Waits `ms`, or less when `signal` aborts: the next fetch then rejects with the abort's reason. */
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -235,6 +235,19 @@ describe('client timeouts', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('does not begin a wait between retries once the caller has aborted', async () => {
+    const server = await serve({ drops: 5 });
+    const controller = new AbortController();
+    const api = createServiceApi({
+      host: server.url,
+      // Aborted before the wait begins (onRetry runs just before it): a wait that ignored it would last an hour.
+      retry: { baseDelayMs: 3_600_000, maxDelayMs: 3_600_000, onRetry: () => controller.abort() },
+    });
+    const error = await failureOf(api.projects.listProjects(undefined, { signal: controller.signal }));
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('answers within a generous timeout and a caller signal, against the fake directly', async () => {
     const timeouts = manualTimeouts(); // never run out: the answer comes first whatever the load
     const { api, retries } = client(fake.url, { timeout: 10_000 });
