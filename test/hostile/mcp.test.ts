@@ -6,42 +6,20 @@
  * never a protocol error, a crash or a stack trace; every request stays on the configured API; no prototype is
  * polluted; the server answers the next call.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, type ToolEntry, toolTable } from '@service-api/mcp';
+import { type ToolEntry, toolTable } from '@service-api/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFake } from '../../packages/fake/src/index.ts';
+import { type Connected, FAKE_API, inProcess } from '../support/mcp.ts';
 import { type HostileCase, hostileCases } from './cases.ts';
 
-const BASE = 'http://fake.localhost/api/v4';
 const PROJECT = 'my-group/my-project';
 const sent: URL[] = [];
-let client: Client;
-let closeFake: () => Promise<void>;
+let mcp: Connected;
 
 beforeAll(async () => {
-  const fake = await createFake();
-  closeFake = () => fake.app.close();
-  const server = createMcpServer({
-    baseUrl: BASE,
-    token: 'maintainer-token',
-    allowWrites: true,
-    allowDestructive: true,
-    fetch: (input, init) => {
-      sent.push(new URL(input instanceof Request ? input.url : String(input)));
-      return fake.fetch(input, init);
-    },
-  });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'hostile', version: '1.0.0' });
-  await client.connect(clientSide);
+  mcp = await inProcess({ allowWrites: true, allowDestructive: true }, (url) => sent.push(url));
 });
-afterAll(async () => {
-  await client.close();
-  await closeFake();
-});
+afterAll(() => mcp.close());
 
 /** The tool of a method and path (under /api/v4), with the path parameters the path gives it. */
 function toolFor(method: string, path: string): { tool: ToolEntry; params: Record<string, string> } | undefined {
@@ -138,11 +116,11 @@ describe('hostile arguments through the MCP tools', () => {
     '%s: a result, never a crash, a stack trace or a request off the API',
     async (_, call) => {
       sent.length = 0;
-      const result = (await client.callTool(call)) as CallToolResult;
+      const result = (await mcp.client.callTool(call)) as CallToolResult;
       expect(Array.isArray(result.content)).toBe(true);
       expect(JSON.stringify(result)).not.toMatch(/\n\s+at |node:internal|planted/);
       for (const url of sent) {
-        expect(url.origin).toBe(new URL(BASE).origin);
+        expect(url.origin).toBe(new URL(FAKE_API).origin);
         expect(url.pathname.startsWith('/api/v4/')).toBe(true);
         expect(url.pathname.split('/')).not.toContain('..');
       }
@@ -154,7 +132,7 @@ describe('hostile arguments through the MCP tools', () => {
   it('refuses traversal in path parameters before any request, naming the argument', async () => {
     sent.length = 0;
     for (const file_path of ['../../etc/passwd', '%2e%2e%2fsecret', 'docs/../secret.txt']) {
-      const result = (await client.callTool({
+      const result = (await mcp.client.callTool({
         name: 'repository_get_file',
         arguments: { ...FILE, file_path },
       })) as CallToolResult;
@@ -167,7 +145,7 @@ describe('hostile arguments through the MCP tools', () => {
   });
 
   it('still answers after every case', async () => {
-    const result = (await client.callTool({
+    const result = (await mcp.client.callTool({
       name: 'jobs_list_project_jobs',
       arguments: { id: PROJECT, per_page: 1 },
     })) as CallToolResult;

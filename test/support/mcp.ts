@@ -63,15 +63,26 @@ export async function overHttp(args: string[], env: Record<string, string> = {})
   return { client, url, log: () => log, close };
 }
 
-/** The server in this process against an in-process fake, with the SDK's client over a linked in-memory pair. */
-export async function inProcess(options: Omit<McpServerOptions, 'baseUrl' | 'fetch'> = {}): Promise<Connected> {
+/** The API root of the in-process fake that `inProcess` serves the tools against. */
+export const FAKE_API = 'http://fake.localhost/api/v4';
+
+/**
+ * The server in this process against an in-process fake (as `maintainer-token` unless `options.token` says
+ * otherwise), with the SDK's client over a linked in-memory pair; `onRequest` sees the URL of each request the server
+ * sends.
+ */
+export async function inProcess(
+  options: Omit<McpServerOptions, 'baseUrl' | 'fetch'> = {},
+  onRequest?: (url: URL) => void,
+): Promise<Connected> {
   const fake = await createFake();
-  const server = createMcpServer({
-    baseUrl: 'http://fake.localhost/api/v4',
-    token: 'maintainer-token',
-    fetch: fake.fetch,
-    ...options,
-  });
+  const fetch: typeof fake.fetch = onRequest
+    ? (input, init) => {
+        onRequest(new URL(input instanceof Request ? input.url : String(input)));
+        return fake.fetch(input, init);
+      }
+    : fake.fetch;
+  const server = createMcpServer({ baseUrl: FAKE_API, token: 'maintainer-token', fetch, ...options });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'service-api-tests', version: '1.0.0' });

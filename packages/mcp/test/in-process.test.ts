@@ -2,38 +2,22 @@
  * The MCP server in process on the Node running the tests (npm test's node matrix runs this file on each Node the
  * package claims): the SDK's client over a linked pair, the fake in process behind the typed client.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createFake } from '@service-api/fake';
-import { createMcpServer, toolTable } from '@service-api/mcp';
+import { toolTable } from '@service-api/mcp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Connected, inProcess } from '../../../test/support/mcp.ts';
 
-let client: Client;
-let closeFake: () => Promise<void>;
+let mcp: Connected;
 
 beforeAll(async () => {
-  const fake = await createFake();
-  closeFake = () => fake.app.close();
-  const server = createMcpServer({
-    baseUrl: 'http://fake.localhost/api/v4',
-    token: 'developer-token',
-    fetch: fake.fetch,
-  });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'in-process', version: '1.0.0' });
-  await client.connect(clientSide);
+  mcp = await inProcess({ token: 'developer-token' });
 });
-afterAll(async () => {
-  await client.close();
-  await closeFake();
-});
+afterAll(() => mcp.close());
 
 it('lists the read-only tools and answers a list tool with its paging fields', async () => {
-  const { tools } = await client.listTools();
+  const { tools } = await mcp.client.listTools();
   expect(tools.map((tool) => tool.name)).toEqual(toolTable.filter((t) => t.access === 'read').map((t) => t.name));
-  const result = (await client.callTool({
+  const result = (await mcp.client.callTool({
     name: 'merge_requests_list_project_merge_requests',
     arguments: { id: 'my-group/my-project', per_page: 1 },
   })) as CallToolResult;
@@ -41,7 +25,7 @@ it('lists the read-only tools and answers a list tool with its paging fields', a
 });
 
 it('refuses an argument the contract refuses, before any request', async () => {
-  const result = (await client.callTool({
+  const result = (await mcp.client.callTool({
     name: 'merge_requests_list_project_merge_requests',
     arguments: { id: 'my-group/my-project', per_page: 0 },
   })) as CallToolResult;
