@@ -2,15 +2,18 @@
  * Generates a generator's code and compiles it as its language's build does: javac against the generated pom's
  * dependencies (resolved by Maven), kotlinc (Maven Central's compiler, run with java) against the libraries the
  * generated build names, `go build` + `go vet`, and for Python `pip install` + import, then `mypy --strict` where the
- * generator claims typing. What it finds is kept in .tmp/polyglot/out/<name>.json under a key of everything it read
- * (the document, the pins, the command): a second run on the same document compiles nothing.
+ * generator claims typing. The output and what the steps found are an entry of the tier's cache in the user's cache
+ * folder (cache.ts), keyed by everything that decides them (the rendition's bytes, the command and its options, the
+ * pins, this tier's build code, the toolchains' versions): a later run on the same inputs, from this clone or a fresh
+ * one, generates and compiles nothing; the checks and the drivers still run on it every time.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { ROOT } from '../../../scripts/lib/paths.ts';
+import { cachedEntry, cacheKey, type KeyInputs, toolVersions } from './cache.ts';
 import { type Generator, PUBLISHED, tierCommand } from './generators.ts';
-import { CACHE, CLASSPATH, hashFiles, OUT, PINS, PYTHON, type Run, run, tail, TIER, VENV } from './tools.ts';
+import { CACHE, CLASSPATH, PINS, PYTHON, type Run, run, tail, TIER, VENV } from './tools.ts';
 
 export interface Step {
   code: number;
@@ -181,36 +184,47 @@ async function compile(generator: Generator, out: string, built: Built): Promise
   else built.compile = await compileGo(generator, out);
 }
 
-/** What else a language's output and compile depend on (the document, build.ts and the command aside). */
+/** What else a language's output and compile depend on (the document, the tier's build code and the command aside). */
 const KEY_INPUTS: Record<Generator['language'], string[]> = {
-  java: [join(TIER, 'pins.json')],
-  kotlin: [
-    join(TIER, 'pins.json'),
-    join(TIER, 'maven', 'kotlin-compiler', 'pom.xml'),
-    join(TIER, 'maven', 'kotlin-client', 'pom.xml'),
-  ],
-  go: [join(TIER, 'pins.json'), join(TIER, 'ogen.yml')],
-  python: [join(TIER, 'requirements.txt')],
+  java: ['pins.json'],
+  kotlin: ['pins.json', 'maven/kotlin-compiler/pom.xml', 'maven/kotlin-client/pom.xml'],
+  go: ['pins.json', 'ogen.yml'],
+  python: ['requirements.txt'],
 };
+const BUILD_CODE = ['support/build.ts', 'support/generators.ts', 'support/tools.ts', 'support/cache.ts'];
+
+/** The inputs of a generator's entry: its files by their name in test/polyglot, never by a path of this clone. */
+export function buildInputs(generator: Generator): KeyInputs {
+  const files = Object.fromEntries(
+    [...BUILD_CODE, ...KEY_INPUTS[generator.language]].map((name) => [name, join(TIER, name)]),
+  );
+  return {
+    kind: 'build',
+    files: { ...files, rendition: join(ROOT, PUBLISHED[generator.rendition]) },
+    values: {
+      ...toolVersions(),
+      generator: generator.name,
+      command: JSON.stringify([generator.program.readme, ...generator.args]),
+    },
+  };
+}
 
 /** Generates and compiles, or returns what a run on the same inputs found. */
 export async function build(generator: Generator): Promise<Built> {
-  const out = join(OUT, generator.name);
-  const record = join(OUT, `${generator.name}.json`);
-  const key = hashFiles(
-    [join(ROOT, PUBLISHED[generator.rendition]), join(TIER, 'support', 'build.ts'), ...KEY_INPUTS[generator.language]],
-    JSON.stringify(tierCommand(generator, out)),
-  );
-  const earlier = JSON.parse(await readFile(record, 'utf8').catch(() => '{}')) as Partial<Built>;
-  if (earlier.key === key && existsSync(out)) return earlier as Built;
-  await rm(record, { force: true });
-  await rm(out, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
-  const [program, ...args] = tierCommand(generator, out);
-  const built: Built = { key, out, generate: step(await run(program!, args)) };
-  if (built.generate.code === 0) await compile(generator, out, built);
-  await writeFile(record, `${JSON.stringify(built, null, 2)}\n`);
-  return built;
+  const key = cacheKey(buildInputs(generator));
+  const folder = await cachedEntry('build', key, async (entry) => {
+    const out = join(entry, 'out');
+    await mkdir(out);
+    const [program, ...args] = tierCommand(generator, out);
+    const built: Built = { key, out, generate: step(await run(program!, args)) };
+    if (built.generate.code === 0) await compile(generator, out, built);
+    // The entry's own paths are kept relative to it: they are read back from wherever the cache is.
+    const record: Built = { ...built, out: '.', ...(built.path && { path: relative(out, built.path) || '.' }) };
+    await writeFile(join(entry, 'built.json'), `${JSON.stringify(record, null, 2)}\n`);
+  });
+  const out = join(folder, 'out');
+  const record = JSON.parse(await readFile(join(folder, 'built.json'), 'utf8')) as Built;
+  return { ...record, out, ...(record.path && { path: join(out, record.path) }) };
 }
 
 /** Copies a driver of test/polyglot/drivers/ next to the generated code. */

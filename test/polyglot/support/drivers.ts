@@ -6,10 +6,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Built, kotlinCompiler, pythonPackage } from './build.ts';
+import { cachedEntry, cacheKey, toolVersions } from './cache.ts';
 import type { Check, Result } from './check-names.ts';
 import { type Generator, PUBLISHED } from './generators.ts';
 import { ROOT } from '../../../scripts/lib/paths.ts';
-import { CLASSPATH, hashFiles, OUT, PYTHON, type Run, run, tail, TIER } from './tools.ts';
+import { CACHE, CLASSPATH, PYTHON, type Run, run, tail, TIER } from './tools.ts';
 
 export interface DriverRun {
   results: Map<Check, Result>;
@@ -118,7 +119,7 @@ function goEnumConstants(sources: string[], enums: string[]): string {
 /** Builds drivers/go/<generator>/main.go (with drivers/go/polyglot) in a module beside the generated one; returns the binary. */
 async function buildGoDriver(generator: Generator, built: Built, input: string): Promise<Run & { binary: string }> {
   const target = GO_PACKAGES[generator.name]!;
-  const folder = join(OUT, `${generator.name}-driver`);
+  const folder = join(CACHE, 'go-drivers', generator.name);
   await rm(folder, { recursive: true, force: true });
   await mkdir(folder, { recursive: true });
   await cp(join(TIER, 'drivers', 'go', 'polyglot'), join(folder, 'polyglot'), { recursive: true });
@@ -149,19 +150,28 @@ async function runGo(generator: Generator, built: Built, baseUrl: string, input:
 }
 
 /**
- * Compiles a JVM driver (javac or kotlinc) into `polyglot-driver` beside the compiled client, once per driver source
- * and client: the stamp beside it is a key of both (the client's is its build key), so a warm run only runs it.
+ * Compiles a JVM driver (javac or kotlinc) once per driver source and client: its classes are an entry of the tier's
+ * cache keyed by both (the client's is its build key) and the toolchains, so a warm run only runs it. Returns the
+ * compile's failure, or the classes.
  */
-async function compiledDriver(built: Built, source: string, compile: (classes: string) => Promise<Run>): Promise<Run> {
-  const classes = join(built.out, 'polyglot-driver');
-  const stamp = `${classes}.key`;
-  const key = hashFiles([source], built.key);
-  if (existsSync(classes) && existsSync(stamp) && readFileSync(stamp, 'utf8') === key)
-    return { code: 0, output: '', stdout: '' };
-  await rm(classes, { recursive: true, force: true });
-  const compiled = await compile(classes);
-  if (compiled.code === 0) await writeFile(stamp, key);
-  return compiled;
+async function compiledDriver(
+  built: Built,
+  source: string,
+  compile: (classes: string) => Promise<Run>,
+): Promise<Run & { classes: string }> {
+  const key = cacheKey({ kind: 'driver', files: { driver: source }, values: { ...toolVersions(), client: built.key } });
+  let failed: Run | undefined;
+  try {
+    const folder = await cachedEntry('driver', key, async (entry) => {
+      const compiled = await compile(join(entry, 'classes'));
+      if (compiled.code !== 0) failed = compiled;
+      if (failed) throw new Error('the driver does not compile');
+    });
+    return { code: 0, output: '', stdout: '', classes: join(folder, 'classes') };
+  } catch (error) {
+    if (!failed) throw error;
+    return { ...failed, classes: '' };
+  }
 }
 
 /** Compiles drivers/java/Driver.java against the compiled client and runs it. */
@@ -172,8 +182,7 @@ async function runJava(built: Built, baseUrl: string, input: string): Promise<Ru
     run('javac', ['-d', classes, '-cp', classpath, '-encoding', 'UTF-8', source]),
   );
   if (compiled.code !== 0) return { ...compiled, output: `the driver does not compile:\n${tail(compiled.output)}` };
-  const classes = join(built.out, 'polyglot-driver');
-  return run('java', ['-cp', `${classes}:${classpath}`, 'Driver', baseUrl, input], { timeout: 300_000 });
+  return run('java', ['-cp', `${compiled.classes}:${classpath}`, 'Driver', baseUrl, input], { timeout: 300_000 });
 }
 
 /** Compiles drivers/kotlin/Driver.kt with kotlinc against the compiled client and runs it. */
@@ -189,8 +198,7 @@ async function runKotlin(built: Built, baseUrl: string, input: string): Promise<
     ]),
   );
   if (compiled.code !== 0) return { ...compiled, output: `the driver does not compile:\n${tail(compiled.output)}` };
-  const classes = join(built.out, 'polyglot-driver');
-  return run('java', ['-cp', `${classes}:${classpath}`, 'DriverKt', baseUrl, input], { timeout: 300_000 });
+  return run('java', ['-cp', `${compiled.classes}:${classpath}`, 'DriverKt', baseUrl, input], { timeout: 300_000 });
 }
 
 export async function runDriver(

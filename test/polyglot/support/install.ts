@@ -2,27 +2,15 @@
  * The polyglot tier's global setup: installs its tools once per run, before any of its test files, from the pins of
  * this folder (pins.json, requirements.txt, maven/*\/pom.xml): openapi-generator-cli's jar and the Kotlin compiler from
  * Maven Central (into ~/.m2), oapi-codegen and ogen with `go install` (module and build caches: the user's), the
- * Python tools in a venv (pip's cache: the user's). A stamp of the pins' hash in .tmp/polyglot/ makes a later local run
- * with the same pins install nothing; a fresh clone (CI) installs, from those user caches when they are there.
+ * Python tools in a venv (pip's cache: the user's). The venv, the Go tools and the class paths are an entry of the
+ * tier's cache in the user's cache folder (cache.ts), keyed by the pins and the toolchains' versions: a later run, from
+ * this clone or a fresh one on the same machine, installs nothing while they are unchanged.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  CACHE,
-  CLASSPATH,
-  GENERATOR_JAR,
-  hashFiles,
-  INSTALL_INPUTS,
-  PINS,
-  PYTHON,
-  run,
-  tail,
-  TIER,
-  VENV,
-} from './tools.ts';
-
-const STAMP = join(CACHE, '.installed.sha256');
+import { cachedEntry, discardEntry } from './cache.ts';
+import { CLASSPATH, GENERATOR_JAR, PINS, PYTHON, run, tail, TIER, TOOLS_KEY, VENV } from './tools.ts';
 
 async function must(what: string, command: string, args: string[]): Promise<void> {
   const result = await run(command, args);
@@ -75,15 +63,25 @@ async function installPython(): Promise<void> {
   ]);
 }
 
+/** Whether what the installed entry names outside it (Maven's jars in ~/.m2) is still there. */
+function installed(): boolean {
+  const classpath = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split(':') : [file]);
+  const jars = [GENERATOR_JAR, ...classpath(CLASSPATH.kotlinCompiler), ...classpath(CLASSPATH.kotlinClient)];
+  return existsSync(PYTHON) && jars.every((jar) => existsSync(jar));
+}
+
 export default async function installTools(): Promise<void> {
-  await mkdir(CACHE, { recursive: true });
-  const hash = hashFiles(INSTALL_INPUTS);
-  if ((await readFile(STAMP, 'utf8').catch(() => '')).trim() === hash && existsSync(PYTHON)) return;
-  const started = performance.now();
-  await rm(STAMP, { force: true });
-  await Promise.all([installMaven(), installGo(), installPython()]);
-  await writeFile(STAMP, `${hash}\n`);
-  console.log(
-    `test:polyglot: installed the tools of test/polyglot in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
+  let made = false;
+  const make = async () => {
+    made = true;
+    const started = performance.now();
+    await Promise.all([installMaven(), installGo(), installPython()]);
+    console.log(
+      `test:polyglot: installed the tools of test/polyglot in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  };
+  const folder = await cachedEntry('tools', TOOLS_KEY, make);
+  if (made || installed()) return;
+  await discardEntry(folder);
+  await cachedEntry('tools', TOOLS_KEY, make);
 }

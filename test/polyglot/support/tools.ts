@@ -3,18 +3,20 @@
  * (Go's and Maven's caches, the tier's Python venv) and running a command with its output kept for the failure message.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT, WORK_DIR } from '../../../scripts/lib/paths.ts';
+import { cacheKey, entryFolder, toolVersions } from './cache.ts';
 
 /** test/polyglot: pins, drivers, expected failures. */
 export const TIER = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** Everything the tier installs or writes (git-ignored): the venv, the Go tools, each generator's output. */
+/**
+ * What the tier writes in the clone (git-ignored): mypy's cache, the drivers' inputs and the Go drivers' modules. The
+ * tools and each generator's output are in the user's cache (cache.ts).
+ */
 export const CACHE = join(WORK_DIR, 'polyglot');
-export const OUT = join(CACHE, 'out');
 
 export interface Pins {
   'openapi-generator-cli': string;
@@ -24,25 +26,22 @@ export interface Pins {
 }
 export const PINS = JSON.parse(readFileSync(join(TIER, 'pins.json'), 'utf8')) as Pins;
 
-/** sha256 of files' contents (and of the platform): the key of an install or of a generator's output. */
-export function hashFiles(files: string[], extra = ''): string {
-  const hash = createHash('sha256').update(`${process.platform}-${process.arch}\0${extra}\0`);
-  for (const file of files) hash.update(readFileSync(file)).update('\0');
-  return hash.digest('hex');
-}
+/** What the install depends on (with the toolchains' versions): a change to any of them installs again. */
+export const INSTALL_INPUTS = {
+  'pins.json': join(TIER, 'pins.json'),
+  'requirements.txt': join(TIER, 'requirements.txt'),
+  'maven/kotlin-compiler/pom.xml': join(TIER, 'maven', 'kotlin-compiler', 'pom.xml'),
+  'maven/kotlin-client/pom.xml': join(TIER, 'maven', 'kotlin-client', 'pom.xml'),
+  'support/install.ts': join(TIER, 'support', 'install.ts'),
+};
+export const TOOLS_KEY = cacheKey({ kind: 'tools', files: INSTALL_INPUTS, values: toolVersions() });
+/** The installed tools' entry in the user's cache: the venv, the Go tools, the Kotlin class paths. */
+export const TOOLS = entryFolder('tools', TOOLS_KEY);
 
-/** What the install depends on: a change to any of them installs again. */
-export const INSTALL_INPUTS = [
-  join(TIER, 'pins.json'),
-  join(TIER, 'requirements.txt'),
-  join(TIER, 'maven', 'kotlin-compiler', 'pom.xml'),
-  join(TIER, 'maven', 'kotlin-client', 'pom.xml'),
-];
-
-export const VENV = join(CACHE, 'venv');
+export const VENV = join(TOOLS, 'venv');
 export const PYTHON = join(VENV, 'bin', 'python');
 /** Go tools installed by `go install`, and the generated Go modules' dependencies (the user's module cache). */
-export const GO_BIN = join(CACHE, 'go-bin');
+export const GO_BIN = join(TOOLS, 'go-bin');
 const HOME = homedir();
 export const M2_REPOSITORY = join(HOME, '.m2', 'repository');
 export const GENERATOR_JAR = join(
@@ -53,8 +52,8 @@ export const GENERATOR_JAR = join(
 );
 /** Class paths the install resolves with Maven (one line each, `:`-separated). */
 export const CLASSPATH = {
-  kotlinCompiler: join(CACHE, 'kotlin-compiler.classpath'),
-  kotlinClient: join(CACHE, 'kotlin-client.classpath'),
+  kotlinCompiler: join(TOOLS, 'kotlin-compiler.classpath'),
+  kotlinClient: join(TOOLS, 'kotlin-client.classpath'),
 };
 
 /** The environment of every tool: Go's module cache and build cache are the user's (keyed by content), Go fetches modules. */
