@@ -37,17 +37,32 @@ const OPENAPI_GENERATOR = {
   readme: `java -jar openapi-generator-cli-${PINS['openapi-generator-cli']}.jar`,
   tier: ['java', '-jar', GENERATOR_JAR],
 };
-const openapiGenerator = (language: Language, options: string[] = [], extra: string[] = []): Generator => ({
+const openapiGenerator = (
+  language: Language,
+  options: string[] = [],
+  extra: string[] = [],
+  rendition: '3.1' | '3.0' = '3.0',
+): Generator => ({
   name: `openapi-generator-${language}`,
   language,
-  rendition: '3.0',
+  rendition,
   program: OPENAPI_GENERATOR,
-  args: ['generate', '-g', language, '-i', PUBLISHED['3.0'], '-o', OUT_TOKEN, ...extra],
+  args: ['generate', '-g', language, '-i', PUBLISHED[rendition], '-o', OUT_TOKEN, ...extra],
   options,
 });
 
 export const GENERATORS: Generator[] = [
-  openapiGenerator('java'),
+  openapiGenerator(
+    'java',
+    [
+      "3.1, and `--schema-mappings` of the three product-analytics query schemas to `java.lang.Object`: the generator writes no Java for `ProductAnalyticsOrder` (an `anyOf` of a map and an array of pairs, openapi-generator#12911), and a model that holds a mapped schema calls `Object.validateJsonElement`; the query body is then any JSON value. On 3.0 the boolean enums of the rules' `not` members do not compile either (openapi-generator#9005). `--schema-mappings` is a documented option of every openapi-generator generator",
+    ],
+    [
+      '--schema-mappings',
+      'ProductAnalyticsOrder=java.lang.Object,ProductAnalyticsQuery=java.lang.Object,ProductAnalyticsQueryRequest=java.lang.Object',
+    ],
+    '3.1',
+  ),
   openapiGenerator(
     'kotlin',
     [
