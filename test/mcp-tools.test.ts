@@ -385,9 +385,15 @@ describe("the answer's text: reused as received unless cut or redacted", () => {
     }
   });
 
-  it('reuses a text with escapes when there is nothing to redact', async () => {
-    const body = job('line\\none');
-    expect((await call(body, 'jobs_get_project_job', { id: 1, job_id: 7 }, '')).text).toBe(body);
+  it('reuses a text with escapes that cannot spell a secret', async () => {
+    const body = job('line\\none \\"quoted\\"');
+    expect((await call(body, 'jobs_get_project_job', { id: 1, job_id: 7 })).text).toBe(body);
+    expect((await call(job('\\u0061'), 'jobs_get_project_job', { id: 1, job_id: 7 }, '')).text).toBe(job('\\u0061'));
+  });
+
+  it('never reuses a text with a short escape of a character a secret has', async () => {
+    const { text } = await call(job('answer\\/test'), 'jobs_get_project_job', { id: 1, job_id: 7 }, 'answer/test');
+    expect(text).toBe('{"id":7,"name":"[redacted]"}');
   });
 });
 

@@ -22,6 +22,17 @@ export interface CallContext {
   secrets: readonly string[];
   /** The credentials of request bodies that the operator supplies. */
   operatorSecrets: OperatorSecrets;
+  /** Whether no secret has a character JSON may write as a short escape (see `plainSecrets`); unset: some may. */
+  plainSecrets?: boolean;
+}
+
+/** Whether JSON may write one of the characters as a short escape: `\"`, `\\`, `\/`, `\n` and the other controls. */
+const hasShortEscaped = (text: string): boolean =>
+  [...text].some((c) => c < ' ' || c === '"' || c === '\\' || c === '/');
+
+/** Whether no secret has a character JSON may write as a short escape: made once, when the server starts. */
+export function plainSecrets(secrets: readonly string[]): boolean {
+  return !secrets.some(hasShortEscaped);
 }
 
 interface Parts {
@@ -141,7 +152,8 @@ export async function callTool(
   try {
     const input = { path: checked.params, query: checked.query, ...(parts.hasBody ? { body: parts.body } : {}) };
     const answer = await method.withResponse(input, { keepText: true });
-    return await successResult(entry, answer, context.maxAnswerChars, reusable(answer.text, context.secrets));
+    const text = reusable(answer.text, context.secrets, context.plainSecrets === true);
+    return await successResult(entry, answer, context.maxAnswerChars, text);
   } catch (error) {
     return failureResult(error);
   }
@@ -152,14 +164,14 @@ type MethodWithResponse = {
 };
 
 /**
- * The answer's text, when the result may carry it as received: it holds no secret, and no escape (`\u0067…`) that
- * could spell one which the redaction, matching text, would miss. Otherwise the result's text is made from the parsed
- * body, where every secret is spelt as it is, and redacted.
+ * The answer's text, when the result may carry it as received: it holds no secret as it is, nor spelt with an escape
+ * that the redaction, matching text, would miss (a `\u` escape, or a short one of a character some secret has).
+ * Otherwise the result's text is made from the parsed body, where every secret is spelt as it is, and redacted.
  */
-function reusable(text: string | undefined, secrets: readonly string[]): string | undefined {
+function reusable(text: string | undefined, secrets: readonly string[], plain: boolean): string | undefined {
   if (text === undefined || secrets.length === 0) return text;
-  if (text.includes('\\') || secrets.some((secret) => text.includes(secret))) return undefined;
-  return text;
+  if (secrets.some((secret) => text.includes(secret))) return undefined;
+  return text.includes(plain ? '\\u' : '\\') ? undefined : text;
 }
 
 /** An error answer or a failed call, without a stack: the status and the Service's message and body. */

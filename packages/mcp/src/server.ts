@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createServiceApi, type ServiceApi } from '@service-api/client';
 import { DEFAULT_MAX_ANSWER_CHARS } from './answer.ts';
-import { type CallContext, callTool, errorResult, redact } from './call.ts';
+import { type CallContext, callTool, errorResult, plainSecrets, redact } from './call.ts';
 import { describeTool, findTool, hiddenReason, type Selection, selectTools } from './catalog.ts';
 import { contractVersion } from './contract.ts';
 import { checkSecrets, type OperatorSecrets, secretValues } from './secrets.ts';
@@ -57,11 +57,13 @@ export function createToolService(options: McpServerOptions): ToolService {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     retry: { attempts: 1 },
   });
+  const secrets = [...(options.token ? [options.token] : []), ...secretValues(operatorSecrets)];
   const context: CallContext = {
     api,
     maxAnswerChars: options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
-    secrets: [...(options.token ? [options.token] : []), ...secretValues(operatorSecrets)],
+    secrets,
     operatorSecrets,
+    plainSecrets: plainSecrets(secrets),
   };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const list = options.dynamic
