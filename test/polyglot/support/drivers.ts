@@ -10,6 +10,7 @@ import { cachedEntry, cacheKey, toolVersions } from './cache.ts';
 import type { Check, Result } from './check-names.ts';
 import { type Generator, PUBLISHED } from './generators.ts';
 import { ROOT } from '../../../scripts/lib/paths.ts';
+import { componentName } from '../../../packages/server/src/openapi-model.ts';
 import { CACHE, CLASSPATH, PYTHON, type Run, run, tail, TIER } from './tools.ts';
 
 export interface DriverRun {
@@ -77,7 +78,8 @@ function renamed(schemas: Record<string, Record<string, unknown>>, component: st
   const members = Array.isArray(allOf) ? (allOf as { $ref?: string }[]) : [];
   const shaping = Object.keys(rest).filter((key) => !['description', 'title'].includes(key) && !key.startsWith('x-'));
   if (members.length !== 1 || properties || required || shaping.length > 0) return undefined;
-  return members[0]!.$ref?.split('/').pop();
+  const ref = members[0]!.$ref;
+  return ref === undefined ? undefined : componentName(ref);
 }
 
 /**
