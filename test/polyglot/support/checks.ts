@@ -5,7 +5,7 @@
  * fail, with its cause; once it passes, its test fails until the entry is removed.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Built, build } from './build.ts';
@@ -85,7 +85,9 @@ function ogenOperations(built: Built): Result {
 
 /** Runs a generator's driver on what it built, against a fake of its own; the results of the driver's checks. */
 export async function driveAgainstFake(generator: Generator, built: Built): Promise<Map<Check, Result>> {
-  const input = join(CACHE, `examples-${generator.rendition}.json`);
+  // One file per generator: the tier's files run in parallel, and a build taken whole from the cache made no folder.
+  const input = join(CACHE, `examples-${generator.name}.json`);
+  await mkdir(CACHE, { recursive: true });
   await writeFile(input, JSON.stringify(driverInput(generator.rendition)));
   const fake = await startRecordedFake();
   try {
