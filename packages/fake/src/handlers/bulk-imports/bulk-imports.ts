@@ -33,6 +33,12 @@ const entitiesOf = (store: Store, migration: FakeBulkImport) =>
   entities(store).filter((e) => e.bulk_import_id === migration.id);
 const own = (store: Store, id: number, user: FakeUser) =>
   migrations(store).find((m) => m.id === id && m.user_id === user.id);
+/** One entity of a migration the user owns, with its migration; undefined when either is not found. */
+const ownEntity = (store: Store, id: number, entityId: number, user: FakeUser) => {
+  const migration = own(store, id, user);
+  const entity = migration && entitiesOf(store, migration).find((e) => e.id === entityId);
+  return migration && entity ? { migration, entity } : undefined;
+};
 
 const groupByPath = (store: Store, path: string): FakeGroup | undefined =>
   store.data.groups.find((g) => store.groupPath(g).toLowerCase() === path.toLowerCase());
@@ -291,11 +297,10 @@ const listMigrationEntities =
 const getMigrationEntity =
   (store: Store): Handler<'bulk-imports/get-migration-entity', Principal> =>
   ({ params }, { principal }) => {
-    const migration = own(store, params.id, principal.user);
-    const entity = migration && entitiesOf(store, migration).find((e) => e.id === params.entity_id);
-    if (!migration || !entity) return NOT_FOUND;
-    const body = summary(entity);
-    advance(store, migration);
+    const found = ownEntity(store, params.id, params.entity_id, principal.user);
+    if (!found) return NOT_FOUND;
+    const body = summary(found.entity);
+    advance(store, found.migration);
     return { status: 200, body };
   };
 
@@ -303,11 +308,10 @@ const getMigrationEntity =
 const getEntityFailures =
   (store: Store): Handler<'bulk-imports/get-entity-failures', Principal> =>
   ({ params, query }, { principal, request }) => {
-    const migration = own(store, params.id, principal.user);
-    const entity = migration && entitiesOf(store, migration).find((e) => e.id === params.entity_id);
-    if (!migration || !entity) return NOT_FOUND;
-    advance(store, migration);
-    const page = paginate(entity.failures, query, request);
+    const found = ownEntity(store, params.id, params.entity_id, principal.user);
+    if (!found) return NOT_FOUND;
+    advance(store, found.migration);
+    const page = paginate(found.entity.failures, query, request);
     const body = page.items.map(
       ({ relation, exception_message, exception_class, correlation_id_value, source_url, source_title }) => ({
         relation,
