@@ -51,6 +51,7 @@ export const TIERS = {
     'test/spectral/ruleset.test.ts',
     'test/run-timed.test.ts',
     'test/run-step.test.ts',
+    'test/locked-install.test.ts',
   ],
   packages: ['test/packages-*.test.ts', 'test/type-names.test.ts'],
   browser: ['test/reference.test.ts', 'test/browser-client.test.ts'],

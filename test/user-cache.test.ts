@@ -1,15 +1,17 @@
 /**
- * The polyglot tier's cache (test/polyglot/support/cache.ts): where it is, that its key changes with every input and
- * only with them, and that an entry is made once, never trusted half made, and not lost to a dead lock holder.
+ * The caches outside the clone (scripts/lib/user-cache.ts, used by the polyglot tier and the locked installs): where
+ * they are, that a key changes with every input and only with them, and that an entry is made once, never trusted half
+ * made, and not lost to a dead lock holder.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { WORK_DIR } from '../scripts/lib/paths.ts';
-import { cachedEntry, cacheKey, entryFolder, type KeyInputs, polyglotCacheRoot } from './polyglot/support/cache.ts';
+import { cachedEntry, cacheKey, entryFolder, type KeyInputs } from '../scripts/lib/user-cache.ts';
+import { polyglotCacheRoot } from './polyglot/support/cache.ts';
 
-const dir = join(WORK_DIR, 'polyglot-cache-test');
+const dir = join(WORK_DIR, 'user-cache-test');
 const root = join(dir, 'cache');
 const file = (name: string) => join(dir, name);
 
