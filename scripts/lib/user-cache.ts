@@ -1,8 +1,9 @@
 /**
  * Caches of what is slow to make and depends only on its inputs, kept in the user's cache folder, outside the clone (as
  * ~/.npm, ~/.m2 and Go's build cache are), so that a fresh clone on the same machine makes nothing an earlier clone
- * already made from the same inputs: the polyglot tier's tools and builds (test/polyglot/support/cache.ts) and the test
- * folders' locked installs (scripts/lib/locked-install.ts). Each entry is a folder named for the sha256 of everything
+ * already made from the same inputs: the polyglot tier's tools and builds (test/polyglot/support/cache.ts), the
+ * third-party tier's builds (test/thirdparty/support/cache.ts) and the test folders' locked installs
+ * (scripts/lib/locked-install.ts). Each entry is a folder named for the sha256 of everything
  * that decides its content (`cacheKey`), so a changed input makes a new entry and never reuses a stale one. Entries are
  * made in place under a lock (a folder made atomically, naming its owner's pid), because venvs, generated modules and
  * their compiled classes name their own absolute paths; an entry counts only once its `.complete` marker is written,
@@ -49,6 +50,9 @@ const COMPLETE = '.complete';
 
 /** Where the entry `<name>-<key>` of the cache at `root` is. */
 export const entryFolder = (name: string, key: string, root: string) => join(root, `${name}-${key.slice(0, 32)}`);
+
+/** Whether the entry in `folder` was made whole (its `.complete` marker written). */
+export const entryMade = (folder: string) => existsSync(join(folder, COMPLETE));
 
 /** Makes the entry count as not made, so that the next `cachedEntry` makes it again (what it names has gone). */
 export const discardEntry = (folder: string) => rm(join(folder, COMPLETE), { force: true });
@@ -124,7 +128,7 @@ export async function cachedEntry(
   const folder = entryFolder(name, key, root);
   await whileLocked(
     `${folder}.lock`,
-    () => existsSync(join(folder, COMPLETE)),
+    () => entryMade(folder),
     async () => {
       await rm(folder, { recursive: true, force: true });
       await mkdir(folder, { recursive: true });

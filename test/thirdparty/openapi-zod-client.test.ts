@@ -4,7 +4,7 @@
  * brings itself: out/openapi-zod-client/node_modules links them, as a team's project would list them.
  */
 import { mkdir, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatorTests, PROJECT_PATH } from './support/generator.ts';
 import { refusedExamples, successExamples } from './support/examples.ts';
@@ -27,12 +27,19 @@ interface Client {
   };
 }
 
-/** Links the runtime libraries its output imports, the versions openapi-zod-client installed for itself. */
+/**
+ * Links the runtime libraries its output imports, the versions openapi-zod-client installed for itself; relative
+ * links, so that the output, kept in the tier's cache, finds them in any clone.
+ */
 async function linkRuntime(out: string): Promise<void> {
   const own = toolFile('openapi-zod-client', 'node_modules');
-  await mkdir(join(out, 'node_modules', '@zodios'), { recursive: true });
-  await symlink(join(own, 'zod'), join(out, 'node_modules', 'zod'), 'dir');
-  await symlink(join(own, '@zodios', 'core'), join(out, 'node_modules', '@zodios', 'core'), 'dir');
+  const link = async (name: string) => {
+    const at = join(out, 'node_modules', name);
+    await mkdir(dirname(at), { recursive: true });
+    await symlink(relative(dirname(at), join(own, name)), at, 'dir');
+  };
+  await link('zod');
+  await link('@zodios/core');
 }
 
 describe('openapi-zod-client', () => {

@@ -2,13 +2,15 @@
  * The tests every generator gets, one per check so that a failure names the tool and the check: it generates without
  * error (its output in the failure), its output compiles under strict tsc, and each fidelity probe of
  * probes/<tool>/ compiles (their `@ts-expect-error` lines meet the errors they expect). The tool's test file adds its
- * runtime checks on the loaded output.
+ * runtime checks on the loaded output. The run and tsc's verdict come from the tier's cache when an earlier run made
+ * them from the same inputs (cache.ts); the checks run every time.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
-import { type Compiled, compile, OUT, outputErrors, outputFolder, type Run, TIER } from './tools.ts';
+import { generatedAndCompiled } from './cache.ts';
+import { type Compiled, OUT, outputErrors, type Run, TIER } from './tools.ts';
 
 export interface GeneratorRun {
   /** The tool's run; undefined before the tier's beforeAll. */
@@ -46,8 +48,7 @@ export function generatorTests(
   const failedGeneration = () => `${tool} generated nothing usable (exit ${generated?.code}):\n${generated?.output}`;
 
   beforeAll(async () => {
-    generated = await generate(await outputFolder(tool));
-    if (generated.code === 0) compiled = await compile(tool);
+    ({ generated, compiled } = await generatedAndCompiled(tool, generate));
   }, 900_000);
 
   it(`${tool}: ${what}`, () => {
