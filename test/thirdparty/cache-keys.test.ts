@@ -8,7 +8,7 @@ import { buildKey, THIRDPARTY_CACHE, tierFiles } from './support/cache.ts';
 import { TIER } from './support/tools.ts';
 
 describe('the third-party cache keys', () => {
-  it("reads every file of the tier but its output and install, by the file's place in the tier", () => {
+  it("reads every file of the tier but its output, install and prose, by the file's place in the tier", () => {
     const files = tierFiles();
     for (const name of [
       'package-lock.json',
@@ -21,6 +21,7 @@ describe('the third-party cache keys', () => {
     ])
       expect(files[name], name).toBe(`${TIER}/${name}`);
     expect(Object.keys(files).filter((name) => /^(out|node_modules)\//.test(name))).toEqual([]);
+    expect(files['README.md']).toBeUndefined();
     expect(Object.keys(files).filter((name) => name.includes(ROOT))).toEqual([]);
   });
 

@@ -30,7 +30,10 @@ export const THIRDPARTY_CACHE = userCacheRoot('thirdparty', 'SERVICE_API_THIRDPA
 /** Folders of the tier that hold no input: what the tools write, and the install its lock file decides. */
 const NOT_INPUTS = new Set(['out', 'node_modules']);
 
-/** Every file of the tier under its path in the tier (`probes/orval/enums.ts`), its output and install aside. */
+/**
+ * Every file of the tier under its path in the tier (`probes/orval/enums.ts`), but its output, its install and its
+ * prose (`README.md`), which decide nothing a tool writes.
+ */
 export function tierFiles(folder = TIER, under = ''): Record<string, string> {
   return Object.fromEntries(
     readdirSync(folder, { withFileTypes: true })
@@ -38,7 +41,7 @@ export function tierFiles(folder = TIER, under = ''): Record<string, string> {
       .flatMap((entry) => {
         const path = under ? `${under}/${entry.name}` : entry.name;
         if (entry.isDirectory()) return Object.entries(tierFiles(join(folder, entry.name), path));
-        return entry.isFile() ? [[path, join(folder, entry.name)]] : [];
+        return entry.isFile() && !entry.name.endsWith('.md') ? [[path, join(folder, entry.name)]] : [];
       }),
   );
 }
