@@ -19,10 +19,11 @@ const TIERS: { tier: string; caches: string[] }[] = [
   // The consumer projects' install (test/support/install-cache.ts) and the fixture packages with their stamp.
   { tier: 'packages', caches: [INSTALL_CACHE, join(WORK_DIR, 'fixture-packages.sha256')] },
   { tier: 'browser', caches: [] },
-  // Its own install in test/thirdparty/ is made once and kept (test/thirdparty/README.md): not removed here.
+  // Its install and its tools' output and tsc verdicts are kept in the user's caches outside the clone, which a fresh
+  // clone on the same machine reuses (test/thirdparty/README.md): not removed here.
   { tier: 'thirdparty', caches: [] },
-  // Part of npm test too: Java, Kotlin, Go and Python generators. Its tools (~/.m2, the Go and pip caches, under the
-  // user's home as a developer's machine and CI's cache keep them) are kept; its output under .tmp/polyglot is rebuilt.
+  // Part of npm test too: Java, Kotlin, Go and Python generators. Its tools and builds (~/.m2, the Go and pip caches,
+  // ~/.cache/service-api/polyglot, as a developer's machine and CI's cache keep them) are kept here too.
   { tier: 'polyglot', caches: [] },
 ];
 
