@@ -14,7 +14,7 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { ROOT, WORK_DIR } from './paths.ts';
 import { run } from './run.ts';
-import { cachedEntry, cacheKey, userCacheRoot, whileLocked } from './user-cache.ts';
+import { cachedEntry, cacheKey, copyTree, userCacheRoot, whileLocked } from './user-cache.ts';
 
 export const INSTALL_CACHE_ROOT = userCacheRoot('installs', 'SERVICE_API_INSTALL_CACHE');
 
@@ -63,8 +63,7 @@ export async function installLocked(folder: string, cacheRoot = INSTALL_CACHE_RO
   const entry = await cachedEntry(`npm-${basename(folder)}`, key, (into) => installInto(folder, into), cacheRoot);
   await whileLocked(join(WORK_DIR, 'installs', `${basename(folder)}.lock`), installed, async () => {
     await rm(modules, { recursive: true, force: true });
-    // cp keeps the tree as npm made it (its .bin links, modes) at a fraction of a JavaScript copy's cost.
-    await succeeded(`copying ${entry}`, 'cp', ['-a', join(entry, 'node_modules'), modules]);
+    await copyTree(join(entry, 'node_modules'), modules);
     await writeFile(join(modules, STAMP), `${key}\n`);
   });
   return (performance.now() - started) / 1000;

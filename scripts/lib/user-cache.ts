@@ -15,6 +15,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
+import { run } from './run.ts';
 
 /** The folder of the cache `name`: `$<variable>`, else `$XDG_CACHE_HOME/service-api/<name>`, else `~/.cache/…`. */
 export function userCacheRoot(
@@ -137,4 +138,14 @@ export async function cachedEntry(
     },
   );
   return folder;
+}
+
+/**
+ * Copies the folder `from` into `to` (made if absent), as `cp -a` does: links stay links (a package's .bin, a tool's
+ * relative links) and modes stay, at a fraction of a JavaScript copy's cost.
+ */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  const copied = await run('cp', ['-a', `${from}/.`, to]);
+  if (copied.code !== 0) throw new Error(`copying ${from} to ${to} failed:\n${copied.output}`);
 }

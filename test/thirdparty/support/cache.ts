@@ -8,10 +8,16 @@
  * that failed (the tool's exit, tsc that did not run to its end) is never kept: the next run tries again.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cachedEntry, cacheKey, entryFolder, entryMade, userCacheRoot } from '../../../scripts/lib/user-cache.ts';
-import { run as runCommand } from '../../../scripts/lib/run.ts';
+import {
+  cachedEntry,
+  cacheKey,
+  copyTree,
+  entryFolder,
+  entryMade,
+  userCacheRoot,
+} from '../../../scripts/lib/user-cache.ts';
 import { NODES_FOLDER } from '../../../scripts/node-matrix.ts';
 import {
   type Compiled,
@@ -70,14 +76,7 @@ export interface Built {
 const RESULT = 'built.json';
 const kept = (built: Built) => built.generated.code === 0 && built.compiled && !built.compiled.errors.has('(tsc)');
 
-async function copyTree(from: string, to: string): Promise<void> {
-  // cp keeps the output as the tool wrote it (its relative links) at a fraction of a JavaScript copy's cost.
-  const copied = await runCommand('cp', ['-a', `${from}/.`, to]);
-  if (copied.code !== 0) throw new Error(`copying ${from} to ${to} failed:\n${copied.output}`);
-}
-
 async function keep(tool: string, built: Built, entry: string): Promise<void> {
-  await mkdir(join(entry, 'out'));
   await copyTree(join(OUT, tool), join(entry, 'out'));
   const result = { generated: built.generated, tsc: built.compiled!.run };
   await writeFile(join(entry, RESULT), JSON.stringify(result));
